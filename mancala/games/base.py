@@ -1,0 +1,89 @@
+"""The small protocol every game implements, so that search, players and UIs
+are written once for all of them.
+
+A game object holds the rules (immutable); states are immutable values.
+Players are numbered 0 (moves first from the standard start) and 1.  The side
+to move is always read from the state (:meth:`Game.to_move`), never assumed to
+alternate: Kalah has extra turns and Bao relay moves.
+"""
+
+from __future__ import annotations
+
+from typing import Hashable, Protocol, Sequence, TypeVar, runtime_checkable
+
+S = TypeVar("S")
+M = TypeVar("M", bound=Hashable)
+
+
+@runtime_checkable
+class Game(Protocol[S, M]):
+    """A two-player, perfect-information, deterministic game."""
+
+    #: short registry name, e.g. ``"kalah"``
+    name: str
+
+    def initial_state(self) -> S:
+        """The position the game starts from."""
+        ...
+
+    def to_move(self, state: S) -> int:
+        """The player (0 or 1) whose move it is in ``state``."""
+        ...
+
+    def legal_moves(self, state: S) -> Sequence[M]:
+        """Every legal move in ``state``, in the game's natural order; empty when terminal."""
+        ...
+
+    def apply(self, state: S, move: M) -> S:
+        """The state after ``move``; ``state`` itself is unchanged.
+
+        Raises :class:`mancala.errors.IllegalMove` for a move not in :meth:`legal_moves`.
+        """
+        ...
+
+    def is_terminal(self, state: S) -> bool:
+        """Whether the game is over."""
+        ...
+
+    def score(self, state: S, player: int) -> int:
+        """Final (or, before the end, current) margin for ``player``: positive means ahead."""
+        ...
+
+    def parse_move(self, state: S, text: str) -> M:
+        """The legal move written ``text`` in the game's notation.
+
+        Raises :class:`mancala.errors.IllegalMove` naming what was expected.
+        """
+        ...
+
+    def render(self, state: S) -> str:
+        """A plain-text picture of the position."""
+        ...
+
+    def describe_move(self, before: S, move: M, after: S) -> str:
+        """What ``move`` did, in words, e.g. ``South plays 3: capture of 5, extra turn.``"""
+        ...
+
+    def player_name(self, player: int) -> str:
+        """How the rules call ``player`` (``South``, ``X``, ...)."""
+        ...
+
+
+def winner(game: Game, state) -> int | None:
+    """The winning player of a finished game, or None for a draw (or an unfinished game)."""
+    if not game.is_terminal(state):
+        return None
+    margin = game.score(state, 0)
+    if margin > 0:
+        return 0
+    if margin < 0:
+        return 1
+    return None
+
+
+def outcome_text(game: Game, state, names: Sequence[str] = ("Player 1", "Player 2")) -> str:
+    """A one-line description of a finished game's result."""
+    w = winner(game, state)
+    if w is None:
+        return "Draw."
+    return f"{names[w]} wins by {abs(game.score(state, 0))}."

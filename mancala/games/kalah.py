@@ -1,0 +1,568 @@
+"""Kalah (Kalaha): the reference rules, with every variant as data.
+
+Board layout.  ``KalahState.board`` lists the cells in counter-clockwise
+sowing order, as OpenSpiel and the Manchester engine do::
+
+    index  0 .. n-1   South's pits 1..n (South sees them left to right)
+    index  n          South's store (South's right)
+    index  n+1 .. 2n  North's pits 1..n (North's left to right: South sees right to left)
+    index  2n+1       North's store (South's left)
+
+So each player numbers its own pits 1..n in its sowing direction, pit n
+being next to its store; South's pit i faces North's pit n+1-i.
+Seat 0 is South, seat 1 North.  Player 0 is whoever sits South at the start;
+the pie rule's swap exchanges seats (the board stays).
+
+Moves print as the pit number (``3``), with ``L``/``R`` added when the
+rules let the mover choose the direction (``R`` = counter-clockwise, towards
+the mover's own store; ``L`` = clockwise), and ``swap`` for the pie rule.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field, replace
+from enum import Enum
+
+from mancala.errors import BadInput, IllegalMove
+
+
+class Capture(Enum):
+    """What happens when the last seed lands in an empty pit of the mover."""
+
+    #: no capture at all ("no stealing", seed 004)
+    NONE = "none"
+    #: the opposite pit's seeds and the capturing seed go to the mover's store
+    OPPOSITE_AND_LAST = "opposite+last"
+    #: only the opposite pit's seeds go to the store; the last seed stays in its pit
+    OPPOSITE_ONLY = "opposite"
+
+
+class GameEnd(Enum):
+    """When the game is over."""
+
+    #: at once, when either row is empty after any move (even inside an extra-turn chain)
+    EITHER_ROW_EMPTY = "either-row-empty"
+    #: only when the player to move has no legal move
+    MOVER_CANNOT_MOVE = "no-move"
+
+
+class Remaining(Enum):
+    """Where the seeds still on the board go when the game ends."""
+
+    #: each row's seeds go to the store of the row's owner
+    OWNER = "owner"
+    #: each row's seeds go to the store of the row owner's opponent
+    OPPONENT = "opponent"
+
+
+class Sowing(Enum):
+    """Which way seeds are sown."""
+
+    #: always counter-clockwise, towards the mover's own store
+    COUNTER_CLOCKWISE = "ccw"
+    #: the mover chooses the direction each move and may not start from a pit
+    #: holding a single seed (the Ethiopian rule of seed 001); when every
+    #: non-empty pit holds one seed, single seeds may be moved after all
+    CHOICE = "choice"
+
+
+@dataclass(frozen=True)
+class KalahRules:
+    """Every Kalah rule option, as immutable data (see ``docs/rules.md``)."""
+
+    #: pits per side (1-20)
+    pits: int = 6
+    #: seeds in each pit at the start (0-1000); ignored when ``start`` is given
+    seeds: int = 4
+    #: an explicit start position: 2*pits+2 counts in board order (see the module doc)
+    start: tuple[int, ...] | None = None
+    #: seat that moves first: 0 South, 1 North
+    first: int = 0
+    #: the capture rule
+    capture: Capture = Capture.OPPOSITE_AND_LAST
+    #: whether a capture happens when the opposite pit is empty (the capturing seed is banked)
+    empty_capture: bool = False
+    #: whether sowing skips the emptied origin pit on laps of 2*pits+1 seeds or more
+    skip_origin: bool = False
+    #: when the game ends
+    end: GameEnd = GameEnd.EITHER_ROW_EMPTY
+    #: where the seeds left on the board go at the end
+    remaining: Remaining = Remaining.OWNER
+    #: sowing direction rule
+    sowing: Sowing = Sowing.COUNTER_CLOCKWISE
+    #: the pie rule: the second player may swap sides instead of its first move
+    pie_rule: bool = False
+    #: the first move of the game never earns an extra turn (Manchester ManKalah)
+    no_first_extra_turn: bool = False
+
+    def __post_init__(self) -> None:
+        if not 1 <= self.pits <= 20:
+            raise BadInput(f"pits must be 1-20, got {self.pits}")
+        if not 0 <= self.seeds <= 1000:
+            raise BadInput(f"seeds must be 0-1000, got {self.seeds}")
+        if self.first not in (0, 1):
+            raise BadInput(f"first must be 0 (South) or 1 (North), got {self.first}")
+        if self.start is not None:
+            start = tuple(self.start)
+            object.__setattr__(self, "start", start)
+            if len(start) != 2 * self.pits + 2:
+                raise BadInput(
+                    f"a start position for {self.pits} pits needs {2 * self.pits + 2} numbers "
+                    f"(South pits, South store, North pits, North store), got {len(start)}")
+            if any((not isinstance(c, int)) or c < 0 for c in start):
+                raise BadInput("a start position needs whole numbers of seeds, none negative")
+
+    def describe(self) -> str:
+        """The options that differ from standard Kalah, as ``key=value`` text."""
+        parts = []
+        for name, default in _DEFAULTS.items():
+            value = getattr(self, name)
+            if value != default:
+                if isinstance(value, Enum):
+                    value = value.value
+                elif isinstance(value, tuple):
+                    value = " ".join(map(str, value))
+                parts.append(f"{name}={value}")
+        return ", ".join(parts) or "standard"
+
+    def to_dict(self) -> dict:
+        """A JSON-ready dict of every option (enums by value)."""
+        out = {}
+        for name in _DEFAULTS:
+            value = getattr(self, name)
+            out[name] = value.value if isinstance(value, Enum) else (list(value) if isinstance(value, tuple) else value)
+        return out
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "KalahRules":
+        """Rules from :meth:`to_dict` output (or any subset of its keys)."""
+        kwargs = {}
+        for name, value in data.items():
+            if name not in _DEFAULTS:
+                raise BadInput(f"unknown Kalah option {name!r}; known: {', '.join(_DEFAULTS)}")
+            kwargs[name] = _coerce_option(name, value)
+        return cls(**kwargs)
+
+
+_ENUM_OPTIONS = {"capture": Capture, "end": GameEnd, "remaining": Remaining, "sowing": Sowing}
+_BOOL_OPTIONS = {"empty_capture", "skip_origin", "pie_rule", "no_first_extra_turn"}
+_INT_OPTIONS = {"pits", "seeds", "first"}
+
+
+def _coerce_option(name: str, value):
+    """Turn an option value given as text (or JSON) into the field's type."""
+    if name in _ENUM_OPTIONS:
+        enum = _ENUM_OPTIONS[name]
+        if isinstance(value, enum):
+            return value
+        try:
+            return enum(str(value))
+        except ValueError:
+            raise BadInput(f"{name} must be one of {', '.join(e.value for e in enum)}; got {value!r}") from None
+    if name in _BOOL_OPTIONS:
+        if isinstance(value, bool):
+            return value
+        text = str(value).lower()
+        if text in ("1", "true", "yes", "on"):
+            return True
+        if text in ("0", "false", "no", "off"):
+            return False
+        raise BadInput(f"{name} must be true or false; got {value!r}")
+    if name in _INT_OPTIONS:
+        if name == "first" and str(value).lower() in ("south", "north"):
+            return 0 if str(value).lower() == "south" else 1
+        try:
+            return int(value)
+        except (TypeError, ValueError):
+            raise BadInput(f"{name} must be a whole number; got {value!r}") from None
+    if name == "start":
+        if value is None:
+            return None
+        if isinstance(value, str):
+            try:
+                return tuple(int(x) for x in value.replace(",", " ").split())
+            except ValueError:
+                raise BadInput(f"start must be whole numbers separated by spaces; got {value!r}") from None
+        return tuple(int(x) for x in value)
+    raise BadInput(f"unknown Kalah option {name!r}")
+
+
+_DEFAULTS = {name: f.default for name, f in KalahRules.__dataclass_fields__.items()}
+
+
+#: Named rule sets.  Each is documented with its source in docs/rules.md.
+PRESETS: dict[str, KalahRules] = {
+    # Wikipedia's Kalah and OpenSpiel's `mancala`: no capture from an empty opposite pit.
+    "standard": KalahRules(),
+    # Irving, Donkers & Uiterwijk, "Solving Kalah" (2000): the capturing seed is banked
+    # even when the opposite pit is empty.
+    "empty-capture": KalahRules(empty_capture=True),
+    # The homework file interface (seed 002, shared/homework/FORMAT.md): same rules as Irving et al.
+    "homework": KalahRules(empty_capture=True),
+    # Seed 001's Egyptian rules: capture the opposite pit only; the game ends when a row is empty.
+    "egyptian": KalahRules(capture=Capture.OPPOSITE_ONLY),
+    # Seed 001's Ethiopian rules: Egyptian plus a choice of direction, no single-seed starts.
+    "ethiopian": KalahRules(capture=Capture.OPPOSITE_ONLY, sowing=Sowing.CHOICE),
+    # Seed 004's "without stealing" mode.
+    "no-stealing": KalahRules(capture=Capture.NONE),
+    # Seed 004's "with stealing" mode (same as standard).
+    "stealing": KalahRules(),
+    # Seed 003's starter code (MancalaBoard.py): the opposite pit is taken, even when
+    # empty, and the capturing seed stays where it landed.
+    "cs151": KalahRules(capture=Capture.OPPOSITE_ONLY, empty_capture=True),
+    # The Manchester ManKalah engine: 7 pits x 7 seeds, standard captures, pie rule,
+    # and the first move of the game never earns an extra turn.
+    "mankalah": KalahRules(pits=7, seeds=7, pie_rule=True, no_first_extra_turn=True),
+}
+
+
+@dataclass(frozen=True)
+class KalahMove:
+    """One sowing (or the pie rule's swap).
+
+    ``pit`` is 1..pits in the mover's own numbering, or None for the swap.
+    ``clockwise`` is only ever True under :attr:`Sowing.CHOICE`.
+    """
+
+    pit: int | None
+    clockwise: bool = False
+    #: whether to write the direction letter (rules with a choice of direction)
+    directed: bool = field(default=False, compare=False)
+
+    def __str__(self) -> str:
+        if self.pit is None:
+            return "swap"
+        if self.directed:
+            return f"{self.pit}{'L' if self.clockwise else 'R'}"
+        return str(self.pit)
+
+
+SWAP = KalahMove(None)
+
+
+@dataclass(frozen=True)
+class KalahEvent:
+    """What the move that produced a state did, for players to read."""
+
+    move: KalahMove
+    seat: int
+    #: board index where the last seed landed (-1 for a swap)
+    last_index: int = -1
+    extra_turn: bool = False
+    #: seeds moved to the store by a capture (0 when there was none)
+    captured: int = 0
+    #: whether a capture took place (it may bank a single seed when the opposite pit is empty)
+    capture: bool = False
+    game_over: bool = False
+
+
+@dataclass(frozen=True)
+class KalahState:
+    """An immutable Kalah position.  Equality ignores :attr:`last` (how we got here)."""
+
+    board: tuple[int, ...]
+    #: seat to move: 0 South, 1 North (in a finished game: who would have moved)
+    seat: int
+    #: moves played so far (swap included)
+    ply: int = 0
+    #: turn changes so far
+    turns: int = 0
+    #: whether the pie rule's swap has happened (player 0 then sits North)
+    swapped: bool = False
+    #: whether the swap is legal now
+    swap_allowed: bool = False
+    #: whether the game is over (the board is then already swept)
+    finished: bool = False
+    #: the move that led here, with what it did
+    last: KalahEvent | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def pits(self) -> int:
+        """Pits per side."""
+        return (len(self.board) - 2) // 2
+
+    def row(self, seat: int) -> tuple[int, ...]:
+        """The pits of ``seat`` in that seat's own numbering (pit 1 first)."""
+        n = self.pits
+        start = 0 if seat == 0 else n + 1
+        return self.board[start:start + n]
+
+    def store(self, seat: int) -> int:
+        """Seeds in the store of ``seat``."""
+        n = self.pits
+        return self.board[n] if seat == 0 else self.board[2 * n + 1]
+
+    def player_seat(self, player: int) -> int:
+        """The seat player ``player`` sits at (they change with the pie rule's swap)."""
+        return player ^ int(self.swapped)
+
+
+def store_index(n: int, seat: int) -> int:
+    """Board index of the store of ``seat`` on a board with ``n`` pits a side."""
+    return n if seat == 0 else 2 * n + 1
+
+
+def pit_index(n: int, seat: int, pit: int) -> int:
+    """Board index of pit ``pit`` (1..n) of ``seat``."""
+    return pit - 1 if seat == 0 else n + pit
+
+
+def opposite_index(n: int, index: int) -> int:
+    """Board index of the pit facing pit ``index``."""
+    return 2 * n - index
+
+
+def owner_of(n: int, index: int) -> int:
+    """The seat owning board cell ``index`` (pit or store)."""
+    return 0 if index <= n else 1
+
+
+class Kalah:
+    """Kalah under the given rules; implements :class:`mancala.games.base.Game`."""
+
+    name = "kalah"
+
+    def __init__(self, rules: KalahRules | None = None) -> None:
+        self.rules = rules or KalahRules()
+
+    def __repr__(self) -> str:
+        return f"Kalah({self.rules.describe()})"
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, Kalah) and other.rules == self.rules
+
+    def __hash__(self) -> int:
+        return hash(self.rules)
+
+    # --- protocol --------------------------------------------------------
+
+    def initial_state(self) -> KalahState:
+        """The start position (all pits filled, or the rules' explicit start)."""
+        r = self.rules
+        n = r.pits
+        if r.start is not None:
+            board = r.start
+        else:
+            board = tuple([r.seeds] * n + [0] + [r.seeds] * n + [0])
+        return self.position(board, r.first)
+
+    def position(self, board, seat: int) -> KalahState:
+        """A state with ``board`` (board order) and ``seat`` to move, finished if the rules say so."""
+        board = tuple(int(c) for c in board)
+        n = self.rules.pits
+        if len(board) != 2 * n + 2:
+            raise BadInput(f"a {n}-pit board needs {2 * n + 2} numbers, got {len(board)}")
+        if any(c < 0 for c in board):
+            raise BadInput("a board cannot hold a negative number of seeds")
+        cells = list(board)
+        finished = self._end_reached(cells, seat)
+        if finished:
+            self._sweep(cells)
+        return KalahState(board=tuple(cells), seat=seat, finished=finished)
+
+    def to_move(self, state: KalahState) -> int:
+        """The player to move (seat, corrected for the pie rule's swap)."""
+        return state.seat ^ int(state.swapped)
+
+    def legal_moves(self, state: KalahState) -> tuple[KalahMove, ...]:
+        """Pits 1..n holding seeds (both directions under the choice rule), then ``swap``."""
+        if state.finished:
+            return ()
+        r = self.rules
+        row = state.row(state.seat)
+        if r.sowing is Sowing.CHOICE:
+            minimum = 2 if any(c >= 2 for c in row) else 1
+            moves = []
+            for i, c in enumerate(row):
+                if c >= minimum:
+                    moves.append(KalahMove(i + 1, False, True))
+                    moves.append(KalahMove(i + 1, True, True))
+        else:
+            moves = [KalahMove(i + 1) for i, c in enumerate(row) if c > 0]
+        if state.swap_allowed:
+            moves.append(SWAP)
+        return tuple(moves)
+
+    def apply(self, state: KalahState, move: KalahMove) -> KalahState:
+        """Sow (or swap) and return the new state; raises IllegalMove when not legal."""
+        if move not in self.legal_moves(state):
+            raise IllegalMove(self._illegal_reason(state, move))
+        if move.pit is None:
+            return replace(state, swapped=not state.swapped, ply=state.ply + 1, turns=state.turns + 1,
+                           swap_allowed=False,
+                           last=KalahEvent(move=move, seat=state.seat))
+        return self._sow(state, move)
+
+    def is_terminal(self, state: KalahState) -> bool:
+        """Whether the game is over."""
+        return state.finished
+
+    def score(self, state: KalahState, player: int) -> int:
+        """``player``'s store minus the opponent's store."""
+        seat = state.player_seat(player)
+        return state.store(seat) - state.store(1 - seat)
+
+    def parse_move(self, state: KalahState, text: str) -> KalahMove:
+        """A move from its text: ``3``, ``3L``/``3R`` (choice of direction) or ``swap``."""
+        t = text.strip().lower()
+        if t in ("swap", "pie"):
+            move = SWAP
+        else:
+            m = re.fullmatch(r"(\d+)\s*([lr]?)", t)
+            if not m:
+                raise IllegalMove(f"{text.strip()!r} is not a move: {self._expected(state)}")
+            directed = self.rules.sowing is Sowing.CHOICE
+            move = KalahMove(int(m.group(1)), m.group(2) == "l", directed)
+            if m.group(2) and not directed:
+                raise IllegalMove(f"these rules sow counter-clockwise only: write the pit number alone "
+                                  f"({self._expected(state)})")
+        if move not in self.legal_moves(state):
+            raise IllegalMove(self._illegal_reason(state, move))
+        return move
+
+    def render(self, state: KalahState) -> str:
+        """The board as South sees it: North's row on top, stores at the ends, pit numbers shown."""
+        n = state.pits
+        w = max(2, max(len(str(c)) for c in state.board))
+        cell = lambda v: f"({str(v).rjust(w)})"  # noqa: E731
+        blank = " " * (w + 2)
+        north = [state.board[pit_index(n, 1, p)] for p in range(n, 0, -1)]
+        south = [state.board[pit_index(n, 0, p)] for p in range(1, n + 1)]
+        sw = max(len(str(state.store(1))), len(str(state.store(0)))) + 2
+        pad = " " * (sw + 1)
+        num = lambda p: str(p).center(w + 2)  # noqa: E731
+        lines = [
+            pad + " ".join(num(p) for p in range(n, 0, -1)) + "   North",
+            pad + " ".join(cell(v) for v in north),
+            f"[{state.store(1)}]".ljust(sw) + " " + " ".join(blank for _ in range(n)) + f" [{state.store(0)}]",
+            pad + " ".join(cell(v) for v in south),
+            pad + " ".join(num(p) for p in range(1, n + 1)) + "   South",
+        ]
+        return "\n".join(line.rstrip() for line in lines)
+
+    # --- helpers -----------------------------------------------------------
+
+    def seat_name(self, seat: int) -> str:
+        """``South`` or ``North``."""
+        return "South" if seat == 0 else "North"
+
+    def _expected(self, state: KalahState) -> str:
+        moves = self.legal_moves(state)
+        if not moves:
+            return "the game is over"
+        return "legal moves are " + ", ".join(str(m) for m in moves)
+
+    def _illegal_reason(self, state: KalahState, move) -> str:
+        if state.finished:
+            return "the game is over: no move is legal"
+        if not isinstance(move, KalahMove):
+            return f"{move!r} is not a Kalah move; {self._expected(state)}"
+        if move.pit is None:
+            return f"swap is only allowed as the second player's first move under the pie rule; {self._expected(state)}"
+        n = self.rules.pits
+        if not 1 <= move.pit <= n:
+            return f"there is no pit {move.pit} (pits are 1-{n}); {self._expected(state)}"
+        seeds = state.row(state.seat)[move.pit - 1]
+        if seeds == 0:
+            return f"pit {move.pit} is empty; {self._expected(state)}"
+        if self.rules.sowing is Sowing.CHOICE and seeds == 1:
+            return f"pit {move.pit} holds a single seed, which may not be moved while a pit holds more; {self._expected(state)}"
+        return f"{move} is not legal here; {self._expected(state)}"
+
+    def _end_reached(self, cells: list[int], seat_to_move: int) -> bool:
+        n = self.rules.pits
+        south_empty = not any(cells[0:n])
+        north_empty = not any(cells[n + 1:2 * n + 1])
+        if self.rules.end is GameEnd.EITHER_ROW_EMPTY:
+            return south_empty or north_empty
+        return north_empty if seat_to_move == 1 else south_empty
+
+    def _sweep(self, cells: list[int]) -> None:
+        n = self.rules.pits
+        for seat in (0, 1):
+            start = 0 if seat == 0 else n + 1
+            seeds = sum(cells[start:start + n])
+            for i in range(start, start + n):
+                cells[i] = 0
+            to = seat if self.rules.remaining is Remaining.OWNER else 1 - seat
+            cells[store_index(n, to)] += seeds
+
+    def _sow(self, state: KalahState, move: KalahMove) -> KalahState:
+        r = self.rules
+        n = r.pits
+        seat = state.seat
+        cells = list(state.board)
+        origin = pit_index(n, seat, move.pit)
+        seeds = cells[origin]
+        cells[origin] = 0
+        step = -1 if move.clockwise else 1
+        size = 2 * n + 2
+        skip_store = store_index(n, 1 - seat)
+        # the cycle of cells a seed can land in, starting just after the origin
+        cycle = []
+        i = origin
+        for _ in range(size - 1):
+            i = (i + step) % size
+            if i != skip_store:
+                cycle.append(i)
+        if not r.skip_origin:
+            cycle.append(origin)
+        laps, rest = divmod(seeds, len(cycle))
+        if laps:
+            for c in cycle:
+                cells[c] += laps
+        for c in cycle[:rest]:
+            cells[c] += 1
+        last = cycle[(seeds - 1) % len(cycle)]
+
+        own_store = store_index(n, seat)
+        extra_turn = last == own_store and not (r.no_first_extra_turn and state.ply == 0)
+        captured = 0
+        capture = False
+        if (r.capture is not Capture.NONE and last != own_store and owner_of(n, last) == seat
+                and cells[last] == 1):
+            opposite = opposite_index(n, last)
+            if cells[opposite] > 0 or r.empty_capture:
+                capture = True
+                captured = cells[opposite]
+                cells[opposite] = 0
+                if r.capture is Capture.OPPOSITE_AND_LAST:
+                    captured += 1
+                    cells[last] = 0
+                cells[own_store] += captured
+
+        next_seat = seat if extra_turn else 1 - seat
+        finished = self._end_reached(cells, next_seat)
+        if finished:
+            self._sweep(cells)
+        turns = state.turns + (0 if extra_turn else 1)
+        swap_allowed = (r.pie_rule and not extra_turn and not state.swapped and state.turns == 0
+                        and not finished)
+        event = KalahEvent(move=move, seat=seat, last_index=last, extra_turn=extra_turn and not finished,
+                           captured=captured, capture=capture, game_over=finished)
+        return KalahState(board=tuple(cells), seat=next_seat, ply=state.ply + 1, turns=turns,
+                          swapped=state.swapped, swap_allowed=swap_allowed, finished=finished, last=event)
+
+    def player_name(self, player: int) -> str:
+        """``South`` for player 0, ``North`` for player 1 (their seats at the start)."""
+        return self.seat_name(player)
+
+    def describe_move(self, before: KalahState, move: KalahMove, after: KalahState) -> str:
+        """What the move did, from ``after.last``."""
+        return self.describe_event(after.last) if after.last else f"{move} played."
+
+    def describe_event(self, event: KalahEvent) -> str:
+        """The move's effect in words, e.g. ``South plays 3: capture of 5, extra turn.``"""
+        who = self.seat_name(event.seat)
+        if event.move.pit is None:
+            return f"{who} swaps sides (pie rule)."
+        parts = []
+        if event.capture:
+            parts.append(f"capture of {event.captured}")
+        if event.extra_turn:
+            parts.append("extra turn")
+        if event.game_over:
+            parts.append("game over")
+        tail = (": " + ", ".join(parts)) if parts else ""
+        return f"{who} plays {event.move}{tail}."

@@ -1,0 +1,136 @@
+"""Tic-tac-toe: the teaching aid seed 003 uses to show that alpha-beta is right.
+
+Cells are numbered 0-8 in reading order; a move prints as its cell number.
+X (player 0) moves first.  The board is written as nine characters, ``X``,
+``O`` and ``.`` (or ``_``/``-``/a space) for an empty cell, row by row.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from mancala.errors import BadInput, IllegalMove
+
+LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6))
+MARKS = ("X", "O")
+
+
+@dataclass(frozen=True)
+class TicTacToeMove:
+    """Putting the mover's mark in ``cell`` (0-8, reading order)."""
+
+    cell: int
+
+    def __str__(self) -> str:
+        return str(self.cell)
+
+
+@dataclass(frozen=True)
+class TicTacToeState:
+    """Nine cells (``X``, ``O`` or ``.``) and the player to move (0 = X, 1 = O)."""
+
+    cells: str
+    player: int
+
+    def line_winner(self) -> int | None:
+        """The player with three in a row, if any."""
+        for a, b, c in LINES:
+            if self.cells[a] != "." and self.cells[a] == self.cells[b] == self.cells[c]:
+                return MARKS.index(self.cells[a])
+        return None
+
+
+class TicTacToe:
+    """Tic-tac-toe; implements :class:`mancala.games.base.Game`."""
+
+    name = "tictactoe"
+
+    def __repr__(self) -> str:
+        return "TicTacToe()"
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, TicTacToe)
+
+    def __hash__(self) -> int:
+        return hash("tictactoe")
+
+    def initial_state(self) -> TicTacToeState:
+        """The empty board, X to move."""
+        return TicTacToeState("." * 9, 0)
+
+    def position(self, text: str) -> TicTacToeState:
+        """A position from nine cells of text (rows may be separated by ``/`` or new lines).
+
+        The player to move is X when both have played equally often, else O.
+        """
+        cells = "".join(ch for ch in text if ch not in "/\n\r\t|")
+        cells = cells.upper().replace("_", ".").replace("-", ".").replace(" ", ".")
+        if len(cells) != 9 or any(ch not in "XO." for ch in cells):
+            raise BadInput(f"a tic-tac-toe board is 9 cells of X, O or . (e.g. 'XX./.O./...'); got {text!r}")
+        x, o = cells.count("X"), cells.count("O")
+        if o not in (x, x - 1):
+            raise BadInput(f"X moves first, so X must have as many marks as O or one more; got X={x}, O={o}")
+        return TicTacToeState(cells, 0 if x == o else 1)
+
+    def to_move(self, state: TicTacToeState) -> int:
+        """0 for X, 1 for O."""
+        return state.player
+
+    def legal_moves(self, state: TicTacToeState) -> tuple[TicTacToeMove, ...]:
+        """The empty cells in reading order; none once the game is over."""
+        if self.is_terminal(state):
+            return ()
+        return tuple(TicTacToeMove(i) for i, ch in enumerate(state.cells) if ch == ".")
+
+    def apply(self, state: TicTacToeState, move: TicTacToeMove) -> TicTacToeState:
+        """Place the mover's mark."""
+        if move not in self.legal_moves(state):
+            raise IllegalMove(self._reason(state, move))
+        cells = state.cells[:move.cell] + MARKS[state.player] + state.cells[move.cell + 1:]
+        return TicTacToeState(cells, 1 - state.player)
+
+    def is_terminal(self, state: TicTacToeState) -> bool:
+        """Three in a row, or a full board."""
+        return state.line_winner() is not None or "." not in state.cells
+
+    def score(self, state: TicTacToeState, player: int) -> int:
+        """+1 if ``player`` has three in a row, -1 if the opponent has, else 0."""
+        w = state.line_winner()
+        if w is None:
+            return 0
+        return 1 if w == player else -1
+
+    def parse_move(self, state: TicTacToeState, text: str) -> TicTacToeMove:
+        """A move from a cell number 0-8."""
+        try:
+            move = TicTacToeMove(int(text.strip()))
+        except ValueError:
+            raise IllegalMove(f"{text.strip()!r} is not a cell number; {self._expected(state)}") from None
+        if move not in self.legal_moves(state):
+            raise IllegalMove(self._reason(state, move))
+        return move
+
+    def render(self, state: TicTacToeState) -> str:
+        """Three rows; empty cells show their number, as in seed 003 (``XX2``)."""
+        shown = [ch if ch != "." else str(i) for i, ch in enumerate(state.cells)]
+        return "\n".join("".join(shown[r * 3:r * 3 + 3]) for r in range(3))
+
+    def player_name(self, player: int) -> str:
+        """``X`` or ``O``."""
+        return MARKS[player]
+
+    def describe_move(self, before: TicTacToeState, move: TicTacToeMove, after: TicTacToeState) -> str:
+        """E.g. ``X plays 4.`` or ``O plays 2: three in a row.``"""
+        tail = ": three in a row" if after.line_winner() is not None else (": board full" if self.is_terminal(after) else "")
+        return f"{MARKS[before.player]} plays {move}{tail}."
+
+    def _expected(self, state: TicTacToeState) -> str:
+        moves = self.legal_moves(state)
+        return ("empty cells are " + ", ".join(str(m) for m in moves)) if moves else "the game is over"
+
+    def _reason(self, state: TicTacToeState, move) -> str:
+        if self.is_terminal(state):
+            return "the game is over: no move is legal"
+        if isinstance(move, TicTacToeMove) and 0 <= move.cell <= 8:
+            return f"cell {move.cell} is taken; {self._expected(state)}"
+        return f"{move} is not a cell (0-8); {self._expected(state)}"

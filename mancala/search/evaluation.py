@@ -1,0 +1,49 @@
+"""Evaluation functions, passed to the search (``evaluate(game, state, player)``).
+
+Each says how good ``state`` is for ``player``; the search never looks inside.
+"""
+
+from __future__ import annotations
+
+from mancala.games.base import Game
+from mancala.games.kalah import Kalah
+
+
+def score_difference(game: Game, state, player: int) -> float:
+    """The game's own margin for ``player`` (Kalah: own store minus the opponent's,
+    exactly the homework's E(p); tic-tac-toe: +1 win, -1 loss, 0 otherwise)."""
+    return game.score(state, player)
+
+
+def win_loss_percent(game: Game, state, player: int) -> float:
+    """100 for a won game, 0 for a lost one, 50 otherwise: the scores of seed 003's
+    tic-tac-toe example (so its explanation reads "alpha is 50, score is 0")."""
+    if game.is_terminal(state):
+        margin = game.score(state, player)
+        if margin > 0:
+            return 100
+        if margin < 0:
+            return 0
+    return 50
+
+
+def kalah_material(game: Kalah, state, player: int) -> float:
+    """Store difference, plus a quarter of the difference in seeds still in each row.
+
+    Seeds on your own side tend to end in your store (and under the usual end rule
+    they do), so they count for something, but less than banked seeds.  A finished
+    game scores its exact margin.
+    """
+    margin = game.score(state, player)
+    if game.is_terminal(state):
+        return margin
+    seat = state.player_seat(player)
+    return margin + 0.25 * (sum(state.row(seat)) - sum(state.row(1 - seat)))
+
+
+#: evaluation functions by the name the player specs use
+EVALUATIONS = {
+    "score": score_difference,
+    "material": kalah_material,
+    "percent": win_loss_percent,
+}
