@@ -1,0 +1,89 @@
+"""Playing games between players: one game, or a match of many with seats swapped.
+
+    >>> from mancala.games import make_game
+    >>> from mancala.players import make_player
+    >>> record = play_game(make_game("kalah"), [make_player("greedy"), make_player("random:seed=1")])
+    >>> record.game.is_terminal(record.final_state())
+    True
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable, Sequence
+
+from mancala.errors import IllegalMove
+from mancala.games.base import Game
+from mancala.players import Player, make_player
+from mancala.record import GameRecord
+
+#: called after every move with (record, state before, move, state after)
+MoveCallback = Callable[[GameRecord, Any, Any, Any], None]
+
+
+def play_game(game: Game, players: Sequence[Player], record: GameRecord | None = None,
+              on_move: MoveCallback | None = None, max_moves: int = 10_000) -> GameRecord:
+    """Play to the end (or ``max_moves`` more moves) and return the game record.
+
+    ``players[p]`` chooses for player ``p``; a record passed in is continued.
+    """
+    record = record or GameRecord(game, [p.spec for p in players])
+    state = record.final_state()
+    for _ in range(max_moves):
+        if game.is_terminal(state):
+            break
+        player = players[game.to_move(state)]
+        move = player.choose(game, state)
+        if move not in game.legal_moves(state):
+            raise IllegalMove(f"player {player.spec} chose {move}, which is not legal")
+        after = game.apply(state, move)
+        record.moves.append(move)
+        if on_move is not None:
+            on_move(record, state, move, after)
+        state = after
+    return record
+
+
+@dataclass
+class MatchResult:
+    """Totals of a match between two player specs (``a`` and ``b``), seats alternating."""
+
+    a: str
+    b: str
+    wins_a: int = 0
+    wins_b: int = 0
+    draws: int = 0
+    margin_a: int = 0
+    records: list[GameRecord] = field(default_factory=list, repr=False)
+
+    @property
+    def games(self) -> int:
+        """Games played."""
+        return self.wins_a + self.wins_b + self.draws
+
+    def score_a(self) -> float:
+        """a's share of the points (win 1, draw 1/2)."""
+        return (self.wins_a + 0.5 * self.draws) / self.games if self.games else 0.0
+
+
+def play_match(game: Game, spec_a: str, spec_b: str, games: int = 2,
+               progress: Callable[[int, int], None] | None = None) -> MatchResult:
+    """``games`` games between two players, ``a`` moving first in the even-numbered ones."""
+    result = MatchResult(spec_a, spec_b)
+    for i in range(games):
+        a, b = make_player(spec_a), make_player(spec_b)
+        seats = (a, b) if i % 2 == 0 else (b, a)
+        record = play_game(game, seats)
+        final = record.final_state()
+        margin_a = game.score(final, 0 if i % 2 == 0 else 1)
+        result.margin_a += margin_a
+        if margin_a > 0:
+            result.wins_a += 1
+        elif margin_a < 0:
+            result.wins_b += 1
+        else:
+            result.draws += 1
+        result.records.append(record)
+        if progress is not None:
+            progress(i + 1, games)
+    return result

@@ -1,0 +1,206 @@
+"""The ``mancala`` command: one entry point, with subcommands.
+
+Every error a user can cause ends in one line on stderr and exit code 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Sequence
+
+from mancala.errors import BadInput, MancalaError
+
+EPILOG = """examples:
+  mancala play                                   you (South) against the AI (medium)
+  mancala play --level hard --ai-first           the AI opens, at depth 8
+  mancala play --preset egyptian --pits 5        another rule set and board size
+  mancala play --p1 alphabeta:depth=2 --p2 alphabeta:depth=6    watch two AIs
+  mancala play --game tictactoe
+  mancala play --load mancala-save.json          resume a saved game
+  mancala match greedy alphabeta:depth=4 --games 20
+  mancala explain --game tictactoe --position 'XX./.O./...'
+"""
+
+PLAYER_HELP = ("player spec: human, random[:seed=N], greedy, minimax:depth=N, alphabeta:depth=N[,eval=material], "
+               "easy|medium|hard (alpha-beta depth 3/5/8), best[:time=S]")
+
+
+def add_game_arguments(parser: argparse.ArgumentParser) -> None:
+    """Options that choose the game and its rules."""
+    g = parser.add_argument_group("game and rules")
+    g.add_argument("--game", default="kalah",
+                   help="game spec, e.g. kalah, 'kalah(preset=egyptian,pits=5)', tictactoe (default: kalah)")
+    g.add_argument("--preset", help="Kalah rule preset: standard, empty-capture, homework, egyptian, ethiopian, "
+                                    "no-stealing, stealing, cs151, mankalah (see docs/rules.md)")
+    g.add_argument("--pits", type=int, help="Kalah pits per side (1-20)")
+    g.add_argument("--seeds", type=int, help="Kalah seeds per pit at the start (0-1000)")
+    g.add_argument("--position", help="start position: Kalah: 2n+2 numbers in sowing order (South pits 1..n, "
+                                      "South store, North pits 1..n, North store); tic-tac-toe: 9 cells like 'XX./.O./...'")
+    g.add_argument("--first", choices=["south", "north"], help="Kalah: which side moves first (default south)")
+
+
+def build_game(args: argparse.Namespace):
+    """The game (and start state, for tic-tac-toe positions) chosen by the options."""
+    from mancala.games import make_game  # noqa: PLC0415 (keep --help fast)
+    overrides = {"preset": args.preset, "pits": args.pits, "seeds": args.seeds, "first": args.first}
+    if args.position and not args.game.lower().startswith("tic"):
+        overrides["start"] = args.position
+    if args.game.lower().startswith("tic"):
+        if any(v is not None for v in overrides.values()):
+            raise BadInput("--preset/--pits/--seeds/--first are Kalah options; tic-tac-toe has none")
+        game = make_game(args.game)
+        state = game.position(args.position) if args.position else game.initial_state()
+        return game, state
+    game = make_game(args.game, **overrides)
+    return game, game.initial_state()
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    """``mancala play``."""
+    from mancala.players import LEVELS, make_player  # noqa: PLC0415
+    from mancala.record import GameRecord, load_record  # noqa: PLC0415
+    from mancala.ui.terminal import TerminalGame  # noqa: PLC0415
+
+    if args.load:
+        record = load_record(args.load)
+        specs = list(record.players)
+    else:
+        game, state = build_game(args)
+        if state != game.initial_state():
+            raise BadInput("--position for tic-tac-toe is for 'mancala explain'; play starts from the empty board")
+        ai = args.level or "medium"
+        if args.level and args.level not in LEVELS:
+            raise BadInput(f"--level must be one of {', '.join(LEVELS)}")
+        specs = [ai, "human"] if args.ai_first else ["human", ai]
+        record = GameRecord(game, specs)
+    if args.p1:
+        specs[0] = args.p1
+    if args.p2:
+        specs[1] = args.p2
+    players = [make_player(s) for s in specs]
+    record.players = [p.spec for p in players]
+    save_path = args.save or args.load
+    return TerminalGame(record, players, save_path=save_path, autosave=bool(args.save),
+                        hint_seconds=args.hint_time).run()
+
+
+def cmd_match(args: argparse.Namespace) -> int:
+    """``mancala match``: many games between two players, seats alternating, with progress."""
+    from rich.console import Console  # noqa: PLC0415
+    from rich.progress import Progress  # noqa: PLC0415
+
+    from mancala.arena import play_match  # noqa: PLC0415
+    from mancala.players import make_player  # noqa: PLC0415
+
+    game, _ = build_game(args)
+    for spec in (args.a, args.b):
+        if make_player(spec).spec == "human":
+            raise BadInput("a match is between AIs; use 'mancala play' to play yourself")
+    if args.games < 1:
+        raise BadInput("--games must be at least 1")
+    console = Console(stderr=True)
+    with Progress(console=console, transient=True) as progress:
+        task = progress.add_task(f"{args.a} vs {args.b}", total=args.games)
+        result = play_match(game, args.a, args.b, args.games,
+                            progress=lambda done, total: progress.update(task, completed=done))
+    print(f"{game!r}, {result.games} games, seats alternating")
+    print(f"{args.a}: {result.wins_a} wins, {args.b}: {result.wins_b} wins, {result.draws} draws")
+    print(f"{args.a} scored {100 * result.score_a():.1f}% with an average margin of "
+          f"{result.margin_a / result.games:+.2f}")
+    return 0
+
+
+def cmd_explain(args: argparse.Namespace) -> int:
+    """``mancala explain``: the alpha-beta tree of a position, prunes explained in words."""
+    from mancala.search.evaluation import EVALUATIONS, score_difference, win_loss_percent  # noqa: PLC0415
+    from mancala.search.explain import explain  # noqa: PLC0415
+
+    game, state = build_game(args)
+    if game.is_terminal(state):
+        raise BadInput("that position is already finished: there is nothing to search")
+    if args.depth < 1:
+        raise BadInput("--depth must be at least 1")
+    if args.eval:
+        evaluate = EVALUATIONS[args.eval]
+    else:
+        evaluate = win_loss_percent if game.name == "tictactoe" else score_difference
+    print(game.render(state))
+    explain(game, state, args.depth, evaluate, print, prunes_only=args.prunes_only)
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser with every subcommand."""
+    parser = argparse.ArgumentParser(
+        prog="mancala", description="Sowing games (Kalah and variants, tic-tac-toe) and the AIs that play them.",
+        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    play = sub.add_parser("play", help="play in the terminal: you vs the AI, AI vs AI, or two people",
+                          description="Play in the terminal. At your turn type a move (Kalah: a pit number) or "
+                                      "hint, undo, save [FILE], board, help, quit. Works with piped input.",
+                          epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    add_game_arguments(play)
+    who = play.add_argument_group("players")
+    who.add_argument("--p1", help="the player who moves first (default: human). " + PLAYER_HELP)
+    who.add_argument("--p2", help="the second player (default: the AI at --level)")
+    who.add_argument("--level", help="the AI's difficulty: easy, medium (default) or hard")
+    who.add_argument("--ai-first", action="store_true", help="the AI moves first and you second")
+    files = play.add_argument_group("saving")
+    files.add_argument("--load", metavar="FILE", help="resume a saved game")
+    files.add_argument("--save", metavar="FILE", help="save the game to FILE after every move")
+    play.add_argument("--hint-time", type=float, default=1.0, metavar="S", help="seconds the hint may think")
+    play.set_defaults(func=cmd_play)
+
+    match = sub.add_parser("match", help="play many games between two AIs, seats alternating",
+                           description="Play many games between two AI players (seats alternate) and print "
+                                       "wins, draws and the average margin. " + PLAYER_HELP)
+    match.add_argument("a", help="first player spec")
+    match.add_argument("b", help="second player spec")
+    match.add_argument("--games", type=int, default=10, help="number of games (default 10)")
+    add_game_arguments(match)
+    match.set_defaults(func=cmd_match)
+
+    exp = sub.add_parser("explain", help="show the alpha-beta tree of a position, every prune explained",
+                         description="Search a position with alpha-beta and print the tree: each node with its "
+                                     "window, each leaf's score, and every prune explained in words.")
+    add_game_arguments(exp)
+    exp.add_argument("--depth", type=int, default=9, help="search depth in turns (default 9: all of tic-tac-toe)")
+    exp.add_argument("--eval", choices=["score", "material", "percent"],
+                     help="evaluation (default: percent for tic-tac-toe (100 win/50/0 loss), score for Kalah)")
+    exp.add_argument("--prunes-only", action="store_true", help="print only the prune explanations")
+    exp.set_defaults(func=cmd_explain)
+
+    return parser
+
+
+def _add_optional_commands(sub) -> None:
+    """Subcommands whose modules live elsewhere (file formats, the engine)."""
+    from mancala import homework  # noqa: PLC0415
+    hw = sub.add_parser("homework", help="the homework file interface: input.txt -> next_state.txt, traverse_log.txt",
+                        description="Read a homework input file (task 1 greedy, 2 minimax, 3 alpha-beta, "
+                                    "4 competition) and write next_state.txt (and traverse_log.txt) beside it.")
+    homework.add_arguments(hw)
+    hw.set_defaults(func=homework.run)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit code."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "func", None):
+        parser.print_help()
+        return 0
+    try:
+        return args.func(args)
+    except MancalaError as e:
+        print(f"mancala {args.command}: {e}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print(f"mancala {args.command}: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,242 @@
+"""Players: who chooses the moves.  The same players play every game.
+
+A player is built from a short spec string (the CLI's ``--p1``/``--p2``) or
+directly as an object::
+
+    make_player("alphabeta:depth=6")        AlphaBetaPlayer(depth=6)
+    make_player("minimax:depth=3,eval=material")
+    make_player("hard")                     alpha-beta at depth 8 (seed 004's levels: 3, 5, 8)
+    make_player("best:time=2")              iterative deepening within 2 s a move
+    make_player("random:seed=7"), make_player("greedy"), make_player("human")
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable, Protocol
+
+from mancala.errors import BadInput
+from mancala.games.base import Game
+from mancala.games.kalah import Kalah
+from mancala.search import (EVALUATIONS, SearchResult, alphabeta, greedy, minimax, random_move,
+                            score_difference)
+from mancala.search.core import Evaluation, SearchAborted
+
+#: seed 004's difficulty levels: alpha-beta depths in turns
+LEVELS = {"easy": 3, "medium": 5, "hard": 8}
+
+
+class Player(Protocol):
+    """Anything that picks a move for the player to move."""
+
+    #: the spec string that rebuilds this player
+    spec: str
+
+    def choose(self, game: Game, state) -> Any:
+        """A legal move for the player to move in ``state``."""
+        ...
+
+
+def default_evaluation(game: Game) -> Evaluation:
+    """The evaluation a player uses when none is named: the game's own margin."""
+    if getattr(game, "name", "") == "bao":
+        from mancala.search.bao_eval import evaluate as bao_evaluate  # noqa: PLC0415 (optional game)
+        return bao_evaluate
+    return score_difference
+
+
+def _evaluation(name: str | None, game: Game) -> Evaluation:
+    if name is None:
+        return default_evaluation(game)
+    return EVALUATIONS[name]
+
+
+@dataclass
+class HumanPlayer:
+    """A person; ``ask(game, state)`` (given by the UI) returns their move."""
+
+    ask: Callable[[Game, Any], Any] | None = None
+    spec: str = "human"
+
+    def choose(self, game: Game, state) -> Any:
+        """Ask the person through the UI's callback."""
+        if self.ask is None:
+            raise BadInput("a human player needs a user interface to ask for moves")
+        return self.ask(game, state)
+
+
+@dataclass
+class RandomPlayer:
+    """Uniformly random legal moves (reproducible with ``seed``)."""
+
+    seed: int | None = None
+    spec: str = "random"
+    rng: random.Random = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self.rng = random.Random(self.seed)
+        if self.seed is not None:
+            self.spec = f"random:seed={self.seed}"
+
+    def choose(self, game: Game, state) -> Any:
+        """A random legal move."""
+        return random_move(game, state, self.rng)
+
+
+@dataclass
+class SearchPlayer:
+    """A player that searches: greedy, minimax or alpha-beta to a fixed depth (in turns)."""
+
+    algorithm: str = "alphabeta"
+    depth: int = 5
+    evaluation: str | None = None
+    spec: str = ""
+    last: SearchResult | None = field(default=None, repr=False)
+
+    def __post_init__(self) -> None:
+        if self.algorithm not in ("greedy", "minimax", "alphabeta"):
+            raise BadInput(f"unknown search {self.algorithm!r}")
+        if self.depth < 1:
+            raise BadInput(f"depth must be at least 1, got {self.depth}")
+        if self.evaluation is not None and self.evaluation not in EVALUATIONS:
+            raise BadInput(f"unknown evaluation {self.evaluation!r}; known: {', '.join(EVALUATIONS)}")
+        if not self.spec:
+            self.spec = self.algorithm if self.algorithm == "greedy" else f"{self.algorithm}:depth={self.depth}"
+            if self.evaluation:
+                self.spec += ("," if ":" in self.spec else ":") + f"eval={self.evaluation}"
+
+    def search(self, game: Game, state) -> SearchResult:
+        """The full search result for ``state``."""
+        evaluate = _evaluation(self.evaluation, game)
+        if self.algorithm == "greedy":
+            return greedy(game, state, evaluate)
+        if self.algorithm == "minimax":
+            return minimax(game, state, self.depth, evaluate)
+        return alphabeta(game, state, self.depth, evaluate)
+
+    def choose(self, game: Game, state) -> Any:
+        """The searched move (the first of the principal line)."""
+        self.last = self.search(game, state)
+        return self.last.move
+
+
+def iterative_deepening(game: Game, state, seconds: float, evaluate: Evaluation | None = None, *,
+                        max_depth: int = 64, clock: Callable[[], float] = time.monotonic) -> SearchResult:
+    """Alpha-beta at depth 1, 2, 3, ... until ``seconds`` run out; the result of the deepest
+    complete iteration.  Depth 1 always completes.  Stops early once a search scored
+    only finished games (its value is then exact)."""
+    evaluate = evaluate or default_evaluation(game)
+    deadline = clock() + seconds
+    stop = lambda: clock() >= deadline  # noqa: E731
+    cut_off = [False]  # whether the last search scored any unfinished position
+
+    def scored(game_, state_, player_):
+        if not game_.is_terminal(state_):
+            cut_off[0] = True
+        return evaluate(game_, state_, player_)
+
+    best = alphabeta(game, state, 1, scored)
+    for depth in range(2, max_depth + 1):
+        if stop() or not cut_off[0]:
+            break
+        first = best.move
+
+        def pv_first(game_, state_, moves, _root=state, _first=first):
+            if state_ is _root and _first in moves:
+                return (_first,) + tuple(m for m in moves if m != _first)
+            return moves
+        cut_off[0] = False
+        try:
+            result = alphabeta(game, state, depth, scored, order=pv_first, stop=stop)
+        except SearchAborted:
+            break
+        best = SearchResult(result.move, result.value, result.line, result.nodes, depth,
+                            "iterative-deepening")
+    return best
+
+
+def best_move(game: Game, state, seconds: float = 1.0) -> Any:
+    """Our strongest player's move within ``seconds``: the fast engine for Kalah when it
+    is installed, else iterative-deepening alpha-beta."""
+    return best_search(game, state, seconds).move
+
+
+def best_search(game: Game, state, seconds: float = 1.0) -> SearchResult:
+    """The search result behind :func:`best_move`."""
+    if isinstance(game, Kalah):
+        try:
+            from mancala import engine  # noqa: PLC0415 (optional fast path)
+        except ImportError:
+            engine = None
+        if engine is not None and hasattr(engine, "best_move"):
+            return engine.best_move(game, state, seconds)
+    return iterative_deepening(game, state, seconds)
+
+
+@dataclass
+class BestPlayer:
+    """Our strongest player: a time budget per move instead of a depth."""
+
+    seconds: float = 1.0
+    spec: str = ""
+    last: SearchResult | None = field(default=None, repr=False)
+
+    def __post_init__(self) -> None:
+        if self.seconds <= 0:
+            raise BadInput(f"time must be positive, got {self.seconds}")
+        self.spec = self.spec or f"best:time={self.seconds:g}"
+
+    def choose(self, game: Game, state) -> Any:
+        """The best move found within the budget."""
+        self.last = best_search(game, state, self.seconds)
+        return self.last.move
+
+
+def parse_player_spec(spec: str) -> tuple[str, dict[str, str]]:
+    """Split ``kind:key=value,...`` into the kind and its options."""
+    m = re.fullmatch(r"\s*([a-z-]+)\s*(?::(.*))?", spec, flags=re.I)
+    if not m:
+        raise BadInput(f"cannot read player {spec!r}: expected e.g. human, random, greedy, "
+                       f"minimax:depth=4, alphabeta:depth=6, easy, medium, hard, best:time=1")
+    options = {}
+    for part in filter(None, (p.strip() for p in (m.group(2) or "").split(","))):
+        if "=" not in part:
+            raise BadInput(f"cannot read {part!r} in player {spec!r}: expected key=value")
+        key, value = part.split("=", 1)
+        options[key.strip().lower()] = value.strip()
+    return m.group(1).lower(), options
+
+
+def make_player(spec: str, ask: Callable | None = None) -> Player:
+    """The player described by ``spec`` (see the module doc); ``ask`` serves humans."""
+    kind, opts = parse_player_spec(spec)
+
+    def take(name: str, convert, default):
+        if name not in opts:
+            return default
+        try:
+            return convert(opts.pop(name))
+        except ValueError:
+            raise BadInput(f"player {spec!r}: {name} must be a number") from None
+
+    if kind == "human":
+        player: Player = HumanPlayer(ask)
+    elif kind == "random":
+        player = RandomPlayer(take("seed", int, None))
+    elif kind == "greedy":
+        player = SearchPlayer("greedy", 1, opts.pop("eval", None))
+    elif kind in ("minimax", "alphabeta", "ab"):
+        player = SearchPlayer("alphabeta" if kind == "ab" else kind, take("depth", int, 4), opts.pop("eval", None))
+    elif kind in LEVELS:
+        player = SearchPlayer("alphabeta", LEVELS[kind], opts.pop("eval", None), spec=kind)
+    elif kind == "best":
+        player = BestPlayer(take("time", float, 1.0))
+    else:
+        raise BadInput(f"unknown player {kind!r}: choose human, random, greedy, minimax:depth=N, "
+                       f"alphabeta:depth=N, easy, medium, hard or best:time=S")
+    if opts:
+        raise BadInput(f"player {spec!r}: unknown option(s) {', '.join(opts)}")
+    return player

@@ -1,0 +1,135 @@
+"""The saved-game file: a versioned JSON game record, written atomically.
+
+Format (version 1)::
+
+    {
+      "format": "mancala-game",
+      "version": 1,
+      "game": "kalah(pits=6,seeds=4)",      # a spec for mancala.games.make_game
+      "players": ["human", "alphabeta:depth=5"],
+      "moves": ["3", "6", "2"],             # in the game's own notation
+      "result": {"finished": false, "score": [1, -1]}  # score: margin per player
+    }
+
+A record is replayed move by move on load, so a file that names an illegal
+move is rejected with the move's number rather than giving a wrong board.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from mancala.errors import BadInput, IllegalMove
+from mancala.games import game_spec, make_game
+from mancala.games.base import Game
+
+FORMAT = "mancala-game"
+VERSION = 1
+
+
+@dataclass
+class GameRecord:
+    """A game: its rules, its players and the moves played so far."""
+
+    game: Game
+    players: list[str]
+    moves: list[Any] = field(default_factory=list)
+
+    def states(self) -> list:
+        """Every position of the game, from the start to the current one."""
+        state = self.game.initial_state()
+        out = [state]
+        for move in self.moves:
+            state = self.game.apply(state, move)
+            out.append(state)
+        return out
+
+    def final_state(self):
+        """The position after the last move."""
+        return self.states()[-1]
+
+    def to_json(self) -> dict:
+        """The record as JSON-ready data (see the module doc)."""
+        state = self.final_state()
+        return {
+            "format": FORMAT,
+            "version": VERSION,
+            "game": game_spec(self.game),
+            "players": list(self.players),
+            "moves": [str(m) for m in self.moves],
+            "result": {"finished": self.game.is_terminal(state),
+                       "score": [self.game.score(state, 0), self.game.score(state, 1)]},
+        }
+
+
+def save_record(record: GameRecord, path: str | os.PathLike) -> None:
+    """Write ``record`` to ``path`` atomically: a temp file beside it, then a rename,
+    so a crash never leaves a half-written file in place of a good one."""
+    path = Path(path)
+    text = json.dumps(record.to_json(), indent=2) + "\n"
+    directory = path.parent if str(path.parent) else Path(".")
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
+    except OSError as e:
+        raise BadInput(f"{path}: cannot write here ({e.strerror})") from None
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def load_record(path: str | os.PathLike) -> GameRecord:
+    """Read and replay a saved game; raises :class:`BadInput` with a one-line reason
+    (missing, not JSON, not a game record, a newer version, an illegal move)."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise BadInput(f"{path}: no such file") from None
+    except (OSError, UnicodeDecodeError) as e:
+        raise BadInput(f"{path}: cannot read it ({getattr(e, 'strerror', None) or e})") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise BadInput(f"{path} line {e.lineno}: not valid JSON ({e.msg}); the file is corrupt") from None
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise BadInput(f"{path}: not a mancala saved game (expected \"format\": \"{FORMAT}\")")
+    version = data.get("version")
+    if not isinstance(version, int):
+        raise BadInput(f"{path}: missing or bad \"version\" (expected a whole number)")
+    if version > VERSION:
+        raise BadInput(f"{path}: saved by a newer version of mancala (file version {version}, "
+                       f"this program reads up to {VERSION}); upgrade mancala to load it")
+    for key, kind in (("game", str), ("players", list), ("moves", list)):
+        if not isinstance(data.get(key), kind):
+            raise BadInput(f"{path}: missing or bad \"{key}\" (expected a {kind.__name__})")
+    try:
+        game = make_game(data["game"])
+    except BadInput as e:
+        raise BadInput(f"{path}: bad \"game\": {e}") from None
+    players = [str(p) for p in data["players"]]
+    if len(players) != 2:
+        raise BadInput(f"{path}: \"players\" must name two players, got {len(players)}")
+    record = GameRecord(game, players)
+    state = game.initial_state()
+    for number, text_move in enumerate(data["moves"], start=1):
+        try:
+            move = game.parse_move(state, str(text_move))
+        except IllegalMove as e:
+            raise BadInput(f"{path}: move {number} ({text_move!r}) is illegal: {e}") from None
+        record.moves.append(move)
+        state = game.apply(state, move)
+    return record

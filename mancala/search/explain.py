@@ -1,0 +1,113 @@
+"""Alpha-beta explained: a tracer that draws the search tree and says, in words,
+why every pruned move did not need to be searched (seed 003's correctness
+write-up, as a feature: ``mancala explain``)."""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from mancala.games.base import Game
+from mancala.search.core import INF, Node, SearchResult, Tracer, alphabeta
+from mancala.search.core import Evaluation
+
+
+def number(value: float) -> str:
+    """A value as people write it: ``50``, ``-3``, ``+inf``/``-inf``."""
+    if value == INF:
+        return "+inf"
+    if value == -INF:
+        return "-inf"
+    return f"{value:g}"
+
+
+def compact_board(game: Game, state) -> str:
+    """The position on one line (rows joined by ``/``) when it is short, else ``""``."""
+    rows = [r.strip() for r in game.render(state).splitlines()]
+    text = "/".join(rows)
+    return text if len(text) <= 24 else ""
+
+
+def _ordinal_range(first: int, last: int) -> str:
+    return f"move {first}" if first == last else f"moves {first}-{last}"
+
+
+class ExplainTracer(Tracer):
+    """Collects the alpha-beta tree as indented lines, with every prune in words."""
+
+    def __init__(self, game: Game, emit: Callable[[str], None], prunes_only: bool = False) -> None:
+        self.game = game
+        self.emit = emit
+        self.prunes_only = prunes_only
+        self.prunes = 0
+
+    def _indent(self, node: Node) -> str:
+        depth = 0
+        parent = node.parent
+        while parent is not None:
+            depth += 1
+            parent = parent.parent
+        return "  " * depth
+
+    def _label(self, node: Node) -> str:
+        board = compact_board(self.game, node.state)
+        who = self.game.player_name(self.game.to_move(node.state))
+        head = "root" if node.move is None else f"move {node.move}"
+        kind = "MAX" if node.maximizing else "MIN"
+        where = f" {board}" if board else ""
+        return f"{head}{where}: {kind} node ({who} to move)"
+
+    def enter(self, node: Node) -> None:
+        """Show a node about to be expanded, with the window it received."""
+        if not node.leaf and not self.prunes_only:
+            self.emit(f"{self._indent(node)}{self._label(node)}, "
+                      f"alpha {number(node.alpha)}, beta {number(node.beta)}")
+
+    def leaf(self, node: Node) -> None:
+        """Show a leaf's score."""
+        if self.prunes_only:
+            return
+        board = compact_board(self.game, node.state)
+        why = "game over" if node.terminal else "depth limit"
+        where = f" {board}" if board else ""
+        self.emit(f"{self._indent(node)}move {node.move}{where}: score {number(node.value)} ({why})")
+
+    def update(self, node: Node, move, child_value: float) -> None:
+        """Show how a child's score changed the node."""
+        if self.prunes_only:
+            return
+        self.emit(f"{self._indent(node)}  -> after {move}: value {number(node.value)}, "
+                  f"alpha {number(node.alpha)}, beta {number(node.beta)}")
+
+    def prune(self, node: Node, skipped: tuple) -> None:
+        """Say why the remaining moves cannot matter."""
+        self.prunes += 1
+        if not skipped:
+            if not self.prunes_only:
+                self.emit(f"{self._indent(node)}  (cut-off reached after the last move: nothing left to skip)")
+            return
+        total = len(node.moves)
+        first = total - len(skipped) + 1
+        names = ", ".join(str(m) for m in skipped)
+        span = _ordinal_range(first, total)
+        where = f" on {compact_board(self.game, node.state)}" if compact_board(self.game, node.state) else ""
+        if node.maximizing:
+            text = (f"beta is {number(node.beta)}, score is {number(node.value)}: {span} ({names}) of this max "
+                    f"node{where} are not searched. MIN can already keep the game to {number(node.beta)} "
+                    f"by avoiding this position, and MAX here gets at least {number(node.value)}, "
+                    f"so MIN will never let the game come here.")
+        else:
+            text = (f"alpha is {number(node.alpha)}, score is {number(node.value)}: {span} ({names}) of this min "
+                    f"node{where} are not searched. MAX already has {number(node.alpha)} elsewhere, and MIN "
+                    f"here can hold MAX to {number(node.value)} or less, so MAX will never come here.")
+        self.emit(f"{self._indent(node)}  PRUNE: {text}")
+
+
+def explain(game: Game, state, depth: int, evaluate: Evaluation, emit: Callable[[str], None],
+            prunes_only: bool = False) -> SearchResult:
+    """Run alpha-beta from ``state`` and narrate it through ``emit`` (one line per call)."""
+    tracer = ExplainTracer(game, emit, prunes_only)
+    result = alphabeta(game, state, depth, evaluate, tracer=tracer)
+    line = " ".join(str(m) for m in result.line)
+    emit(f"Result: best move {result.move}, value {number(result.value)}, principal line {line}; "
+         f"{result.nodes} nodes visited, {tracer.prunes} prunes.")
+    return result

@@ -1,0 +1,1 @@
+"""User interfaces: the terminal (and, later, the web)."""
