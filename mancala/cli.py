@@ -172,6 +172,7 @@ def build_parser() -> argparse.ArgumentParser:
     exp.add_argument("--prunes-only", action="store_true", help="print only the prune explanations")
     exp.set_defaults(func=cmd_explain)
 
+
     return parser
 
 
