@@ -14,7 +14,7 @@ from typing import Any, Callable, Sequence
 
 from mancala.errors import IllegalMove
 from mancala.games.base import Game
-from mancala.players import Player, make_player
+from mancala.players import Player, RandomPlayer, make_player
 from mancala.record import GameRecord
 
 #: called after every move with (record, state before, move, state after)
@@ -66,14 +66,34 @@ class MatchResult:
         return (self.wins_a + 0.5 * self.draws) / self.games if self.games else 0.0
 
 
-def play_match(game: Game, spec_a: str, spec_b: str, games: int = 2,
+def random_opening(game: Game, plies: int, seed: int) -> list:
+    """``plies`` random legal moves from the start (fewer if the game ends), reproducible by ``seed``."""
+    rng = RandomPlayer(seed)
+    state = game.initial_state()
+    moves = []
+    for _ in range(plies):
+        if game.is_terminal(state):
+            break
+        move = rng.choose(game, state)
+        moves.append(move)
+        state = game.apply(state, move)
+    return moves
+
+
+def play_match(game: Game, spec_a: str, spec_b: str, games: int = 2, opening_plies: int = 0,
                progress: Callable[[int, int], None] | None = None) -> MatchResult:
-    """``games`` games between two players, ``a`` moving first in the even-numbered ones."""
+    """``games`` games between two players, ``a`` moving first in the even-numbered ones.
+
+    With ``opening_plies``, each pair of games starts from the same random opening of that
+    many moves, played once with each seating: deterministic players then meet in many
+    different positions, and neither gets the luckier side of an opening.
+    """
     result = MatchResult(spec_a, spec_b)
     for i in range(games):
         a, b = make_player(spec_a), make_player(spec_b)
         seats = (a, b) if i % 2 == 0 else (b, a)
-        record = play_game(game, seats)
+        opening = random_opening(game, opening_plies, seed=i // 2) if opening_plies else []
+        record = play_game(game, seats, GameRecord(game, [seats[0].spec, seats[1].spec], list(opening)))
         final = record.final_state()
         margin_a = game.score(final, 0 if i % 2 == 0 else 1)
         result.margin_a += margin_a

@@ -97,14 +97,15 @@ def cmd_match(args: argparse.Namespace) -> int:
     for spec in (args.a, args.b):
         if make_player(spec).spec == "human":
             raise BadInput("a match is between AIs; use 'mancala play' to play yourself")
-    if args.games < 1:
-        raise BadInput("--games must be at least 1")
+    if args.games < 1 or args.opening < 0:
+        raise BadInput("--games must be at least 1 and --opening at least 0")
     console = Console(stderr=True)
     with Progress(console=console, transient=True) as progress:
         task = progress.add_task(f"{args.a} vs {args.b}", total=args.games)
-        result = play_match(game, args.a, args.b, args.games,
+        result = play_match(game, args.a, args.b, args.games, opening_plies=args.opening,
                             progress=lambda done, total: progress.update(task, completed=done))
-    print(f"{game!r}, {result.games} games, seats alternating")
+    opening = f", random openings of {args.opening} plies" if args.opening else ""
+    print(f"{game!r}, {result.games} games, seats alternating{opening}")
     print(f"{args.a}: {result.wins_a} wins, {args.b}: {result.wins_b} wins, {result.draws} draws")
     print(f"{args.a} scored {100 * result.score_a():.1f}% with an average margin of "
           f"{result.margin_a / result.games:+.2f}")
@@ -159,6 +160,9 @@ def build_parser() -> argparse.ArgumentParser:
     match.add_argument("a", help="first player spec")
     match.add_argument("b", help="second player spec")
     match.add_argument("--games", type=int, default=10, help="number of games (default 10)")
+    match.add_argument("--opening", type=int, default=0, metavar="PLIES",
+                       help="start each pair of games from the same random opening of PLIES moves "
+                            "(one game with each seating), so deterministic AIs meet varied positions")
     add_game_arguments(match)
     match.set_defaults(func=cmd_match)
 

@@ -80,11 +80,9 @@ class ExplainTracer(Tracer):
 
     def prune(self, node: Node, skipped: tuple) -> None:
         """Say why the remaining moves cannot matter."""
-        self.prunes += 1
-        if not skipped:
-            if not self.prunes_only:
-                self.emit(f"{self._indent(node)}  (cut-off reached after the last move: nothing left to skip)")
+        if not skipped:  # the cut came with the last move: nothing was skipped
             return
+        self.prunes += 1
         total = len(node.moves)
         first = total - len(skipped) + 1
         names = ", ".join(str(m) for m in skipped)
