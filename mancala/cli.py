@@ -176,7 +176,7 @@ def build_parser() -> argparse.ArgumentParser:
     exp.add_argument("--prunes-only", action="store_true", help="print only the prune explanations")
     exp.set_defaults(func=cmd_explain)
 
-
+    _add_optional_commands(sub)
     return parser
 
 
