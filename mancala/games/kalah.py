@@ -549,8 +549,11 @@ class Kalah:
         return self.seat_name(player)
 
     def describe_move(self, before: KalahState, move: KalahMove, after: KalahState) -> str:
-        """What the move did, from ``after.last``."""
-        return self.describe_event(after.last) if after.last else f"{move} played."
+        """What the move did, from ``after.last``; a game-ending move also gives the final stores."""
+        text = self.describe_event(after.last) if after.last else f"{move} played."
+        if after.finished:
+            text += f" Final stores: South {after.store(0)}, North {after.store(1)}."
+        return text
 
     def describe_event(self, event: KalahEvent) -> str:
         """The move's effect in words, e.g. ``South plays 3: capture of 5, extra turn.``"""
