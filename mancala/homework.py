@@ -26,7 +26,6 @@ from __future__ import annotations
 import argparse
 import os
 import re
-import secrets
 import sys
 import time
 from contextlib import ExitStack
@@ -34,6 +33,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Callable, Sequence, TextIO
 
+from mancala.atomic import StagedFile
 from mancala.errors import BadInput, MancalaError
 from mancala.games.kalah import PRESETS, Kalah, KalahMove, KalahState
 from mancala.search.core import INF, Node, SearchResult, Tracer, alphabeta, greedy, minimax, turn_moves
@@ -330,43 +330,6 @@ class TraverseLog(Tracer):
 # --- writing files safely ---------------------------------------------------------------------
 
 
-class StagedFile:
-    """A text file written under a temporary name in its final directory and moved into
-    place by :meth:`commit`; leaving the ``with`` block without committing deletes it,
-    so the final file is either untouched or complete."""
-
-    def __init__(self, path: Path) -> None:
-        self.path = path
-        self.temp = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
-        # os.open with 0o666 so the final file gets the usual permissions (umask applied)
-        fd = os.open(self.temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
-        self.stream: TextIO = open(fd, "w", encoding="ascii", newline="\n", buffering=1 << 20)
-        self.committed = False
-
-    def commit(self) -> None:
-        """Flush, sync and move the file to its final name."""
-        self.stream.flush()
-        os.fsync(self.stream.fileno())
-        self.stream.close()
-        os.replace(self.temp, self.path)
-        self.committed = True
-
-    def discard(self) -> None:
-        """Close and delete the temporary file (harmless after :meth:`commit`)."""
-        if not self.committed:
-            self.stream.close()
-            try:
-                os.unlink(self.temp)
-            except FileNotFoundError:
-                pass
-
-    def __enter__(self) -> "StagedFile":
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.discard()
-
-
 # --- solving ----------------------------------------------------------------------------------
 
 
@@ -446,8 +409,9 @@ def solve(problem: HomeworkInput, out_dir: str | os.PathLike, *, seconds: float 
     game, state = to_position(problem)
     out = Path(out_dir)
     with ExitStack() as stack:
-        next_state = stack.enter_context(StagedFile(out / NEXT_STATE))
-        log = stack.enter_context(StagedFile(out / TRAVERSE_LOG)) if problem.task in LOGGED_TASKS else None
+        stage = lambda name: stack.enter_context(StagedFile(out / name, encoding="ascii", buffering=1 << 20))  # noqa: E731
+        next_state = stage(NEXT_STATE)
+        log = stage(TRAVERSE_LOG) if problem.task in LOGGED_TASKS else None
         tracer = None if log is None else TraverseLog(log.stream, problem.pits,
                                                         with_window=problem.task == 3, optional=optional)
         if problem.task == 4:

@@ -19,11 +19,11 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from mancala.atomic import write_atomically
 from mancala.errors import BadInput, IllegalMove
 from mancala.games import game_spec, make_game
 from mancala.games.base import Game
@@ -72,23 +72,10 @@ def save_record(record: GameRecord, path: str | os.PathLike) -> None:
     so a crash never leaves a half-written file in place of a good one."""
     path = Path(path)
     text = json.dumps(record.to_json(), indent=2) + "\n"
-    directory = path.parent if str(path.parent) else Path(".")
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
-    except OSError as e:
-        raise BadInput(f"{path}: cannot write here ({e.strerror})") from None
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+        write_atomically(path, text)
+    except FileNotFoundError:
+        raise BadInput(f"{path}: no such directory") from None
 
 
 def load_record(path: str | os.PathLike) -> GameRecord:

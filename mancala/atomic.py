@@ -1,0 +1,62 @@
+"""Writing files so that they are never half-written: every file format of the project
+(saved games, homework outputs, endgame databases) writes through here.
+
+A file is written under a temporary name in its final directory and moved into place
+with ``os.replace`` (atomic on POSIX) once it is complete and synced; on any failure the
+temporary file is deleted, and whatever file was there before stays as it was.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+from typing import IO
+
+
+class StagedFile:
+    """A file written under a temporary name beside ``path`` and moved into place by
+    :meth:`commit`; leaving the ``with`` block without committing deletes it, so the
+    final file is either untouched or complete."""
+
+    def __init__(self, path: str | os.PathLike, *, binary: bool = False, encoding: str = "utf-8",
+                 buffering: int = -1) -> None:
+        self.path = Path(path)
+        self.temp = self.path.with_name(f".{self.path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
+        # os.open with 0o666 so the final file gets the usual permissions (umask applied)
+        fd = os.open(self.temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+        if binary:
+            self.stream: IO = open(fd, "wb", buffering=buffering)
+        else:
+            self.stream = open(fd, "w", encoding=encoding, newline="\n", buffering=buffering)
+        self.committed = False
+
+    def commit(self) -> None:
+        """Flush, sync and move the file to its final name."""
+        self.stream.flush()
+        os.fsync(self.stream.fileno())
+        self.stream.close()
+        os.replace(self.temp, self.path)
+        self.committed = True
+
+    def discard(self) -> None:
+        """Close and delete the temporary file (harmless after :meth:`commit`)."""
+        if not self.committed:
+            self.stream.close()
+            try:
+                os.unlink(self.temp)
+            except FileNotFoundError:
+                pass
+
+    def __enter__(self) -> "StagedFile":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.discard()
+
+
+def write_atomically(path: str | os.PathLike, data: str | bytes) -> None:
+    """Replace ``path`` with ``data`` (text is written as UTF-8 with LF line ends) in one step."""
+    with StagedFile(path, binary=isinstance(data, bytes)) as staged:
+        staged.stream.write(data)
+        staged.commit()
