@@ -52,6 +52,11 @@ class TerminalGame:
         self.unsaved = False
         #: echo what was read when input is piped, so transcripts read like a session
         self.echo = read_line is input and not sys.stdin.isatty()
+        if read_line is input and sys.stdin.isatty():
+            try:
+                import readline  # noqa: F401, PLC0415 (line editing and history for input())
+            except ImportError:
+                pass
 
     # --- naming -------------------------------------------------------------
 
