@@ -20,6 +20,7 @@ from typing import Any, Callable, Protocol
 
 from mancala.errors import BadInput
 from mancala.games.base import Game
+from mancala.games.bao import Bao
 from mancala.games.kalah import Kalah
 from mancala.search import (EVALUATIONS, SearchResult, alphabeta, greedy, kalah_material, minimax,
                             random_move, score_difference)
@@ -46,9 +47,8 @@ def default_evaluation(game: Game) -> Evaluation:
     docs/ai.md); for other games their own evaluation or margin."""
     if isinstance(game, Kalah):
         return kalah_material
-    if getattr(game, "name", "") == "bao":
-        from mancala.search.bao_eval import evaluate as bao_evaluate  # noqa: PLC0415 (optional game)
-        return bao_evaluate
+    if isinstance(game, Bao):
+        return EVALUATIONS["bao"]
     return score_difference
 
 

@@ -249,3 +249,24 @@ def test_explain_cli_on_kalah(capsys):
 def test_explain_cli_rejects_a_finished_position(capsys):
     assert main(["explain", "--game", "tictactoe", "--position", "XXX/OO./..."]) == 2
     assert "already finished" in capsys.readouterr().err
+
+
+# --- Bao through the same layers ---------------------------------------------
+
+def test_bao_plays_with_the_same_players_and_saves(tmp_path):
+    game = make_game("bao")
+    record = play_game(game, [make_player("alphabeta:depth=1"), make_player("random:seed=2")], max_moves=30)
+    assert len(record.moves) == 30 or game.is_terminal(record.final_state())
+    path = tmp_path / "bao.json"
+    save_record(record, path)
+    loaded = load_record(path)
+    assert loaded.final_state() == record.final_state()
+    assert json.loads(path.read_text())["game"] == "bao"
+
+
+def test_bao_in_the_terminal_with_hint_and_an_illegal_move():
+    game = make_game("bao")
+    record = GameRecord(game, ["human", "random:seed=1"])
+    code, out = terminal(record, ["human", "random:seed=1"], ["A1", "hint", "A6L*", "quit"])
+    assert code == 0 and "Illegal move" in out and "Hint:" in out
+    assert str(record.moves[0]) == "A6L*"

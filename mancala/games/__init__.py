@@ -7,6 +7,7 @@ Games are registered by name and built from a spec string, OpenSpiel style::
     make_game("kalah(preset=mankalah)")
     make_game("kalah(preset=homework,pits=3)")
     make_game("tictactoe")
+    make_game("bao")                        # Bao la Kiswahili, Zanzibar rules
 """
 
 from __future__ import annotations
@@ -14,17 +15,20 @@ from __future__ import annotations
 import re
 
 from mancala.errors import BadInput
+from mancala.games.bao import Bao, BaoRules, bao_from_options
 from mancala.games.base import Game, outcome_text, winner
 from mancala.games.kalah import PRESETS, Kalah, KalahRules
 from mancala.games.tictactoe import TicTacToe
 
-__all__ = ["Game", "Kalah", "KalahRules", "PRESETS", "TicTacToe", "make_game", "game_spec", "winner",
+__all__ = ["Bao", "BaoRules", "Game", "Kalah", "KalahRules", "PRESETS", "TicTacToe", "make_game", "game_spec", "winner",
            "outcome_text", "GAMES"]
 
 #: registry: game name -> one-line description
 GAMES = {
     "kalah": "Kalah with every rule variant (options: preset, pits, seeds, capture, ...)",
     "tictactoe": "tic-tac-toe, the alpha-beta teaching aid of seed 003",
+    "bao": ("Bao la Kiswahili, Zanzibar rules (options: singletons, mtaji_house, tax_small_house, "
+            "takasia, takasia_exempt_singletons, takasia_forces_capture, max_plies, max_laps)"),
 }
 
 
@@ -55,6 +59,8 @@ def make_game(spec: str = "kalah", **overrides) -> Game:
         return TicTacToe()
     if name == "kalah":
         return Kalah(kalah_rules(options))
+    if name == "bao":
+        return bao_from_options(options)
     raise BadInput(f"unknown game {name!r}; known games: {', '.join(GAMES)}")
 
 
@@ -83,4 +89,9 @@ def game_spec(game: Game) -> str:
                     value = " ".join(map(str, value))
                 parts.append(f"{key}={value}")
         return "kalah(" + ",".join(parts) + ")" if parts else "kalah"
+    if isinstance(game, Bao):
+        default = BaoRules().to_dict()
+        parts = [f"{k}={str(v).lower() if isinstance(v, bool) else v}"
+                 for k, v in game.rules.to_dict().items() if v != default[k]]
+        return "bao(" + ",".join(parts) + ")" if parts else "bao"
     raise BadInput(f"no spec for {game!r}")

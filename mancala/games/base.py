@@ -82,8 +82,10 @@ def winner(game: Game, state) -> int | None:
 
 
 def outcome_text(game: Game, state, names: Sequence[str] = ("Player 1", "Player 2")) -> str:
-    """A one-line description of a finished game's result."""
+    """A one-line description of a finished game's result (with the margin, in the game's
+    ``margin_unit``, for games whose score counts something, like Kalah's seeds)."""
     w = winner(game, state)
     if w is None:
         return "Draw."
-    return f"{names[w]} wins by {abs(game.score(state, 0))}."
+    unit = getattr(game, "margin_unit", None)
+    return f"{names[w]} wins by {abs(game.score(state, 0))} {unit}." if unit else f"{names[w]} wins."

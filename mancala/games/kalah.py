@@ -322,6 +322,8 @@ class Kalah:
     """Kalah under the given rules; implements :class:`mancala.games.base.Game`."""
 
     name = "kalah"
+    #: what a score margin counts (see :func:`mancala.games.base.outcome_text`)
+    margin_unit = "seeds"
 
     def __init__(self, rules: KalahRules | None = None) -> None:
         self.rules = rules or KalahRules()

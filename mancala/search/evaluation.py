@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from mancala.games.base import Game
 from mancala.games.kalah import Kalah
+from mancala.search.bao_eval import evaluate as bao_evaluate
 
 
 def score_difference(game: Game, state, player: int) -> float:
@@ -46,4 +47,5 @@ EVALUATIONS = {
     "score": score_difference,
     "material": kalah_material,
     "percent": win_loss_percent,
+    "bao": bao_evaluate,
 }
