@@ -28,6 +28,9 @@ from mancala.search.core import Evaluation, SearchAborted
 
 #: seed 004's difficulty levels: alpha-beta depths in turns
 LEVELS = {"easy": 3, "medium": 5, "hard": 8}
+#: the most a level may think per move, in seconds: in wide games (Bao's middle game) the
+#: level's depth is reached by iterative deepening or the search stops at this cap
+LEVEL_SECONDS = {"easy": 2.0, "medium": 5.0, "hard": 15.0}
 
 
 class Player(Protocol):
@@ -98,6 +101,8 @@ class SearchPlayer:
     depth: int = 5
     evaluation: str | None = None
     spec: str = ""
+    #: with alpha-beta: deepen iteratively up to ``depth`` but stop after this many seconds
+    seconds: float | None = None
     last: SearchResult | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
@@ -119,6 +124,8 @@ class SearchPlayer:
             return greedy(game, state, evaluate)
         if self.algorithm == "minimax":
             return minimax(game, state, self.depth, evaluate)
+        if self.seconds is not None:
+            return iterative_deepening(game, state, self.seconds, evaluate, max_depth=self.depth)
         return alphabeta(game, state, self.depth, evaluate)
 
     def choose(self, game: Game, state) -> Any:
@@ -235,7 +242,8 @@ def make_player(spec: str, ask: Callable | None = None) -> Player:
     elif kind in ("minimax", "alphabeta", "ab"):
         player = SearchPlayer("alphabeta" if kind == "ab" else kind, take("depth", int, 4), opts.pop("eval", None))
     elif kind in LEVELS:
-        player = SearchPlayer("alphabeta", LEVELS[kind], opts.pop("eval", None), spec=kind)
+        player = SearchPlayer("alphabeta", LEVELS[kind], opts.pop("eval", None), spec=kind,
+                              seconds=LEVEL_SECONDS[kind])
     elif kind == "best":
         player = BestPlayer(take("time", float, 1.0))
     else:
