@@ -6,7 +6,6 @@ import json
 import os
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
@@ -15,10 +14,9 @@ from mancala.cli import main
 from mancala.errors import BadInput
 from mancala.games import make_game
 from mancala.games.kalah import KalahMove
-from mancala.players import (BestPlayer, HumanPlayer, RandomPlayer, SearchPlayer, iterative_deepening,
+from mancala.players import (HumanPlayer, RandomPlayer, SearchPlayer, iterative_deepening,
                              make_player)
 from mancala.record import GameRecord, load_record, save_record
-from mancala.search import score_difference
 from mancala.search.explain import explain
 from mancala.ui.terminal import TerminalGame
 

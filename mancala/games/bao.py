@@ -56,6 +56,8 @@ from dataclasses import dataclass, field, replace
 from enum import Enum
 
 from mancala.errors import BadInput, IllegalMove
+from mancala.games.base import RulesGame
+from mancala.games.options import bool_option, enum_option, int_option
 
 SOUTH, NORTH = 0, 1
 #: index of the nyumba (A5) in a player's 16 holes
@@ -162,27 +164,12 @@ _ENUM_OPTIONS = {"singletons": SingletonRule, "mtaji_house": MtajiHouse}
 
 
 def _coerce_option(name: str, value):
+    """Turn an option value given as text (or JSON) into the field's type."""
     if name in _ENUM_OPTIONS:
-        enum = _ENUM_OPTIONS[name]
-        if isinstance(value, enum):
-            return value
-        try:
-            return enum(str(value).strip().lower().replace("_", "-"))
-        except ValueError:
-            raise BadInput(f"{name} must be one of {', '.join(e.value for e in enum)}; got {value!r}") from None
+        return enum_option(name, _ENUM_OPTIONS[name], value)
     if name in ("max_plies", "max_laps"):
-        try:
-            return int(value)
-        except (TypeError, ValueError):
-            raise BadInput(f"{name} must be a whole number; got {value!r}") from None
-    if isinstance(value, bool):
-        return value
-    text = str(value).strip().lower()
-    if text in ("1", "true", "yes", "on"):
-        return True
-    if text in ("0", "false", "no", "off"):
-        return False
-    raise BadInput(f"{name} must be true or false; got {value!r}")
+        return int_option(name, value)
+    return bool_option(name, value)
 
 
 # --- moves ----------------------------------------------------------------
@@ -363,22 +350,12 @@ class NeverEnding(Exception):
 # --- the game -------------------------------------------------------------
 
 
-class Bao:
+class Bao(RulesGame):
     """Bao la Kiswahili under the given rules; implements :class:`mancala.games.base.Game`."""
 
     name = "bao"
-
-    def __init__(self, rules: BaoRules | None = None) -> None:
-        self.rules = rules or BaoRules()
-
-    def __repr__(self) -> str:
-        return f"Bao({self.rules.describe()})"
-
-    def __eq__(self, other) -> bool:
-        return isinstance(other, Bao) and other.rules == self.rules
-
-    def __hash__(self) -> int:
-        return hash(("bao", self.rules))
+    rules_class = BaoRules
+    rules: BaoRules
 
     # --- positions ------------------------------------------------------------
 

@@ -69,6 +69,26 @@ class Game(Protocol[S, M]):
         ...
 
 
+class RulesGame:
+    """Plumbing shared by games whose variants are a frozen dataclass of rules
+    (:attr:`rules_class`): construction, equality, hashing and ``repr`` by the rules."""
+
+    #: the rules dataclass; its ``describe()`` names the options that differ from the defaults
+    rules_class: type
+
+    def __init__(self, rules=None) -> None:
+        self.rules = rules if rules is not None else self.rules_class()
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.rules.describe()})"
+
+    def __eq__(self, other) -> bool:
+        return type(other) is type(self) and other.rules == self.rules
+
+    def __hash__(self) -> int:
+        return hash((type(self).__name__, self.rules))
+
+
 def winner(game: Game, state) -> int | None:
     """The winning player of a finished game, or None for a draw (or an unfinished game)."""
     if not game.is_terminal(state):

@@ -25,6 +25,8 @@ from dataclasses import dataclass, field, replace
 from enum import Enum
 
 from mancala.errors import BadInput, IllegalMove
+from mancala.games.base import RulesGame
+from mancala.games.options import bool_option, enum_option, int_option
 
 
 class Capture(Enum):
@@ -153,38 +155,18 @@ _INT_OPTIONS = {"pits", "seeds", "first"}
 def _coerce_option(name: str, value):
     """Turn an option value given as text (or JSON) into the field's type."""
     if name in _ENUM_OPTIONS:
-        enum = _ENUM_OPTIONS[name]
-        if isinstance(value, enum):
-            return value
-        try:
-            return enum(str(value))
-        except ValueError:
-            raise BadInput(f"{name} must be one of {', '.join(e.value for e in enum)}; got {value!r}") from None
+        return enum_option(name, _ENUM_OPTIONS[name], value)
     if name in _BOOL_OPTIONS:
-        if isinstance(value, bool):
-            return value
-        text = str(value).lower()
-        if text in ("1", "true", "yes", "on"):
-            return True
-        if text in ("0", "false", "no", "off"):
-            return False
-        raise BadInput(f"{name} must be true or false; got {value!r}")
+        return bool_option(name, value)
+    if name == "first" and str(value).lower() in ("south", "north"):
+        return 0 if str(value).lower() == "south" else 1
     if name in _INT_OPTIONS:
-        if name == "first" and str(value).lower() in ("south", "north"):
-            return 0 if str(value).lower() == "south" else 1
-        try:
-            return int(value)
-        except (TypeError, ValueError):
-            raise BadInput(f"{name} must be a whole number; got {value!r}") from None
+        return int_option(name, value)
     if name == "start":
         if value is None:
             return None
-        if isinstance(value, str):
-            try:
-                return tuple(int(x) for x in value.replace(",", " ").split())
-            except ValueError:
-                raise BadInput(f"start must be whole numbers separated by spaces; got {value!r}") from None
-        return tuple(int(x) for x in value)
+        words = value.replace(",", " ").split() if isinstance(value, str) else value
+        return tuple(int_option("start", w) for w in words)
     raise BadInput(f"unknown Kalah option {name!r}")
 
 
@@ -318,24 +300,15 @@ def owner_of(n: int, index: int) -> int:
     return 0 if index <= n else 1
 
 
-class Kalah:
-    """Kalah under the given rules; implements :class:`mancala.games.base.Game`."""
+class Kalah(RulesGame):
+    """Kalah under the given rules (``Kalah()`` is standard Kalah(6,4));
+    implements :class:`mancala.games.base.Game`."""
 
     name = "kalah"
+    rules_class = KalahRules
+    rules: KalahRules
     #: what a score margin counts (see :func:`mancala.games.base.outcome_text`)
     margin_unit = "seeds"
-
-    def __init__(self, rules: KalahRules | None = None) -> None:
-        self.rules = rules or KalahRules()
-
-    def __repr__(self) -> str:
-        return f"Kalah({self.rules.describe()})"
-
-    def __eq__(self, other) -> bool:
-        return isinstance(other, Kalah) and other.rules == self.rules
-
-    def __hash__(self) -> int:
-        return hash(self.rules)
 
     # --- protocol --------------------------------------------------------
 
