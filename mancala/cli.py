@@ -20,6 +20,9 @@ EPILOG = """examples:
   mancala play --load mancala-save.json          resume a saved game
   mancala match greedy alphabeta:depth=4 --games 20
   mancala explain --game tictactoe --position 'XX./.O./...'
+  mancala solve --preset empty-capture --seeds 3    the exact value of Kalah(6,3)
+  mancala analyse mancala-save.json               every move's value in a saved game
+  mancala homework input.txt                      the homework file interface
 """
 
 PLAYER_HELP = ("player spec: human, random[:seed=N], greedy, minimax:depth=N, alphabeta:depth=N[,eval=material], "
@@ -37,7 +40,8 @@ def add_game_arguments(parser: argparse.ArgumentParser) -> None:
     g.add_argument("--seeds", type=int, help="Kalah seeds per pit at the start (0-1000)")
     g.add_argument("--position", help="start position: Kalah: 2n+2 numbers in sowing order (South pits 1..n, "
                                       "South store, North pits 1..n, North store); tic-tac-toe: 9 cells like 'XX./.O./...'")
-    g.add_argument("--first", choices=["south", "north"], help="Kalah: which side moves first (default south)")
+    g.add_argument("--to-move", "--first", dest="first", choices=["south", "north"],
+                   help="Kalah: the side to move at the start, or in --position (default south)")
 
 
 def build_game(args: argparse.Namespace):
@@ -46,9 +50,11 @@ def build_game(args: argparse.Namespace):
     overrides = {"preset": args.preset, "pits": args.pits, "seeds": args.seeds, "first": args.first}
     if args.position and not args.game.lower().startswith("tic"):
         overrides["start"] = args.position
+        if args.pits is None and "pits" not in args.game:  # the position says how many pits
+            overrides["pits"] = max(1, (len(args.position.replace(",", " ").split()) - 2) // 2)
     if args.game.lower().startswith("tic"):
         if any(v is not None for v in overrides.values()):
-            raise BadInput("--preset/--pits/--seeds/--first are Kalah options; tic-tac-toe has none")
+            raise BadInput("--preset/--pits/--seeds/--to-move are Kalah options; tic-tac-toe has none")
         game = make_game(args.game)
         state = game.position(args.position) if args.position else game.initial_state()
         return game, state
@@ -131,6 +137,58 @@ def cmd_explain(args: argparse.Namespace) -> int:
     return 0
 
 
+def kalah_position(args: argparse.Namespace):
+    """The Kalah game and position chosen by the options (the engine plays Kalah only)."""
+    from mancala.games.kalah import Kalah  # noqa: PLC0415
+    game, state = build_game(args)
+    if not isinstance(game, Kalah):
+        raise BadInput(f"the engine plays Kalah only; {args.game!r} is not Kalah")
+    return game, state
+
+
+def cmd_solve(args: argparse.Namespace) -> int:
+    """``mancala solve``: the exact value of a Kalah position, a best move and a perfect line."""
+    from mancala.engine import solve  # noqa: PLC0415 (numba loads only when needed)
+    game, state = kalah_position(args)
+    if game.is_terminal(state):
+        raise BadInput("that position is already finished: there is nothing to solve")
+    result = solve(game, state, progress=not args.no_progress)
+    who = game.seat_name(state.seat)
+    print(f"value: {result.value:+d} for {who} (final store difference with perfect play)")
+    print(f"best move: {result.move}")
+    print("perfect line: " + " ".join(str(m) for m in result.line))
+    print(f"nodes: {result.nodes:,}  time: {result.seconds:.2f} s")
+    return 0
+
+
+def cmd_analyse(args: argparse.Namespace) -> int:
+    """``mancala analyse``: every legal move's value, exact where solved, and the best line."""
+    from mancala.engine import analyse  # noqa: PLC0415
+    from mancala.games.kalah import Kalah  # noqa: PLC0415
+    from mancala.record import load_record  # noqa: PLC0415
+    if not args.seconds > 0:
+        raise BadInput("--seconds must be more than 0")
+    if args.file:
+        if args.position:
+            raise BadInput("give either a saved game file or --position, not both")
+        record = load_record(args.file)
+        game, state = record.game, record.final_state()
+        if not isinstance(game, Kalah):
+            raise BadInput(f"{args.file}: not a Kalah game; the engine plays Kalah only")
+    else:
+        game, state = kalah_position(args)
+    print(game.render(state))
+    if game.is_terminal(state):
+        print(f"The game is over. Final stores: South {state.store(0)}, North {state.store(1)}.")
+        return 0
+    table = analyse(game, state, args.seconds)
+    print(f"{game.seat_name(state.seat)} to move; values are its final store difference:")
+    for mv in table:
+        print(f"  {str(mv.move):>5}  {mv.value:+g}  {'exact' if mv.exact else 'estimate'}")
+    print("best line: " + " ".join(str(m) for m in table.line))
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser with every subcommand."""
     parser = argparse.ArgumentParser(
@@ -176,12 +234,34 @@ def build_parser() -> argparse.ArgumentParser:
     exp.add_argument("--prunes-only", action="store_true", help="print only the prune explanations")
     exp.set_defaults(func=cmd_explain)
 
-    _add_optional_commands(sub)
+    solve = sub.add_parser("solve", help="the exact value of a Kalah position, a best move and a perfect line",
+                           description="Solve a Kalah game or position exactly with the fast engine: the value "
+                                       "(final store difference with perfect play), a best move, a perfect line, "
+                                       "nodes and time, with progress while it runs.",
+                           epilog="examples:\n  mancala solve --preset empty-capture --seeds 3\n"
+                                  "  mancala solve --position '0 0 1 0 0 0 20 0 0 0 0 2 0 25' --to-move north",
+                           formatter_class=argparse.RawDescriptionHelpFormatter)
+    add_game_arguments(solve)
+    solve.add_argument("--no-progress", action="store_true", help="do not show the progress display")
+    solve.set_defaults(func=cmd_solve)
+
+    ana = sub.add_parser("analyse", aliases=["analyze"], help="the value of every legal move of a position or saved game",
+                         description="Analyse a Kalah position (or the last position of a saved game): the value "
+                                     "of every legal move, exact where the engine solved it, and the best line.",
+                         epilog="examples:\n  mancala analyse mancala-save.json\n"
+                                "  mancala analyse --pits 3 --seeds 2 --seconds 2",
+                         formatter_class=argparse.RawDescriptionHelpFormatter)
+    ana.add_argument("file", nargs="?", help="a saved game (mancala play's save): its current position is analysed")
+    add_game_arguments(ana)
+    ana.add_argument("--seconds", type=float, default=5.0, help="thinking time for all moves together (default 5)")
+    ana.set_defaults(func=cmd_analyse)
+
+    _add_file_format_commands(sub)
     return parser
 
 
-def _add_optional_commands(sub) -> None:
-    """Subcommands whose modules live elsewhere (file formats, the engine)."""
+def _add_file_format_commands(sub) -> None:
+    """Subcommands whose modules are file formats."""
     from mancala import homework  # noqa: PLC0415
     hw = sub.add_parser("homework", help="the homework file interface: input.txt -> next_state.txt, traverse_log.txt",
                         description="Read a homework input file (task 1 greedy, 2 minimax, 3 alpha-beta, "

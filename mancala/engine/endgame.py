@@ -1,0 +1,248 @@
+"""Endgame databases: the exact value of every position with at most K seeds in the pits.
+
+A position is its ``2n`` pit counts seen from the mover (stores never matter:
+see :mod:`mancala.engine.search`).  Positions with ``s`` seeds are numbered by
+their rank among all ``C(s+2n-1, 2n-1)`` ways to fill ``2n`` pits with ``s``
+seeds (a combinatorial index, no gaps), after every smaller ``s``; each entry is
+one signed byte, the mover's final margin minus the current store difference.
+
+A level ``s`` only depends on itself and smaller levels, and within a level
+moves only push seeds towards the mover's store (a move that keeps every seed in
+the pits cannot pass a store), so the positions of a level form an acyclic graph:
+each is solved by a memoised depth-first search.  The choice-of-direction rule
+breaks that argument, so no database is built for it.
+
+Files live in ``$MANCALA_CACHE_DIR``, else ``$XDG_CACHE_HOME/mancala``, else
+``~/.cache/mancala``; they are written atomically (temporary file then
+``os.replace``) with a SHA-256 of the payload, and rebuilt when missing or corrupt.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from dataclasses import dataclass
+from math import comb
+from pathlib import Path
+
+import numpy as np
+
+from mancala.atomic import write_atomically
+from numba import njit
+
+from mancala.engine.kernels import (EXTRA, OVER, PASS, R_CHOICE, R_PITS, board_seeds, composition_table, gen_moves,
+                                    is_over, make_move, rank, sweep)
+
+MAGIC = b"MANCALA-ENDGAME-2\n"
+FORMAT = 2
+UNKNOWN = -128
+#: default budget of database entries (one byte each) when K is not given
+DEFAULT_ENTRIES = 1_000_000
+MAX_K = 100
+
+
+def cache_dir() -> Path:
+    """Where databases are kept (see the module doc)."""
+    env = os.environ.get("MANCALA_CACHE_DIR")
+    if env:
+        return Path(env)
+    xdg = os.environ.get("XDG_CACHE_HOME")
+    base = Path(xdg) if xdg else Path.home() / ".cache"
+    return base / "mancala"
+
+
+def entries(pits: int, k: int) -> int:
+    """Entries of a database of every position with at most ``k`` seeds in ``2*pits`` pits."""
+    return comb(k + 2 * pits, 2 * pits)
+
+
+def default_seeds(pits: int, total: int | None = None) -> int:
+    """K for a board of ``pits`` a side: ``$MANCALA_ENDGAME_SEEDS`` if set, else the largest K
+    within :data:`DEFAULT_ENTRIES` entries (a build of about half a second), at most ``total``."""
+    env = os.environ.get("MANCALA_ENDGAME_SEEDS")
+    if env is not None:
+        k = int(env)
+    else:
+        k = 0
+        while k < MAX_K and entries(pits, k + 1) <= DEFAULT_ENTRIES:
+            k += 1
+    if total is not None:
+        k = min(k, total)
+    return min(k, MAX_K)
+
+
+@dataclass
+class Database:
+    """A loaded database: ``values[offsets[s] + rank]``; ``seeds`` is K."""
+
+    seeds: int
+    values: np.ndarray
+    offsets: np.ndarray
+    comp: np.ndarray
+    path: Path | None = None
+    built: bool = False
+
+
+@njit(cache=True)
+def _solve(ply, boards, mbuf, rules, values, offsets, comp):
+    """The database value of ``boards[ply]``, solving (and storing) it when unknown."""
+    b = boards[ply]
+    n = rules[R_PITS]
+    s = board_seeds(b, n)
+    idx = offsets[s] + rank(b, n, s, comp)
+    if values[idx] != UNKNOWN:
+        return np.int64(values[idx])
+    child = boards[ply + 1]
+    if is_over(b, rules, 1):
+        for i in range(2 * n + 2):
+            child[i] = b[i]
+        sweep(child, rules)
+        best = child[n] - child[2 * n + 1]
+    else:
+        mv = mbuf[ply]
+        cnt = gen_moves(b, rules, mv)
+        best = -(1 << 30)
+        for k in range(cnt):
+            st = make_move(b, mv[k], child, rules, 0)
+            gain = child[n] - child[2 * n + 1] if st != PASS else child[2 * n + 1] - child[n]
+            child[n] = 0
+            child[2 * n + 1] = 0
+            if st >= OVER:
+                v = gain
+            elif st == EXTRA:
+                v = gain + _solve(ply + 1, boards, mbuf, rules, values, offsets, comp)
+            else:
+                v = gain - _solve(ply + 1, boards, mbuf, rules, values, offsets, comp)
+            if v > best:
+                best = v
+    values[idx] = best
+    return best
+
+
+@njit(cache=True, nogil=True)
+def fill(seeds, parts, count, boards, mbuf, rules, values, offsets, comp):
+    """Solve up to ``count`` positions of level ``seeds``, from composition ``parts`` on
+    (advanced in place).  Returns (positions done, 1 when the level is complete)."""
+    n = rules[R_PITS]
+    p = 2 * n
+    done = 0
+    b = boards[0]
+    while done < count:
+        for j in range(p):
+            b[j if j < n else j + 1] = parts[j]
+        b[n] = 0
+        b[2 * n + 1] = 0
+        _solve(np.int64(0), boards, mbuf, rules, values, offsets, comp)
+        done += 1
+        j = p - 1
+        while j >= 1 and parts[j] == 0:
+            j -= 1
+        if j == 0:
+            return done, 1
+        v = parts[j]
+        parts[j] = 0
+        parts[j - 1] += 1
+        parts[p - 1] = v - 1
+    return done, 0
+
+
+def _offsets(pits: int, k: int) -> np.ndarray:
+    off = np.zeros(k + 2, dtype=np.int64)
+    for s in range(k + 1):
+        off[s + 1] = off[s] + comb(s + 2 * pits - 1, 2 * pits - 1)
+    return off
+
+
+def build(rules_arr: np.ndarray, k: int, progress: bool = False) -> Database:
+    """Build the database of every position with at most ``k`` seeds in the pits."""
+    n = int(rules_arr[R_PITS])
+    if rules_arr[R_CHOICE]:
+        raise ValueError("no endgame database under the choice-of-direction rule")
+    offsets = _offsets(n, k)
+    comp = composition_table(2 * n, k)
+    total = int(offsets[-1])
+    values = np.full(total, UNKNOWN, dtype=np.int8)
+    depth = 64 + k * 2 * n * n
+    boards = np.zeros((depth, 2 * n + 2), dtype=np.int64)
+    mbuf = np.zeros((depth, 2 * n), dtype=np.int64)
+    bar = None
+    if progress:
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+        bar = Progress(TextColumn("endgame database ≤{task.fields[k]} seeds"), BarColumn(), MofNCompleteColumn(),
+                       TimeElapsedColumn(), console=Console(stderr=True), transient=True)
+        bar.start()
+        task = bar.add_task("db", total=total, k=k)
+    try:
+        chunk = 200_000
+        for s in range(k + 1):
+            parts = np.zeros(2 * n, dtype=np.int64)
+            parts[-1] = s
+            complete = 0
+            while not complete:
+                done, complete = fill(s, parts, chunk, boards, mbuf, rules_arr, values, offsets, comp)
+                if bar is not None:
+                    bar.advance(task, int(done))
+    finally:
+        if bar is not None:
+            bar.stop()
+    return Database(k, values, offsets, comp, built=True)
+
+
+def _header(key: tuple, k: int, values: np.ndarray) -> bytes:
+    meta = {"rules": list(key), "seeds": k, "entries": int(values.size),
+            "sha256": hashlib.sha256(values.tobytes()).hexdigest()}
+    return json.dumps(meta, sort_keys=True).encode() + b"\n"
+
+
+def file_name(key: tuple, k: int) -> str:
+    """The cache file name of the database for play rules ``key`` and ``k`` seeds."""
+    text = "-".join(str(x).replace("+", "and") for x in key)
+    return f"kalah-v{FORMAT}-{text}-k{k}.db"
+
+
+def load(path: Path, key: tuple, k: int) -> np.ndarray | None:
+    """The values stored at ``path`` if the file is intact and matches; else None."""
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return None
+    if not data.startswith(MAGIC):
+        return None
+    end = data.find(b"\n", len(MAGIC))
+    if end < 0:
+        return None
+    try:
+        meta = json.loads(data[len(MAGIC):end])
+    except ValueError:
+        return None
+    payload = data[end + 1:]
+    if (meta.get("rules") != list(key) or meta.get("seeds") != k
+            or meta.get("entries") != len(payload)
+            or meta.get("sha256") != hashlib.sha256(payload).hexdigest()):
+        return None
+    return np.frombuffer(payload, dtype=np.int8).copy()
+
+
+def save(path: Path, key: tuple, k: int, values: np.ndarray) -> None:
+    """Write atomically (:func:`mancala.atomic.write_atomically`): never a half-written file."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    write_atomically(path, MAGIC + _header(key, k, values) + values.tobytes())
+
+
+def obtain(key: tuple, rules_arr: np.ndarray, k: int, progress: bool = False) -> Database:
+    """The database for play rules ``key`` (see :func:`mancala.engine.bridge.play_key`) with
+    ``k`` seeds: loaded from the cache, or built (and saved) when missing or corrupt."""
+    n = int(rules_arr[R_PITS])
+    path = cache_dir() / file_name(key, k)
+    values = load(path, key, k)
+    if values is not None and values.size == entries(n, k):
+        return Database(k, values, _offsets(n, k), composition_table(2 * n, k), path)
+    db = build(rules_arr, k, progress)
+    try:
+        save(path, key, k, db.values)
+        db.path = path
+    except OSError:
+        db.path = None  # a read-only cache: keep the database in memory only
+    return db

@@ -1,0 +1,173 @@
+"""The engine's kernels against the reference rules and search (mancala.games.kalah, mancala.search)."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from mancala.engine import bridge
+from mancala.engine import engine as E
+from mancala.engine import search as S
+from mancala.engine import best_move
+from mancala.games.kalah import (PRESETS, SWAP, Capture, GameEnd, Kalah, KalahRules, Remaining, Sowing)
+from mancala.search import alphabeta, score_difference
+
+
+@pytest.fixture(autouse=True)
+def _private_cache(tmp_path_factory, monkeypatch):
+    """Databases go to a temporary cache, small enough to build in a blink."""
+    monkeypatch.setenv("MANCALA_CACHE_DIR", str(tmp_path_factory.getbasetemp() / "engine-cache"))
+    monkeypatch.setenv("MANCALA_ENDGAME_SEEDS", "8")
+    monkeypatch.setenv("MANCALA_TT_MB", "8")
+    E.reset()
+    yield
+    E.reset()
+
+
+def random_rules(rng: random.Random, max_pits: int = 8, max_seeds: int = 9, choice: bool = True) -> KalahRules:
+    """Any combination of rule options."""
+    return KalahRules(
+        pits=rng.randint(1, max_pits), seeds=rng.randint(0, max_seeds), capture=rng.choice(list(Capture)),
+        empty_capture=rng.random() < 0.5, skip_origin=rng.random() < 0.5, end=rng.choice(list(GameEnd)),
+        remaining=rng.choice(list(Remaining)),
+        sowing=rng.choice(list(Sowing)) if choice else Sowing.COUNTER_CLOCKWISE,
+        pie_rule=rng.random() < 0.3, no_first_extra_turn=rng.random() < 0.3, first=rng.randint(0, 1))
+
+
+def play_and_compare(game: Kalah, rng: random.Random, max_ply: int = 300) -> int:
+    """Play a random game, checking the kernel's moves and boards at every step."""
+    state = game.initial_state()
+    moves = 0
+    while not state.finished and state.ply < max_ply:
+        legal = list(game.legal_moves(state))
+        assert bridge.kernel_moves(game, state) == legal
+        move = rng.choice(legal)
+        after = game.apply(state, move)
+        if move != SWAP:
+            board, seat, over = bridge.kernel_apply(game, state, move)
+            assert (board, seat, over) == (after.board, after.seat, after.finished), (game, state, move)
+        state = after
+        moves += 1
+    return moves
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_kernel_plays_every_preset_like_the_reference(preset):
+    rng = random.Random(preset)
+    for pits, seeds in [(None, None), (3, 2), (6, 1), (2, 13)]:
+        rules = PRESETS[preset] if pits is None else KalahRules(
+            **{**PRESETS[preset].to_dict(), "pits": pits, "seeds": seeds, "start": None})
+        rules = KalahRules.from_dict({k: v for k, v in rules.to_dict().items() if k != "start"})
+        for _ in range(6):
+            play_and_compare(Kalah(rules), rng)
+
+
+def test_kernel_plays_random_rule_sets_like_the_reference():
+    rng = random.Random(7)
+    total = 0
+    for _ in range(150):
+        total += play_and_compare(Kalah(random_rules(rng)), rng)
+    assert total > 3000
+
+
+def test_kernel_handles_big_boards_and_many_seeds():
+    rng = random.Random(3)
+    for rules in [KalahRules(pits=20, seeds=1000), KalahRules(pits=20, seeds=3, sowing=Sowing.CHOICE),
+                  KalahRules(pits=1, seeds=1000, skip_origin=True)]:
+        play_and_compare(Kalah(rules), rng, max_ply=60)
+
+
+def _plain(game: Kalah, state, depth: int) -> tuple[int, int]:
+    n = game.rules.pits
+    ctl = np.zeros(S.C_SIZE, dtype=np.int64)
+    ctl[:9] = bridge.rules_array(game.rules)
+    ws = np.zeros((depth * 4 * n + 50, S.workspace_columns(n, 1)), dtype=np.int64)
+    root = bridge.relative_board(state)
+    acc = int(root[n] - root[2 * n + 1])
+    root[n] = root[2 * n + 1] = 0
+    ws[0, :2 * n + 2] = root
+    v = S.plain_alphabeta(0, -S.BIG, S.BIG, depth, 0, 0, ws, ctl)
+    return acc + int(v), int(ctl[S.C_NODES])
+
+
+@pytest.mark.parametrize("spec", [dict(), dict(empty_capture=True), dict(pits=4, seeds=3, sowing=Sowing.CHOICE),
+                                  dict(capture=Capture.OPPOSITE_ONLY, end=GameEnd.MOVER_CANNOT_MOVE,
+                                       remaining=Remaining.OPPONENT)])
+def test_plain_kernel_matches_reference_alphabeta_node_for_node(spec):
+    game = Kalah(KalahRules(**spec))
+    rng = random.Random(11)
+    state = game.initial_state()
+    for _ in range(rng.randint(2, 6)):
+        state = game.apply(state, rng.choice(game.legal_moves(state)))
+    for depth in (1, 2, 3):
+        ref = alphabeta(game, state, depth, score_difference)
+        assert _plain(game, state, depth) == (ref.value, ref.nodes)
+
+
+def _exhaustive(game: Kalah, state) -> int:
+    return alphabeta(game, state, 10_000, score_difference).value
+
+
+def test_exact_values_match_exhaustive_reference_search_under_random_rules():
+    rng = random.Random(5)
+    checked = 0
+    while checked < 30:
+        rules = random_rules(rng, max_pits=3, max_seeds=2, choice=False)
+        game = Kalah(rules)
+        state = game.initial_state()
+        for _ in range(rng.randint(0, 3)):
+            if state.finished:
+                break
+            state = game.apply(state, rng.choice(game.legal_moves(state)))
+        if state.finished:
+            continue
+        r = best_move(game, state, 30.0)
+        assert r.algorithm == "engine(exact)"
+        assert r.value == _exhaustive(game, state), (rules, state)
+        assert r.move in game.legal_moves(state)
+        checked += 1
+
+
+def test_pie_rule_swap_is_taken_when_the_seat_is_bad():
+    game = Kalah(KalahRules(pits=3, seeds=2, pie_rule=True, no_first_extra_turn=True))
+    start = game.initial_state()
+    for move in game.legal_moves(start):
+        state = game.apply(start, move)
+        assert state.swap_allowed
+        r = best_move(game, state, 30.0)
+        assert r.value == _exhaustive(game, state)
+        if r.move == SWAP:
+            assert r.value > 0
+    r = best_move(game, start, 30.0)
+    assert r.value == _exhaustive(game, start)
+
+
+def test_node_budget_stops_the_search_and_keeps_the_last_complete_iteration():
+    game = Kalah(KalahRules(pits=6, seeds=6))
+    state = game.initial_state()
+    r = best_move(game, state, 1000.0, max_nodes=50_000, use_db=False)
+    assert r.nodes <= 50_000 + 2 * game.rules.pits
+    assert r.algorithm.startswith("engine(depth")
+    assert r.move in game.legal_moves(state)
+    E.reset()
+    again = best_move(game, state, 1000.0, max_depth=r.depth, use_db=False)
+    assert (again.move, again.value, again.depth) == (r.move, r.value, r.depth)
+
+
+def test_fake_clock_bounds_the_number_of_iterations():
+    game = Kalah(KalahRules(pits=6, seeds=4))
+    ticks = iter(range(1000))
+    r = best_move(game, game.initial_state(), 5.0, clock=lambda: float(next(ticks)))
+    # the clock reads 0 at the start and goes up by one per look: at most 5 iterations fit
+    assert 1 <= r.depth <= 5
+
+
+def test_max_depth_and_finished_positions():
+    game = Kalah()
+    r = best_move(game, game.initial_state(), 100.0, max_depth=2)
+    assert r.depth == 2 and r.line[0] == r.move
+    over = game.position([0] * 6 + [30] + [0] * 6 + [18], 0)
+    done = best_move(game, over)
+    assert done.move is None and done.value == 12

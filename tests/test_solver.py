@@ -1,0 +1,186 @@
+"""The exact solver against published game values, the reference search, and itself;
+endgame databases (values, cache files)."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from mancala.engine import analyse, best_move, bridge, endgame, solve
+from mancala.engine.kernels import rank
+from mancala.engine import engine as E
+from mancala.games import make_game
+from mancala.games.kalah import Capture, GameEnd, Kalah, KalahRules, Remaining
+from mancala.search import alphabeta, score_difference
+
+
+@pytest.fixture(autouse=True)
+def _private_cache(tmp_path, monkeypatch):
+    monkeypatch.setenv("MANCALA_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setenv("MANCALA_TT_MB", "16")
+    monkeypatch.delenv("MANCALA_ENDGAME_SEEDS", raising=False)
+    E.reset()
+    yield
+    E.reset()
+
+
+def sign(v: int) -> str:
+    return "W" if v > 0 else ("L" if v < 0 else "D")
+
+
+# Irving, Donkers & Uiterwijk (2000), empty-capture rules: first player's margin
+PUBLISHED = {
+    (1, 1): "D", (1, 2): "L", (1, 3): "W", (1, 4): "L", (1, 5): "W", (1, 6): "D",
+    (2, 1): "W", (2, 2): "L", (2, 3): "L", (2, 4): "L", (2, 5): "W", (2, 6): "W",
+    (3, 1): "D", (3, 2): "W", (3, 3): "W", (3, 4): "W", (3, 5): "W", (3, 6): "L",
+    (4, 1): 2, (4, 2): 6, (4, 3): 8, (4, 4): 2,
+    (5, 1): 0, (5, 2): 0,
+    (6, 1): 2, (6, 2): 10, (6, 3): 2,
+}
+
+
+@pytest.mark.parametrize("pits,seeds", sorted(PUBLISHED))
+def test_published_empty_capture_values(pits, seeds, monkeypatch):
+    monkeypatch.setenv("MANCALA_ENDGAME_SEEDS", "10")
+    game = make_game(f"kalah(preset=empty-capture,pits={pits},seeds={seeds})")
+    result = solve(game, game.initial_state(), progress=False)
+    expected = PUBLISHED[(pits, seeds)]
+    if isinstance(expected, str):
+        assert sign(result.value) == expected
+    else:
+        assert result.value == expected
+
+
+def test_standard_rules_small_values_match_exhaustive_reference():
+    for pits, seeds in [(3, 2), (4, 1), (3, 3)]:
+        game = Kalah(KalahRules(pits=pits, seeds=seeds))
+        state = game.initial_state()
+        assert solve(game, state, progress=False).value == alphabeta(game, state, 10_000, score_difference).value
+
+
+def test_perfect_line_reaches_the_value():
+    game = make_game("kalah(preset=empty-capture,pits=6,seeds=2)")
+    state = game.initial_state()
+    result = solve(game, state, progress=False)
+    assert result.line[0] == result.move
+    player = game.to_move(state)
+    for move in result.line:
+        state = game.apply(state, move)
+    assert state.finished
+    assert game.score(state, player) == result.value == 10
+
+
+@pytest.mark.parametrize("no_first", [True, False])
+def test_pie_rule_solve_and_line(no_first):
+    game = Kalah(KalahRules(pits=3, seeds=3, pie_rule=True, no_first_extra_turn=no_first))
+    state = game.initial_state()
+    result = solve(game, state, progress=False)
+    assert result.value == alphabeta(game, state, 10_000, score_difference).value
+    player = game.to_move(state)
+    for move in result.line:
+        state = game.apply(state, move)
+    assert state.finished and game.score(state, player) == result.value
+
+
+def test_best_move_is_never_worse_than_the_best_exact_value():
+    rng = random.Random(2)
+    game = make_game("kalah(preset=standard,pits=4,seeds=3)")
+    for _ in range(12):
+        state = game.initial_state()
+        for _ in range(rng.randint(0, 8)):
+            if state.finished:
+                break
+            state = game.apply(state, rng.choice(game.legal_moves(state)))
+        if state.finished:
+            continue
+        r = best_move(game, state, 10.0)
+        table = analyse(game, state, 10.0)
+        assert all(mv.exact for mv in table)
+        values = {mv.move: mv.value for mv in table}
+        assert r.algorithm == "engine(exact)"
+        assert values[r.move] == max(values.values()) == r.value == table[0].value
+        assert table.line[0] == table[0].move
+
+
+def test_database_values_match_exhaustive_reference(monkeypatch):
+    for rules in [KalahRules(pits=2, seeds=2), KalahRules(pits=3, seeds=2, empty_capture=True),
+                  KalahRules(pits=3, seeds=2, capture=Capture.OPPOSITE_ONLY, end=GameEnd.MOVER_CANNOT_MOVE,
+                             remaining=Remaining.OPPONENT)]:
+        game = Kalah(rules)
+        db = endgame.build(bridge.rules_array(rules), 5)
+        n = rules.pits
+        rng = random.Random(1)
+        for _ in range(40):
+            s = rng.randint(1, 5)
+            cuts = sorted(rng.randint(0, s) for _ in range(2 * n - 1))
+            parts = [b - a for a, b in zip([0] + cuts, cuts + [s])]
+            board = parts[:n] + [0] + parts[n:] + [0]
+            state = game.position(board, 0)
+            ref = alphabeta(game, state, 10_000, score_difference).value if not state.finished else game.score(state, 0)
+            b = np.array(board, dtype=np.int64)
+            assert db.values[db.offsets[s] + rank(b, n, s, db.comp)] == ref, (rules, board)
+
+
+def test_database_file_is_cached_checked_and_rebuilt(tmp_path, monkeypatch):
+    rules = KalahRules(pits=3, seeds=3)
+    key = bridge.play_key(rules)
+    arr = bridge.rules_array(rules)
+    db = endgame.obtain(key, arr, 6)
+    assert db.built and db.path.exists()
+    again = endgame.obtain(key, arr, 6)
+    assert not again.built and np.array_equal(again.values, db.values)
+    data = bytearray(db.path.read_bytes())
+    data[-1] ^= 0x7F
+    db.path.write_bytes(bytes(data))
+    assert endgame.load(db.path, key, 6) is None
+    rebuilt = endgame.obtain(key, arr, 6)
+    assert rebuilt.built and np.array_equal(rebuilt.values, db.values)
+    assert not list(db.path.parent.glob("*.tmp"))
+
+
+# --- commands (through the one CLI entry point) -------------------------------------------
+
+from mancala.cli import main  # noqa: E402
+from mancala.games.kalah import KalahMove  # noqa: E402
+from mancala.record import GameRecord, save_record  # noqa: E402
+
+
+def test_solve_command_prints_value_move_and_line(capsys):
+    assert main(["solve", "--game", "kalah(preset=empty-capture,pits=6,seeds=2)", "--no-progress"]) == 0
+    out = capsys.readouterr().out
+    assert "value: +10 for South" in out and "perfect line: " in out
+
+
+def test_solve_command_reads_a_position(capsys):
+    assert main(["solve", "--position", "0,0,1,0,0,0,20, 0,0,0,0,2,0,25", "--to-move", "north",
+                 "--no-progress"]) == 0
+    game = Kalah(KalahRules())
+    state = game.position([0, 0, 1, 0, 0, 0, 20, 0, 0, 0, 0, 2, 0, 25], 1)
+    expected = alphabeta(game, state, 10_000, score_difference).value
+    assert f"value: {expected:+d} for North" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("argv", [["--position", "1 2 x"], ["--position", "1 2 3"], ["--game", "tictactoe"],
+                                  ["--game", "kalah(pits=99)"], ["--position", "0 0 0 0 0 0 24 0 0 0 0 0 0 24"]])
+def test_bad_input_is_one_line_and_exit_2(argv, capsys):
+    assert main(["solve", *argv, "--no-progress"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("mancala solve: ") and err.count("\n") == 1
+
+
+def test_analyse_command_on_a_position_and_a_saved_game(capsys, tmp_path):
+    assert main(["analyse", "--game", "kalah(pits=3,seeds=2)", "--position", "2 2 2 0 2 2 2 0",
+                 "--seconds", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "exact" in out and "best line: " in out
+    game = Kalah(KalahRules(pits=3, seeds=2))
+    path = tmp_path / "game.json"
+    save_record(GameRecord(game, ["human", "easy"], [KalahMove(1)]), path)
+    assert main(["analyse", str(path), "--seconds", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "North to move" in out and "best line: " in out
+    assert main(["analyse", str(path), "--seconds", "0"]) == 2
+    assert main(["analyse", str(tmp_path / "missing.json")]) == 2
+    assert "no such file" in capsys.readouterr().err
