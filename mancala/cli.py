@@ -17,6 +17,7 @@ EPILOG = """examples:
   mancala play --preset egyptian --pits 5        another rule set and board size
   mancala play --p1 alphabeta:depth=2 --p2 alphabeta:depth=6    watch two AIs
   mancala play --game tictactoe
+  mancala play --game bao                        Bao la Kiswahili against the AI
   mancala play --load mancala-save.json          resume a saved game
   mancala match greedy alphabeta:depth=4 --games 20
   mancala explain --game tictactoe --position 'XX./.O./...'
@@ -33,7 +34,7 @@ def add_game_arguments(parser: argparse.ArgumentParser) -> None:
     """Options that choose the game and its rules."""
     g = parser.add_argument_group("game and rules")
     g.add_argument("--game", default="kalah",
-                   help="game spec, e.g. kalah, 'kalah(preset=egyptian,pits=5)', tictactoe (default: kalah)")
+                   help="game spec, e.g. kalah, 'kalah(preset=egyptian,pits=5)', bao, tictactoe (default: kalah)")
     g.add_argument("--preset", help="Kalah rule preset: standard, empty-capture, homework, egyptian, ethiopian, "
                                     "no-stealing, stealing, cs151, mankalah (see docs/rules.md)")
     g.add_argument("--pits", type=int, help="Kalah pits per side (1-20)")
@@ -192,7 +193,7 @@ def cmd_analyse(args: argparse.Namespace) -> int:
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser with every subcommand."""
     parser = argparse.ArgumentParser(
-        prog="mancala", description="Sowing games (Kalah and variants, tic-tac-toe) and the AIs that play them.",
+        prog="mancala", description="Sowing games (Kalah and its variants, Bao la Kiswahili, tic-tac-toe) and the AIs that play them.",
         epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
