@@ -46,20 +46,25 @@ def add_game_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def build_game(args: argparse.Namespace):
-    """The game (and start state, for tic-tac-toe positions) chosen by the options."""
-    from mancala.games import make_game  # noqa: PLC0415 (keep --help fast)
-    overrides = {"preset": args.preset, "pits": args.pits, "seeds": args.seeds, "first": args.first}
-    if args.position and not args.game.lower().startswith("tic"):
-        overrides["start"] = args.position
-        if args.pits is None and "pits" not in args.game:  # the position says how many pits
-            overrides["pits"] = max(1, (len(args.position.replace(",", " ").split()) - 2) // 2)
-    if args.game.lower().startswith("tic"):
-        if any(v is not None for v in overrides.values()):
-            raise BadInput("--preset/--pits/--seeds/--to-move are Kalah options; tic-tac-toe has none")
+    """The game and start state chosen by the options."""
+    from mancala.games import make_game, parse_spec  # noqa: PLC0415 (keep --help fast)
+    name, _ = parse_spec(args.game)
+    kalah_options = {"preset": args.preset, "pits": args.pits, "seeds": args.seeds, "first": args.first}
+    if name != "kalah":
+        if any(v is not None for v in kalah_options.values()):
+            raise BadInput(f"--preset/--pits/--seeds/--to-move are Kalah options; {name} has none")
         game = make_game(args.game)
-        state = game.position(args.position) if args.position else game.initial_state()
-        return game, state
-    game = make_game(args.game, **overrides)
+        if not args.position:
+            return game, game.initial_state()
+        if name == "tictactoe":
+            return game, game.position(args.position)
+        raise BadInput(f"--position is read for Kalah and tic-tac-toe; {name} positions are not read "
+                       f"from the command line")
+    if args.position:
+        kalah_options["start"] = args.position
+        if args.pits is None and "pits" not in args.game:  # the position says how many pits
+            kalah_options["pits"] = max(1, (len(args.position.replace(",", " ").split()) - 2) // 2)
+    game = make_game(args.game, **kalah_options)
     return game, game.initial_state()
 
 
