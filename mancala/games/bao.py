@@ -350,6 +350,20 @@ class NeverEnding(Exception):
 # --- the game -------------------------------------------------------------
 
 
+def _mtaji_capture_targets(mover, other) -> set[int]:
+    """The opponent's front holes (indices in the opponent's own order) that ``mover`` could
+    capture with a first lap of 2-15 seeds in either direction (boards in each player's order)."""
+    targets = set()
+    for i in range(16):
+        n = mover[i]
+        if 2 <= n <= 15:
+            for d in (ACW, CW):
+                j = (i + d * n) & 15
+                if j < 8 and mover[j] and other[7 - j]:
+                    targets.add(7 - j)
+    return targets
+
+
 class Bao(RulesGame):
     """Bao la Kiswahili under the given rules; implements :class:`mancala.games.base.Game`."""
 
@@ -850,22 +864,10 @@ class Bao(RulesGame):
     def _takasia_target(self, mx, my, y_owns: bool) -> int | None:
         """After X's takasa (boards mx, my): Y's front hole that is takasia'd, or None (§11)."""
         # 1. Y must have no capture
-        for i in range(16):
-            n = my[i]
-            if 2 <= n <= 15:
-                for d in (ACW, CW):
-                    j = (i + d * n) & 15
-                    if j < 8 and my[j] and mx[7 - j]:
-                        return None
+        if _mtaji_capture_targets(my, mx):
+            return None
         # 2. exactly one of Y's front holes that X could capture next move
-        targets = set()
-        for i in range(16):
-            n = mx[i]
-            if 2 <= n <= 15:
-                for d in (ACW, CW):
-                    j = (i + d * n) & 15
-                    if j < 8 and mx[j] and my[7 - j]:
-                        targets.add(7 - j)
+        targets = _mtaji_capture_targets(mx, my)
         if len(targets) != 1:
             return None
         t = targets.pop()
