@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from mancala.engine import analyse, best_move, bridge, endgame, solve
-from mancala.engine.kernels import rank
+from mancala.engine.kernels import composition_table, rank
 from mancala.engine import engine as E
 from mancala.games import make_game
 from mancala.games.kalah import Capture, GameEnd, Kalah, KalahRules, Remaining
@@ -121,6 +121,42 @@ def test_database_values_match_exhaustive_reference(monkeypatch):
             ref = alphabeta(game, state, 10_000, score_difference).value if not state.finished else game.score(state, 0)
             b = np.array(board, dtype=np.int64)
             assert db.values[db.offsets[s] + rank(b, n, s, db.comp)] == ref, (rules, board)
+
+
+def test_unrank_inverts_rank():
+    comp = composition_table(6, 5)
+    for s in range(6):
+        for r in range(int(comp[6, s])):
+            parts = endgame.unrank(r, 6, s, comp)
+            assert parts.sum() == s and (parts >= 0).all()
+            b = np.array(list(parts[:3]) + [0] + list(parts[3:]) + [0], dtype=np.int64)
+            assert rank(b, 3, s, comp) == r
+
+
+@pytest.mark.parametrize("threads", ["1", "3"])
+def test_threaded_database_build_matches_the_single_threaded_one(threads, monkeypatch):
+    rules = KalahRules(pits=3, seeds=3, empty_capture=True)
+    monkeypatch.setenv("MANCALA_BUILD_THREADS", "1")
+    ref = endgame.build(bridge.rules_array(rules), 8).values
+    monkeypatch.setenv("MANCALA_BUILD_THREADS", threads)
+    monkeypatch.setattr(endgame, "BUILD_CHUNK", 37)  # many jobs per level, shared out
+    db = endgame.build(bridge.rules_array(rules), 8)
+    assert (db.values != endgame.UNKNOWN).all()
+    assert np.array_equal(db.values, ref)
+
+
+@pytest.mark.parametrize("preset", ["standard", "empty-capture"])
+def test_perfect_line_from_table_proofs_reaches_the_value(preset):
+    game = make_game(f"kalah(preset={preset},pits=5,seeds=3)")
+    state = game.initial_state()
+    result = solve(game, state, progress=False)
+    if preset == "empty-capture":
+        assert result.value == 8  # Irving et al.
+    player = game.to_move(state)
+    for move in result.line:
+        assert move in game.legal_moves(state)
+        state = game.apply(state, move)
+    assert state.finished and game.score(state, player) == result.value
 
 
 def test_database_file_is_cached_checked_and_rebuilt(tmp_path, monkeypatch):

@@ -22,6 +22,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import threading
 from dataclasses import dataclass
 from math import comb
 from pathlib import Path
@@ -40,6 +41,8 @@ UNKNOWN = -128
 #: default budget of database entries (one byte each) when K is not given
 DEFAULT_ENTRIES = 1_000_000
 MAX_K = 100
+#: positions per job of a database build (jobs are shared out between the worker threads)
+BUILD_CHUNK = 200_000
 
 
 def cache_dir() -> Path:
@@ -147,6 +150,35 @@ def fill(seeds, parts, count, boards, mbuf, rules, values, offsets, comp):
     return done, 0
 
 
+def build_threads() -> int:
+    """Worker threads for a database build: ``$MANCALA_BUILD_THREADS``, else the cores this
+    process may use (at most 8)."""
+    env = os.environ.get("MANCALA_BUILD_THREADS")
+    if env:
+        return max(1, int(env))
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        cores = os.cpu_count() or 1
+    return max(1, min(8, cores))
+
+
+def unrank(r: int, parts: int, total: int, comp: np.ndarray) -> np.ndarray:
+    """The composition of ``total`` seeds into ``parts`` pits with rank ``r`` (the inverse
+    of :func:`mancala.engine.kernels.rank`, in the same lexicographic order)."""
+    out = np.zeros(parts, dtype=np.int64)
+    t = total
+    for j in range(parts - 1):
+        v = 0
+        while r >= comp[parts - j - 1, t - v]:
+            r -= int(comp[parts - j - 1, t - v])
+            v += 1
+        out[j] = v
+        t -= v
+    out[parts - 1] = t
+    return out
+
+
 def _offsets(pits: int, k: int) -> np.ndarray:
     off = np.zeros(k + 2, dtype=np.int64)
     for s in range(k + 1):
@@ -164,8 +196,6 @@ def build(rules_arr: np.ndarray, k: int, progress: bool = False) -> Database:
     total = int(offsets[-1])
     values = np.full(total, UNKNOWN, dtype=np.int8)
     depth = 64 + k * 2 * n * n
-    boards = np.zeros((depth, 2 * n + 2), dtype=np.int64)
-    mbuf = np.zeros((depth, 2 * n), dtype=np.int64)
     bar = None
     if progress:
         from rich.console import Console
@@ -174,16 +204,45 @@ def build(rules_arr: np.ndarray, k: int, progress: bool = False) -> Database:
                        TimeElapsedColumn(), console=Console(stderr=True), transient=True)
         bar.start()
         task = bar.add_task("db", total=total, k=k)
+    chunk = BUILD_CHUNK
+    workers = build_threads()
     try:
-        chunk = 200_000
         for s in range(k + 1):
-            parts = np.zeros(2 * n, dtype=np.int64)
-            parts[-1] = s
-            complete = 0
-            while not complete:
-                done, complete = fill(s, parts, chunk, boards, mbuf, rules_arr, values, offsets, comp)
-                if bar is not None:
-                    bar.advance(task, int(done))
+            size = int(offsets[s + 1] - offsets[s])
+            # the level's positions in chunks of consecutive ranks, shared out between
+            # the workers (each with its own stacks); two workers may meet on the same
+            # unsolved position and both solve it: same value, a harmless race
+            jobs = [(r, min(chunk, size - r)) for r in range(0, size, chunk)]
+            lock = threading.Lock()
+            failure: list = []
+
+            def work() -> None:
+                boards = np.zeros((depth, 2 * n + 2), dtype=np.int64)
+                mbuf = np.zeros((depth, 2 * n), dtype=np.int64)
+                try:
+                    while True:
+                        with lock:
+                            if not jobs or failure:
+                                return
+                            start, count = jobs.pop(0)
+                        parts = unrank(start, 2 * n, s, comp)
+                        done, _ = fill(s, parts, count, boards, mbuf, rules_arr, values, offsets, comp)
+                        if bar is not None:
+                            with lock:
+                                bar.advance(task, int(done))
+                except BaseException as e:  # pragma: no cover - surfaced below
+                    failure.append(e)
+
+            if workers == 1 or len(jobs) == 1:
+                work()
+            else:
+                threads = [threading.Thread(target=work, daemon=True) for _ in range(workers)]
+                for t in threads:
+                    t.start()
+                for t in threads:
+                    t.join()
+            if failure:
+                raise failure[0]
     finally:
         if bar is not None:
             bar.stop()

@@ -13,6 +13,7 @@ import numpy as np
 from mancala.engine import bridge, endgame
 from mancala.engine import search as S
 from mancala.engine.kernels import R_SIZE as K_RULES
+from mancala.engine.kernels import rank
 from mancala.errors import BadInput
 from mancala.games.kalah import SWAP, Kalah, KalahMove, KalahState, Sowing
 from mancala.search.core import SearchResult
@@ -210,6 +211,34 @@ class Searcher:
             return None
         move = bridge.code_move(game, code)
         return move if move in game.legal_moves(state) else None
+
+    def proven_bounds(self, state: KalahState) -> tuple[float, float]:
+        """Bounds on the exact value of ``state`` for its mover that are already proved: the
+        game's score when it is over, the database's value, a ``SOLVED`` table entry's
+        bounds; else ``(-inf, inf)``.  No search."""
+        game = self.game
+        if state.finished:
+            v = game.score(state, game.to_move(state))
+            return v, v
+        inf = float("inf")
+        if state.swap_allowed or bridge.root_flags(game, state) != 0:
+            return -inf, inf
+        b = bridge.relative_board(state)
+        n = game.rules.pits
+        acc = int(b[n] - b[2 * n + 1])
+        b[n] = 0
+        b[2 * n + 1] = 0
+        seeds = int(b.sum())
+        if self.db is not None and seeds <= self.db.seeds:
+            v = acc + int(self.db.values[self.ctx.dbm[0, seeds] + rank(b, n, seeds, self.ctx.dbm[1:])])
+            return v, v
+        if seeds.bit_length() > self.ctx.bits:
+            return -inf, inf
+        key = np.zeros(self.ctx.words, dtype=np.int64)
+        lo, hi, depth = S.table_bounds(b, self.ctl, self.ctx.tt, key)
+        if depth != S.SOLVED:
+            return -inf, inf
+        return (acc + lo if lo > -S.BIG else -inf), (acc + hi if hi < S.BIG else inf)
 
     def line(self, first: KalahMove, limit: int = 80) -> tuple:
         """The principal line: ``first``, then the table's moves while they are legal."""

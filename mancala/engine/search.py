@@ -422,6 +422,19 @@ def table_move(b, ctl, tt, key):
 
 
 @njit(cache=True)
+def table_bounds(b, ctl, tt, key):
+    """(lower bound, upper bound, table depth) stored for board ``b`` (depth -1: no entry)."""
+    n = ctl[R_PITS]
+    words = ctl[C_WORDS]
+    h = table_key(b, n, ctl[C_BITS], words, key)
+    idx = table_find(tt, h, key, words)
+    if idx < 0:
+        return -np.int64(BIG), np.int64(BIG), np.int64(-1)
+    lo, hi, d, _, _ = unpack(tt[idx, words])
+    return lo, hi, d
+
+
+@njit(cache=True)
 def plain_alphabeta(ply, alpha, beta, depth, extra, over, ws, ctl):
     """The reference ``alphabeta`` with the ``score`` evaluation, compiled: same move
     order, same pruning, same node count (no table, no futility, no database)."""

@@ -87,14 +87,52 @@ def _exact(game: Kalah, state: KalahState, guess: int | None = None, searcher: S
     return value, move, searcher.nodes
 
 
+#: plies of table look-ups (no search) that may prove a perfect line's move
+LINE_PROOF_PLIES = 4
+
+
+def _proved(searcher: Searcher, state: KalahState, t: int, plies: int, lower: bool = True) -> bool:
+    """Whether what is already proved (game over, database, ``SOLVED`` table bounds, then
+    the same for the positions up to ``plies`` moves on) shows the value of ``state`` for
+    its mover to be at least ``t`` (``lower``), or below ``t`` (not ``lower``)."""
+    lo, hi = searcher.proven_bounds(state)
+    if lower and lo >= t or not lower and hi < t:
+        return True
+    game = searcher.game
+    if (plies == 0 or state.finished or (lo >= t if not lower else hi < t)
+            or state.swap_allowed or bridge.root_flags(game, state) != 0):
+        return False  # (under the pie rule a value is no negamax of its children's)
+    mover = game.to_move(state)
+    for m in game.legal_moves(state):
+        child = game.apply(state, m)
+        if game.to_move(child) == mover:
+            ok = _proved(searcher, child, t, plies - 1, lower)
+        else:
+            ok = _proved(searcher, child, -t + 1, plies - 1, not lower)
+        if lower and ok:
+            return True
+        if not lower and not ok:
+            return False
+    return not lower
+
+
 def _line_move(game: Kalah, state: KalahState, value: int, progress=None) -> tuple[KalahMove, int]:
     """A move keeping ``value`` (the exact value of ``state`` for its mover), and the nodes
-    spent: one null-window pass at ``value`` (its cut move is a perfect move); positions
-    where the pie rule's swap is legal are solved in full."""
+    spent: a move that what is already proved shows to keep it (:func:`_proved`, no
+    search), else one null-window pass at ``value`` (its cut move is a perfect move);
+    positions where the pie rule's swap is legal are solved in full."""
     if state.swap_allowed:
         v, move, nodes = _exact(game, state, value, None, progress)
     else:
         searcher = Searcher(game, state, progress=False)
+        # a move whose child the table (or the database) already proves good enough: the
+        # value proof's entries near the line outlive the deeper parts of its subtrees
+        mover = game.to_move(state)
+        for m in game.legal_moves(state):
+            child = game.apply(state, m)
+            if (_proved(searcher, child, value, LINE_PROOF_PLIES) if game.to_move(child) == mover
+                    else _proved(searcher, child, -value + 1, LINE_PROOF_PLIES, False)):
+                return m, 0
         code = searcher.at_least(value)
         nodes = searcher.nodes
         move = bridge.code_move(game, code) if code >= 0 else None
@@ -121,8 +159,9 @@ def solve(game: Kalah, state: KalahState, progress: bool = True, *, endgame_seed
           megabytes: float | None = None) -> SolveResult:
     """Solve ``state`` exactly: MTD(f) with iterative deepening for the first guess, then to
     the end of the game, with the endgame database; then a perfect line, each of its
-    positions re-solved (fast: the table keeps every solved subtree).  ``progress`` shows a
-    live node count (rich) on stderr, and the database build's progress bar.
+    moves read from the proof left in the table (or, where it was lost, re-proved).
+    ``progress`` shows a live node count (rich) on stderr, and the database build's
+    progress bar.
     ``endgame_seeds`` asks for a database of at least that many seeds (default: the
     engine's, a few seconds to build; Kalah(6,4) solves fastest with 16)."""
     start = time.perf_counter()
