@@ -220,3 +220,79 @@ def test_analyse_command_on_a_position_and_a_saved_game(capsys, tmp_path):
     assert main(["analyse", str(path), "--seconds", "0"]) == 2
     assert main(["analyse", str(tmp_path / "missing.json")]) == 2
     assert "no such file" in capsys.readouterr().err
+
+
+def _random_position(game, rng, plies):
+    state = game.initial_state()
+    for _ in range(plies):
+        if state.finished:
+            break
+        state = game.apply(state, rng.choice(list(game.legal_moves(state))))
+    return state
+
+
+@pytest.mark.parametrize("preset", ["standard", "empty-capture"])
+@pytest.mark.parametrize("threads", [2, 3])
+def test_parallel_full_depth_search_matches_the_single_threaded_one(preset, threads):
+    rng = random.Random(7)
+    checked = 0
+    for pits, seeds, plies in ((4, 3, 0), (5, 3, 0), (6, 2, 0), (6, 3, 0), (4, 4, 3), (5, 3, 4), (6, 3, 5)):
+        game = make_game(f"kalah(preset={preset},pits={pits},seeds={seeds})")
+        state = _random_position(game, rng, plies)
+        if state.finished:
+            continue
+        E.reset()
+        ref = E.Searcher(game, state)
+        want, _, complete, exact = ref.run(E.FULL_DEPTH, 0)
+        assert complete and exact
+        for guess in (want - 3, want, want + 5):
+            E.reset()
+            par = E.Searcher(game, state)
+            assert len(par.root_tasks()) >= 1
+            g, code, complete, exact = par.run_parallel(guess, threads)
+            assert (g, complete, exact) == (want, True, True)
+            assert par.nodes > 0
+            # the move keeps the value: its child, searched alone, is worth as much
+            child = game.apply(state, bridge.code_move(game, code))
+            v = solve(game, child, progress=False).value
+            assert (v if game.to_move(child) == game.to_move(state) else -v) == ref.acc + want
+            checked += 1
+    assert checked >= 15
+
+
+@pytest.mark.parametrize("preset", ["standard", "empty-capture"])
+def test_threaded_solve_reaches_the_published_value_and_its_line_plays_out(preset, monkeypatch):
+    from mancala.engine import solver
+    monkeypatch.setenv("MANCALA_SOLVE_THREADS", "2")
+    monkeypatch.setattr(solver, "GUESS_DEPTH", 1)  # the full-depth (threaded) passes do the proof
+    game = make_game(f"kalah(preset={preset},pits=6,seeds=3)")
+    state = game.initial_state()
+    result = solve(game, state, progress=False)
+    assert result.value == 2
+    player = game.to_move(state)
+    for move in result.line:
+        state = game.apply(state, move)
+    assert state.finished and game.score(state, player) == result.value
+
+
+def test_a_table_row_torn_between_two_writes_reads_as_absent():
+    from mancala.engine import search as S
+    words = 2
+    tt = np.zeros((16, words + 1), dtype=np.uint64)
+    a = np.array([12345, 678], dtype=np.int64)
+    b = np.array([12345, 999], dtype=np.int64)
+    h = np.uint64(6)  # both in bucket 6..7
+    S.table_store(tt, h, a, words, -5, 3, 7, 2, 10)
+    idx, d = S.table_probe(tt, h, a, words)
+    assert idx == 6 and S.unpack(d)[:4] == (-5, 3, 7, 2)
+    S.table_store(tt, h, b, words, 1, 1, 9, 1, 12)  # deeper: takes row 6, a moves to row 7
+    assert S.table_probe(tt, h, a, words)[0] == 7
+    assert S.table_probe(tt, h, b, words)[0] == 6
+    # row 7 torn: a's key words with b's data word, or one key word of each
+    torn = tt.copy()
+    torn[7, words] = tt[6, words]
+    assert S.table_probe(torn, h, a, words)[0] == -1
+    torn = tt.copy()
+    torn[7, 1] = tt[6, 1]
+    assert S.table_probe(torn, h, a, words)[0] == -1
+    assert S.table_probe(torn, h, b, words)[0] == 6

@@ -13,7 +13,7 @@ import numpy as np
 from mancala.engine import bridge, endgame
 from mancala.engine import search as S
 from mancala.engine.kernels import R_SIZE as K_RULES
-from mancala.engine.kernels import rank
+from mancala.engine.kernels import EXTRA, OVER, PASS, gen_moves, make_move, rank
 from mancala.errors import BadInput
 from mancala.games.kalah import SWAP, Kalah, KalahMove, KalahState, Sowing
 from mancala.search.core import SearchResult
@@ -47,12 +47,20 @@ class Context:
     #: whether a search has written to the table since it was made or cleared
     dirty: bool = False
     lock: threading.Lock = field(default_factory=threading.Lock)
+    #: the helper threads' stacks for parallel solving (they share the table)
+    helpers: list = field(default_factory=list)
 
     def clear(self) -> None:
         """Forget every table entry (a fresh table is left untouched: its pages stay unmapped)."""
         if self.dirty:
             self.tt.fill(0)
             self.dirty = False
+
+    def helper(self, i: int) -> np.ndarray:
+        """Helper thread ``i``'s stack, made on demand."""
+        while len(self.helpers) <= i:
+            self.helpers.append(np.zeros_like(self.ws))
+        return self.helpers[i]
 
 
 _contexts: dict[tuple, Context] = {}
@@ -87,6 +95,19 @@ def context(game: Kalah, seeds: int, megabytes: float | None = None) -> Context:
         new.db, new.dbm, new.db_checked = ctx.db, ctx.dbm, ctx.db_checked
     _contexts[key] = new
     return new
+
+
+def solve_threads() -> int:
+    """Threads for a solve's full-depth passes: ``$MANCALA_SOLVE_THREADS``, else the cores
+    this process may use, at most 2."""
+    env = os.environ.get("MANCALA_SOLVE_THREADS")
+    if env:
+        return max(1, int(env))
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        cores = os.cpu_count() or 1
+    return max(1, min(2, cores))
 
 
 def reset() -> None:
@@ -191,8 +212,151 @@ class Searcher:
 
     @property
     def nodes(self) -> int:
-        """Nodes visited so far by this searcher."""
-        return int(self.ctl[S.C_NODES])
+        """Nodes visited so far by this searcher (its helper threads included)."""
+        return int(self.ctl[S.C_NODES]) + sum(int(c[S.C_NODES]) for c in self._helper_ctls)
+
+    _helper_ctls: tuple = ()
+    _aborted: bool = False
+
+    def abort(self) -> None:
+        """Stop the running search (every thread of it) as soon as possible."""
+        self._aborted = True
+        for c in (self.ctl,) + tuple(self._helper_ctls):
+            c[S.C_ABORT] = 1
+
+    def root_tasks(self) -> list | None:
+        """The root's moves, the extra-turn chains followed to their ends: a list of
+        ``(root move code, relative gain, board)``, the board None when the game is over
+        (its value is the gain), else the opponent to move; None under a root flag."""
+        if self.flags != 0:
+            return None
+        n = self.game.rules.pits
+        size = 2 * n + 2
+        ctl = self.ctl
+        tasks: list = []
+
+        def expand(b: np.ndarray, first: int, off: int) -> None:
+            mv = np.zeros(2 * n, dtype=np.int64)
+            cnt = gen_moves(b, ctl, mv)
+            S.order_moves(b, mv, cnt, np.zeros(2 * n, dtype=np.int64), -1, ctl)
+            for k in range(cnt):
+                c = int(mv[k])
+                child = np.zeros(size, dtype=np.int64)
+                st = make_move(b, c, child, ctl, 0)
+                gain = int(child[n] - child[2 * n + 1]) if st != PASS else int(child[2 * n + 1] - child[n])
+                child[n] = 0
+                child[2 * n + 1] = 0
+                code = c if first < 0 else first
+                if st >= OVER:
+                    tasks.append((code, off + gain, None))
+                elif st == EXTRA:
+                    expand(child, code, off + gain)
+                else:
+                    tasks.append((code, off + gain, child))
+
+        expand(self.root.copy(), -1, 0)
+        return tasks
+
+    def run_parallel(self, guess: int, threads: int) -> tuple[int, int, bool, bool]:
+        """Full-depth MTD(f) like :meth:`run`, each null-window pass split over ``threads``
+        threads by root move (extra-turn chains followed): each refutation is a separate
+        null-window search of the opponent's position, handed to the next free thread.
+        The threads share the table (a row torn between two writes reads as absent:
+        :func:`search.table_probe`), each has its own stack and counters.  Falls back to
+        :meth:`run` under a root flag, with one thread, or with one position to search."""
+        tasks = self.root_tasks()
+        if threads < 2 or tasks is None or sum(t[2] is not None for t in tasks) < 2:
+            return self.run(FULL_DEPTH, guess)
+        c = self.ctx
+        self._aborted = False
+        ctls = [self.ctl]
+        stacks = [c.ws]
+        for i in range(threads - 1):
+            ctl = self.ctl.copy()
+            ctl[S.C_NODES] = 0
+            ctl[S.C_HEUR] = 0
+            ctls.append(ctl)
+            stacks.append(c.helper(i))
+        self._helper_ctls = tuple(ctls[1:])
+        heur0 = [int(x[S.C_HEUR]) for x in ctls]
+        dbv, dbm = (self.db.values, c.dbm) if self.db is not None else _NO_DB
+        lo, hi = -S.BIG, S.BIG
+        g = guess
+        move = -1
+        last = -1
+        with c.lock:
+            c.dirty = True
+            while lo < hi:
+                beta = g if g > lo + 1 else lo + 1
+                g, last = self._pass(tasks, beta, ctls, stacks, dbv, dbm)
+                if self._aborted:
+                    return g, move, False, False
+                if g < beta:
+                    hi = g
+                else:
+                    lo = g
+                    move = last
+        if move < 0:
+            move = last
+        exact = all(int(x[S.C_HEUR]) == h for x, h in zip(ctls, heur0))
+        return int(g), int(move), True, exact
+
+    def _pass(self, tasks, beta, ctls, stacks, dbv, dbm) -> tuple[int, int]:
+        """One null-window pass at ``beta`` over the root tasks: (fail-soft value, move)."""
+        best = -S.BIG
+        best_move = -1
+        todo = []
+        for i, (code, gain, board) in enumerate(tasks):
+            if board is None:
+                if gain > best:
+                    best, best_move = gain, code
+            else:
+                todo.append(i)
+        if best >= beta:
+            return best, best_move
+        lock = threading.Lock()
+        state = {"best": best, "move": best_move, "stop": False}
+        size = len(self.root)
+
+        def work(t: int) -> None:
+            ctl = ctls[t]
+            tt, ws = self.ctx.tt, stacks[t]
+            while True:
+                with lock:
+                    if state["stop"] or self._aborted:
+                        return
+                    if not todo:
+                        return
+                    i = todo.pop(0)
+                    ctl[S.C_ABORT] = 0
+                code, gain, board = tasks[i]
+                ws[0, :size] = board
+                ctl[S.C_LIMIT] = 1 << 62
+                ctl[S.C_CHECK] = ctl[S.C_NODES] + S.CHECK_EVERY
+                r = S.negamax(0, gain - beta, gain - beta + 1, FULL_DEPTH, 0, 0, 0, ws, ctl, tt, dbv, dbm, 0.0)
+                with lock:
+                    if ctl[S.C_ABORT] != 0:
+                        return
+                    v = gain - int(r)
+                    if v > state["best"]:
+                        state["best"], state["move"] = v, code
+                    if v >= beta:  # the root fails high: the other searches are moot
+                        state["stop"] = True
+                        for x in ctls:
+                            x[S.C_ABORT] = 1
+
+        threads = [threading.Thread(target=work, args=(t,), daemon=True) for t in range(1, len(ctls))]
+        for th in threads:
+            th.start()
+        work(0)
+        for th in threads:
+            th.join()
+        for x in ctls:
+            x[S.C_ABORT] = 0
+        if self._aborted:
+            for x in ctls:
+                x[S.C_ABORT] = 1
+        return state["best"], state["move"]
 
     def table_move(self, state: KalahState) -> KalahMove | None:
         """The table's move for ``state`` (None when the table has none, or it is not legal)."""

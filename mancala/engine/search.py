@@ -20,8 +20,10 @@ Memory layout (few arguments, one cache line per table probe):
   search's counters and settings from ``C_NODES`` on;
 * ``ws`` (int64, one row per ply): the board, the move list, the move scores and
   the table key of the node at that ply;
-* ``tt`` (uint64, one row per entry, buckets of two rows): the key words, then one
-  word packing lower bound, upper bound, depth and best move (0 = empty).
+* ``tt`` (uint64, one row per entry, buckets of two rows): the key words (each masked
+  by a mix of the data word, so that a row torn between two threads' writes reads as
+  absent), then one word packing lower bound, upper bound, depth and best move
+  (0 = empty).
 """
 
 from __future__ import annotations
@@ -143,21 +145,51 @@ def bit_length(x):
 
 
 @njit(cache=True)
-def table_find(tt, h, key, words):
-    """Row of the entry holding ``key`` in its two-row bucket, or -1."""
+def seal(d, i):
+    """The mask of key word ``i`` in a row whose data word is ``d`` (a strong 64-bit mix)."""
+    x = d + np.uint64(i + 1) * np.uint64(0x9E3779B97F4A7C15)
+    x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return x ^ (x >> np.uint64(31))
+
+
+@njit(cache=True)
+def table_probe(tt, h, key, words):
+    """(row, data word) of the entry holding ``key`` in its two-row bucket, or (-1, 0).
+
+    Key words are stored masked by their row's data word (:func:`seal`), and a row is
+    accepted only when every unmasked word equals the key: threads sharing the table
+    write a row one word at a time, and a row mixing two writes fails this check (it
+    reads as absent) instead of lending one position's bounds to another.  The data
+    word is read once and that copy is both checked and returned."""
     mask = np.uint64(tt.shape[0] - 1)
     base = np.int64(h & mask) & ~np.int64(1)
     for s in range(2):
         idx = base + s
-        if tt[idx, words] != 0:
+        d = tt[idx, words]
+        if d != 0:
             ok = True
             for i in range(words):
-                if tt[idx, i] != np.uint64(key[i]):
+                if tt[idx, i] ^ seal(d, i) != np.uint64(key[i]):
                     ok = False
                     break
             if ok:
-                return idx
-    return -1
+                return idx, d
+    return -1, np.uint64(0)
+
+
+@njit(cache=True)
+def table_find(tt, h, key, words):
+    """Row of the entry holding ``key`` in its two-row bucket, or -1."""
+    return table_probe(tt, h, key, words)[0]
+
+
+@njit(cache=True)
+def table_write(tt, idx, key, words, d):
+    """Write row ``idx``: data word ``d``, key words masked by it."""
+    tt[idx, words] = d
+    for i in range(words):
+        tt[idx, i] = np.uint64(key[i]) ^ seal(d, i)
 
 
 @njit(cache=True)
@@ -171,12 +203,12 @@ def table_store(tt, h, key, words, lo, hi, depth, move, work):
         lo = -BIG
     if hi > BIG:
         hi = BIG
-    idx = table_find(tt, h, key, words)
+    idx, cur = table_probe(tt, h, key, words)
     if idx >= 0:
-        olo, ohi, od, om, ow = unpack(tt[idx, words])
+        olo, ohi, od, om, ow = unpack(cur)
         if depth < od:
             if move >= 0 and om < 0:
-                tt[idx, words] = pack(olo, ohi, od, move, ow)
+                table_write(tt, idx, key, words, pack(olo, ohi, od, move, ow))
             return
         if depth == od:
             nlo = max(lo, olo)
@@ -186,7 +218,7 @@ def table_store(tt, h, key, words, lo, hi, depth, move, work):
                 hi = nhi
         if move < 0:
             move = om
-        tt[idx, words] = pack(lo, hi, depth, move, max(work, ow))
+        table_write(tt, idx, key, words, pack(lo, hi, depth, move, max(work, ow)))
         return
     old = tt[base, words]
     od = -1
@@ -196,14 +228,13 @@ def table_store(tt, h, key, words, lo, hi, depth, move, work):
         ow = unpack(old)[4]
     if depth > od or (depth == od and work >= ow):
         if old != 0:
+            # (the masks travel with their data word: a moved row stays valid)
             for i in range(words + 1):
                 tt[base + 1, i] = tt[base, i]
         idx = base
     else:
         idx = base + 1
-    for i in range(words):
-        tt[idx, i] = np.uint64(key[i])
-    tt[idx, words] = pack(lo, hi, depth, move, work)
+    table_write(tt, idx, key, words, pack(lo, hi, depth, move, work))
 
 
 @njit(cache=True)
@@ -292,9 +323,9 @@ def negamax(ply, alpha, beta, depth, extra, flags, acc, ws, ctl, tt, dbv, dbm, d
         tdepth = DEPTH_CAP
     if usett:
         h = table_key(b, n, ctl[C_BITS], words, key)
-        idx = table_find(tt, h, key, words)
+        idx, dw = table_probe(tt, h, key, words)
         if idx >= 0:
-            lo, hi, d, ttm, _ = unpack(tt[idx, words])
+            lo, hi, d, ttm, _ = unpack(dw)
             if not root and d >= tdepth:
                 if lo >= beta or hi <= alpha or lo == hi:
                     if d != SOLVED:
@@ -319,10 +350,10 @@ def negamax(ply, alpha, beta, depth, extra, flags, acc, ws, ctl, tt, dbv, dbm, d
             child[n] = 0
             child[2 * n + 1] = 0
             ch = table_key(child, n, ctl[C_BITS], words, ckey)
-            cidx = table_find(tt, ch, ckey, words)
+            cidx, cdw = table_probe(tt, ch, ckey, words)
             if cidx < 0:
                 continue
-            clo, chi, cd, cm, cw = unpack(tt[cidx, words])
+            clo, chi, cd, cm, cw = unpack(cdw)
             if cd < min(2 * depth + 1 if st == EXTRA else 2 * depth - 2, DEPTH_CAP):
                 continue
             bound = gain - chi if st == PASS else gain + clo
@@ -415,10 +446,10 @@ def table_move(b, ctl, tt, key):
     n = ctl[R_PITS]
     words = ctl[C_WORDS]
     h = table_key(b, n, ctl[C_BITS], words, key)
-    idx = table_find(tt, h, key, words)
+    idx, dw = table_probe(tt, h, key, words)
     if idx < 0:
         return -1
-    return unpack(tt[idx, words])[3]
+    return unpack(dw)[3]
 
 
 @njit(cache=True)
@@ -427,10 +458,10 @@ def table_bounds(b, ctl, tt, key):
     n = ctl[R_PITS]
     words = ctl[C_WORDS]
     h = table_key(b, n, ctl[C_BITS], words, key)
-    idx = table_find(tt, h, key, words)
+    idx, dw = table_probe(tt, h, key, words)
     if idx < 0:
         return -np.int64(BIG), np.int64(BIG), np.int64(-1)
-    lo, hi, d, _, _ = unpack(tt[idx, words])
+    lo, hi, d, _, _ = unpack(dw)
     return lo, hi, d
 
 

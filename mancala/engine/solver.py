@@ -9,8 +9,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from mancala.engine import bridge
-from mancala.engine import search as S
-from mancala.engine.engine import FULL_DEPTH, Searcher, best_move
+from mancala.engine.engine import Searcher, best_move, solve_threads
 from mancala.games.kalah import SWAP, Kalah, KalahMove, KalahState
 
 #: iterative deepening gives the full-depth search its first guess; it stops after an
@@ -60,7 +59,7 @@ def _exact(game: Kalah, state: KalahState, guess: int | None = None, searcher: S
                     return
                 if searcher.nodes - before > GUESS_NODES:
                     break
-            g, code, complete, exact = searcher.run(FULL_DEPTH, g)
+            g, code, complete, exact = searcher.run_parallel(g, solve_threads())
             if complete:
                 box["r"] = (g, code)
         except BaseException as e:  # pragma: no cover - surfaced below
@@ -74,7 +73,7 @@ def _exact(game: Kalah, state: KalahState, guess: int | None = None, searcher: S
             if progress is not None:
                 progress(searcher.nodes)
     except KeyboardInterrupt:
-        searcher.ctl[S.C_ABORT] = 1
+        searcher.abort()
         thread.join()
         raise
     if "e" in box:
