@@ -75,6 +75,25 @@ def default_seeds(pits: int, total: int | None = None) -> int:
     return min(k, MAX_K)
 
 
+#: a solve of a large position (:data:`LARGE_SOLVE_SEEDS` or more seeds in the pits) uses a
+#: database of up to this many entries: for Kalah(6,4) that is K=16 (30 M entries, about
+#: 10 s to build on 2 cores), the size that solved it fastest in benchmarks/bench_solve.py
+SOLVE_ENTRIES = 32_000_000
+LARGE_SOLVE_SEEDS = 40
+
+
+def solve_seeds(pits: int, total: int) -> int:
+    """K for solving a position with ``total`` seeds in the pits: the usual
+    :func:`default_seeds` for small positions, a larger database (within
+    :data:`SOLVE_ENTRIES`) when the proof is big enough to repay building it."""
+    k = default_seeds(pits, total)
+    if total < LARGE_SOLVE_SEEDS or os.environ.get("MANCALA_ENDGAME_SEEDS") is not None:
+        return k
+    while k < min(total, MAX_K) and entries(pits, k + 1) <= SOLVE_ENTRIES:
+        k += 1
+    return k
+
+
 @dataclass
 class Database:
     """A loaded database: ``values[offsets[s] + rank]``; ``seeds`` is K."""

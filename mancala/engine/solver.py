@@ -10,6 +10,7 @@ from typing import NamedTuple
 
 from mancala.engine import bridge
 from mancala.engine.engine import Searcher, best_move, solve_threads
+from mancala.engine.endgame import solve_seeds
 from mancala.games.kalah import SWAP, Kalah, KalahMove, KalahState
 
 #: iterative deepening gives the full-depth search its first guess; it stops after an
@@ -161,11 +162,14 @@ def solve(game: Kalah, state: KalahState, progress: bool = True, *, endgame_seed
     moves read from the proof left in the table (or, where it was lost, re-proved).
     ``progress`` shows a live node count (rich) on stderr, and the database build's
     progress bar.
-    ``endgame_seeds`` asks for a database of at least that many seeds (default: the
-    engine's, a few seconds to build; Kalah(6,4) solves fastest with 16)."""
+    ``endgame_seeds`` asks for a database of at least that many seeds (default:
+    :func:`mancala.engine.endgame.solve_seeds`, e.g. 16 for Kalah(6,4), which solves
+    fastest with it)."""
     start = time.perf_counter()
     if state.finished:
         return SolveResult(game.score(state, game.to_move(state)), None, (), 0, 0.0)
+    if endgame_seeds is None:
+        endgame_seeds = solve_seeds(game.rules.pits, sum(state.row(0)) + sum(state.row(1)))
     bar = None
     update = None
     if progress:
