@@ -296,3 +296,12 @@ def test_a_table_row_torn_between_two_writes_reads_as_absent():
     torn[7, 1] = tt[6, 1]
     assert S.table_probe(torn, h, a, words)[0] == -1
     assert S.table_probe(torn, h, b, words)[0] == 6
+
+
+def test_large_solves_get_the_database_that_solves_kalah_6_4_fastest(monkeypatch):
+    from mancala.engine.endgame import default_seeds, solve_seeds
+    monkeypatch.delenv("MANCALA_ENDGAME_SEEDS", raising=False)
+    assert solve_seeds(6, 48) == 16
+    assert solve_seeds(6, 36) == default_seeds(6, 36)  # small solves keep the quick default
+    monkeypatch.setenv("MANCALA_ENDGAME_SEEDS", "8")
+    assert solve_seeds(6, 48) == 8  # an explicit choice wins
