@@ -169,17 +169,22 @@ def fill(seeds, parts, count, boards, mbuf, rules, values, offsets, comp):
     return done, 0
 
 
-def build_threads() -> int:
-    """Worker threads for a database build: ``$MANCALA_BUILD_THREADS``, else the cores this
-    process may use (at most 8)."""
-    env = os.environ.get("MANCALA_BUILD_THREADS")
+def thread_count(variable: str, most: int) -> int:
+    """Worker threads: ``$variable`` if set, else the cores this process may use, at most ``most``."""
+    env = os.environ.get(variable)
     if env:
         return max(1, int(env))
     try:
         cores = len(os.sched_getaffinity(0))
     except (AttributeError, OSError):
         cores = os.cpu_count() or 1
-    return max(1, min(8, cores))
+    return max(1, min(most, cores))
+
+
+def build_threads() -> int:
+    """Worker threads for a database build: ``$MANCALA_BUILD_THREADS``, else the cores this
+    process may use (at most 8)."""
+    return thread_count("MANCALA_BUILD_THREADS", 8)
 
 
 def unrank(r: int, parts: int, total: int, comp: np.ndarray) -> np.ndarray:

@@ -100,14 +100,7 @@ def context(game: Kalah, seeds: int, megabytes: float | None = None) -> Context:
 def solve_threads() -> int:
     """Threads for a solve's full-depth passes: ``$MANCALA_SOLVE_THREADS``, else the cores
     this process may use, at most 2."""
-    env = os.environ.get("MANCALA_SOLVE_THREADS")
-    if env:
-        return max(1, int(env))
-    try:
-        cores = len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):
-        cores = os.cpu_count() or 1
-    return max(1, min(2, cores))
+    return endgame.thread_count("MANCALA_SOLVE_THREADS", 2)
 
 
 def reset() -> None:
