@@ -170,20 +170,16 @@ def iterative_deepening(game: Game, state, seconds: float, evaluate: Evaluation 
 
 
 def best_move(game: Game, state, seconds: float = 1.0) -> Any:
-    """Our strongest player's move within ``seconds``: the fast engine for Kalah when it
-    is installed, else iterative-deepening alpha-beta."""
+    """Our strongest player's move within ``seconds``: the fast engine for Kalah, else
+    iterative-deepening alpha-beta."""
     return best_search(game, state, seconds).move
 
 
 def best_search(game: Game, state, seconds: float = 1.0) -> SearchResult:
     """The search result behind :func:`best_move`."""
     if isinstance(game, Kalah):
-        try:
-            from mancala import engine  # noqa: PLC0415 (optional fast path)
-        except ImportError:
-            engine = None
-        if engine is not None and hasattr(engine, "best_move"):
-            return engine.best_move(game, state, seconds)
+        from mancala.engine import best_move as engine_best_move  # noqa: PLC0415 (loads numba only when needed)
+        return engine_best_move(game, state, seconds)
     return iterative_deepening(game, state, seconds)
 
 

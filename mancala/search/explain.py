@@ -48,13 +48,16 @@ class ExplainTracer(Tracer):
             parent = parent.parent
         return "  " * depth
 
-    def _label(self, node: Node) -> str:
+    def _board(self, node: Node, prefix: str = " ") -> str:
+        """The node's position on one line after ``prefix``, or ``""`` when it is too long."""
         board = compact_board(self.game, node.state)
+        return f"{prefix}{board}" if board else ""
+
+    def _label(self, node: Node) -> str:
         who = self.game.player_name(self.game.to_move(node.state))
         head = "root" if node.move is None else f"move {node.move}"
         kind = "MAX" if node.maximizing else "MIN"
-        where = f" {board}" if board else ""
-        return f"{head}{where}: {kind} node ({who} to move)"
+        return f"{head}{self._board(node)}: {kind} node ({who} to move)"
 
     def enter(self, node: Node) -> None:
         """Show a node about to be expanded, with the window it received."""
@@ -66,10 +69,8 @@ class ExplainTracer(Tracer):
         """Show a leaf's score."""
         if self.prunes_only:
             return
-        board = compact_board(self.game, node.state)
         why = "game over" if node.terminal else "depth limit"
-        where = f" {board}" if board else ""
-        self.emit(f"{self._indent(node)}move {node.move}{where}: score {number(node.value)} ({why})")
+        self.emit(f"{self._indent(node)}move {node.move}{self._board(node)}: score {number(node.value)} ({why})")
 
     def update(self, node: Node, move, child_value: float) -> None:
         """Show how a child's score changed the node."""
@@ -87,7 +88,7 @@ class ExplainTracer(Tracer):
         first = total - len(skipped) + 1
         names = ", ".join(str(m) for m in skipped)
         span = _ordinal_range(first, total)
-        where = f" on {compact_board(self.game, node.state)}" if compact_board(self.game, node.state) else ""
+        where = self._board(node, " on ")
         if node.maximizing:
             text = (f"beta is {number(node.beta)}, score is {number(node.value)}: {span} ({names}) of this max "
                     f"node{where} are not searched. MIN can already keep the game to {number(node.beta)} "

@@ -22,7 +22,7 @@ from rich.text import Text
 
 from mancala.errors import BadInput, IllegalMove
 from mancala.games.base import Game, outcome_text
-from mancala.players import HumanPlayer, Player, best_search, make_player
+from mancala.players import HumanPlayer, Player, best_search
 from mancala.record import GameRecord, save_record
 
 DEFAULT_SAVE = "mancala-save.json"
@@ -175,9 +175,3 @@ class TerminalGame:
                 return True
         self.say("Nothing to undo: no move of yours yet.")
         return False
-
-
-def play_in_terminal(record: GameRecord, player_specs: Sequence[str], **options) -> int:
-    """Build the players (humans read from the terminal) and play ``record`` on."""
-    players = [make_player(spec) for spec in player_specs]
-    return TerminalGame(record, players, **options).run()
