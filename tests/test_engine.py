@@ -14,6 +14,8 @@ from mancala.engine import best_move
 from mancala.games.kalah import (PRESETS, SWAP, Capture, GameEnd, Kalah, KalahRules, Remaining, Sowing)
 from mancala.search import alphabeta, score_difference
 
+from helpers import random_position
+
 
 @pytest.fixture(autouse=True)
 def _private_cache(tmp_path_factory, monkeypatch):
@@ -116,11 +118,7 @@ def test_exact_values_match_exhaustive_reference_search_under_random_rules():
     while checked < 30:
         rules = random_rules(rng, max_pits=3, max_seeds=2, choice=False)
         game = Kalah(rules)
-        state = game.initial_state()
-        for _ in range(rng.randint(0, 3)):
-            if state.finished:
-                break
-            state = game.apply(state, rng.choice(game.legal_moves(state)))
+        state = random_position(game, rng, rng.randint(0, 3))
         if state.finished:
             continue
         r = best_move(game, state, 30.0)

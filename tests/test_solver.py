@@ -15,6 +15,8 @@ from mancala.games import make_game
 from mancala.games.kalah import Capture, GameEnd, Kalah, KalahRules, Remaining
 from mancala.search import alphabeta, score_difference
 
+from helpers import random_position
+
 
 @pytest.fixture(autouse=True)
 def _private_cache(tmp_path, monkeypatch):
@@ -88,11 +90,7 @@ def test_best_move_is_never_worse_than_the_best_exact_value():
     rng = random.Random(2)
     game = make_game("kalah(preset=standard,pits=4,seeds=3)")
     for _ in range(12):
-        state = game.initial_state()
-        for _ in range(rng.randint(0, 8)):
-            if state.finished:
-                break
-            state = game.apply(state, rng.choice(game.legal_moves(state)))
+        state = random_position(game, rng, rng.randint(0, 8))
         if state.finished:
             continue
         r = best_move(game, state, 10.0)
@@ -222,15 +220,6 @@ def test_analyse_command_on_a_position_and_a_saved_game(capsys, tmp_path):
     assert "no such file" in capsys.readouterr().err
 
 
-def _random_position(game, rng, plies):
-    state = game.initial_state()
-    for _ in range(plies):
-        if state.finished:
-            break
-        state = game.apply(state, rng.choice(list(game.legal_moves(state))))
-    return state
-
-
 @pytest.mark.parametrize("preset", ["standard", "empty-capture"])
 @pytest.mark.parametrize("threads", [2, 3])
 def test_parallel_full_depth_search_matches_the_single_threaded_one(preset, threads):
@@ -238,7 +227,7 @@ def test_parallel_full_depth_search_matches_the_single_threaded_one(preset, thre
     checked = 0
     for pits, seeds, plies in ((4, 3, 0), (5, 3, 0), (6, 2, 0), (6, 3, 0), (4, 4, 3), (5, 3, 4), (6, 3, 5)):
         game = make_game(f"kalah(preset={preset},pits={pits},seeds={seeds})")
-        state = _random_position(game, rng, plies)
+        state = random_position(game, rng, plies)
         if state.finished:
             continue
         E.reset()

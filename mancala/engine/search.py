@@ -441,12 +441,17 @@ def mtdf(guess, depth, flags, acc, ws, ctl, tt, dbv, dbm, deadline):
 
 
 @njit(cache=True)
+def probe_board(b, ctl, tt, key):
+    """(row, data word) of the table entry for board ``b`` (``key`` is its key buffer), or (-1, 0)."""
+    words = ctl[C_WORDS]
+    h = table_key(b, ctl[R_PITS], ctl[C_BITS], words, key)
+    return table_probe(tt, h, key, words)
+
+
+@njit(cache=True)
 def table_move(b, ctl, tt, key):
     """The table's move for board ``b`` (-1 when none)."""
-    n = ctl[R_PITS]
-    words = ctl[C_WORDS]
-    h = table_key(b, n, ctl[C_BITS], words, key)
-    idx, dw = table_probe(tt, h, key, words)
+    idx, dw = probe_board(b, ctl, tt, key)
     if idx < 0:
         return -1
     return unpack(dw)[3]
@@ -455,10 +460,7 @@ def table_move(b, ctl, tt, key):
 @njit(cache=True)
 def table_bounds(b, ctl, tt, key):
     """(lower bound, upper bound, table depth) stored for board ``b`` (depth -1: no entry)."""
-    n = ctl[R_PITS]
-    words = ctl[C_WORDS]
-    h = table_key(b, n, ctl[C_BITS], words, key)
-    idx, dw = table_probe(tt, h, key, words)
+    idx, dw = probe_board(b, ctl, tt, key)
     if idx < 0:
         return -np.int64(BIG), np.int64(BIG), np.int64(-1)
     lo, hi, d, _, _ = unpack(dw)
