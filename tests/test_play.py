@@ -268,3 +268,10 @@ def test_bao_in_the_terminal_with_hint_and_an_illegal_move():
     code, out = terminal(record, ["human", "random:seed=1"], ["A1", "hint", "A6L*", "quit"])
     assert code == 0 and "Illegal move" in out and "Hint:" in out
     assert str(record.moves[0]) == "A6L*"
+
+
+def test_output_cut_short_by_the_reader_is_not_a_traceback():
+    """`mancala ... | head -1`: the reader closes the pipe early; no traceback, exit 0."""
+    proc = subprocess.run(f"'{sys.executable}' -m mancala.cli explain --game tictactoe --position '.........' | head -1",
+                          shell=True, capture_output=True, text=True, timeout=120)
+    assert proc.stdout.strip() == "012" and proc.stderr == ""
