@@ -28,7 +28,7 @@ EPILOG = """examples:
 """
 
 PLAYER_HELP = ("player spec: human, random[:seed=N], greedy, minimax:depth=N, alphabeta:depth=N[,eval=material], "
-               "easy|medium|hard (alpha-beta depth 3/5/8), best[:time=S]")
+               "easy|medium|hard (alpha-beta depth 3/5/8), best[:time=S], command:CMD (an external ManKalah agent program)")
 
 
 def add_game_arguments(parser: argparse.ArgumentParser) -> None:
@@ -264,6 +264,8 @@ def build_parser() -> argparse.ArgumentParser:
     ana.set_defaults(func=cmd_analyse)
 
     _add_file_format_commands(sub)
+    from mancala import mankalah  # noqa: PLC0415 (the ManKalah protocol: mankalah-agent, referee)
+    mankalah.register(sub)
     return parser
 
 

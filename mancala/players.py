@@ -219,6 +219,9 @@ def parse_player_spec(spec: str) -> tuple[str, dict[str, str]]:
 
 def make_player(spec: str, ask: Callable | None = None) -> Player:
     """The player described by ``spec`` (see the module doc); ``ask`` serves humans."""
+    if spec.strip().lower().startswith("command:"):  # an external ManKalah agent: the rest is its command
+        from mancala.mankalah import make_command_player  # noqa: PLC0415
+        return make_command_player(spec.strip())
     kind, opts = parse_player_spec(spec)
 
     def take(name: str, convert, default):
