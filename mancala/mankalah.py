@@ -35,7 +35,6 @@ import re
 import shlex
 import signal
 import subprocess
-import sys
 import threading
 import time
 import traceback
@@ -640,9 +639,6 @@ def run_referee(args: argparse.Namespace) -> int:
     from rich.console import Console  # noqa: PLC0415
     from rich.progress import Progress  # noqa: PLC0415
 
-    from mancala.atomic import write_atomically  # noqa: PLC0415
-    from mancala.record import save_record  # noqa: PLC0415
-
     commands = [args.agent1, args.agent2]
     if not 1 <= args.games <= 100_000:
         raise BadInput(f"--games must be 1-100000, got {args.games}")
@@ -656,6 +652,8 @@ def run_referee(args: argparse.Namespace) -> int:
             log_dir.mkdir(parents=True, exist_ok=True)
         except OSError as e:
             raise BadInput(f"--log {log_dir}: cannot create that folder ({e.strerror})") from None
+        if not os.access(log_dir, os.W_OK | os.X_OK):
+            raise BadInput(f"--log {log_dir}: cannot write in that folder")
     totals = {"wins": [0, 0], "draws": 0, "margin": [0, 0], "faults": [0, 0], "seconds": [0.0, 0.0],
               "replies": [0, 0]}
     console = Console(stderr=True)
@@ -689,13 +687,7 @@ def run_referee(args: argparse.Namespace) -> int:
             if result.faulty is not None:
                 totals["faults"][order[result.faulty]] += 1
             if log_dir is not None:
-                stem = log_dir / f"game-{i + 1:03d}"
-                save_record(result.record, stem.with_suffix(".json"))
-                for p in (0, 1):
-                    if result.stderr[p]:
-                        lines.append(f"stderr of {labels[p]} (its last 64 KB):\n{result.stderr[p].rstrip()}")
-                lines.append("result: " + game_line(result, labels))
-                write_atomically(stem.with_suffix(".log"), "\n".join(lines) + "\n")
+                save_game(log_dir / f"game-{i + 1:03d}", result, labels, lines)
             progress.advance(task)
     games = args.games
     for a in (0, 1):
@@ -707,6 +699,23 @@ def run_referee(args: argparse.Namespace) -> int:
     if log_dir is not None:
         out.print(f"game records and transcripts in {log_dir}/")
     return 0
+
+
+def save_game(stem: Path, result: RefereeResult, labels: Sequence[str], transcript: list[str]) -> None:
+    """Write ``stem.json`` (the game record) and ``stem.log`` (the transcript, the agents'
+    stderr and the result), each atomically."""
+    from mancala.atomic import write_atomically  # noqa: PLC0415
+    from mancala.record import save_record  # noqa: PLC0415
+    lines = list(transcript)
+    for p in (0, 1):
+        if result.stderr[p]:
+            lines.append(f"stderr of {labels[p]} (its last 64 KB):\n{result.stderr[p].rstrip()}")
+    lines.append("result: " + game_line(result, labels))
+    try:
+        save_record(result.record, stem.with_suffix(".json"))
+        write_atomically(stem.with_suffix(".log"), "\n".join(lines) + "\n")
+    except OSError as e:
+        raise BadInput(f"cannot save {stem}: {e.strerror or e}") from None
 
 
 def game_line(result: RefereeResult, labels: Sequence[str]) -> str:

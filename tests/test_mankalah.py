@@ -8,7 +8,6 @@ tests/fake_mankalah_agent.py (written without our code) plays the agent's side.
 
 from __future__ import annotations
 
-import os
 import re
 import shlex
 import subprocess
