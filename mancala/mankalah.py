@@ -635,7 +635,20 @@ def _referee_loop(game, agents, state, record, result, total_seconds, on_move) -
 
 def run_referee(args: argparse.Namespace) -> int:
     """``mancala referee``: games between two agent programs, seats alternating, progress
-    shown, results printed (and saved with ``--log DIR``)."""
+    shown, results printed (and saved with ``--log DIR``).  A SIGTERM is handled like
+    Ctrl-C, so the agents' processes are always stopped."""
+    previous = signal.signal(signal.SIGTERM, _interrupt)
+    try:
+        return _referee_games(args)
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def _interrupt(signum, frame) -> None:
+    raise KeyboardInterrupt
+
+
+def _referee_games(args: argparse.Namespace) -> int:
     from rich.console import Console  # noqa: PLC0415
     from rich.progress import Progress  # noqa: PLC0415
 
