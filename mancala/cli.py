@@ -264,6 +264,8 @@ def build_parser() -> argparse.ArgumentParser:
     ana.set_defaults(func=cmd_analyse)
 
     _add_file_format_commands(sub)
+    from mancala.server.command import register as register_server  # noqa: PLC0415
+    register_server(sub)
     return parser
 
 
