@@ -358,14 +358,14 @@ def _players(msg: Message, default: list[str]) -> list[str]:
     return players
 
 
-def _switch(client: Client, session: GameSession, seats: list[int]) -> None:
+def _switch(client: Client, session: GameSession, seats: list[int], request_id: Any = None) -> None:
     """Attach ``client`` to ``session`` (leaving its previous game) and tell it so."""
     old = client.session
     if old is not None and old is not session:
         old.detach(client, leaving=True)
     token = next((session.seats[p].token for p in seats if session.seats[p].token), None)
     session.attach(client, seats)
-    client.send(message("joined", None, game_id=session.id, seats=sorted(seats), resume=token,
+    client.send(message("joined", request_id, game_id=session.id, seats=sorted(seats), resume=token,
                         role="player" if seats else "watcher"))
 
 
@@ -386,7 +386,7 @@ def _create(hub: Hub, client: Client, msg: Message) -> None:
     if delay is not None:
         delay = _clamp(delay, 0.0, 10.0)
     session = hub.create(client, game, specs, clock, delay)
-    _switch(client, session, [p for p, s in enumerate(session.seats) if s.kind == "human"])
+    _switch(client, session, [p for p, s in enumerate(session.seats) if s.kind == "human"], msg.id)
     hub.journal_update()
     client.send(session.state_message(client, msg.id))
 
@@ -401,7 +401,7 @@ def _load(hub: Hub, client: Client, msg: Message) -> None:
         session = hub.create(client, record.game, specs, None, None, moves=record.moves)
     except BadInput as e:
         raise ProtocolError("bad_record", f"the game record: {e}; the current game goes on", "load", msg.id) from None
-    _switch(client, session, [p for p, s in enumerate(session.seats) if s.kind == "human"])
+    _switch(client, session, [p for p, s in enumerate(session.seats) if s.kind == "human"], msg.id)
     session.after_change(client, msg.id)
 
 
@@ -412,7 +412,7 @@ def _join(hub: Hub, client: Client, msg: Message) -> None:
         raise ProtocolError("no_game", f"no game {gid!r} on this server (send list to see the games)",
                             msg.type, msg.id)
     if msg.type == "watch":
-        _switch(client, session, [])
+        _switch(client, session, [], msg.id)
         client.send(session.state_message(client, msg.id))
         return
     resume = msg.get("resume")
@@ -446,7 +446,7 @@ def _join(hub: Hub, client: Client, msg: Message) -> None:
             seat = free[0]
         session.seats[seat].token = secrets.token_urlsafe(16)
         seats = [seat]
-    _switch(client, session, seats)
+    _switch(client, session, seats, msg.id)
     if session.clock is not None and session.clock.running is None and not session.over():
         session.clock.start(session.game.to_move(session.state), session)
     session.broadcast(client, msg.id)

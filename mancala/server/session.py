@@ -36,8 +36,8 @@ log = logging.getLogger("mancala.server")
 
 #: the players of a new game when ``create`` names none: you against the AI at medium
 DEFAULT_PLAYERS = ["human", "medium"]
-#: Bao's never-ending-move cap the server allows (a bigger cap could stall the event loop)
-MAX_BAO_LAPS = 100_000
+#: Bao's never-ending-move cap the server allows (the rules' default; "no limit" could hang it)
+MAX_BAO_LAPS = 1_000_000
 
 
 @dataclass
