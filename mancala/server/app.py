@@ -447,8 +447,9 @@ def _join(hub: Hub, client: Client, msg: Message) -> None:
         session.seats[seat].token = secrets.token_urlsafe(16)
         seats = [seat]
     _switch(client, session, seats, msg.id)
-    if session.clock is not None and session.clock.running is None and not session.over():
+    if session.clock is not None and session.clock.running is None and not session.over() and not session.waiting:
         session.clock.start(session.game.to_move(session.state), session)
+    session.schedule()
     session.broadcast(client, msg.id)
 
 

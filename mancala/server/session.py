@@ -146,6 +146,11 @@ class GameSession:
         return any(s.kind == "remote" for s in self.seats)
 
     @property
+    def waiting(self) -> bool:
+        """Whether a remote seat has not been joined yet (the game starts once it is)."""
+        return any(s.kind == "remote" and s.holder is None and s.gone_since is None for s in self.seats)
+
+    @property
     def strict(self) -> bool:
         """A match: a remote seat or a clock (undo, hints and analysis are refused while it runs)."""
         return self.network or self.clock is not None
@@ -205,6 +210,8 @@ class GameSession:
         result = self.result()
         if result is not None:
             return "Game over. " + result["text"]
+        if self.waiting:
+            return f"Waiting for the remote player to join game {self.id}."
         seat = self.seats[mover]
         name = self.names()[mover]
         if seat.kind == "ai":
@@ -253,7 +260,7 @@ class GameSession:
         if self.over():
             self.finish()
         else:
-            if self.clock is not None:
+            if self.clock is not None and not self.waiting:
                 self.clock.start(self.game.to_move(self.state), self)
             self.hub.journal_update()
             self.schedule()
@@ -269,6 +276,9 @@ class GameSession:
                                                  f"(you play {self._seats_text(client)})", "move")
         if self.seats[mover].kind == "ai":
             raise ProtocolError("not_your_turn", f"{self.names()[mover]} is an AI: it moves by itself", "move")
+        if self.waiting:
+            raise ProtocolError("refused", f"the game starts when the remote player has joined "
+                                           f"(game id {self.id})", "move")
         try:
             move = self.game.parse_move(self.state, str(text))
         except IllegalMove as e:
@@ -344,7 +354,7 @@ class GameSession:
 
     def schedule(self) -> None:
         """Start the AI's search if an AI is to move (and the game is neither paused nor idle)."""
-        if self.over() or self.think_task is not None or not self.clients and not self.network:
+        if self.over() or self.think_task is not None or self.waiting or not self.clients and not self.network:
             return
         mover = self.game.to_move(self.state)
         seat = self.seats[mover]
