@@ -92,10 +92,17 @@ def load_record(path: str | os.PathLike) -> GameRecord:
         data = json.loads(text)
     except json.JSONDecodeError as e:
         raise BadInput(f"{path} line {e.lineno}: not valid JSON ({e.msg}); the file is corrupt") from None
+    return record_from_json(data, str(path))
+
+
+def record_from_json(data: Any, where: str = "game record") -> GameRecord:
+    """A game record from its JSON data (as :meth:`GameRecord.to_json` gives it), replayed
+    move by move; raises :class:`BadInput` naming ``where`` and what is wrong."""
+    path = where
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise BadInput(f"{path}: not a mancala saved game (expected \"format\": \"{FORMAT}\")")
     version = data.get("version")
-    if not isinstance(version, int):
+    if not isinstance(version, int) or isinstance(version, bool):
         raise BadInput(f"{path}: missing or bad \"version\" (expected a whole number)")
     if version > VERSION:
         raise BadInput(f"{path}: saved by a newer version of mancala (file version {version}, "

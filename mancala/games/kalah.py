@@ -463,6 +463,24 @@ class Kalah(RulesGame):
             to = seat if self.rules.remaining is Remaining.OWNER else 1 - seat
             cells[store_index(n, to)] += seeds
 
+    def sowing_cycle(self, seat: int, origin: int, clockwise: bool = False) -> list[int]:
+        """The board cells seeds sown by ``seat`` from cell ``origin`` land in, in order,
+        starting just after the origin (the opponent's store skipped, the origin itself
+        last unless the rules skip it): seed ``k`` lands in ``cycle[k % len(cycle)]``."""
+        n = self.rules.pits
+        step = -1 if clockwise else 1
+        size = 2 * n + 2
+        skip_store = store_index(n, 1 - seat)
+        cycle = []
+        i = origin
+        for _ in range(size - 1):
+            i = (i + step) % size
+            if i != skip_store:
+                cycle.append(i)
+        if not self.rules.skip_origin:
+            cycle.append(origin)
+        return cycle
+
     def _sow(self, state: KalahState, move: KalahMove) -> KalahState:
         r = self.rules
         n = r.pits
@@ -471,18 +489,7 @@ class Kalah(RulesGame):
         origin = pit_index(n, seat, move.pit)
         seeds = cells[origin]
         cells[origin] = 0
-        step = -1 if move.clockwise else 1
-        size = 2 * n + 2
-        skip_store = store_index(n, 1 - seat)
-        # the cycle of cells a seed can land in, starting just after the origin
-        cycle = []
-        i = origin
-        for _ in range(size - 1):
-            i = (i + step) % size
-            if i != skip_store:
-                cycle.append(i)
-        if not r.skip_origin:
-            cycle.append(origin)
+        cycle = self.sowing_cycle(seat, origin, move.clockwise)
         laps, rest = divmod(seeds, len(cycle))
         if laps:
             for c in cycle:

@@ -84,21 +84,25 @@ class ExplainTracer(Tracer):
         if not skipped:  # the cut came with the last move: nothing was skipped
             return
         self.prunes += 1
-        total = len(node.moves)
-        first = total - len(skipped) + 1
-        names = ", ".join(str(m) for m in skipped)
-        span = _ordinal_range(first, total)
-        where = self._board(node, " on ")
-        if node.maximizing:
-            text = (f"beta is {number(node.beta)}, score is {number(node.value)}: {span} ({names}) of this max "
-                    f"node{where} are not searched. MIN can already keep the game to {number(node.beta)} "
-                    f"by avoiding this position, and MAX here gets at least {number(node.value)}, "
-                    f"so MIN will never let the game come here.")
-        else:
-            text = (f"alpha is {number(node.alpha)}, score is {number(node.value)}: {span} ({names}) of this min "
-                    f"node{where} are not searched. MAX already has {number(node.alpha)} elsewhere, and MIN "
-                    f"here can hold MAX to {number(node.value)} or less, so MAX will never come here.")
-        self.emit(f"{self._indent(node)}  PRUNE: {text}")
+        self.emit(f"{self._indent(node)}  PRUNE: {prune_reason(node, skipped, self._board(node, ' on '))}")
+
+
+def prune_reason(node: Node, skipped: tuple, where: str = "") -> str:
+    """Why the moves ``skipped`` of ``node`` need not be searched, in words (``where``: an
+    optional `` on <board>`` naming the position).  Shared by ``mancala explain`` and the
+    web board's search-tree view."""
+    total = len(node.moves)
+    first = total - len(skipped) + 1
+    names = ", ".join(str(m) for m in skipped)
+    span = _ordinal_range(first, total)
+    if node.maximizing:
+        return (f"beta is {number(node.beta)}, score is {number(node.value)}: {span} ({names}) of this max "
+                f"node{where} are not searched. MIN can already keep the game to {number(node.beta)} "
+                f"by avoiding this position, and MAX here gets at least {number(node.value)}, "
+                f"so MIN will never let the game come here.")
+    return (f"alpha is {number(node.alpha)}, score is {number(node.value)}: {span} ({names}) of this min "
+            f"node{where} are not searched. MAX already has {number(node.alpha)} elsewhere, and MIN "
+            f"here can hold MAX to {number(node.value)} or less, so MAX will never come here.")
 
 
 def explain(game: Game, state, depth: int, evaluate: Evaluation, emit: Callable[[str], None],

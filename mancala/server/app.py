@@ -1,0 +1,512 @@
+"""The one server: a Starlette ASGI app serving the board page, a few GET endpoints for
+the new-game form, and the WebSocket every client (browser, remote agent) speaks the
+protocol of ``docs/protocol.md`` on.
+
+    app = create_app(ServerConfig(...))      # run with uvicorn
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import dataclasses
+import logging
+import secrets
+from enum import Enum
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import FileResponse, HTMLResponse, JSONResponse
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from mancala.errors import BadInput, IllegalMove
+from mancala.games import GAMES, PRESETS
+from mancala.games.bao import BaoRules
+from mancala.games.kalah import KalahRules
+from mancala.players import LEVELS, LEVEL_SECONDS
+from mancala.record import record_from_json
+from mancala.server import study
+from mancala.server.protocol import MAX_MESSAGE_BYTES, Message, ProtocolError, encode, error, message, parse
+from mancala.server.session import DEFAULT_PLAYERS, Client, GameSession, Hub, ServerConfig, build_game
+from mancala.server.views import board_view, last_view
+
+log = logging.getLogger("mancala.server")
+
+#: the board page and its files (written by the web board work)
+STATIC = Path(__file__).resolve().parent.parent / "ui" / "web" / "static"
+#: frames over this size are refused by the WebSocket layer itself (connection closed, 1009)
+HARD_FRAME_LIMIT = 1024 * 1024
+
+NO_PAGE = """<!doctype html><meta charset="utf-8"><title>mancala</title>
+<p>The mancala server is running, but the board page is not installed
+(<code>mancala/ui/web/static/index.html</code> is missing). Clients can connect to
+<code>/ws</code>; see <code>docs/protocol.md</code>.</p>"""
+
+
+def create_app(config: ServerConfig | None = None) -> Starlette:
+    """The ASGI app with its own :class:`Hub` (games, workers, files)."""
+    hub = Hub(config)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app):
+        await hub.start()
+        try:
+            yield
+        finally:
+            await hub.stop()
+
+    routes = [
+        Route("/", index),
+        Route("/api/games", api_games),
+        Route("/api/players", api_players),
+        Route("/api/status", api_status),
+        Route("/api/results", api_results),
+        WebSocketRoute("/ws", websocket_endpoint),
+        Mount("/static", app=StaticFiles(directory=STATIC, check_dir=False), name="static"),
+    ]
+    app = Starlette(routes=routes, lifespan=lifespan)
+    app.state.hub = hub
+    return app
+
+
+# --- HTTP ---------------------------------------------------------------------------------
+
+
+async def index(request: Request):
+    """The board page."""
+    page = STATIC / "index.html"
+    if page.is_file():
+        return FileResponse(page, headers={"Cache-Control": "no-cache"})
+    return HTMLResponse(NO_PAGE)
+
+
+def _option_list(rules_class) -> list[dict]:
+    out = []
+    for f in dataclasses.fields(rules_class):
+        default = f.default
+        entry: dict[str, Any] = {"name": f.name}
+        if isinstance(default, Enum):
+            entry.update(kind="choice", values=[e.value for e in type(default)], default=default.value)
+        elif isinstance(default, bool):
+            entry.update(kind="bool", default=default)
+        elif isinstance(default, int):
+            entry.update(kind="int", default=default)
+        else:
+            entry.update(kind="positions", default=None)
+        out.append(entry)
+    return out
+
+
+async def api_games(request: Request):
+    """Games, their rule options and (Kalah) presets, for the new-game form."""
+    games = [
+        {"name": "kalah", "title": "Kalah", "text": GAMES["kalah"], "options": _option_list(KalahRules),
+         "presets": {name: rules.to_dict() for name, rules in PRESETS.items()}, "default_preset": "standard"},
+        {"name": "bao", "title": "Bao la Kiswahili", "text": GAMES["bao"], "options": _option_list(BaoRules),
+         "presets": {}},
+        {"name": "tictactoe", "title": "Tic-tac-toe", "text": GAMES["tictactoe"], "options": [], "presets": {}},
+    ]
+    return JSONResponse({"games": games})
+
+
+async def api_players(request: Request):
+    """Player kinds and levels, as ``make_player`` takes them."""
+    kinds = [
+        {"kind": "human", "spec": "human", "options": [], "text": "you, at this board"},
+        {"kind": "remote", "spec": "remote", "options": [],
+         "text": "a seat for another client (a remote agent or a second browser) to join"},
+        {"kind": "level", "spec": "medium", "options": [],
+         "text": "the AI at a difficulty level: easy, medium or hard"},
+        {"kind": "best", "spec": "best:time=1", "options": [{"name": "time", "kind": "float", "default": 1.0}],
+         "text": "our strongest player within a time per move (the engine for Kalah)"},
+        {"kind": "alphabeta", "spec": "alphabeta:depth=4",
+         "options": [{"name": "depth", "kind": "int", "default": 4}, {"name": "eval", "kind": "choice",
+                                                                     "values": ["score", "material", "percent", "bao"]}],
+         "text": "alpha-beta search to a depth in turns"},
+        {"kind": "minimax", "spec": "minimax:depth=3",
+         "options": [{"name": "depth", "kind": "int", "default": 3}, {"name": "eval", "kind": "choice",
+                                                                     "values": ["score", "material", "percent", "bao"]}],
+         "text": "plain minimax to a depth in turns"},
+        {"kind": "greedy", "spec": "greedy", "options": [], "text": "the move that scores best now"},
+        {"kind": "random", "spec": "random", "options": [{"name": "seed", "kind": "int", "default": None}],
+         "text": "random legal moves"},
+    ]
+    levels = {name: {"depth": depth, "seconds": LEVEL_SECONDS[name]} for name, depth in LEVELS.items()}
+    return JSONResponse({"kinds": kinds, "levels": levels, "default": DEFAULT_PLAYERS})
+
+
+async def api_status(request: Request):
+    """Is the engine ready, how many games run."""
+    hub: Hub = request.app.state.hub
+    return JSONResponse({"engine": "ready" if hub.engine_ready else "preparing", "games": len(hub.sessions),
+                         "protocol": 1})
+
+
+async def api_results(request: Request):
+    """Finished and interrupted games in the results folder."""
+    hub: Hub = request.app.state.hub
+    if hub.config.token and not _token_ok(hub, request.query_params.get("token")):
+        return JSONResponse({"error": "a token is required: add ?token=..."}, status_code=401)
+    return JSONResponse({"results": hub.results(), "interrupted": hub.interrupted})
+
+
+# --- WebSocket ----------------------------------------------------------------------------------
+
+
+def origin_allowed(headers, config: ServerConfig) -> bool:
+    """Browsers may only connect from a page of this server (or an allowed origin);
+    clients that send no Origin (agents) are let in."""
+    origin = headers.get("origin")
+    if origin is None:
+        return True
+    if origin in config.allow_origins or "*" in config.allow_origins:
+        return True
+    host = headers.get("host", "")
+    parts = urlsplit(origin)
+    return bool(parts.netloc) and parts.netloc.lower() == host.lower()
+
+
+def _token_ok(hub: Hub, token: Any) -> bool:
+    expected = hub.config.token
+    if not expected:
+        return True
+    return isinstance(token, str) and secrets.compare_digest(token.encode(), expected.encode())
+
+
+async def websocket_endpoint(websocket: WebSocket) -> None:
+    """One client connection: read, check and act on its messages until it goes."""
+    hub: Hub = websocket.app.state.hub
+    if not origin_allowed(websocket.headers, hub.config):
+        await websocket.close(code=1008)  # before accept: the handshake gets HTTP 403
+        return
+    await websocket.accept()
+    queue: asyncio.Queue = asyncio.Queue()
+    closing: list = []
+
+    def send(msg: dict) -> None:
+        if closing:
+            return
+        if queue.qsize() >= hub.config.max_queue:
+            close(4408, "slow reader: too many messages unread")
+            return
+        queue.put_nowait(encode(msg))
+
+    def close(code: int, reason: str) -> None:
+        if not closing:
+            closing.append((code, reason))
+            queue.put_nowait(None)
+
+    address = websocket.client.host if websocket.client else "unknown"
+    client = Client(hub, address, send, close)
+    hub.clients.add(client)
+
+    async def writer() -> None:
+        try:
+            while True:
+                text = await queue.get()
+                if text is None:
+                    code, reason = closing[0]
+                    await websocket.close(code=code, reason=reason)
+                    return
+                await websocket.send_text(text)
+        except Exception:  # the connection is gone; the reader notices
+            return
+
+    writer_task = asyncio.get_running_loop().create_task(writer())
+    try:
+        while not closing:
+            frame = await websocket.receive()
+            if frame["type"] == "websocket.disconnect":
+                break
+            text = frame.get("text")
+            if text is None:
+                send(error("bad_json", "binary frames are not read: send JSON as text frames"))
+                continue
+            await handle_frame(hub, client, text)
+    except WebSocketDisconnect:
+        pass
+    except RuntimeError:  # receive after the close we sent
+        pass
+    finally:
+        for task in list(client.tasks):
+            task.cancel()
+        if client.session is not None:
+            client.session.detach(client, leaving=False)
+        hub.clients.discard(client)
+        if not closing:
+            close(1000, "bye")
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(writer_task, 2)
+
+
+async def handle_frame(hub: Hub, client: Client, text: str) -> None:
+    """Parse and act on one frame; every failure becomes an ``error`` event."""
+    msg: Message | None = None
+    try:
+        msg = parse(text)
+        await dispatch(hub, client, msg)
+    except ProtocolError as e:
+        client.send(error(e.code, e.message, e.about or (msg.type if msg else None),
+                          e.request_id if e.request_id is not None else (msg.id if msg else None)))
+        if e.code == "bad_token":
+            client.close(4401, "bad token")
+    except IllegalMove as e:
+        client.send(error("illegal", str(e), msg.type if msg else None, msg.id if msg else None))
+    except BadInput as e:
+        client.send(error("bad_request", str(e), msg.type if msg else None, msg.id if msg else None))
+    except Exception as e:  # a bug: this message fails, the connection and the server go on
+        log.exception("message failed: %.200s", text)
+        client.send(error("internal", f"the server failed on this message ({type(e).__name__}); "
+                                      f"the game goes on", msg.type if msg else None, msg.id if msg else None))
+
+
+async def dispatch(hub: Hub, client: Client, msg: Message) -> None:
+    """Act on one checked message."""
+    kind, rid = msg.type, msg.id
+    if kind == "hello":
+        if not _token_ok(hub, msg.get("token")):
+            raise ProtocolError("bad_token", "a valid token is required by this server (ask its operator; "
+                                             "the page takes it from ?token= in its address)", "hello", rid)
+        client.greeted = True
+        client.name = str(msg.get("client", ""))[:80] or None
+        client.send(hub.welcome(rid))
+        return
+    if not client.greeted:
+        raise ProtocolError("hello_first", "send hello first: {\"v\": 1, \"type\": \"hello\"}", kind, rid)
+    if kind == "ping":
+        client.send(message("pong", rid))
+        return
+    if kind == "list":
+        client.send(message("games", rid, games=[s.summary() for s in hub.sessions.values()],
+                            interrupted=hub.interrupted))
+        return
+    if kind in ("create", "new"):
+        _create(hub, client, msg)
+        return
+    if kind == "load":
+        _load(hub, client, msg)
+        return
+    if kind in ("join", "watch"):
+        _join(hub, client, msg)
+        return
+    session = client.session
+    if session is None:
+        raise ProtocolError("no_game", f"{kind} needs a game: create, join or watch one first", kind, rid)
+    if kind == "leave":
+        session.detach(client, leaving=True)
+        client.send(message("left", rid))
+        return
+    if kind == "move":
+        session.human_move(client, str(msg.get("move")), rid)
+        return
+    if kind == "undo":
+        session.undo(client, rid)
+        return
+    if kind == "redo":
+        session.redo(client, rid)
+        return
+    if kind in ("pause", "resume"):
+        session.pause(kind == "pause", client, rid)
+        return
+    if kind == "step":
+        session.step(client, rid)
+        return
+    if kind == "settings":
+        delay = msg.get("move_delay")
+        if delay is not None:
+            session.move_delay = _clamp(delay, 0.0, 10.0)
+        session.broadcast(client, rid)
+        return
+    if kind == "resign":
+        session.resign(client, rid)
+        return
+    if kind == "save":
+        client.send(message("record", rid, record=session.record_json(),
+                            filename=f"{session.game.name}-{session.id}.json"))
+        return
+    if kind == "view":
+        ply = msg.get("ply")
+        if not 0 <= ply <= len(session.record.moves):
+            raise ProtocolError("bad_request", f"view: ply must be 0-{len(session.record.moves)}, got {ply}", kind)
+        state = session.states[ply]
+        last = last_view(session.game, session.states[ply - 1], session.record.moves[ply - 1], state, ply) \
+            if ply else None
+        mover = None if session.game.is_terminal(state) else session.game.to_move(state)
+        client.send(message("view", rid, ply=ply, board=board_view(session.game, state), to_move=mover, last=last,
+                            text=session.game.render(state)))
+        return
+    if kind in ("hint", "analyse", "review", "tree"):
+        _study(hub, client, session, msg)
+        return
+    raise ProtocolError("unknown_type", f"message type {kind!r} is not handled", kind, rid)
+
+
+def _clamp(value: float, low: float, high: float) -> float:
+    return max(low, min(high, float(value)))
+
+
+def _players(msg: Message, default: list[str]) -> list[str]:
+    players = msg.get("players", default)
+    if len(players) != 2 or not all(isinstance(p, str) and 0 < len(p) <= 80 for p in players):
+        raise ProtocolError("bad_request", f"{msg.type}: players must be a list of two player specs, "
+                                           f"e.g. [\"human\", \"medium\"]", msg.type, msg.id)
+    return players
+
+
+def _switch(client: Client, session: GameSession, seats: list[int], request_id: Any = None) -> None:
+    """Attach ``client`` to ``session`` (leaving its previous game) and tell it so."""
+    old = client.session
+    if old is not None and old is not session:
+        old.detach(client, leaving=True)
+    token = next((session.seats[p].token for p in seats if session.seats[p].token), None)
+    session.attach(client, seats)
+    client.send(message("joined", request_id, game_id=session.id, seats=sorted(seats), resume=token,
+                        role="player" if seats else "watcher"))
+
+
+def _create(hub: Hub, client: Client, msg: Message) -> None:
+    old = client.session
+    if msg.type == "new" and old is not None:
+        game = build_game(msg.get("game"), msg.get("options")) if msg.get("game") else old.game
+        specs = _players(msg, [s.spec for s in old.seats])
+        clock = msg.get("clock")
+        if clock is None and old.clock is not None:
+            clock = {"move": old.clock.per_move, "game": old.clock.per_game}
+        delay = msg.get("move_delay", old.move_delay)
+    else:
+        game = build_game(msg.get("game"), msg.get("options"))
+        specs = _players(msg, DEFAULT_PLAYERS)
+        clock = msg.get("clock")
+        delay = msg.get("move_delay")
+    if delay is not None:
+        delay = _clamp(delay, 0.0, 10.0)
+    session = hub.create(client, game, specs, clock, delay)
+    _switch(client, session, [p for p, s in enumerate(session.seats) if s.kind == "human"], msg.id)
+    hub.journal_update()
+    client.send(session.state_message(client, msg.id))
+
+
+def _load(hub: Hub, client: Client, msg: Message) -> None:
+    try:
+        record = record_from_json(msg.get("record"), "the game record")
+    except BadInput as e:
+        raise ProtocolError("bad_record", f"{e}; the current game goes on", "load", msg.id) from None
+    specs = ["human" if p.strip().lower() == "remote" else p for p in record.players]
+    try:
+        session = hub.create(client, record.game, specs, None, None, moves=record.moves)
+    except BadInput as e:
+        raise ProtocolError("bad_record", f"the game record: {e}; the current game goes on", "load", msg.id) from None
+    _switch(client, session, [p for p, s in enumerate(session.seats) if s.kind == "human"], msg.id)
+    session.after_change(client, msg.id)
+
+
+def _join(hub: Hub, client: Client, msg: Message) -> None:
+    gid = msg.get("game_id")
+    session = hub.sessions.get(gid)
+    if session is None:
+        raise ProtocolError("no_game", f"no game {gid!r} on this server (send list to see the games)",
+                            msg.type, msg.id)
+    if msg.type == "watch":
+        _switch(client, session, [], msg.id)
+        client.send(session.state_message(client, msg.id))
+        return
+    resume = msg.get("resume")
+    if resume is not None:
+        seats = session.seats_for_token(resume)
+        if not seats:
+            raise ProtocolError("seat_taken", "that resume token does not belong to a seat of this game",
+                                "join", msg.id)
+        for p in seats:
+            holder = session.seats[p].holder
+            if holder is not None and holder is not client:  # the old connection is still open: replace it
+                holder.seats = [s for s in holder.seats if s != p]
+    else:
+        if session.over():
+            raise ProtocolError("game_over", "that game is over; watch it instead", "join", msg.id)
+        free = [p for p, s in enumerate(session.seats)
+                if s.kind == "remote" and s.holder is None and s.gone_since is None]
+        seat = msg.get("seat")
+        if seat is not None:
+            if seat not in (0, 1):
+                raise ProtocolError("bad_request", "join: seat must be 0 or 1", "join", msg.id)
+            if seat not in free:
+                kind = session.seats[seat].kind
+                why = "it is not a remote seat" if kind != "remote" else "someone holds it"
+                raise ProtocolError("seat_taken", f"seat {seat} ({session.names()[seat]}) cannot be joined: {why}",
+                                    "join", msg.id)
+        else:
+            if not free:
+                raise ProtocolError("seat_taken", "that game has no free remote seat; watch it instead",
+                                    "join", msg.id)
+            seat = free[0]
+        session.seats[seat].token = secrets.token_urlsafe(16)
+        seats = [seat]
+    _switch(client, session, seats, msg.id)
+    if session.clock is not None and session.clock.running is None and not session.over() and not session.waiting:
+        session.clock.start(session.game.to_move(session.state), session)
+    session.schedule()
+    session.broadcast(client, msg.id)
+
+
+def _study(hub: Hub, client: Client, session: GameSession, msg: Message) -> None:
+    """Hint, analysis, review and tree run in a worker; the answer comes when ready."""
+    kind = msg.type
+    if kind != "review":
+        session._check_study_allowed(kind)
+    ply = msg.get("ply", len(session.record.moves))
+    if not 0 <= ply <= len(session.record.moves):
+        raise ProtocolError("bad_request", f"{kind}: ply must be 0-{len(session.record.moves)}", kind, msg.id)
+    state = session.states[ply]
+    game = session.game
+    if kind in ("hint", "analyse", "tree") and game.is_terminal(state):
+        raise ProtocolError("game_over", f"{kind}: the game is over in that position: nothing to search", kind, msg.id)
+    if kind == "review" and session.strict and not session.over():
+        raise ProtocolError("refused", "review is available once the match is over", kind, msg.id)
+    if kind == "review" and not session.record.moves:
+        raise ProtocolError("refused", "review: no move has been played yet", kind, msg.id)
+    if kind == "hint":
+        job = (study.hint, game, state, _clamp(msg.get("seconds", 1.0), 0.05, 10.0))
+    elif kind == "analyse":
+        job = (study.analysis, game, state, _clamp(msg.get("seconds", 2.0), 0.05, 10.0))
+    elif kind == "review":
+        job = (study.review, game, session.states[:-1], list(session.record.moves),
+               _clamp(msg.get("seconds", 0.2), 0.02, 2.0))
+    else:
+        depth = msg.get("depth", 3)
+        if not 1 <= depth <= study.MAX_TREE_DEPTH:
+            raise ProtocolError("bad_request", f"tree: depth must be 1-{study.MAX_TREE_DEPTH}, got {depth}",
+                                kind, msg.id)
+        algorithm = msg.get("algorithm", "alphabeta")
+        if algorithm not in ("alphabeta", "minimax"):
+            raise ProtocolError("bad_request", f"tree: algorithm must be alphabeta or minimax, got {algorithm!r}",
+                                kind, msg.id)
+        job = (study.tree, game, state, depth, algorithm)
+    reply = {"hint": "hint", "analyse": "analysis", "review": "review", "tree": "tree"}[kind]
+    extra = {} if kind == "review" else {"ply": ply, "player": game.to_move(state)}
+
+    async def work() -> None:
+        try:
+            data = await hub.run(*job)
+        except asyncio.CancelledError:
+            return
+        except ValueError as e:
+            client.send(error("bad_request", str(e), kind, msg.id))
+            return
+        except Exception as e:  # noqa: BLE001
+            log.exception("%s failed", kind)
+            client.send(error("internal", f"{kind} failed ({type(e).__name__}: {e})", kind, msg.id))
+            return
+        data.update(extra)
+        client.send(message(reply, msg.id, game_id=session.id, **data))
+
+    task = asyncio.get_running_loop().create_task(work())
+    client.tasks.add(task)
+    task.add_done_callback(client.tasks.discard)
+
+
+__all__ = ["create_app", "ServerConfig", "MAX_MESSAGE_BYTES", "HARD_FRAME_LIMIT", "origin_allowed"]

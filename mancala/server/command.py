@@ -1,0 +1,200 @@
+"""``mancala web`` (the board in the browser) and ``mancala serve`` (the same server for
+remote agents and browsers, with results, clocks and a token): argument parsing and
+running uvicorn.  :func:`register` adds both subcommands to the CLI."""
+
+from __future__ import annotations
+
+import argparse
+import ipaddress
+import logging
+import os
+import socket
+import sys
+import webbrowser
+from pathlib import Path
+
+from mancala.errors import BadInput
+
+DEFAULT_PORT = 8000
+#: how many ports after the default ``mancala web`` tries when it is taken
+PORT_TRIES = 20
+
+
+def register(sub) -> None:
+    """Add ``web`` and ``serve`` to the CLI's subcommands."""
+    web = sub.add_parser("web", help="the board in your browser: play, watch, study and analyse every game",
+                         description="Start the game server on this machine and open the board in the browser. "
+                                     "Ctrl-C stops it.")
+    _common(web)
+    web.add_argument("--no-browser", action="store_true", help="do not open a browser (just print the address)")
+    web.set_defaults(func=run_web)
+
+    serve = sub.add_parser("serve", help="host games for remote agents and browsers (network play)",
+                           description="Host games for remote agents (mancala agent) and browsers: the same "
+                                       "server and protocol as 'mancala web' (docs/protocol.md), with clocks, "
+                                       "finished games written to a results folder, and a token required "
+                                       "off this machine.")
+    _common(serve)
+    serve.add_argument("--results", metavar="DIR", default="mancala-results",
+                       help="folder for finished games and the journal of running ones (default mancala-results)")
+    serve.add_argument("--move-time", type=float, metavar="S",
+                       help="default per-move clock (seconds) for games with a remote seat")
+    serve.add_argument("--game-time", type=float, metavar="S",
+                       help="default per-game clock (seconds) for games with a remote seat")
+    serve.set_defaults(func=run_serve)
+
+
+def _common(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--host", default="127.0.0.1",
+                        help="address to listen on (default 127.0.0.1: this machine only; any other needs a token)")
+    parser.add_argument("--port", type=int, help=f"port (default {DEFAULT_PORT}, or the next free one)")
+    parser.add_argument("--token", help="the token clients must present (default: $MANCALA_TOKEN); "
+                                        "required when --host is not a loopback address")
+    parser.add_argument("--grace", type=float, default=60.0, metavar="S",
+                        help="seconds a disconnected player may take to come back before forfeiting (default 60)")
+    parser.add_argument("--max-games", type=int, default=200, help="games the server holds at once (default 200)")
+    parser.add_argument("--max-games-per-client", type=int, default=50,
+                        help="running games one client address may create (default 50)")
+    parser.add_argument("--allow-origin", action="append", default=[], metavar="ORIGIN",
+                        help="also accept browser pages from ORIGIN (e.g. http://example.org); repeatable")
+    parser.add_argument("--workers", type=int, default=min(4, os.cpu_count() or 1),
+                        help="processes for AI moves and analysis (default: cores, at most 4)")
+
+
+def is_loopback(host: str) -> bool:
+    """Whether ``host`` is only reachable from this machine."""
+    if host in ("localhost",):
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def _config(args: argparse.Namespace, results: Path | None, clock: dict | None):
+    from mancala.server.session import ServerConfig  # noqa: PLC0415
+    token = args.token or os.environ.get("MANCALA_TOKEN") or None
+    if not is_loopback(args.host) and not token:
+        raise BadInput(f"--host {args.host} lets other machines connect: give a token with --token or the "
+                       f"environment variable MANCALA_TOKEN (clients present it in hello)")
+    for name in ("grace", "max_games", "max_games_per_client", "workers"):
+        if getattr(args, name) is not None and getattr(args, name) <= 0:
+            raise BadInput(f"--{name.replace('_', '-')} must be more than 0")
+    return ServerConfig(token=token, allow_origins=tuple(args.allow_origin), max_games=args.max_games,
+                        max_games_per_client=args.max_games_per_client, grace=args.grace, results=results,
+                        workers=args.workers, clock=clock)
+
+
+def bind(host: str, port: int | None) -> socket.socket:
+    """A listening socket on ``host``: ``port``, or the first free one from 8000 on."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    ports = [port] if port is not None else range(DEFAULT_PORT, DEFAULT_PORT + PORT_TRIES)
+    last = None
+    for p in ports:
+        if not 0 <= p <= 65535:
+            raise BadInput(f"--port must be 0-65535, got {p}")
+        sock = socket.socket(family, socket.SOCK_STREAM)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            sock.bind((host, p))
+        except OSError as e:
+            sock.close()
+            last = e
+            continue
+        sock.listen(128)
+        sock.set_inheritable(True)
+        return sock
+    if port is not None:
+        raise BadInput(f"cannot listen on {host}:{port} ({last.strerror if last else 'in use'}); "
+                       f"choose another --port")
+    raise BadInput(f"ports {DEFAULT_PORT}-{DEFAULT_PORT + PORT_TRIES - 1} on {host} are all taken; give --port")
+
+
+def has_display() -> bool:
+    """Whether a browser can be shown (a graphical session, or macOS/Windows)."""
+    if sys.platform in ("darwin", "win32"):
+        return True
+    return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+
+
+def serve_app(config, sock: socket.socket, on_ready=None) -> int:
+    """Run the app on ``sock`` until Ctrl-C (or SIGTERM); returns the exit code."""
+    import uvicorn  # noqa: PLC0415
+
+    from mancala.server.app import HARD_FRAME_LIMIT, create_app  # noqa: PLC0415
+
+    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    app = create_app(config)
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", ws_max_size=HARD_FRAME_LIMIT,
+                                           lifespan="on", timeout_graceful_shutdown=3))
+    if on_ready is not None:
+        original = server.startup
+
+        async def startup(sockets=None):
+            await original(sockets=sockets)
+            on_ready(app)
+        server.startup = startup
+    try:
+        server.run(sockets=[sock])
+    except KeyboardInterrupt:
+        pass
+    finally:
+        sock.close()
+    print("Server stopped.")
+    return 0
+
+
+def _address(host: str, port: int) -> str:
+    shown = f"[{host}]" if ":" in host else host
+    return f"http://{shown}:{port}/"
+
+
+def run_web(args: argparse.Namespace) -> int:
+    """``mancala web``: the board on this machine, opened in the browser."""
+    config = _config(args, None, None)
+    sock = bind(args.host, args.port)
+    port = sock.getsockname()[1]
+    url = _address(args.host if args.host != "0.0.0.0" else "127.0.0.1", port)
+    if config.token:
+        url += f"?token={config.token}"
+
+    def ready(app) -> None:
+        print(f"mancala board at {url}  (Ctrl-C to stop)", flush=True)
+        if not args.no_browser and has_display():
+            try:
+                webbrowser.open(url)
+            except Exception:  # noqa: BLE001 (no browser: the address is printed)
+                pass
+    return serve_app(config, sock, ready)
+
+
+def run_serve(args: argparse.Namespace) -> int:
+    """``mancala serve``: host games for remote agents and browsers."""
+    clock = None
+    for name, key in (("move_time", "move"), ("game_time", "game")):
+        value = getattr(args, name)
+        if value is not None:
+            if not 0.05 <= value <= 86400:
+                raise BadInput(f"--{name.replace('_', '-')} must be 0.05-86400 seconds, got {value:g}")
+            clock = dict(clock or {}, **{key: value})
+    results = Path(args.results)
+    if results.exists() and not results.is_dir():
+        raise BadInput(f"--results {results}: not a folder")
+    try:
+        results.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise BadInput(f"--results {results}: cannot create it ({e.strerror})") from None
+    if not os.access(results, os.W_OK):
+        raise BadInput(f"--results {results}: not writable")
+    config = _config(args, results, clock)
+    sock = bind(args.host, args.port)
+    port = sock.getsockname()[1]
+    url = _address(args.host, port)
+
+    def ready(app) -> None:
+        print(f"mancala server at {url} (WebSocket {url.replace('http', 'ws', 1)}ws); results in {results}/"
+              + ("; token required" if config.token else "") + "  (Ctrl-C to stop)", flush=True)
+        for entry in app.state.hub.interrupted:
+            print(f"interrupted: game {entry['game_id']} ({entry['game']}, {entry['moves']} moves) "
+                  f"saved as {results}/{entry['file']}", flush=True)
+    return serve_app(config, sock, ready)

@@ -1,0 +1,886 @@
+"""Games hosted by the server: who sits where, the moves so far, undo/redo, AI turns run
+off the event loop, clocks, disconnects and reconnects, results and the journal.
+
+Everything here runs on the server's event loop (one thread), so no locks are needed;
+CPU work (AI moves and studies) goes to the :class:`Hub`'s worker processes.
+The wire format is ``docs/protocol.md``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import json
+import logging
+import multiprocessing
+import secrets
+import time
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, Callable
+
+from mancala import __version__
+from mancala.atomic import write_atomically
+from mancala.errors import BadInput, IllegalMove
+from mancala.games import make_game
+from mancala.games.base import Game
+from mancala.games.bao import Bao
+from mancala.players import HumanPlayer, make_player
+from mancala.record import GameRecord, record_from_json
+from mancala.server import study
+from mancala.server.protocol import ProtocolError, error, message
+from mancala.server.views import board_view, last_view, legal_view, result_view
+
+log = logging.getLogger("mancala.server")
+
+#: the players of a new game when ``create`` names none: you against the AI at medium
+DEFAULT_PLAYERS = ["human", "medium"]
+#: Bao's never-ending-move cap the server allows (the rules' default; "no limit" could hang it)
+MAX_BAO_LAPS = 1_000_000
+
+
+@dataclass
+class ServerConfig:
+    """The server's settings (``mancala web``/``mancala serve`` options; ``docs/protocol.md``)."""
+
+    #: the token every client presents in ``hello`` (None: none needed, loopback only)
+    token: str | None = None
+    #: extra allowed ``Origin`` values for browsers (besides the server's own address)
+    allow_origins: tuple[str, ...] = ()
+    max_games: int = 200
+    max_games_per_client: int = 50
+    #: seconds a disconnected player of a network game may take to come back
+    grace: float = 60.0
+    #: seconds a game nobody is connected to is kept (a page reload) before it is freed
+    idle_grace: float = 10.0
+    #: the folder finished games and the journal are written to (None: nothing written)
+    results: Path | None = None
+    #: worker processes for AI moves and studies
+    workers: int = 2
+    #: warm the engine in the workers at start-up
+    warm: bool = True
+    #: default clocks for games with a remote seat: {"move": s, "game": s} (None: no clock)
+    clock: dict | None = None
+    #: messages queued unread before a client is disconnected as a slow reader
+    max_queue: int = 256
+
+
+@dataclass
+class Seat:
+    """One player of a game: its spec, kind and who holds it."""
+
+    spec: str
+    #: ``human``, ``ai`` or ``remote``
+    kind: str
+    #: the AI player object (None for humans and remote players)
+    player: Any = None
+    holder: "Client | None" = None
+    #: the secret a disconnected holder presents to take the seat back
+    token: str | None = None
+    #: monotonic time the holder disconnected (None while connected)
+    gone_since: float | None = None
+    #: name the remote client gave in hello
+    client_name: str | None = None
+
+
+class Client:
+    """One WebSocket connection: what it sends goes through :meth:`Hub.handle`."""
+
+    def __init__(self, hub: "Hub", address: str, send: Callable[[dict], None],
+                 close: Callable[[int, str], None]) -> None:
+        self.hub = hub
+        self.address = address
+        self.send = send
+        self.close = close
+        self.greeted = False
+        self.name: str | None = None
+        self.session: GameSession | None = None
+        self.seats: list[int] = []
+        self.tasks: set[asyncio.Task] = set()
+
+
+class GameSession:
+    """One hosted game."""
+
+    def __init__(self, hub: "Hub", game: Game, specs: list[str], *, creator: Client | None,
+                 clock: dict | None = None, move_delay: float | None = None,
+                 moves: list | None = None) -> None:
+        self.hub = hub
+        self.id = hub.new_id()
+        self.game = game
+        self.seats = [_seat(spec, game) for spec in specs]
+        self.record = GameRecord(game, [s.spec for s in self.seats])
+        self.states = [game.initial_state()]
+        self.history: list[dict] = []
+        self.redo_stack: list[list] = []
+        self.clients: set[Client] = set()
+        self.creator_address = creator.address if creator else None
+        self.paused = False
+        self.step_pending = False
+        self.all_ai = all(s.kind == "ai" for s in self.seats)
+        self.move_delay = float(move_delay) if move_delay is not None else (0.6 if self.all_ai else 0.0)
+        self.thinking: dict | None = None
+        self.generation = 0
+        self.forced_result: dict | None = None
+        self.started = _now_iso()
+        self.ended: str | None = None
+        self.last_move_time = time.monotonic()
+        self.free_handle: asyncio.TimerHandle | None = None
+        self.clock = Clock.from_spec(clock) if clock else None
+        self.think_task: asyncio.Task | None = None
+        self.written = False
+        for move in moves or []:
+            self._push(move)
+
+    # --- facts ------------------------------------------------------------------
+
+    @property
+    def state(self):
+        """The current position."""
+        return self.states[-1]
+
+    @property
+    def network(self) -> bool:
+        """Whether a seat is played by a remote client (a real match: no take-backs)."""
+        return any(s.kind == "remote" for s in self.seats)
+
+    @property
+    def waiting(self) -> bool:
+        """Whether a remote seat has not been joined yet (the game starts once it is)."""
+        return any(s.kind == "remote" and s.holder is None and s.gone_since is None for s in self.seats)
+
+    @property
+    def strict(self) -> bool:
+        """A match: a remote seat or a clock (undo, hints and analysis are refused while it runs)."""
+        return self.network or self.clock is not None
+
+    def over(self) -> bool:
+        """Whether the game has ended (on the board, by resignation, time or disconnect)."""
+        return self.forced_result is not None or self.game.is_terminal(self.state)
+
+    def result(self) -> dict | None:
+        """The result, or None while the game runs."""
+        if self.forced_result is not None:
+            return self.forced_result
+        return result_view(self.game, self.state, self.names())
+
+    def names(self) -> list[str]:
+        """``South (human)``, ``North (medium)``."""
+        return [f"{self.game.player_name(p)} ({self.seats[p].spec})" for p in (0, 1)]
+
+    def to_move(self) -> int | None:
+        """The player to move, or None when the game is over."""
+        return None if self.over() else self.game.to_move(self.state)
+
+    # --- the state message ---------------------------------------------------------
+
+    def state_message(self, client: Client | None, request_id: Any = None) -> dict:
+        """The ``state`` message for ``client`` (its seats and legal moves)."""
+        game, state = self.game, self.state
+        mover = self.to_move()
+        you = list(client.seats) if client is not None and client.session is self else []
+        legal = legal_view(game, state) if mover is not None and mover in you and self.seats[mover].kind != "ai" else []
+        last = None
+        if self.history:
+            before = self.states[-2]
+            last = last_view(game, before, self.record.moves[-1], state, len(self.record.moves))
+        players = [{"player": p, "name": game.player_name(p), "spec": s.spec, "kind": s.kind,
+                    "connected": s.kind == "ai" or s.holder is not None,
+                    **({"client": s.client_name} if s.client_name else {})}
+                   for p, s in enumerate(self.seats)]
+        thinking = None
+        if self.thinking is not None:
+            thinking = dict(self.thinking, since=round(time.monotonic() - self.thinking["since"], 2))
+        elif mover is not None and self.seats[mover].kind == "remote":
+            thinking = {"player": mover, "spec": "remote", "since": round(time.monotonic() - self.last_move_time, 2)}
+        return message(
+            "state", request_id, game_id=self.id, ply=len(self.record.moves),
+            game={"name": game.name, "spec": _spec(game), "title": _title(game),
+                  "options": game.rules.to_dict() if hasattr(game, "rules") else {}},
+            players=players, you=you, to_move=mover, status=self.status(mover),
+            board=board_view(game, state), legal=legal, last=last, history=list(self.history),
+            can_undo=self.can_undo(client), can_redo=bool(self.redo_stack) and not self.strict,
+            thinking=thinking, paused=self.paused, move_delay=self.move_delay,
+            clock=self.clock.view(mover if not self.over() else None) if self.clock else None,
+            engine="ready" if self.hub.engine_ready else "preparing", result=self.result())
+
+    def status(self, mover: int | None) -> str:
+        """One line for the status bar."""
+        result = self.result()
+        if result is not None:
+            return "Game over. " + result["text"]
+        if self.waiting:
+            return f"Waiting for the remote player to join game {self.id}."
+        seat = self.seats[mover]
+        name = self.names()[mover]
+        if seat.kind == "ai":
+            if not self.hub.engine_ready:
+                return "Preparing the engine…"
+            if self.paused:
+                return f"Paused; {name} to move."
+            return f"{name} is thinking…"
+        if seat.kind == "remote" and seat.holder is None:
+            return f"Waiting for {name} to join (game {self.id})." if seat.gone_since is None else \
+                f"{name} disconnected; waiting for it to come back."
+        return f"{name} to move."
+
+    def broadcast(self, request_from: Client | None = None, request_id: Any = None) -> None:
+        """Send the state to every client of the game (the requester's copy carries its id)."""
+        for client in list(self.clients):
+            client.send(self.state_message(client, request_id if client is request_from else None))
+
+    # --- moves ------------------------------------------------------------------
+
+    def _push(self, move) -> None:
+        before = self.state
+        after = self.game.apply(before, move)
+        self.record.moves.append(move)
+        self.states.append(after)
+        self.history.append({"ply": len(self.record.moves), "player": self.game.to_move(before),
+                             "move": str(move), "text": self.game.describe_move(before, move, after)})
+
+    def _pop(self) -> Any:
+        self.states.pop()
+        self.history.pop()
+        return self.record.moves.pop()
+
+    def play(self, move, requester: Client | None = None, request_id: Any = None) -> None:
+        """Play a legal move (any player), then go on: clocks, end of game, the next AI turn."""
+        mover = self.game.to_move(self.state)
+        if self.clock is not None:
+            self.clock.charge(mover)
+        self._push(move)
+        self.last_move_time = time.monotonic()
+        self.after_change(requester, request_id)
+
+    def after_change(self, requester: Client | None = None, request_id: Any = None) -> None:
+        """Bring everything in line with a new position: the end of the game, the clock, the
+        journal, the next AI move, and tell every client."""
+        if self.over():
+            self.finish()
+        else:
+            if self.clock is not None and not self.waiting:
+                self.clock.start(self.game.to_move(self.state), self)
+            self.hub.journal_update()
+            self.schedule()
+        self.broadcast(requester, request_id)
+
+    def human_move(self, client: Client, text: str, request_id: Any) -> None:
+        """A move sent by a client."""
+        if self.over():
+            raise ProtocolError("game_over", "the game is over: no move is legal", "move")
+        mover = self.game.to_move(self.state)
+        if mover not in client.seats:
+            raise ProtocolError("not_your_turn", f"it is {self.names()[mover]}'s turn, not yours "
+                                                 f"(you play {self._seats_text(client)})", "move")
+        if self.seats[mover].kind == "ai":
+            raise ProtocolError("not_your_turn", f"{self.names()[mover]} is an AI: it moves by itself", "move")
+        if self.waiting:
+            raise ProtocolError("refused", f"the game starts when the remote player has joined "
+                                           f"(game id {self.id})", "move")
+        try:
+            move = self.game.parse_move(self.state, str(text))
+        except IllegalMove as e:
+            raise ProtocolError("illegal", str(e), "move") from None
+        self.redo_stack.clear()
+        self.play(move, client, request_id)
+
+    def _seats_text(self, client: Client) -> str:
+        if not client.seats:
+            return "no seat: you are watching"
+        return " and ".join(self.game.player_name(p) for p in client.seats)
+
+    # --- undo / redo --------------------------------------------------------------
+
+    def can_undo(self, client: Client | None) -> bool:
+        """Whether undo would take anything back for ``client``."""
+        if client is None or self.strict or self.forced_result is not None:
+            return False
+        return self._undo_point(client) is not None
+
+    def _undo_point(self, client: Client) -> int | None:
+        """The index of the last move made by one of ``client``'s human seats."""
+        mine = {p for p in client.seats if self.seats[p].kind == "human"}
+        for i in range(len(self.record.moves) - 1, -1, -1):
+            if self.game.to_move(self.states[i]) in mine:
+                return i
+        return None
+
+    def undo(self, client: Client, request_id: Any = None) -> None:
+        """Take back moves through the last one a human of ``client`` made (the AI's whole
+        turn included); they can be redone."""
+        self._check_study_allowed("undo")
+        if self.forced_result is not None:
+            raise ProtocolError("game_over", f"the game ended ({self.forced_result['reason']}): nothing to undo", "undo")
+        point = self._undo_point(client)
+        if point is None:
+            raise ProtocolError("refused", "nothing to undo: no move of yours yet", "undo")
+        taken = []
+        while len(self.record.moves) > point:
+            taken.append(self._pop())
+        self.redo_stack.append(list(reversed(taken)))
+        self.cancel_thinking()
+        self.after_change(client, request_id)
+
+    def redo(self, client: Client, request_id: Any = None) -> None:
+        """Play again the moves the last undo took back."""
+        self._check_study_allowed("redo")
+        if not self.redo_stack:
+            raise ProtocolError("refused", "nothing to redo", "redo")
+        chunk = self.redo_stack.pop()
+        self.cancel_thinking()
+        for move in chunk:
+            if self.over():
+                break
+            self._push(move)
+        self.last_move_time = time.monotonic()
+        self.after_change(client, request_id)
+
+    def _check_study_allowed(self, what: str) -> None:
+        if self.strict and not self.over():
+            raise ProtocolError("refused", f"{what} is not allowed during a match with a remote player or a "
+                                           f"clock", what)
+
+    # --- AI turns ----------------------------------------------------------------------
+
+    def cancel_thinking(self) -> None:
+        """Abandon a search under way (its answer will be ignored)."""
+        self.generation += 1
+        self.thinking = None
+        if self.think_task is not None:
+            self.think_task.cancel()
+            self.think_task = None
+
+    def schedule(self) -> None:
+        """Start the AI's search if an AI is to move (and the game is neither paused nor idle)."""
+        if self.over() or self.think_task is not None or self.waiting or not self.clients and not self.network:
+            return
+        mover = self.game.to_move(self.state)
+        seat = self.seats[mover]
+        if seat.kind != "ai":
+            return
+        if self.paused and not self.step_pending:
+            return
+        self.generation += 1
+        self.thinking = {"player": mover, "spec": seat.spec, "since": time.monotonic()}
+        self.think_task = asyncio.get_running_loop().create_task(self._think(self.generation, mover))
+
+    async def _think(self, generation: int, mover: int) -> None:
+        seat = self.seats[mover]
+        try:
+            move, player = await self.hub.run(study.think, self.game, self.state, seat.player)
+            if generation != self.generation:
+                return
+            seat.player = player
+            wait = self.last_move_time + self.move_delay - time.monotonic()
+            if wait > 0:
+                await asyncio.sleep(wait)
+            if generation != self.generation:
+                return
+        except asyncio.CancelledError:
+            return
+        except Exception as e:  # a bug or a dead worker: report it, keep the server going
+            log.exception("AI move failed in game %s", self.id)
+            if generation == self.generation:
+                self.thinking = None
+                self.think_task = None
+                self.paused = True
+                for client in list(self.clients):
+                    client.send(error("internal", f"the AI {seat.spec} failed ({type(e).__name__}: {e}); "
+                                                  f"the game is paused"))
+                self.broadcast()
+            return
+        self.thinking = None
+        self.think_task = None
+        self.step_pending = False
+        if move not in self.game.legal_moves(self.state):
+            log.error("AI %s chose an illegal move %s in game %s", seat.spec, move, self.id)
+            self.forced_result = self._win_for(1 - mover, "illegal", f"{self.names()[mover]} chose an illegal move")
+            self.finish()
+            self.broadcast()
+            return
+        self.play(move)
+
+    def pause(self, on: bool, client: Client | None = None, request_id: Any = None) -> None:
+        """Pause (at once: a search under way is abandoned) or resume an AI-vs-AI game."""
+        if not self.all_ai:
+            raise ProtocolError("refused", "pause, resume and step are for games between two AIs",
+                                "pause" if on else "resume")
+        self.paused = on
+        self.step_pending = False
+        if on:
+            self.cancel_thinking()
+        else:
+            self.schedule()
+        self.broadcast(client, request_id)
+
+    def step(self, client: Client | None = None, request_id: Any = None) -> None:
+        """Play one AI move of a paused AI-vs-AI game."""
+        if not self.all_ai:
+            raise ProtocolError("refused", "step is for games between two AIs", "step")
+        if not self.paused:
+            raise ProtocolError("refused", "step works while the game is paused", "step")
+        if self.over():
+            raise ProtocolError("game_over", "the game is over", "step")
+        self.step_pending = True
+        self.schedule()
+        self.broadcast(client, request_id)
+
+    # --- the end -------------------------------------------------------------------
+
+    def _win_for(self, winner: int, reason: str, why: str) -> dict:
+        score = [1, -1] if winner == 0 else [-1, 1]
+        return {"winner": winner, "score": score, "reason": reason,
+                "text": f"{self.names()[winner]} wins: {why}."}
+
+    def resign(self, client: Client, request_id: Any = None) -> None:
+        """The client's player resigns (the one to move among its seats, else its first)."""
+        if self.over():
+            raise ProtocolError("game_over", "the game is already over", "resign")
+        if not client.seats:
+            raise ProtocolError("refused", "watchers cannot resign", "resign")
+        mover = self.game.to_move(self.state)
+        loser = mover if mover in client.seats else client.seats[0]
+        self.forced_result = self._win_for(1 - loser, "resign", f"{self.names()[loser]} resigned")
+        self.cancel_thinking()
+        self.finish()
+        self.broadcast(client, request_id)
+
+    def forfeit(self, loser: int, reason: str, why: str) -> None:
+        """``loser`` loses by ``reason`` (``time``, ``disconnect``)."""
+        if self.over():
+            return
+        self.forced_result = self._win_for(1 - loser, reason, why)
+        self.cancel_thinking()
+        self.finish()
+        self.broadcast()
+
+    def finish(self) -> None:
+        """The game has ended: stop the clock, write the result, update the journal."""
+        if self.clock is not None:
+            self.clock.stop(self)
+        self.thinking = None
+        if self.ended is None:
+            self.ended = _now_iso()
+        if not self.written:
+            self.written = True
+            self.hub.write_result(self)
+        self.hub.journal_update()
+
+    def record_json(self, for_results: bool = False) -> dict:
+        """The game record (``mancala play --save``'s format); remote seats are saved as
+        ``human`` so that ``mancala play --load`` can resume the game."""
+        data = self.record.to_json()
+        data["players"] = ["human" if s.kind == "remote" else s.spec for s in self.seats]
+        if for_results:
+            result = self.result() or {}
+            data["result"].update({k: result.get(k) for k in ("winner", "reason", "text")})
+            if result.get("reason") not in (None, "rules", "draw_limit"):
+                data["result"]["finished"] = True
+                data["result"]["score"] = result["score"]
+            data["server"] = {"game_id": self.id, "started": self.started, "ended": self.ended,
+                              "seats": [{"spec": s.spec, "kind": s.kind, "client": s.client_name}
+                                        for s in self.seats],
+                              "clock": self.clock.view(None) if self.clock else None}
+        return data
+
+    # --- clients -------------------------------------------------------------------
+
+    def attach(self, client: Client, seats: list[int]) -> None:
+        """``client`` now follows this game and plays ``seats``."""
+        self.clients.add(client)
+        client.session = self
+        client.seats = sorted(seats)
+        for p in seats:
+            seat = self.seats[p]
+            seat.holder = client
+            seat.gone_since = None
+            if seat.kind == "remote":
+                seat.client_name = client.name
+        if self.free_handle is not None:
+            self.free_handle.cancel()
+            self.free_handle = None
+        self.schedule()
+
+    def detach(self, client: Client, leaving: bool) -> None:
+        """``client`` left (``leaving``: on purpose, else its connection dropped)."""
+        self.clients.discard(client)
+        for p in client.seats:
+            seat = self.seats[p]
+            if seat.holder is client:
+                seat.holder = None
+                seat.gone_since = time.monotonic()
+                if self.network and not self.over():
+                    loop = asyncio.get_running_loop()
+                    loop.call_later(self.hub.config.grace, self._grace_over, p, seat.gone_since)
+        client.session = None
+        client.seats = []
+        if not self.clients:
+            self.cancel_thinking()
+            if not self.network or self.over():
+                delay = 0 if leaving else self.hub.config.idle_grace
+                loop = asyncio.get_running_loop()
+                self.free_handle = loop.call_later(delay, self.hub.free, self)
+        self.broadcast()
+
+    def _grace_over(self, player: int, since: float) -> None:
+        seat = self.seats[player]
+        if seat.holder is None and seat.gone_since == since and not self.over() and self.id in self.hub.sessions:
+            self.forfeit(player, "disconnect",
+                         f"{self.names()[player]} did not come back within {self.hub.config.grace:g} s")
+            if not self.clients:
+                self.hub.free(self)
+
+    def seats_for_token(self, token: str) -> list[int]:
+        """The seats a resume token reclaims."""
+        return [p for p, s in enumerate(self.seats) if s.token and secrets.compare_digest(s.token, token)]
+
+    def summary(self) -> dict:
+        """This game in a ``games`` listing."""
+        return {"game_id": self.id, "game": _spec(self.game), "players": [s.spec for s in self.seats],
+                "seats_free": [p for p, s in enumerate(self.seats)
+                               if s.kind == "remote" and s.holder is None and s.gone_since is None],
+                "moves": len(self.record.moves), "finished": self.over()}
+
+
+class Clock:
+    """Per-move and per-game clocks of both players; running out loses."""
+
+    def __init__(self, per_move: float | None, per_game: float | None) -> None:
+        self.per_move = per_move
+        self.per_game = per_game
+        self.remaining = [per_game, per_game]
+        self.running: int | None = None
+        self.since = 0.0
+        self.handle: asyncio.TimerHandle | None = None
+
+    @classmethod
+    def from_spec(cls, spec: dict) -> "Clock":
+        """A clock from ``{"move": s, "game": s}``; raises BadInput for bad values."""
+        unknown = set(spec) - {"move", "game"}
+        if unknown:
+            raise BadInput(f"clock: unknown field(s) {', '.join(sorted(unknown))}; use move and game (seconds)")
+        values = {}
+        for key in ("move", "game"):
+            v = spec.get(key)
+            if v is None:
+                values[key] = None
+                continue
+            if isinstance(v, bool) or not isinstance(v, (int, float)) or not 0.05 <= v <= 86400:
+                raise BadInput(f"clock: {key} must be a number of seconds from 0.05 to 86400, got {v!r}")
+            values[key] = float(v)
+        if values["move"] is None and values["game"] is None:
+            raise BadInput("clock: give move and/or game (seconds)")
+        return cls(values["move"], values["game"])
+
+    def charge(self, player: int) -> None:
+        """``player`` has just moved: take its thinking time off its game clock."""
+        if self.running == player and self.per_game is not None:
+            self.remaining[player] = max(0.0, self.remaining[player] - (time.monotonic() - self.since))
+        self.running = None
+
+    def start(self, player: int, session: GameSession) -> None:
+        """``player``'s clock runs; the timer fires if it runs out."""
+        if self.handle is not None:
+            self.handle.cancel()
+        self.running = player
+        self.since = time.monotonic()
+        limits = [x for x in (self.per_move, self.remaining[player]) if x is not None]
+        budget = min(limits)
+        self.handle = asyncio.get_running_loop().call_later(budget, self._flag, player, session, self.since)
+
+    def _flag(self, player: int, session: GameSession, since: float) -> None:
+        if self.running != player or self.since != since:
+            return
+        elapsed = time.monotonic() - since
+        if self.per_game is not None:
+            self.remaining[player] = max(0.0, self.remaining[player] - elapsed)
+        self.running = None
+        which = "move" if self.per_move is not None and (self.per_game is None or self.remaining[player] > 0) \
+            else "game"
+        limit = self.per_move if which == "move" else self.per_game
+        session.forfeit(player, "time", f"{session.names()[player]} ran out of time "
+                                        f"({limit:g} s per {which})")
+
+    def stop(self, session: GameSession) -> None:
+        """The game is over: stop the timer."""
+        if self.running is not None:
+            self.charge(self.running)
+        if self.handle is not None:
+            self.handle.cancel()
+            self.handle = None
+
+    def view(self, running: int | None) -> dict:
+        """The clock as the ``state`` message shows it."""
+        remaining = list(self.remaining)
+        if self.running is not None and self.per_game is not None:
+            remaining[self.running] = max(0.0, remaining[self.running] - (time.monotonic() - self.since))
+        return {"move": self.per_move, "game": self.per_game,
+                "remaining": [None if r is None else round(r, 2) for r in remaining],
+                "running": self.running if running is not None else None,
+                "move_elapsed": round(time.monotonic() - self.since, 2) if self.running is not None else None}
+
+
+def _seat(spec: str, game: Game) -> Seat:
+    """A seat from a player spec (``remote`` or any :func:`make_player` spec)."""
+    if not isinstance(spec, str):
+        raise BadInput(f"a player is given by a spec string, got {spec!r}")
+    if spec.strip().lower() == "remote":
+        return Seat("remote", "remote")
+    player = make_player(spec)
+    if isinstance(player, HumanPlayer):
+        return Seat("human", "human")
+    return Seat(player.spec, "ai", player)
+
+
+def _spec(game: Game) -> str:
+    from mancala.games import game_spec  # noqa: PLC0415
+    return game_spec(game)
+
+
+def _title(game: Game) -> str:
+    if game.name == "kalah":
+        return f"Kalah ({game.rules.describe()})"
+    if game.name == "bao":
+        return "Bao la Kiswahili" + ("" if game.rules.describe() == "standard" else f" ({game.rules.describe()})")
+    return "Tic-tac-toe"
+
+
+def _now_iso() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+def build_game(spec: Any, options: Any) -> Game:
+    """The game a ``create``/``new`` asks for; raises BadInput."""
+    spec = spec or "kalah"
+    if options is None:
+        options = {}
+    if not isinstance(options, dict):
+        raise BadInput("options must be an object of rule options")
+    clean = {}
+    for key, value in options.items():
+        if value is None or value == "":
+            continue
+        if isinstance(value, list):
+            value = " ".join(str(v) for v in value)
+        clean[str(key).replace("-", "_")] = str(value).lower() if isinstance(value, bool) else str(value)
+    game = make_game(spec, **clean)
+    if isinstance(game, Bao) and not 0 < game.rules.max_laps <= MAX_BAO_LAPS:
+        raise BadInput(f"the server plays Bao with max_laps from 1 to {MAX_BAO_LAPS}, got {game.rules.max_laps}")
+    return game
+
+
+class Hub:
+    """The server: its games, its clients, its worker processes and its files."""
+
+    def __init__(self, config: ServerConfig | None = None) -> None:
+        self.config = config or ServerConfig()
+        self.sessions: dict[str, GameSession] = {}
+        self.clients: set[Client] = set()
+        self.engine_ready = not self.config.warm
+        self.pool: concurrent.futures.ProcessPoolExecutor | None = None
+        self.interrupted: list[dict] = []
+        self._warm_task: asyncio.Task | None = None
+
+    # --- life cycle ------------------------------------------------------------------
+
+    async def start(self) -> None:
+        """Start-up: list interrupted games, warm the engine in the background."""
+        if self.config.results is not None:
+            self.config.results.mkdir(parents=True, exist_ok=True)
+            self.interrupted = self._recover_journal()
+            self.journal_update()
+        if self.config.warm:
+            self._warm_task = asyncio.get_running_loop().create_task(self._warm())
+
+    async def _warm(self) -> None:
+        try:
+            await self.run(study.warm_engine)
+        except Exception:  # the engine is an optimisation for Kalah's best player: go on without
+            log.exception("engine warm-up failed")
+        self.engine_ready = True
+        for session in list(self.sessions.values()):
+            session.broadcast()
+
+    async def stop(self) -> None:
+        """Shut down: unfinished games are left in the journal (listed as interrupted next time)."""
+        for session in list(self.sessions.values()):
+            session.cancel_thinking()
+            if session.clock is not None and session.clock.handle is not None:
+                session.clock.handle.cancel()
+        if self._warm_task is not None:
+            self._warm_task.cancel()
+        if self.pool is not None:
+            self.pool.shutdown(wait=False, cancel_futures=True)
+            self.pool = None
+
+    def _pool(self) -> concurrent.futures.ProcessPoolExecutor:
+        if self.pool is None:
+            self.pool = concurrent.futures.ProcessPoolExecutor(
+                max_workers=max(1, self.config.workers), mp_context=multiprocessing.get_context("spawn"),
+                initializer=_worker_init, initargs=(self.config.warm,))
+        return self.pool
+
+    async def run(self, fn, *args):
+        """Run ``fn(*args)`` in a worker process and await its answer."""
+        loop = asyncio.get_running_loop()
+        try:
+            return await loop.run_in_executor(self._pool(), fn, *args)
+        except concurrent.futures.process.BrokenProcessPool:
+            self.pool = None  # a worker died (killed, out of memory): start fresh next time
+            raise
+
+    def new_id(self) -> str:
+        """A fresh game id."""
+        while True:
+            gid = "g" + secrets.token_hex(4)
+            if gid not in self.sessions:
+                return gid
+
+    # --- games ----------------------------------------------------------------------
+
+    def create(self, client: Client, game: Game, specs: list[str], clock: dict | None,
+               move_delay: float | None, moves: list | None = None) -> GameSession:
+        """A new game created by ``client`` (which takes its human seats)."""
+        if len(self.sessions) >= self.config.max_games:
+            raise ProtocolError("limit", f"the server holds its limit of {self.config.max_games} games; "
+                                         f"try again later")
+        mine = sum(1 for s in self.sessions.values() if s.creator_address == client.address and not s.over())
+        if mine >= self.config.max_games_per_client:
+            raise ProtocolError("limit", f"you already run {mine} games, the limit per client; "
+                                         f"finish or leave one first")
+        if clock is None and self.config.clock and any(str(s).strip().lower() == "remote" for s in specs):
+            clock = dict(self.config.clock)
+        session = GameSession(self, game, specs, creator=client, clock=clock, move_delay=move_delay, moves=moves)
+        token = secrets.token_urlsafe(16)
+        seats = [p for p, s in enumerate(session.seats) if s.kind == "human"]
+        for p in seats:
+            session.seats[p].token = token
+        self.sessions[session.id] = session
+        return session
+
+    def free(self, session: GameSession) -> None:
+        """Forget a game (its clients gone): stop its search and clock."""
+        session.cancel_thinking()
+        if session.clock is not None:
+            session.clock.stop(session)
+        if session.free_handle is not None:
+            session.free_handle.cancel()
+            session.free_handle = None
+        if self.sessions.get(session.id) is session and not session.clients:
+            del self.sessions[session.id]
+            self.journal_update()
+
+    # --- files ------------------------------------------------------------------------
+
+    def write_result(self, session: GameSession) -> None:
+        """Write a finished game into the results folder (atomically)."""
+        folder = self.config.results
+        if folder is None:
+            return
+        day = datetime.now(timezone.utc).strftime("%Y%m%d-%H%M%S")
+        path = folder / f"{day}-{session.id}.json"
+        try:
+            write_atomically(path, json.dumps(session.record_json(for_results=True), indent=2) + "\n")
+        except OSError as e:
+            log.error("could not write %s: %s", path, e)
+
+    def _journal_path(self) -> Path | None:
+        return None if self.config.results is None else self.config.results / "journal.json"
+
+    def journal_update(self) -> None:
+        """Rewrite the journal of running games (atomically)."""
+        path = self._journal_path()
+        if path is None:
+            return
+        games = [dict(s.record_json(), game_id=s.id, started=s.started)
+                 for s in self.sessions.values() if not s.over()]
+        try:
+            write_atomically(path, json.dumps({"format": "mancala-journal", "version": 1, "games": games}) + "\n")
+        except OSError as e:
+            log.error("could not write the journal %s: %s", path, e)
+
+    def _recover_journal(self) -> list[dict]:
+        """Games the last run left unfinished: each saved as ``*.interrupted.json``; listed."""
+        folder = self.config.results
+        path = self._journal_path()
+        found = []
+        if path is not None and path.exists():
+            try:
+                data = json.loads(path.read_text(encoding="utf-8"))
+                games = data.get("games", []) if isinstance(data, dict) else []
+            except (OSError, ValueError) as e:
+                log.error("the journal %s is unreadable (%s); ignoring it", path, e)
+                games = []
+            for entry in games:
+                if not isinstance(entry, dict):
+                    continue
+                gid = str(entry.get("game_id", "unknown"))
+                name = f"{_safe(entry.get('started', ''))}-{_safe(gid)}.interrupted.json"
+                entry = dict(entry)
+                entry.setdefault("result", {})
+                if isinstance(entry["result"], dict):
+                    entry["result"].update({"reason": "interrupted", "text": "the server stopped during the game"})
+                try:
+                    write_atomically(folder / name, json.dumps(entry, indent=2) + "\n")
+                except OSError as e:
+                    log.error("could not save interrupted game %s: %s", gid, e)
+        for file in sorted(folder.glob("*.interrupted.json")):
+            try:
+                entry = json.loads(file.read_text(encoding="utf-8"))
+            except (OSError, ValueError):
+                continue
+            if isinstance(entry, dict):
+                found.append({"game_id": entry.get("game_id"), "game": entry.get("game"),
+                              "players": entry.get("players"), "moves": len(entry.get("moves") or []),
+                              "file": file.name})
+        return found
+
+    def results(self) -> list[dict]:
+        """Finished games in the results folder, newest first."""
+        folder = self.config.results
+        if folder is None:
+            return []
+        out = []
+        for file in sorted(folder.glob("*.json"), reverse=True):
+            if file.name == "journal.json":
+                continue
+            try:
+                entry = json.loads(file.read_text(encoding="utf-8"))
+            except (OSError, ValueError):
+                continue
+            if isinstance(entry, dict):
+                out.append({"file": file.name, "game": entry.get("game"), "players": entry.get("players"),
+                            "moves": len(entry.get("moves") or []), "result": entry.get("result")})
+        return out
+
+    # --- messages ----------------------------------------------------------------------
+
+    def welcome(self, request_id: Any = None) -> dict:
+        """The ``welcome`` message."""
+        return message("welcome", request_id, server=f"mancala {__version__}", protocol=1,
+                       engine="ready" if self.engine_ready else "preparing", limits=self.limits())
+
+    def limits(self) -> dict:
+        """The limits clients see (``docs/protocol.md``)."""
+        from mancala.server.protocol import MAX_MESSAGE_BYTES  # noqa: PLC0415
+        return {"message_bytes": MAX_MESSAGE_BYTES, "games": self.config.max_games,
+                "games_per_client": self.config.max_games_per_client, "queue": self.config.max_queue,
+                "tree_depth": study.MAX_TREE_DEPTH, "tree_nodes": study.MAX_TREE_NODES,
+                "grace_seconds": self.config.grace, "idle_seconds": self.config.idle_grace}
+
+
+def _safe(text: Any) -> str:
+    return "".join(ch for ch in str(text) if ch.isalnum() or ch in "-_")[:40] or "x"
+
+
+def _worker_init(warm: bool) -> None:
+    """Worker process start-up: quiet Ctrl-C (the server handles it), warm the engine."""
+    import signal  # noqa: PLC0415
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if warm:
+        try:
+            study.warm_engine()
+        except Exception:  # noqa: BLE001 (Kalah's best player would compile on first use)
+            pass

@@ -1,0 +1,262 @@
+"""The server's CPU work, run in worker processes off the event loop: AI moves, hints,
+analysis, game review and search trees.
+
+Every function here is a plain function of picklable arguments returning JSON-ready data
+(except :func:`think`, which returns the move and the player, whose state — a random
+player's generator — goes on with the game).
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from mancala.games.base import Game
+from mancala.games.kalah import Kalah
+from mancala.players import best_search, default_evaluation
+from mancala.search.core import INF, Node, SearchAborted, Tracer, alphabeta, minimax
+from mancala.search.evaluation import score_difference, win_loss_percent
+from mancala.search.explain import compact_board, prune_reason
+from mancala.server.views import jsonable
+
+#: the deepest search tree the ``tree`` request draws, in turns, and its most nodes
+MAX_TREE_DEPTH = 5
+MAX_TREE_NODES = 20_000
+#: minimax is only counted up to this many nodes (beyond it the count is reported as a bound)
+MAX_MINIMAX_COUNT = 2_000_000
+
+
+def warm_engine() -> bool:
+    """Load (or compile, the first time in a tree) the fast Kalah engine in this process."""
+    try:
+        from mancala.engine import prepare  # noqa: PLC0415 (added by the engine work; used when present)
+    except ImportError:
+        prepare = None
+    if prepare is not None:
+        prepare(Kalah())
+    else:
+        from mancala.engine.engine import warm_up  # noqa: PLC0415
+        warm_up()
+    return True
+
+
+def think(game: Game, state, player) -> tuple[Any, Any]:
+    """``player``'s move in ``state``, and the player afterwards (its random state moved on)."""
+    return player.choose(game, state), player
+
+
+def unit(game: Game) -> str:
+    """What values count: ``seeds`` (Kalah), ``eval`` (Bao), ``outcome`` (tic-tac-toe)."""
+    return {"kalah": "seeds", "bao": "eval"}.get(game.name, "outcome")
+
+
+def hint(game: Game, state, seconds: float) -> dict:
+    """The strongest player's move for the player to move, with its value and line."""
+    result = best_search(game, state, seconds)
+    exact = result.algorithm == "engine(exact)" or (game.name == "tictactoe")
+    return {"move": str(result.move), "value": jsonable(float(result.value)),
+            "line": [str(m) for m in result.line[:12]], "depth": result.depth, "exact": exact,
+            "unit": unit(game)}
+
+
+def _move_values(game: Game, state, seconds: float) -> tuple[list[dict], list[str]]:
+    """[{move, value, exact}] best first (values for the player to move) and the best line."""
+    if isinstance(game, Kalah):
+        from mancala.engine import analyse  # noqa: PLC0415
+        table = analyse(game, state, seconds)
+        return ([{"move": str(mv.move), "value": jsonable(float(mv.value)), "exact": bool(mv.exact)}
+                 for mv in table], [str(m) for m in table.line[:16]])
+    mover = game.to_move(state)
+    evaluate = default_evaluation(game)
+    moves = list(game.legal_moves(state))
+    deadline = time.perf_counter() + seconds
+    rows, lines = [], {}
+    for i, move in enumerate(moves):
+        child = game.apply(state, move)
+        share = max(0.005, (deadline - time.perf_counter()) / (len(moves) - i))
+        value, line, exact = _deepening_value(game, child, mover, evaluate, share)
+        rows.append({"move": str(move), "value": jsonable(float(value)), "exact": exact})
+        lines[str(move)] = [str(move)] + [str(m) for m in line]
+    rows.sort(key=lambda r: -float(r["value"]))
+    return rows, (lines[rows[0]["move"]][:16] if rows else [])
+
+
+def _deepening_value(game: Game, state, mover: int, evaluate, seconds: float) -> tuple[float, tuple, bool]:
+    """The value of ``state`` for ``mover`` by alpha-beta deepened until ``seconds`` run out
+    or the search sees only finished games (the value is then exact)."""
+    if game.is_terminal(state):
+        return evaluate(game, state, mover), (), True
+    deadline = time.perf_counter() + seconds
+    cut_off = [False]
+
+    def scored(g, s, p):
+        if not g.is_terminal(s):
+            cut_off[0] = True
+        return evaluate(g, s, p)
+
+    sign = 1 if game.to_move(state) == mover else -1
+    best = None
+    for depth in range(1, 64):
+        cut_off[0] = False
+        try:
+            result = alphabeta(game, state, depth, scored,
+                               stop=(lambda: time.perf_counter() >= deadline) if best else None)
+        except SearchAborted:
+            break
+        best = (sign * result.value, result.line, not cut_off[0])
+        if not cut_off[0] or time.perf_counter() >= deadline:
+            break
+    return best
+
+
+def _who_wins(game: Game, state, value: float) -> str:
+    """``perfect play: South wins by 10`` from the mover's exact value."""
+    mover = game.to_move(state)
+    name = game.player_name(mover)
+    other = game.player_name(1 - mover)
+    if isinstance(game, Kalah):
+        name, other = game.seat_name(state.seat), game.seat_name(1 - state.seat)
+    if value == 0:
+        return "perfect play: a draw"
+    winner, margin = (name, value) if value > 0 else (other, -value)
+    if game.name == "kalah":
+        return f"perfect play: {winner} wins by {margin:g}"
+    return f"perfect play: {winner} wins"
+
+
+def analysis(game: Game, state, seconds: float) -> dict:
+    """Every legal move's value for the player to move, the best line and a summary."""
+    rows, line = _move_values(game, state, seconds)
+    solved = bool(rows) and all(r["exact"] for r in rows)
+    if not rows:
+        summary = "the game is over"
+    elif rows[0]["exact"] and (solved or game.name == "kalah"):
+        summary = _who_wins(game, state, float(rows[0]["value"]))
+    else:
+        summary = f"best: {rows[0]['move']} ({float(rows[0]['value']):+g} estimated)"
+    return {"player": game.to_move(state), "moves": rows, "line": line, "unit": unit(game),
+            "solved": solved, "summary": summary}
+
+
+def review(game: Game, states: list, moves: list, seconds: float) -> dict:
+    """Each move's value against the best move's in the same position, and the biggest
+    mistakes (largest losses) of the game."""
+    out = []
+    for ply, (state, move) in enumerate(zip(states, moves), start=1):
+        if len(game.legal_moves(state)) == 1:
+            rows = [{"move": str(move), "value": None, "exact": True}]
+        else:
+            rows, _ = _move_values(game, state, seconds)
+        played = next((r for r in rows if r["move"] == str(move)), rows[0])
+        best = rows[0]
+        if played["value"] is None:
+            loss = 0
+        else:
+            loss = jsonable(float(best["value"]) - float(played["value"]))
+        out.append({"ply": ply, "player": game.to_move(state), "move": str(move), "value": played["value"],
+                    "best": best["move"], "best_value": best["value"], "loss": loss,
+                    "exact": bool(played["exact"] and best["exact"])})
+    mistakes = sorted((r for r in out if r["loss"] and float(r["loss"]) > 0), key=lambda r: -float(r["loss"]))[:5]
+    return {"moves": out, "mistakes": mistakes, "unit": unit(game)}
+
+
+class _TooBig(Exception):
+    """The tree grew past its node cap."""
+
+
+class TreeTracer(Tracer):
+    """Builds the search tree as JSON nodes (``docs/protocol.md``, "Search tree node")."""
+
+    def __init__(self, game: Game, limit: int = MAX_TREE_NODES) -> None:
+        self.game = game
+        self.limit = limit
+        self.count = 0
+        self.root: dict | None = None
+        self._nodes: dict[int, tuple[Node, dict]] = {}
+
+    def enter(self, node: Node) -> None:
+        """Record a node under its parent, with the window it received."""
+        self.count += 1
+        if self.count > self.limit:
+            raise _TooBig
+        window = None if node.alpha is None else [jsonable(node.alpha), jsonable(node.beta)]
+        d = {"move": None if node.move is None else str(node.move),
+             "player": self.game.to_move(node.state), "max": node.maximizing, "depth": node.depth,
+             "leaf": node.leaf, "terminal": node.terminal, "value": jsonable(node.value),
+             "window": window, "final_window": window, "children": [], "pruned": [],
+             "prune_reason": None, "why": None, "board": compact_board(self.game, node.state) or None}
+        if node.leaf:
+            d["why"] = "game over" if node.terminal else "depth limit"
+        self._nodes[id(node)] = (node, d)
+        if node.parent is None:
+            self.root = d
+        else:
+            self._nodes[id(node.parent)][1]["children"].append(d)
+
+    def update(self, node: Node, move, child_value: float) -> None:
+        """Keep the node's value and window current."""
+        d = self._nodes[id(node)][1]
+        d["value"] = jsonable(node.value)
+        if node.alpha is not None:
+            d["final_window"] = [jsonable(node.alpha), jsonable(node.beta)]
+
+    def prune(self, node: Node, skipped: tuple) -> None:
+        """Mark the moves not searched, with the reason in words."""
+        if skipped:
+            d = self._nodes[id(node)][1]
+            d["pruned"] = [str(m) for m in skipped]
+            d["prune_reason"] = prune_reason(node, skipped)
+
+
+class _Counter(Tracer):
+    """Counts nodes, giving up past a cap."""
+
+    def __init__(self, limit: int) -> None:
+        self.count = 0
+        self.limit = limit
+
+    def enter(self, node: Node) -> None:
+        self.count += 1
+        if self.count > self.limit:
+            raise _TooBig
+
+
+def tree_evaluation(game: Game):
+    """The evaluation the tree view uses: ``mancala explain``'s (percent for tic-tac-toe,
+    the score for Kalah) and the default one for Bao."""
+    if game.name == "tictactoe":
+        return win_loss_percent
+    if game.name == "kalah":
+        return score_difference
+    return default_evaluation(game)
+
+
+def tree(game: Game, state, depth: int, algorithm: str = "alphabeta") -> dict:
+    """The search tree of ``state`` to ``depth`` turns as JSON, with node counts of
+    minimax and alpha-beta.  Raises ValueError when the tree is too big to draw."""
+    evaluate = tree_evaluation(game)
+    tracer = TreeTracer(game)
+    search = alphabeta if algorithm == "alphabeta" else minimax
+    try:
+        result = search(game, state, depth, evaluate, tracer=tracer)
+    except _TooBig:
+        raise ValueError(f"the {algorithm} tree at depth {depth} has more than {MAX_TREE_NODES} nodes; "
+                         f"choose a smaller depth") from None
+    counter = _Counter(MAX_MINIMAX_COUNT)
+    counts: dict[str, Any] = {}
+    if algorithm == "alphabeta":
+        counts["alphabeta"] = result.nodes
+        try:
+            counts["minimax"] = minimax(game, state, depth, evaluate, tracer=counter).nodes
+        except _TooBig:
+            counts["minimax"] = f">{MAX_MINIMAX_COUNT}"
+    else:
+        counts["minimax"] = result.nodes
+        counts["alphabeta"] = alphabeta(game, state, depth, evaluate).nodes
+    return {"algorithm": algorithm, "depth": depth, "root": tracer.root, "nodes": counts,
+            "shown": tracer.count, "best": None if result.move is None else str(result.move),
+            "value": jsonable(float(result.value)), "line": [str(m) for m in result.line],
+            "evaluation": getattr(evaluate, "__name__", "evaluation")}
+
+
+__all__ = ["warm_engine", "think", "hint", "analysis", "review", "tree", "MAX_TREE_DEPTH", "INF"]

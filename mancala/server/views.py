@@ -1,0 +1,252 @@
+"""What a client draws, as JSON: each game's board, its legal moves annotated with what to
+click, and what the last move did (notices and animation steps, seed by seed).
+
+Pure functions of (game, state); the server sends their output in ``state`` messages
+(``docs/protocol.md``).  The page never decides anything the rules decide: everything it
+needs to draw and to know which clicks make a move is here.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mancala.games.bao import CW, NYUMBA, Bao, BaoState, hole_name
+from mancala.games.base import Game, outcome_text
+from mancala.games.kalah import Capture, Kalah, KalahState, Remaining, opposite_index, pit_index, store_index
+from mancala.games.tictactoe import LINES, TicTacToe, TicTacToeState
+
+
+def game_kind(game: Game) -> str:
+    """``kalah``, ``bao`` or ``tictactoe``."""
+    return game.name
+
+
+def board_view(game: Game, state) -> dict:
+    """The position as the page draws it (see ``docs/protocol.md``, the ``board`` field)."""
+    if isinstance(game, Kalah):
+        return _kalah_board(game, state)
+    if isinstance(game, Bao):
+        return _bao_board(game, state)
+    if isinstance(game, TicTacToe):
+        return _ttt_board(state)
+    raise TypeError(f"no view for {game!r}")
+
+
+def legal_view(game: Game, state) -> list[dict]:
+    """The legal moves, each with its notation (``move``) and what to click."""
+    moves = game.legal_moves(state)
+    if isinstance(game, Kalah):
+        out = []
+        for m in moves:
+            if m.pit is None:
+                out.append({"move": "swap", "swap": True})
+                continue
+            entry = {"move": str(m), "pit": m.pit, "cell": pit_index(state.pits, state.seat, m.pit)}
+            if m.directed:
+                entry["dir"] = "L" if m.clockwise else "R"
+            out.append(entry)
+        return out
+    if isinstance(game, Bao):
+        pairs: dict[tuple[int, int], int] = {}
+        for m in moves:
+            pairs[(m.hole, m.direction)] = pairs.get((m.hole, m.direction), 0) + 1
+        out = []
+        for m in moves:
+            kichwa = None
+            if m.capture and m.namua:
+                kichwa = "left" if m.direction == CW else "right"
+            out.append({"move": str(m), "hole": hole_name(m.player, m.hole), "dir": m.letter,
+                        "sow": "cw" if m.direction == CW else "acw", "capture": m.capture,
+                        "house": m.house if pairs[(m.hole, m.direction)] > 1 else None,
+                        "kichwa": kichwa})
+        return out
+    return [{"move": str(m), "cell": m.cell} for m in moves]
+
+
+def result_view(game: Game, state, names: list[str]) -> dict | None:
+    """The result of a game that ended on the board, or None while it runs."""
+    if not game.is_terminal(state):
+        return None
+    score = [game.score(state, 0), game.score(state, 1)]
+    winner = 0 if score[0] > 0 else 1 if score[0] < 0 else None
+    reason = "rules"
+    text = outcome_text(game, state, names)
+    if isinstance(game, Bao):
+        winner = game.winner(state)
+        if winner is None:
+            reason = "draw_limit"
+            text = f"Draw: the ply limit ({game.rules.max_plies}) was reached."
+    return {"winner": winner, "score": score, "text": text, "reason": reason}
+
+
+def last_view(game: Game, before, move, after, ply: int) -> dict:
+    """What ``move`` (played from ``before``, giving ``after``) did: text, notices, the board
+    before it and the animation steps."""
+    player = game.to_move(before)
+    out = {"ply": ply, "player": player, "move": str(move),
+           "text": game.describe_move(before, move, after), "before": board_view(game, before)}
+    if isinstance(game, Kalah):
+        out["notices"], out["steps"] = _kalah_events(game, before, move, after)
+    elif isinstance(game, Bao):
+        out["notices"], out["steps"] = _bao_events(game, before, after)
+        ev = after.last
+        out["laps_total"] = ev.lap_count if ev else 0
+    else:
+        notices = []
+        if game.is_terminal(after):
+            notices.append({"kind": "game_over", "text": outcome_text(game, after, ["X", "O"])})
+        out["notices"] = notices
+        out["steps"] = [{"kind": "place", "cell": move.cell, "mark": "XO"[player]}]
+    return out
+
+
+# --- Kalah ------------------------------------------------------------------------------
+
+
+def _kalah_board(game: Kalah, state: KalahState) -> dict:
+    n = state.pits
+    labels = ([f"South pit {i}" for i in range(1, n + 1)] + ["South store"]
+              + [f"North pit {i}" for i in range(1, n + 1)] + ["North store"])
+    return {"kind": "kalah", "pits": n, "cells": list(state.board),
+            "stores": [store_index(n, 0), store_index(n, 1)],
+            "seats": [state.player_seat(0), state.player_seat(1)], "swapped": state.swapped,
+            "to_move_seat": state.seat,
+            "rows": {"south": list(range(n)), "north": [pit_index(n, 1, p) for p in range(n, 0, -1)]},
+            "labels": labels}
+
+
+def _kalah_events(game: Kalah, before: KalahState, move, after: KalahState) -> tuple[list, list]:
+    ev = after.last
+    if move.pit is None:
+        return ([{"kind": "swap", "text": f"{game.seat_name(before.seat)} swaps sides (pie rule)"}],
+                [{"kind": "swap"}])
+    n = before.pits
+    seat = before.seat
+    origin = pit_index(n, seat, move.pit)
+    seeds = before.board[origin]
+    cycle = game.sowing_cycle(seat, origin, move.clockwise)
+    steps: list[dict] = [{"kind": "pickup", "cell": origin, "seeds": seeds},
+                         {"kind": "sow", "cells": [cycle[k % len(cycle)] for k in range(seeds)]}]
+    notices = []
+    if ev is not None and ev.capture:
+        last = ev.last_index
+        cells = [last, opposite_index(n, last)] if game.rules.capture is Capture.OPPOSITE_AND_LAST \
+            else [opposite_index(n, last)]
+        steps.append({"kind": "capture", "cells": cells, "store": store_index(n, seat), "seeds": ev.captured})
+        notices.append({"kind": "capture", "text": f"capture of {ev.captured}"})
+    if ev is not None and ev.extra_turn:
+        notices.append({"kind": "extra_turn", "text": "extra turn"})
+    if after.finished:
+        # what the sweep moved: replay the board up to the sweep to see the rows' seeds
+        sweep = []
+        cells_before = _board_before_sweep(before, steps, game)
+        for s in (0, 1):
+            to = s if game.rules.remaining is Remaining.OWNER else 1 - s
+            for p in range(1, n + 1):
+                c = pit_index(n, s, p)
+                if cells_before[c]:
+                    sweep.append({"from": c, "to": store_index(n, to), "seeds": cells_before[c]})
+        if sweep:
+            steps.append({"kind": "sweep", "moves": sweep})
+        notices.append({"kind": "game_over",
+                        "text": f"game over: South {after.store(0)}, North {after.store(1)}"})
+    return notices, steps
+
+
+def _board_before_sweep(before: KalahState, steps: list[dict], game: Kalah) -> list[int]:
+    """The board after the sowing and capture of a move, before the end-of-game sweep."""
+    cells = list(before.board)
+    for step in steps:
+        if step["kind"] == "pickup":
+            cells[step["cell"]] = 0
+        elif step["kind"] == "sow":
+            for c in step["cells"]:
+                cells[c] += 1
+        elif step["kind"] == "capture":
+            for c in step["cells"]:
+                cells[c] = 0
+            cells[step["store"]] += step["seeds"]
+    return cells
+
+
+# --- Bao --------------------------------------------------------------------------------
+
+
+def _bao_board(game: Bao, state: BaoState) -> dict:
+    def hole(p: int, i: int) -> dict:
+        return {"name": hole_name(p, i), "player": p, "index": i, "seeds": state.holes[p][i]}
+
+    rows = [[hole(1, i) for i in range(8, 16)],          # North back: b8..b1
+            [hole(1, i) for i in range(7, -1, -1)],      # North front: a8..a1
+            [hole(0, i) for i in range(0, 8)],           # South front: A1..A8
+            [hole(0, i) for i in range(15, 7, -1)]]      # South back: B1..B8
+    return {"kind": "bao", "rows": rows, "holes": [list(state.holes[0]), list(state.holes[1])],
+            "stock": list(state.stock), "stage": ["namua" if s else "mtaji" for s in state.stock],
+            "nyumba": [{"hole": hole_name(p, NYUMBA), "owned": state.owns[p], "functional": state.functional(p)}
+                       for p in (0, 1)],
+            "takasia": hole_name(state.player, state.takasia) if state.takasia is not None else None,
+            "must_capture": (hole_name(1 - state.player, state.must_capture)
+                             if state.must_capture is not None else None),
+            "to_move": state.player}
+
+
+def _bao_events(game: Bao, before: BaoState, after: BaoState) -> tuple[list, list]:
+    ev = after.last
+    if ev is None:
+        return [], []
+    p, q = ev.player, 1 - ev.player
+    steps: list[dict] = []
+    if ev.move.namua:
+        steps.append({"kind": "stock", "hole": hole_name(p, ev.move.hole)})
+    for lap in ev.laps:
+        steps.append({"kind": lap.kind, "player": p, "holes": [hole_name(p, h) for h in lap.holes()],
+                      "seeds": lap.seeds,
+                      "captured": hole_name(q, lap.captured) if lap.captured is not None else None,
+                      "captured_seeds": next((n for h, n in ev.captures if h == lap.captured), 0)
+                      if lap.captured is not None else 0})
+    notices = []
+    if ev.captures:
+        total = sum(n for _, n in ev.captures)
+        notices.append({"kind": "capture", "text": f"{len(ev.captures)} capture{'s' if len(ev.captures) > 1 else ''}"
+                                                   f" ({total} seeds)"})
+    if ev.taxed:
+        notices.append({"kind": "tax", "text": "tax: 2 seeds from the nyumba"})
+    if ev.house_played:
+        notices.append({"kind": "house", "text": "the nyumba is played (safari)"})
+    if ev.house_stopped:
+        notices.append({"kind": "house", "text": "the move stops in the nyumba"})
+    for lost in ev.houses_lost:
+        notices.append({"kind": "house", "text": f"{game.player_name(lost)} loses the nyumba"})
+    if ev.takasia is not None:
+        notices.append({"kind": "takasia",
+                        "text": f"takasia: {game.player_name(q)} may not empty {hole_name(q, ev.takasia)} next move"})
+    if game.is_terminal(after):
+        w = game.winner(after)
+        notices.append({"kind": "game_over",
+                        "text": f"game over: {game.player_name(w)} wins" if w is not None else "game over: draw"})
+    return notices, steps
+
+
+# --- tic-tac-toe ------------------------------------------------------------------------
+
+
+def _ttt_board(state: TicTacToeState) -> dict:
+    line = None
+    for a, b, c in LINES:
+        if state.cells[a] != "." and state.cells[a] == state.cells[b] == state.cells[c]:
+            line = [a, b, c]
+            break
+    return {"kind": "tictactoe", "cells": list(state.cells), "line": line}
+
+
+def jsonable(value: Any) -> Any:
+    """A search value as JSON: infinities as ``"inf"``/``"-inf"``, whole floats as ints."""
+    if isinstance(value, float):
+        if value == float("inf"):
+            return "inf"
+        if value == float("-inf"):
+            return "-inf"
+        if value == int(value):
+            return int(value)
+        return round(value, 3)
+    return value
