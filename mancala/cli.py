@@ -266,6 +266,8 @@ def build_parser() -> argparse.ArgumentParser:
     _add_file_format_commands(sub)
     from mancala import mankalah  # noqa: PLC0415 (the ManKalah protocol: mankalah-agent, referee)
     mankalah.register(sub)
+    from mancala import agent as remote_agent  # noqa: PLC0415 (mancala agent: a remote agent of mancala serve)
+    remote_agent.register(sub)
     from mancala.server.command import register as register_server  # noqa: PLC0415
     register_server(sub)
     return parser
