@@ -362,11 +362,12 @@ def test_referee_command_line_plays_our_agents_and_saves_records(tmp_path):
 # --- external agents as players -----------------------------------------------------------------
 
 @pytest.mark.parametrize("seat", [0, 1])
-def test_command_player_plays_as_the_same_player_would_in_process(seat):
+def test_command_player_plays_as_the_same_player_would_in_process(seat, tmp_path):
     """An agent process with random:seed=4 makes exactly the moves RandomPlayer(4) makes
-    in our own arena: the CHANGE lines it got told it the game correctly (swap, extra turns)."""
+    in our own arena, and the CHANGE lines it got match its own board at every move
+    (swaps and extra turns included)."""
     game = mankalah_game()
-    external = make_player("command:" + agent_command("random:seed=4"))
+    external = make_player("command:" + agent_command("random:seed=4", tmp_path / "agent.log"))
     assert isinstance(external, CommandPlayer)
     players = [make_player("greedy")]
     players.insert(seat, external)
@@ -375,7 +376,12 @@ def test_command_player_plays_as_the_same_player_would_in_process(seat):
     in_process.insert(seat, RandomPlayer(4))
     assert record.moves == play_game(game, in_process).moves
     assert record.final_state().finished
+    # seat 0: greedy, North, swaps; seat 1: greedy opens with 1 into its store (no extra turn)
+    assert (SWAP in record.moves) == (seat == 0) and (seat == 0 or record.moves[0] == KalahMove(1))
     external.close()
+    log = (tmp_path / "agent.log").read_text()
+    assert "MISMATCH" not in log and log.count("> ") == sum(1 for line in log.splitlines() if "] > " in line)
+    assert "< END" in log
 
 
 def test_command_player_faults_and_wrong_games_are_clear_errors():
