@@ -195,9 +195,9 @@ def parse_agent_message(line: str, game: Kalah, state: KalahState) -> KalahMove:
         shown = line if len(line) <= 60 else line[:60] + "..."
         raise Fault("invalid message", f"{shown!r} is neither MOVE;<hole> nor SWAP")
     text = line[5:]
-    if not re.fullmatch(r"[+-]?\d{1,9}", text):
+    if not re.fullmatch(r"[+-]?\d+", text) or not -2 ** 31 <= int(text) < 2 ** 31:  # Java's parseInt
         reason = "ends in a carriage return (lines must end in \\n alone)" if text.endswith("\r") else \
-            "is not a whole number"
+            "is not a whole number (a Java int)"
         raise Fault("invalid message", f"the hole in {line!r} {reason}")
     hole = int(text)
     if hole < 1:

@@ -94,7 +94,8 @@ def test_engine_messages_are_read_strictly():
 @pytest.mark.parametrize("line, kind", [
     ("MOVE;8", "illegal move"), ("MOVE;0", "invalid message"), ("MOVE;x", "invalid message"),
     ("move;1", "invalid message"), ("MOVE;1\r", "invalid message"), ("MOVE; 1", "invalid message"),
-    ("SWAP", "invalid message"), ("", "invalid message"),
+    ("SWAP", "invalid message"), ("", "invalid message"), ("MOVE;2147483647", "illegal move"),
+    ("MOVE;2147483648", "invalid message"), ("MOVE;-0", "invalid message"),
 ])
 def test_agent_messages_are_judged_as_the_java_referee_does(line, kind):
     game = mankalah_game()
