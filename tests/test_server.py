@@ -419,3 +419,32 @@ def test_limit_of_games_per_client():
         a.create("tictactoe", ["human", "human"])
         err = b.ask("create", game="tictactoe", players=["human", "human"])
         assert err["code"] == "limit"
+
+
+def test_new_plays_again_with_the_same_settings_and_settings_change_the_delay(conn):
+    _, first = conn.create("kalah(pits=3,seeds=2)", ["human", "greedy"])
+    conn.ask("move", move="1")
+    rid = conn.send("new")
+    joined = conn.wait("joined", rid)
+    again = conn.wait("state", rid)
+    assert joined["game_id"] == again["game_id"] != first["game_id"]
+    assert again["ply"] == 0 and again["game"]["spec"] == "kalah(pits=3,seeds=2)"
+    assert [p["spec"] for p in again["players"]] == ["human", "greedy"]
+    games = {g["game_id"] for g in conn.ask("list", "games")["games"]}
+    assert first["game_id"] not in games                  # the old game was left and freed
+    other = conn.ask("new", game="tictactoe", players=["human", "human"])
+    assert other["type"] == "state" and other["board"]["kind"] == "tictactoe"
+    assert conn.ask("settings", move_delay=1.5)["move_delay"] == 1.5
+    assert conn.ask("settings", move_delay=99)["move_delay"] == 10
+
+
+def test_the_engine_is_warmed_in_the_background_and_announced():
+    app = create_app(ServerConfig(warm=True, workers=1))
+    with TestClient(app) as c, c.websocket_connect("/ws") as ws:
+        conn = Conn(ws)
+        assert conn.hello()["engine"] in ("preparing", "ready")
+        _, state = conn.create("kalah", ["human", "best:time=0.2"])
+        if state["engine"] == "preparing":
+            assert state["status"] == "South (human) to move." or "Preparing" in state["status"]
+            conn.settle(lambda s: s["engine"] == "ready")
+        assert c.get("/api/status").json()["engine"] == "ready"

@@ -215,3 +215,17 @@ def test_mancala_serve_plays_over_a_real_socket_and_stops_cleanly_on_ctrl_c(tmp_
         if proc.poll() is None:
             proc.kill()
             proc.communicate()
+
+
+def test_a_slow_reader_is_disconnected_and_the_server_goes_on():
+    with server(max_queue=1) as c:
+        with c.websocket_connect("/ws") as ws:
+            conn = Conn(ws)
+            conn.hello()
+            conn.send("create", game="tictactoe", players=["human", "human"])   # joined + state: 2 queued
+            with pytest.raises((ConnectionError, WebSocketDisconnect)) as closed:
+                for _ in range(3):
+                    conn.recv(timeout=10)
+            assert "4408" in str(closed.value) or getattr(closed.value, "code", None) == 4408
+        with c.websocket_connect("/ws") as ws:
+            assert Conn(ws).hello()["type"] == "welcome"

@@ -22,7 +22,7 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, JSONResponse
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
-from starlette.websockets import WebSocket, WebSocketDisconnect
+from starlette.websockets import WebSocket
 
 from mancala.errors import BadInput, IllegalMove
 from mancala.games import GAMES, PRESETS
@@ -187,12 +187,16 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
     await websocket.accept()
     queue: asyncio.Queue = asyncio.Queue()
     closing: list = []
+    tasks: dict[str, asyncio.Task] = {}
 
     def send(msg: dict) -> None:
         if closing:
             return
         if queue.qsize() >= hub.config.max_queue:
-            close(4408, "slow reader: too many messages unread")
+            # a slow reader: stop writing to it at once (the writer may be stuck on it)
+            closing.append((4408, "slow reader: too many messages unread"))
+            for task in tasks.values():
+                task.cancel()
             return
         queue.put_nowait(encode(msg))
 
@@ -206,42 +210,43 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
     hub.clients.add(client)
 
     async def writer() -> None:
-        try:
-            while True:
-                text = await queue.get()
-                if text is None:
-                    code, reason = closing[0]
-                    await websocket.close(code=code, reason=reason)
-                    return
-                await websocket.send_text(text)
-        except Exception:  # the connection is gone; the reader notices
-            return
+        while True:
+            text = await queue.get()
+            if text is None:
+                return
+            await websocket.send_text(text)
 
-    writer_task = asyncio.get_running_loop().create_task(writer())
-    try:
+    async def reader() -> None:
         while not closing:
             frame = await websocket.receive()
             if frame["type"] == "websocket.disconnect":
-                break
+                return
             text = frame.get("text")
             if text is None:
                 send(error("bad_json", "binary frames are not read: send JSON as text frames"))
                 continue
             await handle_frame(hub, client, text)
-    except WebSocketDisconnect:
-        pass
-    except RuntimeError:  # receive after the close we sent
-        pass
+
+    loop = asyncio.get_running_loop()
+    tasks["reader"] = loop.create_task(reader())
+    tasks["writer"] = loop.create_task(writer())
+    try:
+        done, _ = await asyncio.wait(tasks.values(), return_when=asyncio.FIRST_COMPLETED)
+        for task in done:
+            if not task.cancelled() and task.exception() is not None:
+                log.debug("connection ended: %r", task.exception())
     finally:
+        for task in tasks.values():
+            task.cancel()
         for task in list(client.tasks):
             task.cancel()
         if client.session is not None:
             client.session.detach(client, leaving=False)
         hub.clients.discard(client)
-        if not closing:
-            close(1000, "bye")
-        with contextlib.suppress(Exception):
-            await asyncio.wait_for(writer_task, 2)
+        if closing:
+            code, reason = closing[0]
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(websocket.close(code=code, reason=reason), 2)
 
 
 async def handle_frame(hub: Hub, client: Client, text: str) -> None:

@@ -496,7 +496,7 @@ class GameSession:
             seat = self.seats[p]
             seat.holder = client
             seat.gone_since = None
-            if seat.kind == "remote":
+            if client.name:
                 seat.client_name = client.name
         if self.free_handle is not None:
             self.free_handle.cancel()
