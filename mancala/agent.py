@@ -101,9 +101,9 @@ class RemoteAgent:
             self._send(ws, "create", game=self.game_spec, players=self._players())
             joined = self._expect(ws, "joined", "create")
             self.game_id = joined["game_id"]
+            self._join(ws, self.game_id, self.seat if self.seat is not None else 0)
             self.say(f"created game {self.game_id} ({self.game_spec}); the opponent joins with: "
                      f"mancala agent --server URL --join {self.game_id}")
-            self._join(ws, self.game_id, self.seat if self.seat is not None else 0)
         while self.result is None:
             self.on_message(ws, self._receive(ws))
 
