@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from mancala.atomic import write_atomically
+from mancala.atomic import check_writable, write_atomically, write_problem
 from mancala.errors import BadInput, IllegalMove
 from mancala.games import game_spec, make_game
 from mancala.games.base import Game
@@ -74,8 +74,17 @@ def save_record(record: GameRecord, path: str | os.PathLike) -> None:
     text = json.dumps(record.to_json(), indent=2) + "\n"
     try:
         write_atomically(path, text)
-    except FileNotFoundError:
-        raise BadInput(f"{path}: no such directory") from None
+    except (IsADirectoryError, NotADirectoryError, FileNotFoundError, PermissionError) as e:
+        raise BadInput(write_problem(path, e)) from None
+
+
+def check_save_path(path: str | os.PathLike) -> None:
+    """Raise :class:`BadInput` (one line) unless a game can be saved at ``path``: used
+    before a game starts, so a bad ``--save`` is refused before the first move."""
+    try:
+        check_writable(path)
+    except OSError as e:
+        raise BadInput(write_problem(path, e)) from None
 
 
 def load_record(path: str | os.PathLike) -> GameRecord:

@@ -20,6 +20,7 @@ from typing import Callable, Sequence
 from rich.console import Console
 from rich.text import Text
 
+from mancala.atomic import write_problem
 from mancala.errors import BadInput, IllegalMove
 from mancala.games.base import Game, outcome_text
 from mancala.players import HumanPlayer, Player, best_search
@@ -65,8 +66,8 @@ class TerminalGame:
         return f"{self.game.player_name(player)} ({self.players[player].spec})"
 
     def say(self, text: str, style: str | None = None) -> None:
-        """Print one message (never read as markup)."""
-        self.console.print(Text(text, style=style or ""))
+        """Print one message (never read as markup; long lines are left to the terminal to wrap)."""
+        self.console.print(Text(text, style=style or ""), soft_wrap=True)
 
     def show(self, state) -> None:
         """Print the board."""
@@ -100,8 +101,7 @@ class TerminalGame:
                 state = after
                 self.show(state)
                 if self.autosave and self.save_path:
-                    save_record(self.record, self.save_path)
-                    self.unsaved = False
+                    self.write_save(self.save_path)
         except _Quit as q:
             self.say(str(q))
             return 0
@@ -154,14 +154,22 @@ class TerminalGame:
     def save(self, path: str | None) -> None:
         """Save the record, reporting the outcome in one line."""
         path = path or self.save_path or DEFAULT_SAVE
+        if self.write_save(path):
+            self.save_path = path
+            self.say(f"Saved to {path}. Resume with: mancala play --load {path}")
+
+    def write_save(self, path: str) -> bool:
+        """Write the record to ``path``; on failure say why in one line and keep playing."""
         try:
             save_record(self.record, path)
-        except (BadInput, OSError) as e:
+        except BadInput as e:
             self.say(f"Not saved: {e}", "red")
-            return
-        self.save_path = path
+            return False
+        except OSError as e:  # e.g. a full disk: name the file, not the temporary one
+            self.say(f"Not saved: {write_problem(path, e)}", "red")
+            return False
         self.unsaved = False
-        self.say(f"Saved to {path}. Resume with: mancala play --load {path}")
+        return True
 
     def undo(self) -> bool:
         """Take back moves up to and including the last one a human made."""
