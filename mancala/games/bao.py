@@ -34,11 +34,12 @@ e.g. ``A5R>``, ``B2L``, ``A6L*``; North in lower case (``a6L*``).
   it is left out when the kichwa is forced (captures from A1, A2, A7, A8).
 * ``>``: the player plays the house (safari) when the move reaches his
   functional nyumba with nothing to capture (namua).
-* ``*``: a takasa (a move that does not start with a capture); ``**`` (a
-  takasa that takasias the opponent) is accepted when reading.
+* ``*``: a takasa (a move that does not start with a capture); ``**``: a
+  takasa that takasias the opponent (§2.3, §11), printed so and accepted only there.
 
 The row letter may be left out when reading (front row), and so may ``*``
-(whether a move captures is decided by the position).  A move is the player's
+(whether a move captures is decided by the position).  The row letter's case names
+the side (A/B South, a/b North): the other side's letters are refused.  A move is the player's
 whole choice; everything after it (captures, relays, direction changes) is
 forced, and :attr:`BaoState.last` records what happened.
 
@@ -199,6 +200,9 @@ class BaoMove:
     capture: bool
     namua: bool
     house: bool = False
+    #: the takasa takasias the opponent (written ``**``); set on the moves the rules
+    #: generate, and not part of a move's identity (equality and hashing ignore it)
+    takasia: bool = field(default=False, compare=False)
 
     @property
     def letter(self) -> str:
@@ -213,7 +217,7 @@ class BaoMove:
 
     def __str__(self) -> str:
         return (hole_name(self.player, self.hole) + self.letter + (">" if self.house else "")
-                + ("" if self.capture else "*"))
+                + ("" if self.capture else "**" if self.takasia else "*"))
 
 
 class End(Enum):
@@ -469,7 +473,8 @@ class Bao(RulesGame):
             return 0
         return 1 if w == player else -1
 
-    def player_name(self, player: int) -> str:
+    def player_name(self, player: int, state: BaoState | None = None) -> str:
+        """South or North (players never change seats in Bao)."""
         return PLAYER_NAMES[player]
 
     def parse_move(self, state: BaoState, text: str) -> BaoMove:
@@ -483,6 +488,11 @@ class Bao(RulesGame):
             raise IllegalMove(f"{raw!r} is not a Bao move: write row (A/B), hole (1-8), direction (L/R), "
                               f"'>' to play the house, '*' for a takasa, e.g. A6L*; {self._expected(state)}")
         row, num, letter, house1, stars, house2 = m.groups()
+        if row and row.isupper() != (state.player == SOUTH):
+            mine = "A/B" if state.player == SOUTH else "a/b"
+            raise IllegalMove(f"{raw}: {row} is a row of {PLAYER_NAMES[1 - state.player]}; "
+                              f"{PLAYER_NAMES[state.player]} is to move and writes its rows {mine} "
+                              f"(e.g. {hole_name(state.player, 5)}); {self._expected(state)}")
         index = int(num) - 1 if row.upper() in ("", "A") else 16 - int(num)
         letter = letter.upper()
         house = bool(house1 or house2)
@@ -519,6 +529,9 @@ class Bao(RulesGame):
                 raise IllegalMove(f"{raw}: the move never has to decide about the house, so '>' does not "
                                   f"apply; {self._expected(state)}")
             raise IllegalMove(f"{raw}: this move must play the house ('>'); {self._expected(state)}")
+        if stars == "**" and not chosen[0].takasia:
+            raise IllegalMove(f"{raw}: '**' marks a takasa that takasias the opponent, and {chosen[0]} does "
+                              f"not; write {chosen[0]}; {self._expected(state)}")
         return chosen[0]
 
     def render(self, state: BaoState, view: int | None = None) -> str:
@@ -639,6 +652,8 @@ class Bao(RulesGame):
                 return None
             if move.house and not res.decision:
                 return None
+            if self._takasia_after(state, move, res) is not None:
+                move = replace(move, takasia=True)
             out[move] = res
             return res
 
@@ -840,13 +855,11 @@ class Bao(RulesGame):
         if stock[p]:
             stock[p] -= 1
         event = out.event
-        takasia = None
         must = None
+        takasia = self._takasia_after(state, move, out)
+        if takasia is not None:
+            event = replace(event, takasia=takasia, move=replace(event.move, takasia=True))
         if event.winner is None:
-            if (not move.capture and self.rules.takasia and stock[0] == 0 and stock[1] == 0):
-                takasia = self._takasia_target(out.holes[p], out.holes[q], out.owns[q])
-                if takasia is not None:
-                    event = replace(event, takasia=takasia)
             if self.rules.takasia_forces_capture and state.takasia is not None:
                 must = state.takasia
         if event.winner is None and not any(out.holes[p][:8]):
@@ -860,6 +873,16 @@ class Bao(RulesGame):
         return BaoState(holes=out.holes, stock=(stock[0], stock[1]), owns=out.owns, player=q,
                         takasia=takasia, must_capture=must, ply=ply, winner=event.winner,
                         finished=finished, last=event)
+
+    def _takasia_after(self, state: BaoState, move: BaoMove, out: _Outcome) -> int | None:
+        """The opponent's front hole ``move`` (with outcome ``out``) takasias, or None: only a
+        takasa that does not win, once both stocks are empty after it (§11)."""
+        p = state.player
+        stock_after = (state.stock[p] - 1 if state.stock[p] else 0, state.stock[1 - p])
+        if (move.capture or not self.rules.takasia or out.event.winner is not None
+                or stock_after != (0, 0)):
+            return None
+        return self._takasia_target(out.holes[p], out.holes[1 - p], out.owns[1 - p])
 
     def _takasia_target(self, mx, my, y_owns: bool) -> int | None:
         """After X's takasa (boards mx, my): Y's front hole that is takasia'd, or None (§11)."""

@@ -64,8 +64,10 @@ class Game(Protocol[S, M]):
         """What ``move`` did, in words, e.g. ``South plays 3: capture of 5, extra turn.``"""
         ...
 
-    def player_name(self, player: int) -> str:
-        """How the rules call ``player`` (``South``, ``X``, ...)."""
+    def player_name(self, player: int, state: S | None = None) -> str:
+        """How the rules call ``player`` (``South``, ``X``, ...) in ``state`` (a player's seat,
+        and so its name, may change during a game, as with Kalah's pie rule; without a state:
+        the name at the start)."""
         ...
 
 

@@ -519,9 +519,10 @@ class Kalah(RulesGame):
         return KalahState(board=tuple(cells), seat=next_seat, ply=state.ply + 1, turns=turns,
                           swapped=state.swapped, swap_allowed=swap_allowed, finished=finished, last=event)
 
-    def player_name(self, player: int) -> str:
-        """``South`` for player 0, ``North`` for player 1 (their seats at the start)."""
-        return self.seat_name(player)
+    def player_name(self, player: int, state: KalahState | None = None) -> str:
+        """The name of the seat ``player`` sits at in ``state``: ``South`` for player 0 and
+        ``North`` for player 1 at the start, exchanged after the pie rule's swap."""
+        return self.seat_name(player if state is None else state.player_seat(player))
 
     def describe_move(self, before: KalahState, move: KalahMove, after: KalahState) -> str:
         """What the move did, from ``after.last``; a game-ending move also gives the final stores."""

@@ -115,7 +115,7 @@ class TicTacToe:
         shown = [ch if ch != "." else str(i) for i, ch in enumerate(state.cells)]
         return "\n".join("".join(shown[r * 3:r * 3 + 3]) for r in range(3))
 
-    def player_name(self, player: int) -> str:
+    def player_name(self, player: int, state: TicTacToeState | None = None) -> str:
         """``X`` or ``O``."""
         return MARKS[player]
 
