@@ -57,7 +57,7 @@ from dataclasses import dataclass, field, replace
 from enum import Enum
 
 from mancala.errors import BadInput, IllegalMove
-from mancala.games.base import RulesGame
+from mancala.games.base import RulesGame, Segment, layout_text
 from mancala.games.options import bool_option, enum_option, int_option
 
 SOUTH, NORTH = 0, 1
@@ -540,6 +540,11 @@ class Bao(RulesGame):
         The viewer's rows are at the bottom, front row next to the opponent; the owned
         nyumba is shown as ``[n]``, a takasia'd hole as ``n!``.
         """
+        return layout_text(self.layout(state, view))
+
+    def layout(self, state: BaoState, view: int | None = None) -> list[list[Segment]]:
+        """The board of :meth:`render` as segments naming the hole each number shows,
+        ``(player, "A5")`` (see :data:`mancala.games.base.Segment`)."""
         me = state.player if view is None else view
         op = 1 - me
         w = max(2, max(len(str(x)) for h in state.holes for x in h))
@@ -553,10 +558,13 @@ class Bao(RulesGame):
             return f" {v} "
 
         def row(label, p, idx):
-            return f"  {label}  " + " ".join(cell(p, i) for i in idx)
+            out: list[Segment] = [(f"  {label}  ", None)]
+            for k, i in enumerate(idx):
+                out += [(" " if k else "", None), (cell(p, i), (p, hole_name(p, i)))]
+            return out
 
         def numbers(nums):
-            return "     " + " ".join(f" {str(n).rjust(w)} " for n in nums)
+            return [("     " + " ".join(f" {str(n).rjust(w)} " for n in nums), None)]
 
         def info(p):
             house = "owned" + (" (functional)" if state.functional(p) else " (not functional, under 6)") \
@@ -567,21 +575,22 @@ class Bao(RulesGame):
 
         ob, of_ = ("b", "a") if op == NORTH else ("B", "A")
         mb, mf = ("b", "a") if me == NORTH else ("B", "A")
-        lines = [info(op),
+        lines = [[(info(op), None)],
                  numbers(range(8, 0, -1)),
                  row(ob, op, range(8, 16)),
                  row(of_, op, range(7, -1, -1)),
-                 "     " + "-" * (8 * (w + 3) - 1),
+                 [("     " + "-" * (8 * (w + 3) - 1), None)],
                  row(mf, me, range(0, 8)),
                  row(mb, me, range(15, 7, -1)),
                  numbers(range(1, 9)),
-                 info(me)]
+                 [(info(me), None)]]
         if self.is_terminal(state):
             w_ = self.winner(state)
-            lines.append("Game over: " + (f"{PLAYER_NAMES[w_]} wins." if w_ is not None else "draw (ply limit)."))
+            lines.append([("Game over: " + (f"{PLAYER_NAMES[w_]} wins." if w_ is not None else "draw (ply limit)."),
+                           None)])
         else:
-            lines.append(f"{PLAYER_NAMES[state.player]} to move.")
-        return "\n".join(line.rstrip() for line in lines)
+            lines.append([(f"{PLAYER_NAMES[state.player]} to move.", None)])
+        return lines
 
     def describe_move(self, before: BaoState, move: BaoMove, after: BaoState) -> str:
         """What the move did, in words (from ``after.last``)."""

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field, replace
 from enum import Enum
 
 from mancala.errors import BadInput, IllegalMove
-from mancala.games.base import RulesGame
+from mancala.games.base import Segment, layout_text, RulesGame
 from mancala.games.options import bool_option, enum_option, int_option
 
 
@@ -397,24 +397,44 @@ class Kalah(RulesGame):
         return move
 
     def render(self, state: KalahState) -> str:
-        """The board as South sees it: North's row on top, stores at the ends, pit numbers shown."""
+        """The board as South sees it: North's row on top, stores at the ends (North's on
+        the left, South's on the right, both labelled), pit numbers shown."""
+        return layout_text(self.layout(state))
+
+    def layout(self, state: KalahState, view: int | None = None) -> list[list[Segment]]:
+        """The board of :meth:`render` as segments naming the cell each number shows (see
+        :data:`mancala.games.base.Segment`); cells are ``(seat, "3")`` for pit 3 and
+        ``(seat, "store")``.  Wide boards (14+ pits) drop the brackets to fit 80 columns."""
         n = state.pits
         w = max(2, max(len(str(c)) for c in state.board))
-        cell = lambda v: f"({str(v).rjust(w)})"  # noqa: E731
-        blank = " " * (w + 2)
-        north = [state.board[pit_index(n, 1, p)] for p in range(n, 0, -1)]
-        south = [state.board[pit_index(n, 0, p)] for p in range(1, n + 1)]
         sw = max(len(str(state.store(1))), len(str(state.store(0)))) + 2
         pad = " " * (sw + 1)
-        num = lambda p: str(p).center(w + 2)  # noqa: E731
+        compact = len(pad) + n * (w + 3) - 1 + len("   North") > 80
+        cw, sep = (w + 1, "") if compact else (w + 2, " ")
+        cell = (lambda v: str(v).rjust(cw)) if compact else (lambda v: f"({str(v).rjust(w)})")  # noqa: E731
+        num = lambda p: str(p).rjust(cw) if compact else str(p).center(cw)  # noqa: E731
+
+        def row(seat: int, pits) -> list[Segment]:
+            out: list[Segment] = [(pad, None)]
+            for k, p in enumerate(pits):
+                out += [(sep if k else "", None), (cell(state.board[pit_index(n, seat, p)]), (seat, str(p)))]
+            return out
+        inner = n * (cw + len(sep)) - len(sep)
+        labels = ("North store", "South store")
+        middle = ("  " + labels[0]).ljust(inner - len(labels[1]) - 2) + labels[1] + "  "
+        fits = len(middle) <= inner
+        stores = [(f"[{state.store(1)}]".ljust(sw), (1, "store")), (" ", None),
+                  ((middle if fits else " " * inner), None), (" ", None), (f"[{state.store(0)}]", (0, "store"))]
         lines = [
-            pad + " ".join(num(p) for p in range(n, 0, -1)) + "   North",
-            pad + " ".join(cell(v) for v in north),
-            f"[{state.store(1)}]".ljust(sw) + " " + " ".join(blank for _ in range(n)) + f" [{state.store(0)}]",
-            pad + " ".join(cell(v) for v in south),
-            pad + " ".join(num(p) for p in range(1, n + 1)) + "   South",
+            [(pad + sep.join(num(p) for p in range(n, 0, -1)) + "   North", None)],
+            row(1, range(n, 0, -1)),
+            stores,
+            row(0, range(1, n + 1)),
+            [(pad + sep.join(num(p) for p in range(1, n + 1)) + "   South", None)],
         ]
-        return "\n".join(line.rstrip() for line in lines)
+        if not fits:
+            lines.append([("stores: North's on the left, South's on the right", None)])
+        return lines
 
     # --- helpers -----------------------------------------------------------
 
