@@ -69,6 +69,25 @@ class Sowing(Enum):
     CHOICE = "choice"
 
 
+#: the most seeds a pit may start with (``seeds``, the CLI's ``--seeds``)
+MAX_SEEDS = 1000
+
+
+def max_board_seeds(pits: int) -> int:
+    """The most seeds a board of ``pits`` pits a side may hold: as many as the largest
+    start (:data:`MAX_SEEDS` in every pit), 2 x pits x 1000."""
+    return 2 * pits * MAX_SEEDS
+
+
+def check_board_seeds(board, pits: int) -> None:
+    """Reject a board holding more seeds than :func:`max_board_seeds` allows (one line
+    naming the limit): the engine's integers and tables are sized for that."""
+    total = sum(board)
+    if total > max_board_seeds(pits):
+        raise BadInput(f"a {pits}-pit position may hold at most {max_board_seeds(pits):,} seeds in all "
+                       f"(2 x {pits} pits x {MAX_SEEDS}, the most --seeds allows); this one holds {total:,}")
+
+
 @dataclass(frozen=True)
 class KalahRules:
     """Every Kalah rule option, as immutable data (see ``docs/rules.md``)."""
@@ -101,8 +120,8 @@ class KalahRules:
     def __post_init__(self) -> None:
         if not 1 <= self.pits <= 20:
             raise BadInput(f"pits must be 1-20, got {self.pits}")
-        if not 0 <= self.seeds <= 1000:
-            raise BadInput(f"seeds must be 0-1000, got {self.seeds}")
+        if not 0 <= self.seeds <= MAX_SEEDS:
+            raise BadInput(f"seeds must be 0-{MAX_SEEDS}, got {self.seeds}")
         if self.first not in (0, 1):
             raise BadInput(f"first must be 0 (South) or 1 (North), got {self.first}")
         if self.start is not None:
@@ -114,6 +133,7 @@ class KalahRules:
                     f"(South pits, South store, North pits, North store), got {len(start)}")
             if any((not isinstance(c, int)) or c < 0 for c in start):
                 raise BadInput("a start position needs whole numbers of seeds, none negative")
+            check_board_seeds(start, self.pits)
 
     def describe(self) -> str:
         """The options that differ from standard Kalah, as ``key=value`` text."""
@@ -330,6 +350,7 @@ class Kalah(RulesGame):
             raise BadInput(f"a {n}-pit board needs {2 * n + 2} numbers, got {len(board)}")
         if any(c < 0 for c in board):
             raise BadInput("a board cannot hold a negative number of seeds")
+        check_board_seeds(board, n)
         cells = list(board)
         finished = self._end_reached(cells, seat)
         if finished:
