@@ -477,6 +477,16 @@ class Bao(RulesGame):
         """South or North (players never change seats in Bao)."""
         return PLAYER_NAMES[player]
 
+    def move_help(self) -> str:
+        """Bao notation, in short (for a UI's ``help``; rules §2.3)."""
+        return ("Bao moves: <row><hole><direction><house><takasa>, e.g. A6L*, B2L, A5R>. "
+                "Row: A your front row, B your back row (South writes A/B, North a/b; the row may be left out "
+                "in the front row). Hole: 1-8 from your left. Direction: the way your hand moves along that "
+                "row as you see it, L or R (in a namua capture: the kichwa, left or right, the captured seeds "
+                "enter; left out when it is forced). '>': play the house (safari) when the move reaches your "
+                "nyumba. '*': a takasa (a move without a capture; may be left out), '**' a takasa that "
+                "takasias your opponent. Only legal moves are listed at the prompt.")
+
     def parse_move(self, state: BaoState, text: str) -> BaoMove:
         """The legal move written ``text`` (e.g. ``A5R>``, ``B2L``, ``7L*``, ``a6L``)."""
         raw = text.strip()

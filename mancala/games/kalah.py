@@ -399,6 +399,19 @@ class Kalah(RulesGame):
         seat = state.player_seat(player)
         return state.store(seat) - state.store(1 - seat)
 
+    def move_help(self) -> str:
+        """How moves are written under these rules (for a UI's ``help``)."""
+        n = self.rules.pits
+        text = (f"Kalah moves: the number of one of your pits, 1-{n}, counted from your left "
+                f"(the numbers printed beside your row); its seeds are sown counter-clockwise"
+                f" into your store (not your opponent's).")
+        if self.rules.sowing is Sowing.CHOICE:
+            text = (f"Kalah moves: a pit number 1-{n} and a direction, e.g. 3L (clockwise) or 3R "
+                    f"(counter-clockwise).")
+        if self.rules.pie_rule:
+            text += " Pie rule: as the second player's first move you may type swap to take over your opponent's side."
+        return text
+
     def parse_move(self, state: KalahState, text: str) -> KalahMove:
         """A move from its text: ``3``, ``3L``/``3R`` (choice of direction) or ``swap``."""
         t = text.strip().lower()

@@ -116,6 +116,10 @@ class TicTacToe:
         shown = [ch if ch != "." else str(i) for i, ch in enumerate(state.cells)]
         return "\n".join("".join(shown[r * 3:r * 3 + 3]) for r in range(3))
 
+    def move_help(self) -> str:
+        """How moves are written (for a UI's ``help``)."""
+        return "Tic-tac-toe moves: the number of an empty cell, 0-8 (row by row from the top left, as shown beside the board)."
+
     def layout(self, state: TicTacToeState, view: int | None = None) -> list[list[Segment]]:
         """A grid for people: empty cells as ``·`` (so ``O`` is never read as ``0``), with the
         cell numbers beside it; segments name the cell each mark shows (``(None, "4")``)."""
