@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from mancala.errors import BadInput, IllegalMove
-from mancala.games.base import Segment, layout_text
+from mancala.games.base import Segment
 
 LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6))
 MARKS = ("X", "O")
