@@ -113,8 +113,9 @@ def cmd_play(args: argparse.Namespace) -> int:
     players = [_player(spec, args.load if saved else None) for spec, saved in zip(specs, from_file)]
     record.players = [p.spec for p in players]
     save_path = args.save or args.load
+    view = None if args.view is None else ["south", "north"].index(args.view)
     return TerminalGame(record, players, save_path=save_path, autosave=bool(args.save),
-                        hint_seconds=args.hint_time).run()
+                        hint_seconds=args.hint_time, view=view).run()
 
 
 def _player(spec: str, saved_in: str | None):
@@ -248,6 +249,8 @@ def build_parser() -> argparse.ArgumentParser:
     files.add_argument("--load", metavar="FILE", help="resume a saved game")
     files.add_argument("--save", metavar="FILE", help="save the game to FILE after every move")
     play.add_argument("--hint-time", type=float, default=1.0, metavar="S", help="seconds the hint may think")
+    play.add_argument("--view", choices=["south", "north"],
+                      help="the side the board is seen from (Bao; default: yours, and 'flip' turns it)")
     play.set_defaults(func=cmd_play)
 
     match = sub.add_parser("match", help="play many games between two AIs, seats alternating",

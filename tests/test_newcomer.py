@@ -281,6 +281,14 @@ def test_the_bao_board_stays_on_one_side_unless_flipped():
     assert boards[4] == ("South", "North")                 # flip turns it round
 
 
+def test_the_bao_board_can_be_asked_from_north():
+    done = cli("play", "--game", "bao", "--view", "north", "--p1", "human", "--p2", "human", stdin="quit\n")
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    sides = [line.split()[0] for line in out.splitlines() if line.startswith(("South (A/B)", "North (a/b)"))]
+    assert sides[:2] == ["South", "North"]                 # North's rows at the bottom
+
+
 def test_help_explains_the_games_move_syntax():
     code, out = run_terminal("bao", ["human", "random:seed=3"], ["help", "quit"])
     assert "Bao moves: <row><hole><direction><house><takasa>" in out and "'**'" in out and "resign" in out
