@@ -217,7 +217,7 @@ def test_player_names_follow_the_seat_in_the_rules():
 
 def test_the_board_marks_changed_cells_and_colours_captures():
     from mancala.games import make_game  # noqa: PLC0415
-    from mancala.ui.terminal import CAPTURED_STYLE, CHANGED_STYLE, board_text  # noqa: PLC0415
+    from mancala.ui.terminal import CAPTURED_STYLE, CHANGED_STYLE, SOWN_FROM_STYLE, board_text  # noqa: PLC0415
     # South pit 1 holds 1 seed: it lands in the empty South 2 and captures North 2's 3 seeds
     game = make_game("kalah(pits=3,seeds=0,start=1 0 1 0 0 3 1 0)")
     before = game.initial_state()
@@ -227,8 +227,9 @@ def test_the_board_marks_changed_cells_and_colours_captures():
     text, changed, captured = board_text(game, after, before)
     styles = [str(span.style) for span in text.spans]
     assert captured == ["North 2"]
-    assert sorted(changed) == ["South 1", "South store"]  # South 2 got the seed and lost it to the store
-    assert styles.count(CAPTURED_STYLE) == 1 and styles.count(CHANGED_STYLE) == 2
+    assert changed == ["South 1 (sown from)", "South store"]  # South 2 got the seed and lost it to the store
+    assert styles.count(CAPTURED_STYLE) == 1 and styles.count(SOWN_FROM_STYLE) == 1
+    assert styles.count(CHANGED_STYLE) == 1
     assert "South store" in changed
     # unmarked without a previous position
     assert board_text(game, after)[0].spans == []

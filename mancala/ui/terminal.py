@@ -40,14 +40,16 @@ HELP = ("Type a move, or: hint (the AI's suggestion), undo (take back your last 
 #: seconds a person waits before the "thinking…" line appears
 THINKING_AFTER = 0.5
 CHANGED_STYLE = "bold yellow"
+SOWN_FROM_STYLE = "bold black on yellow"
 CAPTURED_STYLE = "bold red"
 
 
 def board_text(game: Game, state, before=None, view: int | None = None) -> tuple[Text, list[str], list[str]]:
-    """The board of ``state`` as rich Text, with the cells changed since ``before`` styled
-    (changed: yellow; an opponent's cell the move emptied or lowered, a capture: red).
-    Returns (text, changed cell names, captured cell names).  Games without a layout
-    are drawn from :meth:`render` unmarked."""
+    """The board of ``state`` as rich Text, with the cells changed since ``before`` styled:
+    the mover's cells it took seeds from (the pit played, relays) on yellow, other changed
+    cells yellow, an opponent's cell it lowered (a capture) red.  Returns (text, changed
+    cell names, captured cell names), the cells sown from first and named so.  Games
+    without a layout are drawn from :meth:`render` unmarked."""
     layout = getattr(game, "layout", None)
     if layout is None:
         return Text(game.render(state)), [], []
@@ -60,6 +62,7 @@ def board_text(game: Game, state, before=None, view: int | None = None) -> tuple
     if before is not None and mover_seat is None:
         mover_seat = game.to_move(before)
     text = Text()
+    sown_from: list[str] = []
     changed: list[str] = []
     captured: list[str] = []
     for k, line in enumerate(lines):
@@ -70,15 +73,19 @@ def board_text(game: Game, state, before=None, view: int | None = None) -> tuple
             if cell is not None and cell in old and old[cell] != piece.strip():
                 owner, name = cell
                 label = name if owner is None else f"{_seat_label(game, owner)} {name}"
-                if owner is not None and owner != mover_seat and _number(piece) < _number(old[cell]):
+                lower = _number(piece) < _number(old[cell])
+                if owner is not None and owner != mover_seat and lower:
                     style = CAPTURED_STYLE
                     captured.append(label)
+                elif owner is not None and owner == mover_seat and lower:
+                    style = SOWN_FROM_STYLE
+                    sown_from.append(f"{label} (sown from)")
                 else:
                     style = CHANGED_STYLE
                     changed.append(label)
             text.append(piece, style=style)
     text.rstrip()
-    return text, changed, captured
+    return text, sown_from + changed, captured
 
 
 def _seat_label(game: Game, seat: int) -> str:
