@@ -55,6 +55,30 @@ class StagedFile:
         self.discard()
 
 
+def write_problem(path: str | os.PathLike, error: OSError) -> str:
+    """One line saying why ``path`` could not be written, naming ``path`` (never the
+    temporary file beside it, which the person never asked for)."""
+    path = Path(path)
+    if isinstance(error, IsADirectoryError) or path.is_dir():
+        return f"{path}: is a directory; give a file name (e.g. {path / 'game.json'})"
+    if isinstance(error, (FileNotFoundError, NotADirectoryError)):
+        return f"{path}: no such directory ({path.parent}); create it first or choose another place"
+    if isinstance(error, PermissionError):
+        return f"{path}: permission denied; choose a folder you can write to"
+    return f"{path}: cannot write it ({error.strerror or error})"
+
+
+def check_writable(path: str | os.PathLike) -> None:
+    """Make sure ``path`` can be written (not a directory, its folder exists and is
+    writable) by staging and discarding a temporary file beside it, so a long job can
+    refuse a bad output path before it starts.  Raises ``OSError`` (see :func:`write_problem`)."""
+    path = Path(path)
+    if path.is_dir():
+        raise IsADirectoryError(21, "Is a directory", str(path))
+    with StagedFile(path):
+        pass
+
+
 def write_atomically(path: str | os.PathLike, data: str | bytes) -> None:
     """Replace ``path`` with ``data`` (text is written as UTF-8 with LF line ends) in one step."""
     with StagedFile(path, binary=isinstance(data, bytes)) as staged:

@@ -34,7 +34,7 @@ PLAYER_HELP = ("player spec: human, random[:seed=N], greedy, minimax:depth=N, al
 def add_game_arguments(parser: argparse.ArgumentParser) -> None:
     """Options that choose the game and its rules."""
     g = parser.add_argument_group("game and rules")
-    g.add_argument("--game", default="kalah",
+    g.add_argument("--game", default=None,
                    help="game spec, e.g. kalah, 'kalah(preset=egyptian,pits=5)', bao, tictactoe (default: kalah)")
     g.add_argument("--preset", help="Kalah rule preset: standard, empty-capture, homework, egyptian, ethiopian, "
                                     "no-stealing, stealing, cs151, mankalah (see docs/rules.md)")
@@ -49,33 +49,52 @@ def add_game_arguments(parser: argparse.ArgumentParser) -> None:
 def build_game(args: argparse.Namespace):
     """The game and start state chosen by the options."""
     from mancala.games import make_game, parse_spec  # noqa: PLC0415 (keep --help fast)
-    name, _ = parse_spec(args.game)
+    spec = args.game or "kalah"
+    name, _ = parse_spec(spec)
     kalah_options = {"preset": args.preset, "pits": args.pits, "seeds": args.seeds, "first": args.first}
+    if args.position is not None and not args.position.strip():
+        raise BadInput("--position is empty; give the position's numbers (or cells), or leave the option out")
     if name != "kalah":
         if any(v is not None for v in kalah_options.values()):
             raise BadInput(f"--preset/--pits/--seeds/--to-move are Kalah options; {name} has none")
-        game = make_game(args.game)
-        if not args.position:
+        game = make_game(spec)
+        if args.position is None:
             return game, game.initial_state()
         if name == "tictactoe":
             return game, game.position(args.position)
         raise BadInput(f"--position is read for Kalah and tic-tac-toe; {name} positions are not read "
                        f"from the command line")
-    if args.position:
+    if args.position is not None:
         kalah_options["start"] = args.position
-        if args.pits is None and "pits" not in args.game:  # the position says how many pits
-            kalah_options["pits"] = max(1, (len(args.position.replace(",", " ").split()) - 2) // 2)
-    game = make_game(args.game, **kalah_options)
+        if args.pits is None and "pits" not in spec:  # the position says how many pits
+            count = len(args.position.replace(",", " ").split())
+            if count < 4 or count % 2:
+                raise BadInput(f"--position needs 2n+2 numbers (n pits a side, 1..20, and the two stores: "
+                               f"14 for 6 pits), got {count}")
+            kalah_options["pits"] = (count - 2) // 2
+    game = make_game(spec, **kalah_options)
     return game, game.initial_state()
 
 
 def cmd_play(args: argparse.Namespace) -> int:
     """``mancala play``."""
     from mancala.players import LEVELS, make_player  # noqa: PLC0415
-    from mancala.record import GameRecord, load_record  # noqa: PLC0415
+    from mancala.record import GameRecord, check_save_path, load_record  # noqa: PLC0415
     from mancala.ui.terminal import TerminalGame  # noqa: PLC0415
 
+    if args.save:
+        check_save_path(args.save)  # before the first move, not after it
+    if not (args.hint_time > 0 and args.hint_time != float("inf")):
+        raise BadInput(f"--hint-time must be a positive number of seconds, got {args.hint_time:g}")
     if args.load:
+        ignored = [option for option, value in (
+            ("--game", args.game), ("--preset", args.preset), ("--pits", args.pits),
+            ("--seeds", args.seeds), ("--position", args.position), ("--to-move", args.first),
+            ("--level", args.level), ("--ai-first", args.ai_first)) if value not in (None, False)]
+        if ignored:
+            raise BadInput(f"--load resumes {args.load} with its own rules and players, so {', '.join(ignored)} "
+                           f"cannot apply; leave {'it' if len(ignored) == 1 else 'them'} out "
+                           f"(--p1/--p2 may replace the players)")
         record = load_record(args.load)
         specs = list(record.players)
     else:
@@ -87,15 +106,27 @@ def cmd_play(args: argparse.Namespace) -> int:
             raise BadInput(f"--level must be one of {', '.join(LEVELS)}")
         specs = [ai, "human"] if args.ai_first else ["human", ai]
         record = GameRecord(game, specs)
-    if args.p1:
-        specs[0] = args.p1
-    if args.p2:
-        specs[1] = args.p2
-    players = [make_player(s) for s in specs]
+    from_file = [bool(args.load)] * 2
+    for seat, spec in enumerate((args.p1, args.p2)):
+        if spec:
+            specs[seat], from_file[seat] = spec, False
+    players = [_player(spec, args.load if saved else None) for spec, saved in zip(specs, from_file)]
     record.players = [p.spec for p in players]
     save_path = args.save or args.load
+    view = None if args.view is None else ["south", "north"].index(args.view)
     return TerminalGame(record, players, save_path=save_path, autosave=bool(args.save),
-                        hint_seconds=args.hint_time).run()
+                        hint_seconds=args.hint_time, view=view).run()
+
+
+def _player(spec: str, saved_in: str | None):
+    """The player for ``spec``; a bad spec read from a saved game names that file."""
+    from mancala.players import make_player  # noqa: PLC0415
+    try:
+        return make_player(spec)
+    except BadInput as e:
+        if saved_in:
+            raise BadInput(f"{saved_in}: bad player in \"players\": {e}") from None
+        raise
 
 
 def cmd_match(args: argparse.Namespace) -> int:
@@ -119,8 +150,9 @@ def cmd_match(args: argparse.Namespace) -> int:
                             progress=lambda done, total: progress.update(task, completed=done))
     opening = f", random openings of {args.opening} plies" if args.opening else ""
     print(f"{game!r}, {result.games} games, seats alternating{opening}")
-    print(f"{args.a}: {result.wins_a} wins, {args.b}: {result.wins_b} wins, {result.draws} draws")
-    print(f"{args.a} scored {100 * result.score_a():.1f}% with an average margin of "
+    name_a, name_b = (f"{args.a} (A)", f"{args.b} (B)") if args.a == args.b else (args.a, args.b)
+    print(f"{name_a}: {result.wins_a} wins, {name_b}: {result.wins_b} wins, {result.draws} draws")
+    print(f"{name_a} scored {100 * result.score_a():.1f}% with an average margin of "
           f"{result.margin_a / result.games:+.2f}")
     return 0
 
@@ -217,6 +249,8 @@ def build_parser() -> argparse.ArgumentParser:
     files.add_argument("--load", metavar="FILE", help="resume a saved game")
     files.add_argument("--save", metavar="FILE", help="save the game to FILE after every move")
     play.add_argument("--hint-time", type=float, default=1.0, metavar="S", help="seconds the hint may think")
+    play.add_argument("--view", choices=["south", "north"],
+                      help="the side the board is seen from (Bao; default: yours, and 'flip' turns it)")
     play.set_defaults(func=cmd_play)
 
     match = sub.add_parser("match", help="play many games between two AIs, seats alternating",

@@ -369,7 +369,7 @@ def play_turn(game: Kalah, state: KalahState, moves: Sequence[KalahMove]) -> Kal
 
 def competition_turn(game: Kalah, state: KalahState, seconds: float,
                      search: Callable[[Kalah, KalahState, float], SearchResult] | None = None,
-                     clock: Callable[[], float] = time.monotonic) -> tuple[KalahMove, ...]:
+                     clock: Callable[[], float] | None = None) -> tuple[KalahMove, ...]:
     """Task 4: the whole turn our strongest player plays within ``seconds``.
 
     ``search(game, state, seconds)`` (default :func:`mancala.players.best_search`, the
@@ -377,7 +377,9 @@ def competition_turn(game: Kalah, state: KalahState, seconds: float,
     line starts with the turn, so one search normally decides the whole turn.  If the
     line stops before the turn does, the turn is completed by further searches on the
     time left (each gets at least 1% of the budget, so a legal move is always found).
+    ``clock`` defaults to ``time.monotonic``.
     """
+    clock = clock or time.monotonic
     if search is None:
         from mancala.players import best_search as search  # noqa: PLC0415 (players sit above us)
     deadline = clock() + seconds

@@ -1,6 +1,6 @@
 """The saved-game file: a versioned JSON game record, written atomically.
 
-Format (version 1)::
+Format (version 1, and version 2 which adds ``resigned``)::
 
     {
       "format": "mancala-game",
@@ -10,6 +10,11 @@ Format (version 1)::
       "moves": ["3", "6", "2"],             # in the game's own notation
       "result": {"finished": false, "score": [1, -1]}  # score: margin per player
     }
+
+Version 2 adds ``"resigned": P`` (0 or 1): player ``P`` resigned after the moves listed
+(Bao rules §12 "a player may resign"; any game), so the game is over and the other player
+won; ``result`` then also says ``"winner"`` and ``"resigned"``.  A record without a
+resignation is still written as version 1, so older readers keep reading it.
 
 A record is replayed move by move on load, so a file that names an illegal
 move is rejected with the move's number rather than giving a wrong board.
@@ -23,13 +28,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from mancala.atomic import write_atomically
+from mancala.atomic import check_writable, write_atomically, write_problem
 from mancala.errors import BadInput, IllegalMove
 from mancala.games import game_spec, make_game
 from mancala.games.base import Game
 
 FORMAT = "mancala-game"
-VERSION = 1
+#: the newest version this module reads and writes (2: ``resigned``)
+VERSION = 2
 
 
 @dataclass
@@ -39,6 +45,19 @@ class GameRecord:
     game: Game
     players: list[str]
     moves: list[Any] = field(default_factory=list)
+    #: the player who resigned (ending the game), or None
+    resigned: int | None = None
+
+    def is_over(self) -> bool:
+        """Whether the game has ended, on the board or by a resignation."""
+        return self.resigned is not None or self.game.is_terminal(self.final_state())
+
+    def winner(self) -> int | None:
+        """The winning player (None: a draw or not finished)."""
+        if self.resigned is not None:
+            return 1 - self.resigned
+        from mancala.games.base import winner  # noqa: PLC0415
+        return winner(self.game, self.final_state())
 
     def states(self) -> list:
         """Every position of the game, from the start to the current one."""
@@ -56,15 +75,19 @@ class GameRecord:
     def to_json(self) -> dict:
         """The record as JSON-ready data (see the module doc)."""
         state = self.final_state()
-        return {
+        data = {
             "format": FORMAT,
-            "version": VERSION,
+            "version": 1 if self.resigned is None else 2,
             "game": game_spec(self.game),
             "players": list(self.players),
             "moves": [str(m) for m in self.moves],
-            "result": {"finished": self.game.is_terminal(state),
+            "result": {"finished": self.is_over(),
                        "score": [self.game.score(state, 0), self.game.score(state, 1)]},
         }
+        if self.resigned is not None:
+            data["resigned"] = self.resigned
+            data["result"].update(winner=1 - self.resigned, resigned=self.resigned)
+        return data
 
 
 def save_record(record: GameRecord, path: str | os.PathLike) -> None:
@@ -74,8 +97,17 @@ def save_record(record: GameRecord, path: str | os.PathLike) -> None:
     text = json.dumps(record.to_json(), indent=2) + "\n"
     try:
         write_atomically(path, text)
-    except FileNotFoundError:
-        raise BadInput(f"{path}: no such directory") from None
+    except (IsADirectoryError, NotADirectoryError, FileNotFoundError, PermissionError) as e:
+        raise BadInput(write_problem(path, e)) from None
+
+
+def check_save_path(path: str | os.PathLike) -> None:
+    """Raise :class:`BadInput` (one line) unless a game can be saved at ``path``: used
+    before a game starts, so a bad ``--save`` is refused before the first move."""
+    try:
+        check_writable(path)
+    except OSError as e:
+        raise BadInput(write_problem(path, e)) from None
 
 
 def load_record(path: str | os.PathLike) -> GameRecord:
@@ -118,6 +150,12 @@ def record_from_json(data: Any, where: str = "game record") -> GameRecord:
     if len(players) != 2:
         raise BadInput(f"{path}: \"players\" must name two players, got {len(players)}")
     record = GameRecord(game, players)
+    if "resigned" in data:
+        if version < 2:
+            raise BadInput(f"{path}: \"resigned\" needs format version 2, the file says {version}")
+        if data["resigned"] not in (0, 1) or isinstance(data["resigned"], bool):
+            raise BadInput(f"{path}: bad \"resigned\" (expected the player who resigned, 0 or 1)")
+        record.resigned = data["resigned"]
     state = game.initial_state()
     for number, text_move in enumerate(data["moves"], start=1):
         try:

@@ -139,7 +139,7 @@ def test_a_failed_save_leaves_the_old_file_intact(tmp_path, monkeypatch):
     (None, "no such file"),
     ('{"format": "mancala-game", "vers', "not valid JSON"),
     ('{"format": "chess"}', "not a mancala saved game"),
-    ('{"format": "mancala-game", "version": 2, "game": "kalah", "players": ["a", "b"], "moves": []}', "newer version"),
+    ('{"format": "mancala-game", "version": 3, "game": "kalah", "players": ["a", "b"], "moves": []}', "newer version"),
     ('{"format": "mancala-game", "version": 1, "game": "kalah", "players": ["human", "easy"], "moves": ["3", "3"]}',
      "move 2"),
     ('{"format": "mancala-game", "version": 1, "game": "chess", "players": ["human", "easy"], "moves": []}',

@@ -7,7 +7,7 @@ import numpy as np
 from mancala.engine import kernels as K
 from mancala.errors import BadInput
 from mancala.games.kalah import (SWAP, Capture, GameEnd, Kalah, KalahMove, KalahRules, KalahState, Remaining,
-                                 Sowing)
+                                 Sowing, check_board_seeds)
 
 _CAPTURE = {Capture.NONE: 0, Capture.OPPOSITE_AND_LAST: 1, Capture.OPPOSITE_ONLY: 2}
 
@@ -37,9 +37,17 @@ def play_key(rules: KalahRules) -> tuple:
             rules.remaining.value, rules.sowing.value)
 
 
+def check_seeds(pits: int, total: int) -> None:
+    """Reject more seeds than the engine is built for (see
+    :func:`mancala.games.kalah.max_board_seeds`): one line naming the limit."""
+    check_board_seeds((total,), pits)
+
+
 def relative_board(state: KalahState) -> np.ndarray:
-    """``state.board`` seen from the seat to move (that seat's pits first)."""
+    """``state.board`` seen from the seat to move (that seat's pits first); a board beyond
+    the engine's limits (:func:`check_seeds`) is rejected."""
     n = state.pits
+    check_board_seeds(state.board, n)
     b = np.array(state.board, dtype=np.int64)
     if state.seat == 1:
         b = np.concatenate([b[n + 1:], b[:n + 1]])

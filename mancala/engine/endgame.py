@@ -169,6 +169,14 @@ def fill(seeds, parts, count, boards, mbuf, rules, values, offsets, comp):
     return done, 0
 
 
+def terminal_console():
+    """A rich console on stderr when stderr is a terminal, else None: progress displays are
+    for people watching (on a pipe or a file they would only leave blank lines)."""
+    from rich.console import Console
+    console = Console(stderr=True)
+    return console if console.is_terminal else None
+
+
 def thread_count(variable: str, most: int) -> int:
     """Worker threads: ``$variable`` if set, else the cores this process may use, at most ``most``."""
     env = os.environ.get(variable)
@@ -210,8 +218,10 @@ def _offsets(pits: int, k: int) -> np.ndarray:
     return off
 
 
-def build(rules_arr: np.ndarray, k: int, progress: bool = False) -> Database:
-    """Build the database of every position with at most ``k`` seeds in the pits."""
+def build(rules_arr: np.ndarray, k: int, progress: bool = False, cancel: threading.Event | None = None) -> Database:
+    """Build the database of every position with at most ``k`` seeds in the pits (a progress
+    bar on a terminal's stderr when ``progress``); ``cancel`` set stops the build (it then
+    raises KeyboardInterrupt) within one job of :data:`BUILD_CHUNK` positions."""
     n = int(rules_arr[R_PITS])
     if rules_arr[R_CHOICE]:
         raise ValueError("no endgame database under the choice-of-direction rule")
@@ -221,11 +231,11 @@ def build(rules_arr: np.ndarray, k: int, progress: bool = False) -> Database:
     values = np.full(total, UNKNOWN, dtype=np.int8)
     depth = 64 + k * 2 * n * n
     bar = None
-    if progress:
-        from rich.console import Console
+    console = terminal_console() if progress else None
+    if console is not None:
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
         bar = Progress(TextColumn("endgame database ≤{task.fields[k]} seeds"), BarColumn(), MofNCompleteColumn(),
-                       TimeElapsedColumn(), console=Console(stderr=True), transient=True)
+                       TimeElapsedColumn(), console=console, transient=True)
         bar.start()
         task = bar.add_task("db", total=total, k=k)
     chunk = BUILD_CHUNK
@@ -247,6 +257,9 @@ def build(rules_arr: np.ndarray, k: int, progress: bool = False) -> Database:
                     while True:
                         with lock:
                             if not jobs or failure:
+                                return
+                            if cancel is not None and cancel.is_set():
+                                failure.append(KeyboardInterrupt())
                                 return
                             start, count = jobs.pop(0)
                         parts = unrank(start, 2 * n, s, comp)
@@ -314,7 +327,8 @@ def save(path: Path, key: tuple, k: int, values: np.ndarray) -> None:
     write_atomically(path, MAGIC + _header(key, k, values) + values.tobytes())
 
 
-def obtain(key: tuple, rules_arr: np.ndarray, k: int, progress: bool = False) -> Database:
+def obtain(key: tuple, rules_arr: np.ndarray, k: int, progress: bool = False,
+           cancel: threading.Event | None = None) -> Database:
     """The database for play rules ``key`` (see :func:`mancala.engine.bridge.play_key`) with
     ``k`` seeds: loaded from the cache, or built (and saved) when missing or corrupt."""
     n = int(rules_arr[R_PITS])
@@ -322,7 +336,7 @@ def obtain(key: tuple, rules_arr: np.ndarray, k: int, progress: bool = False) ->
     values = load(path, key, k)
     if values is not None and values.size == entries(n, k):
         return Database(k, values, _offsets(n, k), composition_table(2 * n, k), path)
-    db = build(rules_arr, k, progress)
+    db = build(rules_arr, k, progress, cancel)
     try:
         save(path, key, k, db.values)
         db.path = path

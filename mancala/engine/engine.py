@@ -5,8 +5,10 @@ from __future__ import annotations
 import os
 import threading
 import time
+from collections import OrderedDict
+from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import Callable, TypeVar
 
 import numpy as np
 
@@ -17,6 +19,8 @@ from mancala.engine.kernels import EXTRA, OVER, PASS, gen_moves, make_move, rank
 from mancala.errors import BadInput
 from mancala.games.kalah import SWAP, Kalah, KalahMove, KalahState, Sowing
 from mancala.search.core import SearchResult
+
+T = TypeVar("T")
 
 #: remaining depth that means "to the end of the game"
 FULL_DEPTH = 10_000
@@ -32,7 +36,11 @@ DEFAULT_TTMIN = 1
 
 @dataclass
 class Context:
-    """Everything the kernels need for one set of play rules: table, database, stack."""
+    """Everything the kernels need for one set of play rules: table, database, stack.
+
+    Contexts live in the process's memory pool (:func:`context`); one that the pool
+    evicts (to keep the engine within :func:`memory_limit`) is marked ``evicted`` and its
+    arrays dropped, and a :class:`Searcher` holding it attaches to a fresh one."""
 
     key: tuple
     bits: int
@@ -49,6 +57,8 @@ class Context:
     lock: threading.Lock = field(default_factory=threading.Lock)
     #: the helper threads' stacks for parallel solving (they share the table)
     helpers: list = field(default_factory=list)
+    #: set when the pool dropped this context: whoever holds it must attach a new one
+    evicted: bool = False
 
     def clear(self) -> None:
         """Forget every table entry (a fresh table is left untouched: its pages stay unmapped)."""
@@ -62,8 +72,119 @@ class Context:
             self.helpers.append(np.zeros_like(self.ws))
         return self.helpers[i]
 
+    def table_bytes(self) -> int:
+        """Bytes of the table and the stacks (what the pool counts against the table share)."""
+        if self.evicted:
+            return 0
+        return self.tt.nbytes + self.ws.nbytes + sum(h.nbytes for h in self.helpers)
 
-_contexts: dict[tuple, Context] = {}
+    def database_bytes(self) -> int:
+        """Bytes of the endgame database held (0 when none)."""
+        if self.evicted or self.db is None:
+            return 0
+        return self.db.values.nbytes + (self.dbm.nbytes if self.dbm is not None else 0)
+
+
+# --- the memory bound -------------------------------------------------------------------
+
+#: default bound on the engine's memory in one process, in megabytes (``$MANCALA_MEMORY_MB``
+#: or :func:`set_memory_limit` change it): tables and stacks get 3/4 of it, endgame
+#: databases 1/4, whatever the number of rule sets a process uses
+DEFAULT_MEMORY_MB = 2048
+#: the smallest table a context gets, even when the bound leaves less (a few hundred kB)
+MIN_TABLE_ROWS = 1 << 12
+
+
+class _Pool:
+    """The process's contexts, least recently used first, and the bound they live within."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.contexts: OrderedDict[tuple, Context] = OrderedDict()
+        self.limit_mb: float | None = None
+
+
+_pool = _Pool()
+
+
+def set_memory_limit(megabytes: float | None) -> None:
+    """Bound the engine's memory for this process (``None``: back to ``$MANCALA_MEMORY_MB``,
+    else :data:`DEFAULT_MEMORY_MB`).  Contexts beyond the new bound are dropped when idle."""
+    if megabytes is not None and not megabytes > 0:
+        raise BadInput(f"the engine's memory bound must be more than 0 MB, got {megabytes}")
+    _pool.limit_mb = megabytes
+    with _pool.lock:
+        _fit_tables(0, None)
+        _fit_databases(0, None)
+
+
+def memory_limit() -> int:
+    """The engine's memory bound for this process, in bytes (see :data:`DEFAULT_MEMORY_MB`)."""
+    if _pool.limit_mb is not None:
+        return int(_pool.limit_mb * 2 ** 20)
+    env = os.environ.get("MANCALA_MEMORY_MB")
+    if env:
+        try:
+            mb = float(env)
+        except ValueError:
+            raise BadInput(f"$MANCALA_MEMORY_MB must be a number of megabytes, got {env!r}") from None
+        if not mb > 0:
+            raise BadInput(f"$MANCALA_MEMORY_MB must be more than 0, got {env!r}")
+        return int(mb * 2 ** 20)
+    return DEFAULT_MEMORY_MB * 2 ** 20
+
+
+def memory_in_use() -> dict:
+    """What the engine holds now: ``tables`` (bytes of tables and stacks), ``databases``
+    (bytes), ``contexts`` (rule sets held), ``limit`` (bytes)."""
+    with _pool.lock:
+        live = list(_pool.contexts.values())
+        return {"tables": sum(c.table_bytes() for c in live), "databases": sum(c.database_bytes() for c in live),
+                "contexts": len(live), "limit": memory_limit()}
+
+
+def _evict(ctx: Context, whole: bool = True) -> bool:
+    """Drop an idle context (``whole``) or just its database; False when it is busy.
+    (Called with the pool lock held; never blocks.)"""
+    if not ctx.lock.acquire(blocking=False):
+        return False
+    try:
+        if whole:
+            ctx.evicted = True
+            ctx.tt = ctx.ws = None  # type: ignore[assignment]
+            ctx.helpers = []
+            _pool.contexts.pop(ctx.key, None)
+        ctx.db = ctx.dbm = None
+        ctx.db_checked = False
+    finally:
+        ctx.lock.release()
+    return True
+
+
+def _fit_tables(need: int, keep: Context | None) -> int:
+    """Evict idle contexts (least recently used first, never ``keep``) until ``need`` more
+    bytes of tables fit in their share of the bound; return the bytes then free."""
+    cap = memory_limit() * 3 // 4
+    for ctx in list(_pool.contexts.values()):
+        used = sum(c.table_bytes() for c in _pool.contexts.values())
+        if used + need <= cap:
+            break
+        if ctx is not keep:
+            _evict(ctx)
+    return cap - sum(c.table_bytes() for c in _pool.contexts.values())
+
+
+def _fit_databases(need: int, keep: Context | None) -> int:
+    """Like :func:`_fit_tables` for databases (1/4 of the bound): drop idle contexts'
+    databases until ``need`` more bytes fit; return the bytes then free."""
+    cap = memory_limit() // 4
+    for ctx in list(_pool.contexts.values()):
+        used = sum(c.database_bytes() for c in _pool.contexts.values())
+        if used + need <= cap:
+            break
+        if ctx is not keep and ctx.db is not None:
+            _evict(ctx, whole=False)
+    return cap - sum(c.database_bytes() for c in _pool.contexts.values())
 
 
 def _table_entries(words: int, megabytes: float) -> int:
@@ -76,25 +197,46 @@ def _table_entries(words: int, megabytes: float) -> int:
 
 def context(game: Kalah, seeds: int, megabytes: float | None = None) -> Context:
     """The context for ``game``'s play rules, able to key positions of up to ``seeds`` seeds
-    with a table of at least ``megabytes`` (made, or grown, on demand; kept for the
-    process's life).  ``$MANCALA_TT_MB`` sets the default table size (64 MB)."""
+    with a table of ``megabytes`` (``$MANCALA_TT_MB``, default 64 MB) or less: every
+    context of the process lives within the memory bound (:func:`memory_limit`), and
+    idle contexts of other rules are dropped, least recently used first, to make room.
+    Made, or grown, on demand."""
     key = bridge.play_key(game.rules)
-    ctx = _contexts.get(key)
     bits = max(1, int(seeds).bit_length())
     n = game.rules.pits
     per = 64 // bits
     words = -(-2 * n // per)
     mb = float(os.environ.get("MANCALA_TT_MB", DEFAULT_TT_MB)) if megabytes is None else megabytes
     size = _table_entries(words, mb)
-    if ctx is not None and ctx.bits >= bits and ctx.tt.shape[0] >= size:
-        return ctx
-    new = Context(key=key, bits=bits, words=words,
-                  tt=np.zeros((size, words + 1), dtype=np.uint64),
-                  ws=np.zeros((S.MAXPLY + 2, S.workspace_columns(n, words)), dtype=np.int64))
-    if ctx is not None:
-        new.db, new.dbm, new.db_checked = ctx.db, ctx.dbm, ctx.db_checked
-    _contexts[key] = new
-    return new
+    row = 8 * (words + 1)
+    stack = (S.MAXPLY + 2) * S.workspace_columns(n, words) * 8
+    with _pool.lock:
+        ctx = _pool.contexts.get(key)
+        if ctx is not None and ctx.bits >= bits:
+            _pool.contexts.move_to_end(key)
+            if ctx.tt.shape[0] >= size:
+                return ctx
+        # the room this context could have: the table share minus what busy contexts hold
+        busy = sum(c.table_bytes() for c in _pool.contexts.values() if c is not ctx and c.lock.locked())
+        room = memory_limit() * 3 // 4 - busy - stack
+        while size > MIN_TABLE_ROWS and size * row > room:
+            size //= 2
+        if ctx is not None and ctx.bits >= bits and ctx.tt.shape[0] >= size:
+            return ctx
+        old_db = None
+        if ctx is not None:
+            old_db = (ctx.db, ctx.dbm, ctx.db_checked)
+            if not _evict(ctx):  # busy: its searcher moves to the new context at its next run
+                ctx.evicted = True
+                _pool.contexts.pop(key, None)
+        _fit_tables(size * row + stack, None)
+        new = Context(key=key, bits=bits, words=words,
+                      tt=np.zeros((size, words + 1), dtype=np.uint64),
+                      ws=np.zeros((S.MAXPLY + 2, S.workspace_columns(n, words)), dtype=np.int64))
+        if old_db is not None and old_db[0] is not None:
+            new.db, new.dbm, new.db_checked = old_db
+        _pool.contexts[key] = new
+        return new
 
 
 def solve_threads() -> int:
@@ -104,25 +246,43 @@ def solve_threads() -> int:
 
 
 def reset() -> None:
-    """Drop every context (tables and databases in memory); mostly for tests."""
-    _contexts.clear()
+    """Drop every context (tables and databases in memory) and the memory bound set by
+    :func:`set_memory_limit`; mostly for tests."""
+    with _pool.lock:
+        for ctx in list(_pool.contexts.values()):
+            ctx.evicted = True
+        _pool.contexts.clear()
+        _pool.limit_mb = None
+    _prepared.clear()
 
 
-def database(game: Kalah, ctx: Context, progress: bool = False, seeds: int | None = None) -> endgame.Database | None:
+def database(game: Kalah, ctx: Context, progress: bool = False, seeds: int | None = None,
+             cancel: threading.Event | None = None) -> endgame.Database | None:
     """The endgame database for ``game``'s rules (loaded or built once per process; ``seeds``
     asks for at least that K), or None when the rules have none (choice of direction) or
-    ``$MANCALA_ENDGAME_SEEDS`` is negative."""
+    ``$MANCALA_ENDGAME_SEEDS`` is negative.  K is lowered when the database would not fit
+    in its share of the memory bound (:func:`memory_limit`); ``cancel`` stops a build."""
     if ctx.db_checked and (seeds is None or ctx.db is None or ctx.db.seeds >= seeds):
         return ctx.db
-    ctx.db_checked = True
     if game.rules.sowing is Sowing.CHOICE:
+        ctx.db_checked = True
         return None
     k = endgame.default_seeds(game.rules.pits) if seeds is None else seeds
     if k < 0:
+        ctx.db_checked = True
         return None
-    db = endgame.obtain(ctx.key, bridge.rules_array(game.rules), k, progress)
+    n = game.rules.pits
+    with _pool.lock:
+        room = _fit_databases(endgame.entries(n, k), ctx) + ctx.database_bytes()
+    while k > 0 and endgame.entries(n, k) > room:
+        k -= 1
+    if ctx.db is not None and ctx.db.seeds >= k:
+        ctx.db_checked = True
+        return ctx.db
+    db = endgame.obtain(ctx.key, bridge.rules_array(game.rules), k, progress, cancel)
     ctx.db = db
     ctx.dbm = index_tables(db)
+    ctx.db_checked = True
     return db
 
 
@@ -136,14 +296,122 @@ def index_tables(db: endgame.Database) -> np.ndarray:
     return dbm
 
 
+# --- running searches: a worker thread, watched from the caller's thread ---------------
+
+class Stopped(Exception):
+    """Raised inside a job's worker when the job was stopped (Ctrl-C in the waiting thread)."""
+
+
+class Job:
+    """Engine work running in a worker thread (:func:`run_job`): the searchers it made, so
+    that the waiting thread can abort their kernels at their deadlines or on Ctrl-C."""
+
+    def __init__(self) -> None:
+        self.searchers: list[Searcher] = []
+        self.stopped = threading.Event()
+        self._lock = threading.Lock()
+
+    def attach(self, searcher: "Searcher") -> None:
+        """Watch ``searcher`` (its deadlines, and :meth:`stop`)."""
+        with self._lock:
+            self.searchers.append(searcher)
+        if self.stopped.is_set():
+            searcher.abort()
+
+    def nodes(self) -> int:
+        """Nodes searched so far by the job's searchers."""
+        with self._lock:
+            return sum(s.nodes for s in self.searchers)
+
+    def check(self) -> None:
+        """Raise :class:`Stopped` when the job was stopped (the worker calls this between steps)."""
+        if self.stopped.is_set():
+            raise Stopped()
+
+    def stop(self) -> None:
+        """Stop every search of the job as soon as possible."""
+        self.stopped.set()
+        with self._lock:
+            for s in self.searchers:
+                s.abort()
+
+    def expire(self, now: float) -> float | None:
+        """Abort the runs whose deadline has passed; return the next pending deadline."""
+        pending = None
+        with self._lock:
+            for s in self.searchers:
+                d = s.deadline
+                if d <= 0.0:
+                    continue
+                if now >= d:
+                    s.ctl[S.C_ABORT] = 1
+                elif pending is None or d < pending:
+                    pending = d
+        return pending
+
+
+_worker = threading.local()
+
+
+def run_job(work: Callable[[Job], T], *, tick: Callable[[Job], None] | None = None, poll: float = 0.02) -> T:
+    """Run ``work(job)`` in a worker thread while this thread waits and watches: it aborts a
+    search whose deadline has passed, calls ``tick(job)`` every ``poll`` seconds (progress
+    displays), and on Ctrl-C (KeyboardInterrupt) stops the job's kernels and re-raises.
+
+    The kernels never call back into Python, so the waiting thread is where signals
+    land, at once.  Called from inside a job's worker, ``work`` joins that job (runs in
+    the same thread, watched by the same waiting thread)."""
+    current = getattr(_worker, "job", None)
+    if current is not None:
+        return work(current)
+    job = Job()
+    box: dict = {}
+
+    def target() -> None:
+        _worker.job = job
+        try:
+            box["result"] = work(job)
+        except BaseException as e:  # noqa: BLE001 - handed to the waiting thread
+            box["error"] = e
+
+    thread = threading.Thread(target=target, name="mancala-engine", daemon=True)
+    thread.start()
+    try:
+        while thread.is_alive():
+            now = time.perf_counter()
+            pending = job.expire(now)
+            wait = poll if pending is None else min(poll, max(0.002, pending - now))
+            thread.join(wait)
+            if tick is not None and thread.is_alive():
+                tick(job)
+    except BaseException:
+        job.stop()
+        thread.join(2.0)  # the kernels unwind at once; a first compilation may not
+        raise
+    if "error" in box:
+        error = box["error"]
+        if isinstance(error, Stopped):  # pragma: no cover - stop() comes with an exception here
+            raise KeyboardInterrupt from None
+        raise error
+    return box["result"]
+
+
 _NO_DB = (np.zeros(1, dtype=np.int8), np.zeros((2, 2), dtype=np.int64))
 
 
 class Searcher:
-    """One root position wired to the kernels: run MTD(f) iterations and read the table."""
+    """One root position wired to the kernels: run MTD(f) iterations and read the table.
+
+    Every use of the table goes through :meth:`lease` (the context's lock held; a context
+    the memory pool evicted in between is replaced by a fresh one, its entries lost)."""
+
+    #: the running iteration's deadline (``time.perf_counter()``; 0: none), enforced by the
+    #: job's waiting thread (:func:`run_job`)
+    deadline: float = 0.0
 
     def __init__(self, game: Kalah, state: KalahState, *, use_db: bool = True, hw: int = DEFAULT_HW,
-                 progress: bool = False, db_seeds: int | None = None, megabytes: float | None = None) -> None:
+                 progress: bool = False, db_seeds: int | None = None, megabytes: float | None = None,
+                 job: Job | None = None) -> None:
         if not isinstance(game, Kalah):
             raise BadInput(f"the engine plays Kalah only, not {game!r}")
         if state.finished:
@@ -155,52 +423,110 @@ class Searcher:
         self.acc = int(root[n] - root[2 * n + 1])
         root[n] = 0
         root[2 * n + 1] = 0
-        self.ctx = context(game, int(root.sum()), megabytes)
-        self.db = database(game, self.ctx, progress, db_seeds) if use_db else None
         self.root = root
         self.flags = bridge.root_flags(game, state)
+        self.job = job if job is not None else getattr(_worker, "job", None)
+        self._use_db, self._progress, self._db_seeds, self._megabytes = use_db, progress, db_seeds, megabytes
         ctl = np.zeros(S.C_SIZE, dtype=np.int64)
         ctl[:K_RULES] = bridge.rules_array(game.rules)
         ctl[S.C_HW] = hw
-        ctl[S.C_DBK] = self.db.seeds if self.db is not None else -1
-        ctl[S.C_WORDS] = self.ctx.words
-        ctl[S.C_BITS] = self.ctx.bits
         ctl[S.C_ETC] = int(os.environ.get("MANCALA_ETC", DEFAULT_ETC))
-        ctl[S.C_TTMIN] = int(os.environ.get("MANCALA_TTMIN", DEFAULT_TTMIN)) if self.db is not None else -1 << 40
+        self._ttmin = int(os.environ.get("MANCALA_TTMIN", DEFAULT_TTMIN))
         self.ctl = ctl
+        self.ctx: Context
+        self._attach()
+        if self.job is not None:
+            self.job.attach(self)
+
+    def _attach(self) -> None:
+        """Take this rule set's context (and its database) from the pool."""
+        self.ctx = context(self.game, int(self.root.sum()), self._megabytes)
+        if self._use_db:
+            cancel = self.job.stopped if self.job is not None else None
+            database(self.game, self.ctx, self._progress, self._db_seeds, cancel)
+            if self.job is not None:
+                self.job.check()
+
+    @property
+    def db(self) -> endgame.Database | None:
+        """The endgame database in use (None without one)."""
+        return self.ctx.db if self._use_db and not self.ctx.evicted else None
+
+    @contextmanager
+    def lease(self):
+        """Hold this rule set's context (its lock) for kernel calls and table reads:
+        yields ``(context, database values, database index)``, the ``ctl`` array set up
+        for them."""
+        while True:
+            c = self.ctx
+            c.lock.acquire()
+            if not c.evicted and (not self._use_db or c.db_checked):
+                break
+            c.lock.release()
+            self._attach()
+        try:
+            db = c.db if self._use_db else None
+            ctl = self.ctl
+            ctl[S.C_DBK] = db.seeds if db is not None else -1
+            ctl[S.C_WORDS] = c.words
+            ctl[S.C_BITS] = c.bits
+            ctl[S.C_TTMIN] = self._ttmin if db is not None else -1 << 40
+            with _pool.lock:
+                if c.key in _pool.contexts:
+                    _pool.contexts.move_to_end(c.key)
+            yield (c,) + ((db.values, c.dbm) if db is not None else _NO_DB)
+        finally:
+            c.lock.release()
+
+    def _check(self) -> None:
+        if self.job is not None:
+            self.job.check()
 
     def run(self, depth: int, guess: int, node_limit: int | None = None,
             deadline: float = 0.0) -> tuple[int, int, bool, bool]:
-        """One MTD(f) iteration: (relative value, move code, complete, exact)."""
-        c = self.ctx
+        """One MTD(f) iteration: (relative value, move code, complete, exact).
+
+        ``deadline`` (``time.perf_counter()`` time, 0: none) is enforced by the job's
+        waiting thread (:func:`run_job`), which aborts the kernel once it has passed.
+        :attr:`proven` afterwards holds the bounds proved so far (relative, exact)."""
         ctl = self.ctl
-        ctl[S.C_ABORT] = 0
-        ctl[S.C_LIMIT] = (ctl[S.C_NODES] + node_limit) if node_limit is not None else (1 << 62)
-        ctl[S.C_CHECK] = min(ctl[S.C_NODES] + S.CHECK_EVERY, ctl[S.C_LIMIT])
-        ctl[S.C_ROOTMOVE] = -1
-        heur0 = int(ctl[S.C_HEUR])
-        dbv, dbm = (self.db.values, c.dbm) if self.db is not None else _NO_DB
-        with c.lock:
+        with self.lease() as (c, dbv, dbm):
+            ctl[S.C_ABORT] = 1 if self._aborted else 0
+            ctl[S.C_LIMIT] = (ctl[S.C_NODES] + node_limit) if node_limit is not None else (1 << 62)
+            ctl[S.C_CHECK] = min(ctl[S.C_NODES] + S.CHECK_EVERY, ctl[S.C_LIMIT])
+            ctl[S.C_ROOTMOVE] = -1
+            ctl[S.C_PLO] = -S.BIG
+            ctl[S.C_PHI] = S.BIG
+            heur0 = int(ctl[S.C_HEUR])
             c.dirty = True
             c.ws[0, :len(self.root)] = self.root
-            g, move, complete = S.mtdf(guess, depth, self.flags, self.acc, c.ws, ctl, c.tt, dbv, dbm, deadline)
+            self.deadline = deadline
+            try:
+                g, move, complete = S.mtdf(guess, depth, self.flags, self.acc, c.ws, ctl, c.tt, dbv, dbm)
+            finally:
+                self.deadline = 0.0
+            lo, hi = self.proven
+            self.proven = (max(lo, int(ctl[S.C_PLO])), min(hi, int(ctl[S.C_PHI])))
+        self._check()
         return int(g), int(move), bool(complete), int(ctl[S.C_HEUR]) == heur0
+
+    #: bounds on the root's relative value proved by the iterations so far (exact passes)
+    proven: tuple[int, int] = (-S.BIG, S.BIG)
 
     def at_least(self, target: int) -> int:
         """One full-depth null-window pass proving the root worth at least ``target``
         (absolute): the move that proves it, or -1 when it is worth less."""
-        c = self.ctx
         ctl = self.ctl
-        ctl[S.C_ABORT] = 0
-        ctl[S.C_LIMIT] = 1 << 62
-        ctl[S.C_CHECK] = ctl[S.C_NODES] + S.CHECK_EVERY
-        ctl[S.C_ROOTMOVE] = -1
-        dbv, dbm = (self.db.values, c.dbm) if self.db is not None else _NO_DB
         beta = target - self.acc
-        with c.lock:
+        with self.lease() as (c, dbv, dbm):
+            ctl[S.C_ABORT] = 1 if self._aborted else 0
+            ctl[S.C_LIMIT] = 1 << 62
+            ctl[S.C_CHECK] = ctl[S.C_NODES] + S.CHECK_EVERY
+            ctl[S.C_ROOTMOVE] = -1
             c.dirty = True
             c.ws[0, :len(self.root)] = self.root
-            v = S.negamax(0, beta - 1, beta, FULL_DEPTH, 0, self.flags, self.acc, c.ws, ctl, c.tt, dbv, dbm, 0.0)
+            v = S.negamax(0, beta - 1, beta, FULL_DEPTH, 0, self.flags, self.acc, c.ws, ctl, c.tt, dbv, dbm)
+        self._check()
         return int(ctl[S.C_ROOTMOVE]) if v >= beta else -1
 
     @property
@@ -212,7 +538,8 @@ class Searcher:
     _aborted: bool = False
 
     def abort(self) -> None:
-        """Stop the running search (every thread of it) as soon as possible."""
+        """Stop the running search (every thread of it) as soon as possible, and every
+        later one."""
         self._aborted = True
         for c in (self.ctl,) + tuple(self._helper_ctls):
             c[S.C_ABORT] = 1
@@ -260,41 +587,44 @@ class Searcher:
         tasks = self.root_tasks()
         if threads < 2 or tasks is None or sum(t[2] is not None for t in tasks) < 2:
             return self.run(FULL_DEPTH, guess)
-        c = self.ctx
         self._aborted = False
-        ctls = [self.ctl]
-        stacks = [c.ws]
-        for i in range(threads - 1):
-            ctl = self.ctl.copy()
-            ctl[S.C_NODES] = 0
-            ctl[S.C_HEUR] = 0
-            ctls.append(ctl)
-            stacks.append(c.helper(i))
-        self._helper_ctls = tuple(ctls[1:])
-        heur0 = [int(x[S.C_HEUR]) for x in ctls]
-        dbv, dbm = (self.db.values, c.dbm) if self.db is not None else _NO_DB
-        lo, hi = -S.BIG, S.BIG
-        g = guess
-        move = -1
-        last = -1
-        with c.lock:
+        with self.lease() as (c, dbv, dbm):
+            ctls = [self.ctl]
+            stacks = [c.ws]
+            for i in range(threads - 1):
+                ctl = self.ctl.copy()
+                ctl[S.C_NODES] = 0
+                ctl[S.C_HEUR] = 0
+                ctls.append(ctl)
+                stacks.append(c.helper(i))
+            self._helper_ctls = tuple(ctls[1:])
+            if self.job is not None and self.job.stopped.is_set():
+                self.abort()
+            heur0 = [int(x[S.C_HEUR]) for x in ctls]
+            lo, hi = -S.BIG, S.BIG
+            g = guess
+            move = -1
+            last = -1
             c.dirty = True
             while lo < hi:
                 beta = g if g > lo + 1 else lo + 1
-                g, last = self._pass(tasks, beta, ctls, stacks, dbv, dbm)
+                g, last = self._pass(c.tt, tasks, beta, ctls, stacks, dbv, dbm)
                 if self._aborted:
-                    return g, move, False, False
+                    break
                 if g < beta:
                     hi = g
                 else:
                     lo = g
                     move = last
+        self._check()
+        if self._aborted:
+            return g, move, False, False
         if move < 0:
             move = last
         exact = all(int(x[S.C_HEUR]) == h for x, h in zip(ctls, heur0))
         return int(g), int(move), True, exact
 
-    def _pass(self, tasks, beta, ctls, stacks, dbv, dbm) -> tuple[int, int]:
+    def _pass(self, tt, tasks, beta, ctls, stacks, dbv, dbm) -> tuple[int, int]:
         """One null-window pass at ``beta`` over the root tasks: (fail-soft value, move)."""
         best = -S.BIG
         best_move = -1
@@ -313,7 +643,7 @@ class Searcher:
 
         def work(t: int) -> None:
             ctl = ctls[t]
-            tt, ws = self.ctx.tt, stacks[t]
+            ws = stacks[t]
             while True:
                 with lock:
                     if state["stop"] or self._aborted:
@@ -326,7 +656,7 @@ class Searcher:
                 ws[0, :size] = board
                 ctl[S.C_LIMIT] = 1 << 62
                 ctl[S.C_CHECK] = ctl[S.C_NODES] + S.CHECK_EVERY
-                r = S.negamax(0, gain - beta, gain - beta + 1, FULL_DEPTH, 0, 0, 0, ws, ctl, tt, dbv, dbm, 0.0)
+                r = S.negamax(0, gain - beta, gain - beta + 1, FULL_DEPTH, 0, 0, 0, ws, ctl, tt, dbv, dbm)
                 with lock:
                     if ctl[S.C_ABORT] != 0:
                         return
@@ -360,10 +690,11 @@ class Searcher:
         n = game.rules.pits
         b[n] = 0
         b[2 * n + 1] = 0
-        if int(b.sum()).bit_length() > self.ctx.bits:
-            return None
-        key = np.zeros(self.ctx.words, dtype=np.int64)
-        code = int(S.table_move(b, self.ctl, self.ctx.tt, key))
+        with self.lease() as (c, _, _):
+            if int(b.sum()).bit_length() > c.bits:
+                return None
+            key = np.zeros(c.words, dtype=np.int64)
+            code = int(S.table_move(b, self.ctl, c.tt, key))
         if code < 0:
             return None
         move = bridge.code_move(game, code)
@@ -386,13 +717,14 @@ class Searcher:
         b[n] = 0
         b[2 * n + 1] = 0
         seeds = int(b.sum())
-        if self.db is not None and seeds <= self.db.seeds:
-            v = acc + int(self.db.values[self.ctx.dbm[0, seeds] + rank(b, n, seeds, self.ctx.dbm[1:])])
-            return v, v
-        if seeds.bit_length() > self.ctx.bits:
-            return -inf, inf
-        key = np.zeros(self.ctx.words, dtype=np.int64)
-        lo, hi, depth = S.table_bounds(b, self.ctl, self.ctx.tt, key)
+        with self.lease() as (c, dbv, dbm):
+            if self.ctl[S.C_DBK] >= seeds:
+                v = acc + int(dbv[dbm[0, seeds] + rank(b, n, seeds, dbm[1:])])
+                return v, v
+            if seeds.bit_length() > c.bits:
+                return -inf, inf
+            key = np.zeros(c.words, dtype=np.int64)
+            lo, hi, depth = S.table_bounds(b, self.ctl, c.tt, key)
         if depth != S.SOLVED:
             return -inf, inf
         return (acc + lo if lo > -S.BIG else -inf), (acc + hi if hi < S.BIG else inf)
@@ -412,18 +744,72 @@ class Searcher:
 
 
 _warm = False
+_prepared: set = set()
+_prepare_lock = threading.Lock()
 
 
 def warm_up() -> None:
-    """Load (or, the first time on a machine, compile) the search kernels: one tiny search
-    on a 1-pit board.  Idempotent; a player may call it before its clock starts."""
+    """Load (or, the first time on a machine, compile) the search kernels: tiny searches on
+    a 1-pit board touching every kernel the engine calls.  Idempotent."""
     global _warm
     if _warm:
         return
     from mancala.games.kalah import KalahRules
-    game = Kalah(KalahRules(pits=1, seeds=2))
-    Searcher(game, game.initial_state(), use_db=False, megabytes=0.01).run(1, 0)
+    game = Kalah(KalahRules(pits=1, seeds=3))
+    state = game.initial_state()
+    searcher = Searcher(game, state, use_db=False, megabytes=0.01)
+    g, code, _, _ = searcher.run(1, 0)
+    searcher.at_least(g + searcher.acc)
+    searcher.line(bridge.code_move(game, code))
+    searcher.proven_bounds(state)
+    searcher.root_tasks()
+    bridge.kernel_moves(game, state)
+    with _pool.lock:  # the warm-up's context is of no further use
+        _pool.contexts.pop(searcher.ctx.key, None)
     _warm = True
+
+
+def _prepare_key(game: Kalah) -> tuple:
+    return bridge.play_key(game.rules), sum(game.initial_state().board)
+
+
+def is_prepared(game: Kalah) -> bool:
+    """Whether the engine is ready to search ``game`` at once: kernels loaded, and this rule
+    set's table and endgame database in memory (see :func:`prepare`)."""
+    if not _warm or _prepare_key(game) not in _prepared:
+        return False
+    with _pool.lock:
+        ctx = _pool.contexts.get(bridge.play_key(game.rules))
+    return ctx is not None and not ctx.evicted and ctx.db_checked
+
+
+def prepare(game: Kalah) -> float:
+    """Make the engine ready for ``game``: load (the first time on a machine, compile) the
+    kernels, and make this rule set's table and endgame database (loaded from the cache,
+    or built).  Idempotent; returns the seconds it took (0.0 when already ready).
+
+    Searches call it before their clock starts, so that a time budget is spent searching;
+    a user interface may call it first to say "preparing the engine (once)…".  The work
+    runs in a worker thread (:func:`run_job`): Ctrl-C interrupts the wait at once."""
+    if not isinstance(game, Kalah):
+        raise BadInput(f"the engine plays Kalah only, not {game!r}")
+    if is_prepared(game):
+        return 0.0
+    start = time.perf_counter()
+
+    def work(job: Job) -> None:
+        with _prepare_lock:
+            warm_up()
+            state = game.initial_state()
+            total = sum(state.board)
+            bridge.check_seeds(game.rules.pits, total)
+            ctx = context(game, total)
+            database(game, ctx, False, None, job.stopped)
+            job.check()
+            _prepared.add(_prepare_key(game))
+
+    run_job(work)
+    return time.perf_counter() - start
 
 
 def _swap_choice(game: Kalah, state: KalahState, result: SearchResult) -> SearchResult:
@@ -449,12 +835,18 @@ def best_move(game: Kalah, state: KalahState, seconds: float = 1.0, *, max_depth
     """
     if state.finished:
         return SearchResult(None, game.score(state, game.to_move(state)), (), 0, 0, "engine(exact)")
+    prepare(game)  # loading kernels and databases does not count against the budget
+    return run_job(lambda job: _deepen(job, game, state, seconds, max_depth, max_nodes, clock, use_db, hw))
+
+
+def _deepen(job: Job, game: Kalah, state: KalahState, seconds: float, max_depth: int | None,
+            max_nodes: int | None, clock: Callable[[], float] | None, use_db: bool, hw: int) -> SearchResult:
+    """:func:`best_move`'s iterative deepening, in a job's worker thread."""
     real_clock = clock is None
     clock = clock or time.perf_counter
-    start = clock()  # setup (loading kernels, a first database build) counts against the budget
+    searcher = Searcher(game, state, use_db=use_db, hw=hw, job=job)
+    start = clock()
     deadline = start + seconds
-    warm_up()
-    searcher = Searcher(game, state, use_db=use_db, hw=hw)
     limit_depth = max_depth if max_depth is not None else FULL_DEPTH
     best: tuple | None = None
     guess = 0

@@ -28,9 +28,6 @@ Memory layout (few arguments, one cache line per table probe):
 
 from __future__ import annotations
 
-import time
-
-import numba
 import numpy as np
 from numba import njit
 
@@ -55,22 +52,21 @@ C_WORDS = 24      # table key words
 C_BITS = 25       # bits per pit in a table key
 C_ETC = 26        # enhanced transposition cut-offs at nodes with more than DBK + ETC seeds
 C_TTMIN = 27      # the table is used at nodes with more than DBK + TTMIN seeds (and at the root)
+C_PLO = 28        # mtdf: the best lower bound proved by a pass that met no depth leaf (exact)
+C_PHI = 29        # mtdf: the best upper bound proved likewise
 C_SIZE = 32
 
 CHECK_EVERY = 8192
+
+# The kernels never call back into Python (no clock, no callback): a time budget and Ctrl-C
+# reach a running search through ``ctl[C_ABORT]``, set from another thread (see
+# ``mancala.engine.engine.run_job``).  A callback into Python inside compiled code turns a
+# KeyboardInterrupt into "SystemError: ... returned a result with an exception set".
 
 
 def workspace_columns(n: int, words: int) -> int:
     """Columns of a ``ws`` row for ``n`` pits a side and ``words`` key words."""
     return (2 * n + 2) + 4 * n + words
-
-
-@njit(cache=True)
-def now() -> float:
-    """``time.perf_counter()`` from compiled code."""
-    with numba.objmode(t="float64"):
-        t = time.perf_counter()
-    return t
 
 
 @njit(cache=True)
@@ -275,7 +271,7 @@ def order_moves(b, mv, cnt, scores, ttm, ctl):
 
 
 @njit(cache=True, nogil=True)
-def negamax(ply, alpha, beta, depth, extra, flags, acc, ws, ctl, tt, dbv, dbm, deadline):
+def negamax(ply, alpha, beta, depth, extra, flags, acc, ws, ctl, tt, dbv, dbm):
     """Fail-soft alpha-beta on the board of ``ws[ply]``; returns the relative value.
 
     ``flags``: 1 = the first move of the game (no extra turn under that rule),
@@ -296,8 +292,6 @@ def negamax(ply, alpha, beta, depth, extra, flags, acc, ws, ctl, tt, dbv, dbm, d
     if ctl[C_NODES] >= ctl[C_CHECK]:
         ctl[C_CHECK] = min(ctl[C_NODES] + CHECK_EVERY, ctl[C_LIMIT])
         if ctl[C_NODES] >= ctl[C_LIMIT]:
-            ctl[C_ABORT] = 1
-        elif deadline > 0.0 and now() > deadline:
             ctl[C_ABORT] = 1
     if ctl[C_ABORT] != 0:
         return zero
@@ -379,15 +373,15 @@ def negamax(ply, alpha, beta, depth, extra, flags, acc, ws, ctl, tt, dbv, dbm, d
             v = gain
         elif st == EXTRA:
             v = gain + negamax(ply + 1, alpha - gain, beta - gain, depth, one, pie, acc + gain,
-                               ws, ctl, tt, dbv, dbm, deadline)
+                               ws, ctl, tt, dbv, dbm)
         elif pie != 0:
             # the opponent may swap: it then owns our side, so it scores |its margin|
             cacc = -(acc + gain)
-            f = negamax(ply + 1, -big, big, depth - 1, zero, zero, zero, ws, ctl, tt, dbv, dbm, deadline)
+            f = negamax(ply + 1, -big, big, depth - 1, zero, zero, zero, ws, ctl, tt, dbv, dbm)
             v = gain - (abs(cacc + f) - cacc)
         else:
             v = gain - negamax(ply + 1, gain - beta, gain - alpha, depth - 1, zero, zero, zero,
-                               ws, ctl, tt, dbv, dbm, deadline)
+                               ws, ctl, tt, dbv, dbm)
         if ctl[C_ABORT] != 0:
             return zero
         if v > best:
@@ -412,7 +406,7 @@ def negamax(ply, alpha, beta, depth, extra, flags, acc, ws, ctl, tt, dbv, dbm, d
 
 
 @njit(cache=True, nogil=True)
-def mtdf(guess, depth, flags, acc, ws, ctl, tt, dbv, dbm, deadline):
+def mtdf(guess, depth, flags, acc, ws, ctl, tt, dbv, dbm):
     """MTD(f) on the board of ``ws[0]`` to ``depth`` turns from first guess ``guess``.
 
     Returns (value, best move, complete); ``complete`` is 0 when aborted.
@@ -427,7 +421,7 @@ def mtdf(guess, depth, flags, acc, ws, ctl, tt, dbv, dbm, deadline):
     while lo < hi:
         beta = g if g > lo + 1 else lo + 1
         g = negamax(zero, beta - 1, beta, np.int64(depth), zero, np.int64(flags), np.int64(acc),
-                    ws, ctl, tt, dbv, dbm, deadline)
+                    ws, ctl, tt, dbv, dbm)
         if ctl[C_ABORT] != 0:
             return g, move, 0
         if g < beta:

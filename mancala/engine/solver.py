@@ -9,8 +9,9 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from mancala.engine import bridge
-from mancala.engine.engine import Searcher, best_move, solve_threads
-from mancala.engine.endgame import solve_seeds
+from mancala.engine.engine import Searcher, prepare, run_job, solve_threads
+from mancala.engine.search import BIG
+from mancala.engine.endgame import solve_seeds, terminal_console
 from mancala.games.kalah import SWAP, Kalah, KalahMove, KalahState
 
 #: iterative deepening gives the full-depth search its first guess; it stops after an
@@ -39,47 +40,30 @@ class SolveResult:
     proof_nodes: int = 0
 
 
-def _exact(game: Kalah, state: KalahState, guess: int | None = None, searcher: Searcher | None = None,
-           progress=None) -> tuple[int, KalahMove, int]:
+def _exact(game: Kalah, state: KalahState, guess: int | None = None,
+           searcher: Searcher | None = None) -> tuple[int, KalahMove, int]:
     """(exact value for the player to move, best move, nodes) of a live position.
 
     With no ``guess``, iterative deepening supplies one; a known value (a position on
-    a perfect line) goes straight to the full-depth search, two cheap passes."""
+    a perfect line) goes straight to the full-depth search, two cheap passes.  Runs in
+    a job's worker thread (:func:`mancala.engine.engine.run_job`)."""
     searcher = searcher or Searcher(game, state, progress=False)
-    rel_guess = (guess if guess is not None else 0) - searcher.acc
-    box: dict = {}
-
-    def work() -> None:
-        try:
-            g = rel_guess
-            for d in range(1, GUESS_DEPTH + 1 if guess is None else 1):
-                before = searcher.nodes
-                g, code, _, exact = searcher.run(d, g)
-                if exact:
-                    box["r"] = (g, code)
-                    return
-                if searcher.nodes - before > GUESS_NODES:
-                    break
-            g, code, complete, exact = searcher.run_parallel(g, solve_threads())
-            if complete:
-                box["r"] = (g, code)
-        except BaseException as e:  # pragma: no cover - surfaced below
-            box["e"] = e
-
-    thread = threading.Thread(target=work, daemon=True)
-    thread.start()
-    try:
-        while thread.is_alive():
-            thread.join(0.2)
-            if progress is not None:
-                progress(searcher.nodes)
-    except KeyboardInterrupt:
-        searcher.abort()
-        thread.join()
-        raise
-    if "e" in box:
-        raise box["e"]
-    g, code = box["r"]
+    g = (guess if guess is not None else 0) - searcher.acc
+    result = None
+    for d in range(1, GUESS_DEPTH + 1 if guess is None else 1):
+        before = searcher.nodes
+        g, code, _, exact = searcher.run(d, g)
+        if exact:
+            result = (g, code)
+            break
+        if searcher.nodes - before > GUESS_NODES:
+            break
+    if result is None:
+        g, code, complete, _ = searcher.run_parallel(g, solve_threads())
+        if not complete:  # pragma: no cover - only a stopped job aborts, and that raises
+            raise KeyboardInterrupt
+        result = (g, code)
+    g, code = result
     value = searcher.acc + g
     move = bridge.code_move(game, code)
     if state.swap_allowed and -value > value:
@@ -116,13 +100,13 @@ def _proved(searcher: Searcher, state: KalahState, t: int, plies: int, lower: bo
     return not lower
 
 
-def _line_move(game: Kalah, state: KalahState, value: int, progress=None) -> tuple[KalahMove, int]:
+def _line_move(game: Kalah, state: KalahState, value: int) -> tuple[KalahMove, int]:
     """A move keeping ``value`` (the exact value of ``state`` for its mover), and the nodes
     spent: a move that what is already proved shows to keep it (:func:`_proved`, no
     search), else one null-window pass at ``value`` (its cut move is a perfect move);
     positions where the pie rule's swap is legal are solved in full."""
     if state.swap_allowed:
-        v, move, nodes = _exact(game, state, value, None, progress)
+        v, move, nodes = _exact(game, state, value)
     else:
         searcher = Searcher(game, state, progress=False)
         # a move whose child the table (or the database) already proves good enough: the
@@ -160,92 +144,210 @@ def solve(game: Kalah, state: KalahState, progress: bool = True, *, endgame_seed
     """Solve ``state`` exactly: MTD(f) with iterative deepening for the first guess, then to
     the end of the game, with the endgame database; then a perfect line, each of its
     moves read from the proof left in the table (or, where it was lost, re-proved).
-    ``progress`` shows a live node count (rich) on stderr, and the database build's
-    progress bar.
+    ``progress`` shows a live node count (rich) on stderr when it is a terminal, and the
+    database build's progress bar.
     ``endgame_seeds`` asks for a database of at least that many seeds (default:
     :func:`mancala.engine.endgame.solve_seeds`, e.g. 16 for Kalah(6,4), which solves
-    fastest with it)."""
+    fastest with it).  The work runs in a worker thread: Ctrl-C stops it at once
+    (KeyboardInterrupt)."""
     start = time.perf_counter()
     if state.finished:
         return SolveResult(game.score(state, game.to_move(state)), None, (), 0, 0.0)
+    bridge.relative_board(state)  # the engine's limits, checked before any work
     if endgame_seeds is None:
         endgame_seeds = solve_seeds(game.rules.pits, sum(state.row(0)) + sum(state.row(1)))
-    bar = None
-    update = None
-    if progress:
-        from rich.console import Console
-        from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
-        bar = Progress(SpinnerColumn(), TextColumn("solving: {task.fields[nodes]:,} nodes"), TimeElapsedColumn(),
-                       console=Console(stderr=True), transient=True)
-        bar.start()
-        task = bar.add_task("solve", nodes=0, total=None)
-        done = [0]
+    prepare(game)
+    console = terminal_console() if progress else None
+    shown: dict = {}
+    proving = threading.Event()
 
-        def update(nodes: int) -> None:
-            bar.update(task, nodes=done[0] + nodes)
-    try:
-        searcher = Searcher(game, state, progress=progress, db_seeds=endgame_seeds,
+    def tick(job) -> None:
+        if console is None or not proving.is_set():
+            return
+        if "bar" not in shown:
+            from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+            bar = Progress(SpinnerColumn(), TextColumn("solving: {task.fields[nodes]:,} nodes"), TimeElapsedColumn(),
+                           console=console, transient=True)
+            bar.start()
+            shown["bar"], shown["task"] = bar, bar.add_task("solve", nodes=0, total=None)
+        shown["bar"].update(shown["task"], nodes=job.nodes())
+
+    def work(job) -> SolveResult:
+        searcher = Searcher(game, state, progress=progress, db_seeds=endgame_seeds, job=job,
                             megabytes=megabytes if megabytes is not None else solve_table_megabytes())
-        searcher.ctx.clear()  # a solve starts from an empty table: old proofs would crowd it
+        with searcher.lease() as (ctx, _, _):
+            ctx.clear()  # a solve starts from an empty table: old proofs would crowd it
         setup = time.perf_counter() - start
-        value, move, nodes = _exact(game, state, None, searcher, update)
+        proving.set()
+        value, move, nodes = _exact(game, state, None, searcher)
         proof = time.perf_counter() - start - setup
         total = nodes
         line = [move]
         current, expect = game.apply(state, move), value
         mover = game.to_move(state)
         while not current.finished and len(line) < 400:
+            job.check()
             sign = 1 if game.to_move(current) == mover else -1
-            if progress:
-                done[0] = total
-            m, k = _line_move(game, current, sign * expect, update)
+            m, k = _line_move(game, current, sign * expect)
             total += k
             line.append(m)
             current = game.apply(current, m)
+        return SolveResult(value, move, tuple(line), total, time.perf_counter() - start, setup, proof, nodes)
+
+    try:
+        return run_job(work, tick=tick)
     finally:
-        if bar is not None:
-            bar.stop()
-    return SolveResult(value, move, tuple(line), total, time.perf_counter() - start, setup, proof, nodes)
+        if "bar" in shown:
+            shown["bar"].stop()
+
+
+INF = float("inf")
 
 
 class MoveValue(NamedTuple):
-    """One legal move's value for the player to move, and whether it is exact."""
+    """One legal move's value for the player to move (its final store difference after
+    that move, with the best play the search found), and what is proved about it."""
 
     move: KalahMove
+    #: the exact value, or the deepest search's estimate (kept within the proven bounds)
     value: float
+    #: whether ``value`` is proved (then ``lower == upper == value``)
     exact: bool
+    #: bounds proved on the exact value (-inf/inf when nothing is proved that way)
+    lower: float = -INF
+    upper: float = INF
+    #: turns searched after the move by the deepest complete search (0: not searched)
+    depth: int = 0
 
 
 class Analysis(list):
     """:func:`analyse`'s answer: a list of :class:`MoveValue`, best first, plus ``line``
-    (the best move's principal line) and ``nodes``."""
+    (the best move's principal line), ``nodes`` and ``seconds`` (search time)."""
 
     line: tuple = ()
     nodes: int = 0
+    seconds: float = 0.0
 
 
-def analyse(game: Kalah, state: KalahState, seconds: float = 1.0) -> Analysis:
-    """A value for every legal move (the mover's final margin after it, searched for an
-    equal share of ``seconds``; exact when solved), best first, and the best line."""
-    out = Analysis()
+@dataclass
+class _RootMove:
+    """One root move under analysis: its position and what is known of its value."""
+
+    move: KalahMove
+    child: KalahState
+    #: +1 when the mover moves again after it, -1 when the turn passes
+    sign: int
+    searcher: Searcher | None = None
+    lower: float = -INF
+    upper: float = INF
+    estimate: float = 0.0
+    depth: int = 0
+    guess: int = 0
+    code: int = -1
+
+    def value(self) -> float:
+        """The estimate kept within the proven bounds (the exact value once proved)."""
+        return min(max(self.estimate, self.lower), self.upper)
+
+    def to_root(self, v: float) -> float:
+        """The root mover's value of the child's value ``v`` (absolute, without a swap)."""
+        return self.sign * (abs(v) if self.child.swap_allowed else v)
+
+    def learn(self) -> None:
+        """Take in the bounds the searcher's exact passes proved so far."""
+        s = self.searcher
+        plo, phi = s.proven
+        lo = s.acc + plo if plo > -BIG else -INF
+        hi = s.acc + phi if phi < BIG else INF
+        if self.child.swap_allowed:  # the child's mover swaps when that is worth more: |v|
+            lo, hi = (0.0 if lo <= 0 <= hi else min(abs(lo), abs(hi))), max(abs(lo), abs(hi))
+        if self.sign < 0:
+            lo, hi = -hi, -lo
+        self.lower = max(self.lower, lo)
+        self.upper = min(self.upper, hi)
+
+
+def analyse(game: Kalah, state: KalahState, seconds: float = 1.0, *, max_nodes: int | None = None) -> Analysis:
+    """A value for every legal move of ``state`` (the mover's final margin after it, exact
+    where proved), best first, and the best move's line, within ``seconds`` of search
+    (after :func:`mancala.engine.prepare`) or ``max_nodes`` nodes.
+
+    The moves are deepened together, one depth at a time, the moves that may still be
+    the best first (those whose proven upper bound is above every other move's proven
+    lower bound); a move is searched no more once its value is proved.  Each estimate is
+    kept within its proven bounds, so the move named best is never below another move's
+    proven value.  Ctrl-C stops it at once (KeyboardInterrupt)."""
     if state.finished:
-        return out
+        return Analysis()
+    bridge.relative_board(state)  # the engine's limits, checked before any work
+    prepare(game)
+    return run_job(lambda job: _analyse(job, game, state, seconds, max_nodes))
+
+
+def _analyse(job, game: Kalah, state: KalahState, seconds: float, max_nodes: int | None) -> Analysis:
+    """:func:`analyse`'s search, in a job's worker thread."""
+    start = time.perf_counter()
+    deadline = start + seconds
     mover = game.to_move(state)
-    moves = list(game.legal_moves(state))
-    lines = {}
-    deadline = time.perf_counter() + seconds
-    for i, move in enumerate(moves):
+    roots: list[_RootMove] = []
+    for move in game.legal_moves(state):
         child = game.apply(state, move)
+        r = _RootMove(move, child, 1 if game.to_move(child) == mover else -1)
         if child.finished:
-            out.append(MoveValue(move, game.score(child, mover), True))
-            lines[move] = (move,)
-            continue
-        share = max(0.01, (deadline - time.perf_counter()) / (len(moves) - i))
-        r = best_move(game, child, share)
-        sign = 1 if game.to_move(child) == mover else -1
-        out.append(MoveValue(move, sign * r.value, r.algorithm == "engine(exact)"))
-        lines[move] = (move,) + tuple(r.line)
-        out.nodes += r.nodes
-    out.sort(key=lambda mv: -mv.value)
-    out.line = lines[out[0].move]
+            r.lower = r.upper = r.estimate = game.score(child, mover)
+        else:
+            r.searcher = Searcher(game, child, job=job)
+        roots.append(r)
+
+    def nodes() -> int:
+        return sum(r.searcher.nodes for r in roots if r.searcher is not None)
+
+    depth = 0
+    out_of_budget = False
+    while not out_of_budget:
+        pending = [r for r in roots if r.lower < r.upper]
+        if not pending:
+            break
+        depth += 1
+        best_lower = max(r.lower for r in roots)
+        holder = max(roots, key=lambda r: (r.lower, r.value()))
+        # the moves that may still be the best first, each group by its current value
+        pending.sort(key=lambda r: (r is not holder and r.upper <= best_lower, -r.value()))
+        for r in pending:
+            timed = depth > 1  # the first depth always completes: every move gets a value
+            left = None if max_nodes is None else max_nodes - nodes()
+            if timed and (time.perf_counter() >= deadline or (left is not None and left <= 0)):
+                out_of_budget = True
+                break
+            g, code, complete, exact = r.searcher.run(depth, r.guess, left if timed else None,
+                                                      deadline if timed else 0.0)
+            r.learn()
+            if not complete:
+                out_of_budget = True
+                break
+            r.guess, r.code, r.depth = g, code, depth
+            r.estimate = r.to_root(r.searcher.acc + g)
+            if exact:
+                r.lower = r.upper = r.estimate
+    out = Analysis()
+    for r in roots:
+        out.append(MoveValue(r.move, r.value(), r.lower == r.upper, r.lower, r.upper, r.depth))
+    out.sort(key=lambda m: (-m.value, not m.exact, -m.lower))
+    best = next(r for r in roots if r.move == out[0].move)
+    out.line = _root_line(game, best)
+    out.nodes = nodes()
+    out.seconds = time.perf_counter() - start
     return out
+
+
+def _root_line(game: Kalah, r: _RootMove) -> tuple:
+    """The principal line through root move ``r``: the move, then the child's search line
+    (``swap`` first when the child's mover swaps)."""
+    if r.searcher is None or r.code < 0:
+        return (r.move,)
+    first = bridge.code_move(game, r.code)
+    if r.child.swap_allowed:
+        v = r.searcher.acc + r.guess
+        if -v > v:
+            return (r.move, SWAP)
+    return (r.move,) + r.searcher.line(first)

@@ -45,7 +45,10 @@ def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
             if "=" not in part:
                 raise BadInput(f"cannot read {part.strip()!r} in game spec {spec!r}: expected key=value")
             key, value = part.split("=", 1)
-            options[key.strip().replace("-", "_")] = value.strip()
+            key = key.strip().replace("-", "_")
+            if key in options:
+                raise BadInput(f"game spec {spec!r} gives {key} twice; give each option once")
+            options[key] = value.strip()
     return name, options
 
 

@@ -34,11 +34,12 @@ e.g. ``A5R>``, ``B2L``, ``A6L*``; North in lower case (``a6L*``).
   it is left out when the kichwa is forced (captures from A1, A2, A7, A8).
 * ``>``: the player plays the house (safari) when the move reaches his
   functional nyumba with nothing to capture (namua).
-* ``*``: a takasa (a move that does not start with a capture); ``**`` (a
-  takasa that takasias the opponent) is accepted when reading.
+* ``*``: a takasa (a move that does not start with a capture); ``**``: a
+  takasa that takasias the opponent (§2.3, §11), printed so and accepted only there.
 
 The row letter may be left out when reading (front row), and so may ``*``
-(whether a move captures is decided by the position).  A move is the player's
+(whether a move captures is decided by the position).  The row letter's case names
+the side (A/B South, a/b North): the other side's letters are refused.  A move is the player's
 whole choice; everything after it (captures, relays, direction changes) is
 forced, and :attr:`BaoState.last` records what happened.
 
@@ -56,7 +57,7 @@ from dataclasses import dataclass, field, replace
 from enum import Enum
 
 from mancala.errors import BadInput, IllegalMove
-from mancala.games.base import RulesGame
+from mancala.games.base import RulesGame, Segment, layout_text
 from mancala.games.options import bool_option, enum_option, int_option
 
 SOUTH, NORTH = 0, 1
@@ -199,6 +200,9 @@ class BaoMove:
     capture: bool
     namua: bool
     house: bool = False
+    #: the takasa takasias the opponent (written ``**``); set on the moves the rules
+    #: generate, and not part of a move's identity (equality and hashing ignore it)
+    takasia: bool = field(default=False, compare=False)
 
     @property
     def letter(self) -> str:
@@ -213,7 +217,7 @@ class BaoMove:
 
     def __str__(self) -> str:
         return (hole_name(self.player, self.hole) + self.letter + (">" if self.house else "")
-                + ("" if self.capture else "*"))
+                + ("" if self.capture else "**" if self.takasia else "*"))
 
 
 class End(Enum):
@@ -469,8 +473,19 @@ class Bao(RulesGame):
             return 0
         return 1 if w == player else -1
 
-    def player_name(self, player: int) -> str:
+    def player_name(self, player: int, state: BaoState | None = None) -> str:
+        """South or North (players never change seats in Bao)."""
         return PLAYER_NAMES[player]
+
+    def move_help(self) -> str:
+        """Bao notation, in short (for a UI's ``help``; rules §2.3)."""
+        return ("Bao moves: <row><hole><direction><house><takasa>, e.g. A6L*, B2L, A5R>. "
+                "Row: A your front row, B your back row (South writes A/B, North a/b; the row may be left out "
+                "in the front row). Hole: 1-8 from your left. Direction: the way your hand moves along that "
+                "row as you see it, L or R (in a namua capture: the kichwa, left or right, the captured seeds "
+                "enter; left out when it is forced). '>': play the house (safari) when the move reaches your "
+                "nyumba. '*': a takasa (a move without a capture; may be left out), '**' a takasa that "
+                "takasias your opponent. Only legal moves are listed at the prompt.")
 
     def parse_move(self, state: BaoState, text: str) -> BaoMove:
         """The legal move written ``text`` (e.g. ``A5R>``, ``B2L``, ``7L*``, ``a6L``)."""
@@ -483,6 +498,11 @@ class Bao(RulesGame):
             raise IllegalMove(f"{raw!r} is not a Bao move: write row (A/B), hole (1-8), direction (L/R), "
                               f"'>' to play the house, '*' for a takasa, e.g. A6L*; {self._expected(state)}")
         row, num, letter, house1, stars, house2 = m.groups()
+        if row and row.isupper() != (state.player == SOUTH):
+            mine = "A/B" if state.player == SOUTH else "a/b"
+            raise IllegalMove(f"{raw}: {row} is a row of {PLAYER_NAMES[1 - state.player]}; "
+                              f"{PLAYER_NAMES[state.player]} is to move and writes its rows {mine} "
+                              f"(e.g. {hole_name(state.player, 5)}); {self._expected(state)}")
         index = int(num) - 1 if row.upper() in ("", "A") else 16 - int(num)
         letter = letter.upper()
         house = bool(house1 or house2)
@@ -519,6 +539,9 @@ class Bao(RulesGame):
                 raise IllegalMove(f"{raw}: the move never has to decide about the house, so '>' does not "
                                   f"apply; {self._expected(state)}")
             raise IllegalMove(f"{raw}: this move must play the house ('>'); {self._expected(state)}")
+        if stars == "**" and not chosen[0].takasia:
+            raise IllegalMove(f"{raw}: '**' marks a takasa that takasias the opponent, and {chosen[0]} does "
+                              f"not; write {chosen[0]}; {self._expected(state)}")
         return chosen[0]
 
     def render(self, state: BaoState, view: int | None = None) -> str:
@@ -527,6 +550,11 @@ class Bao(RulesGame):
         The viewer's rows are at the bottom, front row next to the opponent; the owned
         nyumba is shown as ``[n]``, a takasia'd hole as ``n!``.
         """
+        return layout_text(self.layout(state, view))
+
+    def layout(self, state: BaoState, view: int | None = None) -> list[list[Segment]]:
+        """The board of :meth:`render` as segments naming the hole each number shows,
+        ``(player, "A5")`` (see :data:`mancala.games.base.Segment`)."""
         me = state.player if view is None else view
         op = 1 - me
         w = max(2, max(len(str(x)) for h in state.holes for x in h))
@@ -540,10 +568,13 @@ class Bao(RulesGame):
             return f" {v} "
 
         def row(label, p, idx):
-            return f"  {label}  " + " ".join(cell(p, i) for i in idx)
+            out: list[Segment] = [(f"  {label}  ", None)]
+            for k, i in enumerate(idx):
+                out += [(" " if k else "", None), (cell(p, i), (p, hole_name(p, i)))]
+            return out
 
         def numbers(nums):
-            return "     " + " ".join(f" {str(n).rjust(w)} " for n in nums)
+            return [("     " + " ".join(f" {str(n).rjust(w)} " for n in nums), None)]
 
         def info(p):
             house = "owned" + (" (functional)" if state.functional(p) else " (not functional, under 6)") \
@@ -554,21 +585,22 @@ class Bao(RulesGame):
 
         ob, of_ = ("b", "a") if op == NORTH else ("B", "A")
         mb, mf = ("b", "a") if me == NORTH else ("B", "A")
-        lines = [info(op),
+        lines = [[(info(op), None)],
                  numbers(range(8, 0, -1)),
                  row(ob, op, range(8, 16)),
                  row(of_, op, range(7, -1, -1)),
-                 "     " + "-" * (8 * (w + 3) - 1),
+                 [("     " + "-" * (8 * (w + 3) - 1), None)],
                  row(mf, me, range(0, 8)),
                  row(mb, me, range(15, 7, -1)),
                  numbers(range(1, 9)),
-                 info(me)]
+                 [(info(me), None)]]
         if self.is_terminal(state):
             w_ = self.winner(state)
-            lines.append("Game over: " + (f"{PLAYER_NAMES[w_]} wins." if w_ is not None else "draw (ply limit)."))
+            lines.append([("Game over: " + (f"{PLAYER_NAMES[w_]} wins." if w_ is not None else "draw (ply limit)."),
+                           None)])
         else:
-            lines.append(f"{PLAYER_NAMES[state.player]} to move.")
-        return "\n".join(line.rstrip() for line in lines)
+            lines.append([(f"{PLAYER_NAMES[state.player]} to move.", None)])
+        return lines
 
     def describe_move(self, before: BaoState, move: BaoMove, after: BaoState) -> str:
         """What the move did, in words (from ``after.last``)."""
@@ -639,6 +671,8 @@ class Bao(RulesGame):
                 return None
             if move.house and not res.decision:
                 return None
+            if self._takasia_after(state, move, res) is not None:
+                move = replace(move, takasia=True)
             out[move] = res
             return res
 
@@ -840,13 +874,11 @@ class Bao(RulesGame):
         if stock[p]:
             stock[p] -= 1
         event = out.event
-        takasia = None
         must = None
+        takasia = self._takasia_after(state, move, out)
+        if takasia is not None:
+            event = replace(event, takasia=takasia, move=replace(event.move, takasia=True))
         if event.winner is None:
-            if (not move.capture and self.rules.takasia and stock[0] == 0 and stock[1] == 0):
-                takasia = self._takasia_target(out.holes[p], out.holes[q], out.owns[q])
-                if takasia is not None:
-                    event = replace(event, takasia=takasia)
             if self.rules.takasia_forces_capture and state.takasia is not None:
                 must = state.takasia
         if event.winner is None and not any(out.holes[p][:8]):
@@ -860,6 +892,16 @@ class Bao(RulesGame):
         return BaoState(holes=out.holes, stock=(stock[0], stock[1]), owns=out.owns, player=q,
                         takasia=takasia, must_capture=must, ply=ply, winner=event.winner,
                         finished=finished, last=event)
+
+    def _takasia_after(self, state: BaoState, move: BaoMove, out: _Outcome) -> int | None:
+        """The opponent's front hole ``move`` (with outcome ``out``) takasias, or None: only a
+        takasa that does not win, once both stocks are empty after it (§11)."""
+        p = state.player
+        stock_after = (state.stock[p] - 1 if state.stock[p] else 0, state.stock[1 - p])
+        if (move.capture or not self.rules.takasia or out.event.winner is not None
+                or stock_after != (0, 0)):
+            return None
+        return self._takasia_target(out.holes[p], out.holes[1 - p], out.owns[1 - p])
 
     def _takasia_target(self, mx, my, y_owns: bool) -> int | None:
         """After X's takasa (boards mx, my): Y's front hole that is takasia'd, or None (§11)."""

@@ -15,6 +15,18 @@ S = TypeVar("S")
 M = TypeVar("M", bound=Hashable)
 
 
+#: one piece of a drawn board: its text and the cell it shows, ``(owner, name)`` (owner
+#: None for a cell nobody owns), or None for labels and spacing.  Games that can say which
+#: text shows which cell offer ``layout(state, view=None) -> list[list[Segment]]`` (one list
+#: per line), so a UI can mark the cells a move changed without parsing the picture.
+Segment = tuple[str, "tuple[int | None, str] | None"]
+
+
+def layout_text(lines: Sequence[Sequence[Segment]]) -> str:
+    """The plain text of a board layout (trailing spaces removed)."""
+    return "\n".join("".join(text for text, _ in line).rstrip() for line in lines)
+
+
 @runtime_checkable
 class Game(Protocol[S, M]):
     """A two-player, perfect-information, deterministic game."""
@@ -64,8 +76,10 @@ class Game(Protocol[S, M]):
         """What ``move`` did, in words, e.g. ``South plays 3: capture of 5, extra turn.``"""
         ...
 
-    def player_name(self, player: int) -> str:
-        """How the rules call ``player`` (``South``, ``X``, ...)."""
+    def player_name(self, player: int, state: S | None = None) -> str:
+        """How the rules call ``player`` (``South``, ``X``, ...) in ``state`` (a player's seat,
+        and so its name, may change during a game, as with Kalah's pie rule; without a state:
+        the name at the start)."""
         ...
 
 

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field, replace
 from enum import Enum
 
 from mancala.errors import BadInput, IllegalMove
-from mancala.games.base import RulesGame
+from mancala.games.base import Segment, layout_text, RulesGame
 from mancala.games.options import bool_option, enum_option, int_option
 
 
@@ -69,6 +69,25 @@ class Sowing(Enum):
     CHOICE = "choice"
 
 
+#: the most seeds a pit may start with (``seeds``, the CLI's ``--seeds``)
+MAX_SEEDS = 1000
+
+
+def max_board_seeds(pits: int) -> int:
+    """The most seeds a board of ``pits`` pits a side may hold: as many as the largest
+    start (:data:`MAX_SEEDS` in every pit), 2 x pits x 1000."""
+    return 2 * pits * MAX_SEEDS
+
+
+def check_board_seeds(board, pits: int) -> None:
+    """Reject a board holding more seeds than :func:`max_board_seeds` allows (one line
+    naming the limit): the engine's integers and tables are sized for that."""
+    total = sum(board)
+    if total > max_board_seeds(pits):
+        raise BadInput(f"a {pits}-pit position may hold at most {max_board_seeds(pits):,} seeds in all "
+                       f"(2 x {pits} pits x {MAX_SEEDS}, the most --seeds allows); this one holds {total:,}")
+
+
 @dataclass(frozen=True)
 class KalahRules:
     """Every Kalah rule option, as immutable data (see ``docs/rules.md``)."""
@@ -101,8 +120,8 @@ class KalahRules:
     def __post_init__(self) -> None:
         if not 1 <= self.pits <= 20:
             raise BadInput(f"pits must be 1-20, got {self.pits}")
-        if not 0 <= self.seeds <= 1000:
-            raise BadInput(f"seeds must be 0-1000, got {self.seeds}")
+        if not 0 <= self.seeds <= MAX_SEEDS:
+            raise BadInput(f"seeds must be 0-{MAX_SEEDS}, got {self.seeds}")
         if self.first not in (0, 1):
             raise BadInput(f"first must be 0 (South) or 1 (North), got {self.first}")
         if self.start is not None:
@@ -114,6 +133,7 @@ class KalahRules:
                     f"(South pits, South store, North pits, North store), got {len(start)}")
             if any((not isinstance(c, int)) or c < 0 for c in start):
                 raise BadInput("a start position needs whole numbers of seeds, none negative")
+            check_board_seeds(start, self.pits)
 
     def describe(self) -> str:
         """The options that differ from standard Kalah, as ``key=value`` text."""
@@ -330,6 +350,7 @@ class Kalah(RulesGame):
             raise BadInput(f"a {n}-pit board needs {2 * n + 2} numbers, got {len(board)}")
         if any(c < 0 for c in board):
             raise BadInput("a board cannot hold a negative number of seeds")
+        check_board_seeds(board, n)
         cells = list(board)
         finished = self._end_reached(cells, seat)
         if finished:
@@ -378,6 +399,19 @@ class Kalah(RulesGame):
         seat = state.player_seat(player)
         return state.store(seat) - state.store(1 - seat)
 
+    def move_help(self) -> str:
+        """How moves are written under these rules (for a UI's ``help``)."""
+        n = self.rules.pits
+        text = (f"Kalah moves: the number of one of your pits, 1-{n}, counted from your left "
+                f"(the numbers printed beside your row); its seeds are sown counter-clockwise"
+                f" into your store (not your opponent's).")
+        if self.rules.sowing is Sowing.CHOICE:
+            text = (f"Kalah moves: a pit number 1-{n} and a direction, e.g. 3L (clockwise) or 3R "
+                    f"(counter-clockwise).")
+        if self.rules.pie_rule:
+            text += " Pie rule: as the second player's first move you may type swap to take over your opponent's side."
+        return text
+
     def parse_move(self, state: KalahState, text: str) -> KalahMove:
         """A move from its text: ``3``, ``3L``/``3R`` (choice of direction) or ``swap``."""
         t = text.strip().lower()
@@ -397,24 +431,44 @@ class Kalah(RulesGame):
         return move
 
     def render(self, state: KalahState) -> str:
-        """The board as South sees it: North's row on top, stores at the ends, pit numbers shown."""
+        """The board as South sees it: North's row on top, stores at the ends (North's on
+        the left, South's on the right, both labelled), pit numbers shown."""
+        return layout_text(self.layout(state))
+
+    def layout(self, state: KalahState, view: int | None = None) -> list[list[Segment]]:
+        """The board of :meth:`render` as segments naming the cell each number shows (see
+        :data:`mancala.games.base.Segment`); cells are ``(seat, "3")`` for pit 3 and
+        ``(seat, "store")``.  Wide boards (14+ pits) drop the brackets to fit 80 columns."""
         n = state.pits
         w = max(2, max(len(str(c)) for c in state.board))
-        cell = lambda v: f"({str(v).rjust(w)})"  # noqa: E731
-        blank = " " * (w + 2)
-        north = [state.board[pit_index(n, 1, p)] for p in range(n, 0, -1)]
-        south = [state.board[pit_index(n, 0, p)] for p in range(1, n + 1)]
         sw = max(len(str(state.store(1))), len(str(state.store(0)))) + 2
         pad = " " * (sw + 1)
-        num = lambda p: str(p).center(w + 2)  # noqa: E731
+        compact = len(pad) + n * (w + 3) - 1 + len("   North") > 80
+        cw, sep = (w + 1, "") if compact else (w + 2, " ")
+        cell = (lambda v: str(v).rjust(cw)) if compact else (lambda v: f"({str(v).rjust(w)})")  # noqa: E731
+        num = lambda p: str(p).rjust(cw) if compact else str(p).center(cw)  # noqa: E731
+
+        def row(seat: int, pits) -> list[Segment]:
+            out: list[Segment] = [(pad, None)]
+            for k, p in enumerate(pits):
+                out += [(sep if k else "", None), (cell(state.board[pit_index(n, seat, p)]), (seat, str(p)))]
+            return out
+        inner = n * (cw + len(sep)) - len(sep)
+        labels = ("North store", "South store")
+        middle = ("  " + labels[0]).ljust(inner - len(labels[1]) - 2) + labels[1] + "  "
+        fits = len(middle) <= inner
+        stores = [(f"[{state.store(1)}]".ljust(sw), (1, "store")), (" ", None),
+                  ((middle if fits else " " * inner), None), (" ", None), (f"[{state.store(0)}]", (0, "store"))]
         lines = [
-            pad + " ".join(num(p) for p in range(n, 0, -1)) + "   North",
-            pad + " ".join(cell(v) for v in north),
-            f"[{state.store(1)}]".ljust(sw) + " " + " ".join(blank for _ in range(n)) + f" [{state.store(0)}]",
-            pad + " ".join(cell(v) for v in south),
-            pad + " ".join(num(p) for p in range(1, n + 1)) + "   South",
+            [(pad + sep.join(num(p) for p in range(n, 0, -1)) + "   North", None)],
+            row(1, range(n, 0, -1)),
+            stores,
+            row(0, range(1, n + 1)),
+            [(pad + sep.join(num(p) for p in range(1, n + 1)) + "   South", None)],
         ]
-        return "\n".join(line.rstrip() for line in lines)
+        if not fits:
+            lines.append([("stores: North's on the left, South's on the right", None)])
+        return lines
 
     # --- helpers -----------------------------------------------------------
 
@@ -526,9 +580,10 @@ class Kalah(RulesGame):
         return KalahState(board=tuple(cells), seat=next_seat, ply=state.ply + 1, turns=turns,
                           swapped=state.swapped, swap_allowed=swap_allowed, finished=finished, last=event)
 
-    def player_name(self, player: int) -> str:
-        """``South`` for player 0, ``North`` for player 1 (their seats at the start)."""
-        return self.seat_name(player)
+    def player_name(self, player: int, state: KalahState | None = None) -> str:
+        """The name of the seat ``player`` sits at in ``state``: ``South`` for player 0 and
+        ``North`` for player 1 at the start, exchanged after the pie rule's swap."""
+        return self.seat_name(player if state is None else state.player_seat(player))
 
     def describe_move(self, before: KalahState, move: KalahMove, after: KalahState) -> str:
         """What the move did, from ``after.last``; a game-ending move also gives the final stores."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from mancala.errors import BadInput, IllegalMove
+from mancala.games.base import Segment
 
 LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6))
 MARKS = ("X", "O")
@@ -115,7 +116,27 @@ class TicTacToe:
         shown = [ch if ch != "." else str(i) for i, ch in enumerate(state.cells)]
         return "\n".join("".join(shown[r * 3:r * 3 + 3]) for r in range(3))
 
-    def player_name(self, player: int) -> str:
+    def move_help(self) -> str:
+        """How moves are written (for a UI's ``help``)."""
+        return "Tic-tac-toe moves: the number of an empty cell, 0-8 (row by row from the top left, as shown beside the board)."
+
+    def layout(self, state: TicTacToeState, view: int | None = None) -> list[list[Segment]]:
+        """A grid for people: empty cells as ``·`` (so ``O`` is never read as ``0``), with the
+        cell numbers beside it; segments name the cell each mark shows (``(None, "4")``)."""
+        lines: list[list[Segment]] = []
+        for r in range(3):
+            line: list[Segment] = [(" ", None)]
+            for c in range(3):
+                i = r * 3 + c
+                ch = state.cells[i]
+                line += [(" | " if c else " ", None), ("·" if ch == "." else ch, (None, str(i)))]
+            line.append((f"        {r * 3} {r * 3 + 1} {r * 3 + 2}" + ("   (cell numbers)" if r == 0 else ""), None))
+            lines.append(line)
+            if r < 2:
+                lines.append([(" ---+---+---", None)])
+        return lines
+
+    def player_name(self, player: int, state: TicTacToeState | None = None) -> str:
         """``X`` or ``O``."""
         return MARKS[player]
 

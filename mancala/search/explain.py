@@ -54,7 +54,7 @@ class ExplainTracer(Tracer):
         return f"{prefix}{board}" if board else ""
 
     def _label(self, node: Node) -> str:
-        who = self.game.player_name(self.game.to_move(node.state))
+        who = self.game.player_name(self.game.to_move(node.state), node.state)
         head = "root" if node.move is None else f"move {node.move}"
         kind = "MAX" if node.maximizing else "MIN"
         return f"{head}{self._board(node)}: {kind} node ({who} to move)"

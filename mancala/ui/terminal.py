@@ -3,31 +3,120 @@
 Reads moves and commands line by line, so it works the same when input is
 piped (scripts and tests) as at a keyboard.  Commands at a human's turn::
 
-    <move>        a move in the game's notation (Kalah: a pit number 1..n)
+    <move>        a move in the game's notation (help explains it for the game)
     hint          the AI's suggestion, with its value and expected line
     undo          take back your last move (and the replies to it)
     save [FILE]   save the game (atomically) to FILE or the --save path
+    resign        give up: the game ends, recorded as won by the opponent
     board         show the board again
-    help          list the commands
+    flip          turn the board round (Bao: see it from the other side)
+    help          the commands and how moves are written
     quit          leave (say save first to keep the game)
+
+The board marks the last move: cells it changed in yellow, the opponent's cells it
+emptied (captures) in red, on a colour terminal; a plain line says the same when the
+output is not a terminal.  Ctrl-C at any moment leaves with one line, never a traceback.
 """
 
 from __future__ import annotations
 
 import sys
-from typing import Callable, Sequence
+from contextlib import contextmanager
+from typing import Callable, Iterator, Sequence
 
 from rich.console import Console
+from rich.progress import Progress, ProgressColumn, SpinnerColumn
 from rich.text import Text
 
+from mancala.atomic import write_problem
 from mancala.errors import BadInput, IllegalMove
 from mancala.games.base import Game, outcome_text
-from mancala.players import HumanPlayer, Player, best_search
+from mancala.players import BestPlayer, HumanPlayer, Player, best_search
 from mancala.record import GameRecord, save_record
 
 DEFAULT_SAVE = "mancala-save.json"
-HELP = ("Type a move, or: hint (the AI's suggestion), undo (take back your last move), "
-        "save [FILE], board, help, quit.")
+HELP = ("Type a move, or: hint (the AI's suggestion), undo (take back your last move), save [FILE], "
+        "resign (give up), board, flip (turn the board), help, quit.")
+#: seconds a person waits before the "thinking…" line appears
+THINKING_AFTER = 0.5
+CHANGED_STYLE = "bold yellow"
+SOWN_FROM_STYLE = "bold black on yellow"
+CAPTURED_STYLE = "bold red"
+
+
+def board_text(game: Game, state, before=None, view: int | None = None) -> tuple[Text, list[str], list[str]]:
+    """The board of ``state`` as rich Text, with the cells changed since ``before`` styled:
+    the mover's cells it took seeds from (the pit played, relays) on yellow, other changed
+    cells yellow, an opponent's cell it lowered (a capture) red.  Returns (text, changed
+    cell names, captured cell names), the cells sown from first and named so.  Games
+    without a layout are drawn from :meth:`render` unmarked."""
+    layout = getattr(game, "layout", None)
+    if layout is None:
+        return Text(game.render(state)), [], []
+    lines = layout(state, view)
+    old = {}
+    if before is not None:
+        old = {cell: t.strip() for line in layout(before, view) for t, cell in line if cell is not None}
+    # the side that moved, as the layout names owners (Kalah: seats, which the pie rule may swap)
+    mover_seat = None if before is None else getattr(before, "seat", None)
+    if before is not None and mover_seat is None:
+        mover_seat = game.to_move(before)
+    text = Text()
+    sown_from: list[str] = []
+    changed: list[str] = []
+    captured: list[str] = []
+    for k, line in enumerate(lines):
+        if k:
+            text.append("\n")
+        for piece, cell in line:
+            style = ""
+            if cell is not None and cell in old and old[cell] != piece.strip():
+                owner, name = cell
+                label = name if owner is None else f"{_seat_label(game, owner)} {name}"
+                lower = _number(piece) < _number(old[cell])
+                if owner is not None and owner != mover_seat and lower:
+                    style = CAPTURED_STYLE
+                    captured.append(label)
+                elif owner is not None and owner == mover_seat and lower:
+                    style = SOWN_FROM_STYLE
+                    sown_from.append(f"{label} (sown from)")
+                else:
+                    style = CHANGED_STYLE
+                    changed.append(label)
+            text.append(piece, style=style)
+    text.rstrip()
+    return text, sown_from + changed, captured
+
+
+def _seat_label(game: Game, seat: int) -> str:
+    """A seat's name for games whose cells belong to seats (Kalah)."""
+    namer = getattr(game, "seat_name", None)
+    return namer(seat) if namer else game.player_name(seat)
+
+
+def _number(text: str) -> int:
+    """The number a cell shows (ignoring brackets and marks); 0 when none."""
+    digits = "".join(ch for ch in text if ch.isdigit())
+    return int(digits) if digits else 0
+
+
+class _LateSpinner(SpinnerColumn):
+    """A spinner that appears only once the wait is longer than a moment."""
+
+    def render(self, task):
+        return super().render(task) if (task.elapsed or 0.0) >= THINKING_AFTER else Text("")
+
+
+class _ThinkingColumn(ProgressColumn):
+    """``thinking… 3s`` once the wait is longer than a moment, else nothing."""
+
+    def __init__(self, what: str) -> None:
+        super().__init__()
+        self.what = what
+
+    def render(self, task) -> Text:
+        elapsed = task.elapsed or 0.0
+        return Text(f"{self.what}… {elapsed:.0f}s" if elapsed >= THINKING_AFTER else "", style="dim")
 
 
 class _Quit(Exception):
@@ -39,7 +128,7 @@ class TerminalGame:
 
     def __init__(self, record: GameRecord, players: Sequence[Player], console: Console | None = None,
                  read_line: Callable[[str], str] = input, save_path: str | None = None,
-                 autosave: bool = False, hint_seconds: float = 1.0) -> None:
+                 autosave: bool = False, hint_seconds: float = 1.0, view: int | None = None) -> None:
         self.record = record
         self.game: Game = record.game
         self.players = list(players)
@@ -48,6 +137,10 @@ class TerminalGame:
         self.save_path = save_path
         self.autosave = autosave
         self.hint_seconds = hint_seconds
+        #: the side the board is seen from (Bao): asked for, else the first human's, else South;
+        #: it stays put (no flipping every move) until the person types flip
+        humans = [p for p, player in enumerate(self.players) if isinstance(player, HumanPlayer)]
+        self.view = view if view is not None else (humans[0] if humans else 0)
         #: whether there are moves not yet in a saved file
         self.unsaved = False
         #: echo what was read when input is piped, so transcripts read like a session
@@ -60,53 +153,104 @@ class TerminalGame:
 
     # --- naming -------------------------------------------------------------
 
-    def name(self, player: int) -> str:
-        """E.g. ``South (human)``."""
-        return f"{self.game.player_name(player)} ({self.players[player].spec})"
+    def name(self, player: int, state=None) -> str:
+        """E.g. ``South (human)``: the player's seat in ``state`` (it may change, as with
+        Kalah's pie rule) and spec."""
+        return f"{self.game.player_name(player, state)} ({self.players[player].spec})"
 
     def say(self, text: str, style: str | None = None) -> None:
-        """Print one message (never read as markup)."""
-        self.console.print(Text(text, style=style or ""))
+        """Print one message (never read as markup; long lines are left to the terminal to wrap)."""
+        self.console.print(Text(text, style=style or ""), soft_wrap=True)
 
-    def show(self, state) -> None:
-        """Print the board."""
-        self.console.print(Text(self.game.render(state)))
+    def show(self, state, before=None) -> None:
+        """Print the board, marking what the move from ``before`` changed."""
+        text, changed, captured = board_text(self.game, state, before, self.view)
+        self.console.print(text, soft_wrap=True)
+        if before is not None and (changed or captured) and not self.console.is_terminal:
+            # no colours in a pipe or a file: say in words what the colours would show
+            line = "Changed: " + ", ".join(changed) if changed else ""
+            if captured:
+                line += ("; " if line else "") + "captured: " + ", ".join(captured)
+            self.say(line + ".")
+
+    # --- waiting ------------------------------------------------------------
+
+    @contextmanager
+    def waiting(self, what: str) -> Iterator[None]:
+        """Show ``what… Ns`` (live, on a terminal) while the block runs longer than a moment."""
+        if not self.console.is_terminal:
+            yield
+            return
+        with Progress(_LateSpinner(), _ThinkingColumn(what), console=self.console,
+                      transient=True) as progress:
+            progress.add_task(what, total=None)
+            yield
+
+    def prepare_engine(self, needed: bool) -> None:
+        """Before the first engine search of the process: say "preparing the engine (once)…"
+        and load it, so the search's own time is spent searching (Kalah only)."""
+        if not needed or self.game.name != "kalah":
+            return
+        from mancala.engine import is_prepared, prepare  # noqa: PLC0415 (numba loads only when needed)
+        if not is_prepared(self.game):
+            self.say("preparing the engine (once)…", "dim")
+            with self.waiting("preparing the engine"):
+                prepare(self.game)
 
     # --- the loop -----------------------------------------------------------
 
     def run(self) -> int:
-        """Play until the game ends or the person quits; returns the exit code."""
+        """Play until the game ends or the person quits; returns the exit code (130 after Ctrl-C)."""
+        try:
+            return self._run()
+        except KeyboardInterrupt:
+            self.say("Interrupted; leaving the game." + (" The last moves were not saved." if self.unsaved else ""))
+            return 130
+
+    def _run(self) -> int:
         game = self.game
-        self.say(f"{game!r}: {self.name(0)} vs {self.name(1)}", "bold")
         state = self.record.final_state()
+        self.say(f"{game!r}: {self.name(0, state)} vs {self.name(1, state)}", "bold")
         self.show(state)
         try:
-            while not game.is_terminal(state):
+            while not self.record.is_over():
                 player = game.to_move(state)
                 mover = self.players[player]
                 if isinstance(mover, HumanPlayer):
                     move = self.ask_human(state)
-                    if move is None:  # the record changed (undo)
+                    if move is None:  # the record changed (undo, resign)
                         state = self.record.final_state()
-                        self.show(state)
+                        if self.record.resigned is None:
+                            self.show(state)
                         continue
                 else:
-                    move = mover.choose(game, state)
+                    self.prepare_engine(isinstance(mover, BestPlayer))
+                    with self.waiting("thinking"):
+                        move = mover.choose(game, state)
                 after = game.apply(state, move)
                 self.record.moves.append(move)
                 self.unsaved = True
                 self.say(self.game.describe_move(state, move, after)
                          + ("" if isinstance(mover, HumanPlayer) else f"  [{mover.spec}]"))
-                state = after
-                self.show(state)
+                if [self.name(p, state) for p in (0, 1)] != [self.name(p, after) for p in (0, 1)]:
+                    self.say(f"Seats changed: {self.name(0, after)} and {self.name(1, after)}.", "bold")
+                before, state = state, after
+                self.show(state, before)
                 if self.autosave and self.save_path:
-                    save_record(self.record, self.save_path)
-                    self.unsaved = False
+                    self.write_save(self.save_path)
         except _Quit as q:
             self.say(str(q))
             return 0
-        self.say("Game over. " + outcome_text(game, state, [self.name(0), self.name(1)]), "bold")
+        self.say("Game over. " + self.result_text(state), "bold")
         return 0
+
+    def result_text(self, state) -> str:
+        """The result in words, a resignation included."""
+        names = [self.name(0, state), self.name(1, state)]
+        if self.record.resigned is not None:
+            loser = self.record.resigned
+            return f"{names[loser]} resigned: {names[1 - loser]} wins."
+        return outcome_text(self.game, state, names)
 
     def ask_human(self, state):
         """Read lines until a legal move (returned) or a command that changed the record (None)."""
@@ -115,7 +259,7 @@ class TerminalGame:
         moves = " ".join(str(m) for m in game.legal_moves(state))
         while True:
             try:
-                line = self.read_line(f"{self.name(player)} to move [{moves}] > ")
+                line = self.read_line(f"{self.name(player, state)} to move [{moves}] > ")
             except EOFError:
                 raise _Quit("Input ended; leaving the game."
                             + (" The last moves were not saved." if self.unsaved else "")) from None
@@ -129,7 +273,14 @@ class TerminalGame:
                 raise _Quit("Bye." + (" The last moves were not saved." if self.unsaved else ""))
             if command in ("help", "?"):
                 self.say(HELP)
+                move_help = getattr(game, "move_help", None)
+                if move_help:
+                    self.say(move_help())
+                self.say(f"Legal now: {moves}.")
             elif command == "board":
+                self.show(state)
+            elif command == "flip":
+                self.view = 1 - self.view
                 self.show(state)
             elif command == "hint":
                 self.hint(state)
@@ -138,6 +289,9 @@ class TerminalGame:
             elif command == "undo":
                 if self.undo():
                     return None
+            elif command == "resign":
+                self.resign(player)
+                return None
             else:
                 try:
                     return game.parse_move(state, line)
@@ -145,23 +299,41 @@ class TerminalGame:
                     self.say(f"Illegal move: {e}", "red")
 
     def hint(self, state) -> None:
-        """Print the strongest player's suggestion within the hint budget."""
-        result = best_search(self.game, state, self.hint_seconds)
+        """Print the strongest player's suggestion within the hint budget (which counts
+        once the engine is ready)."""
+        self.prepare_engine(True)
+        with self.waiting("thinking about a hint"):
+            result = best_search(self.game, state, self.hint_seconds)
         line = " ".join(str(m) for m in result.line[:8])
         self.say(f"Hint: {result.move} (value {result.value:+g} for you at depth {result.depth}; "
                  f"expected line {line})")
 
+    def resign(self, player: int) -> None:
+        """End the game: ``player`` resigns (recorded, and saved when saving after every move)."""
+        self.record.resigned = player
+        self.unsaved = True
+        if self.autosave and self.save_path:
+            self.write_save(self.save_path)
+
     def save(self, path: str | None) -> None:
         """Save the record, reporting the outcome in one line."""
         path = path or self.save_path or DEFAULT_SAVE
+        if self.write_save(path):
+            self.save_path = path
+            self.say(f"Saved to {path}. Resume with: mancala play --load {path}")
+
+    def write_save(self, path: str) -> bool:
+        """Write the record to ``path``; on failure say why in one line and keep playing."""
         try:
             save_record(self.record, path)
-        except (BadInput, OSError) as e:
+        except BadInput as e:
             self.say(f"Not saved: {e}", "red")
-            return
-        self.save_path = path
+            return False
+        except OSError as e:  # e.g. a full disk: name the file, not the temporary one
+            self.say(f"Not saved: {write_problem(path, e)}", "red")
+            return False
         self.unsaved = False
-        self.say(f"Saved to {path}. Resume with: mancala play --load {path}")
+        return True
 
     def undo(self) -> bool:
         """Take back moves up to and including the last one a human made."""
