@@ -164,9 +164,10 @@ async function drain() {
     const shown = app.shown;
     const forward = shown && s.last && s.ply === shown.ply + 1 && s.last.ply === s.ply;
     if (forward) {
-      announce(s.last.text);
       if ($("animate").checked && !app.viewing) await playFrames(s);
       showNotices(s.last.notices || []);
+      const over = (s.last.notices || []).find((n) => n.kind === "game_over");
+      announce(s.last.text + (over && !s.last.text.includes(over.text) ? " " + over.text : ""));
     } else if (shown && s.ply < shown.ply) {
       announce(`Back to move ${s.ply}.`);
       $("notices").replaceChildren();
@@ -264,8 +265,9 @@ function render(s, { final }) {
   // result
   if (s.result) {
     $("result").hidden = false;
-    const sc = s.result.score;
-    $("result-text").textContent = s.result.text + (sc && s.board.kind !== "tictactoe" ? `  (score ${sc[0]}–${sc[1]})` : "");
+    const b = s.board;
+    const stores = b.kind === "kalah" ? ` South store ${b.cells[b.stores[0]]} – North store ${b.cells[b.stores[1]]}.` : "";
+    $("result-text").textContent = s.result.text + stores;
   } else {
     $("result").hidden = true;
   }
@@ -325,7 +327,6 @@ function updateThinking() {
 function showNotices(notices) {
   const box = $("notices");
   box.replaceChildren(...notices.map((n) => el("span", { class: `notice ${n.kind}`, dataset: { kind: n.kind } }, noticeText(n))));
-  if (notices.length) announce(notices.map(noticeText).join(". "));
 }
 
 function noticeText(n) {
@@ -392,6 +393,8 @@ function leaveView() {
 function sendMove(move) {
   $("error").hidden = true;
   app.selected = null;
+  app.choiceStage = null;
+  $("choice").hidden = true;
   request("move", { move }, "move");
 }
 
