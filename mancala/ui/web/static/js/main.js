@@ -151,6 +151,9 @@ function onState(s) {
     app.hint = null;
     $("hint-out").hidden = true;
     app.selected = null;
+    for (const id of ["analysis", "tree-out"]) {
+      if ($(id).childElementCount) $(id).replaceChildren(el("p", { class: "help" }, "The position changed: ask again for the new one."));
+    }
   }
   app.queue.push(s);
   if (!app.animating) drain();
@@ -299,6 +302,7 @@ function statusText(s) {
   const p = s.players[s.to_move];
   const seat = s.board.kind === "kalah" ? ["South", "North"][s.board.to_move_seat] : p.name;
   const you = s.you.includes(s.to_move) && s.players.some((q) => q.kind !== "human");
+  if (s.paused) return `Paused — ${seat} to move (${describePlayer(p)})`;
   if (s.thinking) return `${seat} to move`;
   if (you) return `Your move (${seat})`;
   return `${seat} to move${p.kind === "human" ? "" : ` (${describePlayer(p)})`}`;
@@ -331,7 +335,7 @@ function showNotices(notices) {
 
 function noticeText(n) {
   const t = n.text || n.kind;
-  return n.kind === "extra_turn" ? `↻ ${t[0].toUpperCase()}${t.slice(1)}!` : n.kind === "game_over" ? `🏁 ${t}` : t[0].toUpperCase() + t.slice(1);
+  return n.kind === "extra_turn" ? `↻ ${t[0].toUpperCase()}${t.slice(1)}!` : t[0].toUpperCase() + t.slice(1);
 }
 
 function flashNotice(text) {

@@ -67,8 +67,9 @@ function nodeItem(node, unit) {
   const window = node.window ? ` window [${fmtValue(node.window[0])}, ${fmtValue(node.window[1])}]` : "";
   const li = el("li", { class: "node" });
   const body = el("ul", { class: "tree", hidden: true });
-  const toggle = el("button", {
-    type: "button", class: "toggle", "aria-expanded": "false", disabled: !hasKids && !(node.pruned && node.pruned.length),
+  const expandable = hasKids || (node.pruned && node.pruned.length > 0);
+  const toggle = !expandable ? el("span", { class: "leafnode" }, "• ", label) : el("button", {
+    type: "button", class: "toggle", "aria-expanded": "false",
     onclick: () => {
       const open = toggle.getAttribute("aria-expanded") === "true";
       if (!open && !body.dataset.filled) {
@@ -83,7 +84,7 @@ function nodeItem(node, unit) {
       toggle.firstChild.textContent = open ? "▸" : "▾";
       body.hidden = open;
     },
-  }, el("span", {}, hasKids || (node.pruned && node.pruned.length) ? "▸" : "•"), " ", label);
+  }, el("span", {}, "▸"), " ", label);
   li.append(toggle, el("span", { class: "win" }, window));
   if (node.leaf || node.terminal) li.append(el("span", { class: "win" }, ` — ${node.why || (node.terminal ? "game over" : "depth limit")}`));
   if (node.pruned && node.pruned.length) li.append(el("span", { class: "pruned" }, ` ✂ ${node.pruned.length} pruned`));
