@@ -13,6 +13,7 @@ import concurrent.futures
 import json
 import logging
 import multiprocessing
+import os
 import secrets
 import time
 from dataclasses import dataclass, field
@@ -36,6 +37,8 @@ log = logging.getLogger("mancala.server")
 
 #: the players of a new game when ``create`` names none: you against the AI at medium
 DEFAULT_PLAYERS = ["human", "medium"]
+#: the engine memory bound of each worker process ($MANCALA_MEMORY_MB, when not set)
+WORKER_MEMORY_MB = 512
 #: Bao's never-ending-move cap the server allows (the rules' default; "no limit" could hang it)
 MAX_BAO_LAPS = 1_000_000
 
@@ -712,8 +715,12 @@ class Hub:
         if self._warm_task is not None:
             self._warm_task.cancel()
         if self.pool is not None:
-            self.pool.shutdown(wait=False, cancel_futures=True)
-            self.pool = None
+            pool, self.pool = self.pool, None
+            # searches under way are abandoned: end the workers now rather than wait for them
+            for process in list((getattr(pool, "_processes", None) or {}).values()):
+                process.terminate()
+            await asyncio.get_running_loop().run_in_executor(
+                None, lambda: pool.shutdown(wait=True, cancel_futures=True))
 
     def _pool(self) -> concurrent.futures.ProcessPoolExecutor:
         if self.pool is None:
@@ -876,9 +883,21 @@ def _safe(text: Any) -> str:
 
 
 def _worker_init(warm: bool) -> None:
-    """Worker process start-up: quiet Ctrl-C (the server handles it), warm the engine."""
+    """Worker process start-up: quiet Ctrl-C (the server handles it), never outlive the
+    server (a watchdog thread ends the worker when its parent is gone), warm the engine."""
     import signal  # noqa: PLC0415
+    import threading  # noqa: PLC0415
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    parent = os.getppid()
+
+    def watchdog() -> None:
+        while True:
+            time.sleep(1.0)
+            if os.getppid() != parent:
+                os._exit(0)
+    threading.Thread(target=watchdog, name="parent-watchdog", daemon=True).start()
+    # several workers each hold an engine: keep each one's tables modest unless told otherwise
+    os.environ.setdefault("MANCALA_MEMORY_MB", str(WORKER_MEMORY_MB))
     if warm:
         try:
             study.warm_engine()

@@ -21,7 +21,7 @@ from mancala.server.views import jsonable
 
 #: the deepest search tree the ``tree`` request draws, in turns, and its most nodes
 MAX_TREE_DEPTH = 5
-MAX_TREE_NODES = 20_000
+MAX_TREE_NODES = 5_000
 #: minimax is only counted up to this many nodes (beyond it the count is reported as a bound)
 MAX_MINIMAX_COUNT = 2_000_000
 
