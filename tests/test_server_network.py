@@ -49,7 +49,8 @@ def test_a_remote_agent_joins_a_seat_and_plays():
         gid = joined["game_id"]
         assert state["players"][1] == {"player": 1, "name": "North", "spec": "remote", "kind": "remote",
                                        "connected": False}
-        assert "Waiting for the remote player" in state["status"]
+        assert "Waiting for the remote player" in state["status"] and state["waiting"]
+        assert state["legal"] == []
         assert host.ask("move", move="1")["code"] == "refused"       # not before the opponent is here
         games = agent.ask("list", "games")["games"]
         assert {"game_id": gid, "game": "kalah(pits=3,seeds=2)", "players": ["human", "remote"],
@@ -62,6 +63,7 @@ def test_a_remote_agent_joins_a_seat_and_plays():
         assert agent.ask("move", move="1")["code"] == "not_your_turn"
         host.ask("move", move="1")                                    # 2 seeds: pits 2, 3; North to move
         turn = agent.settle(lambda s: s["to_move"] == 1)
+        assert not turn["waiting"]
         assert [m["move"] for m in turn["legal"]] == ["1", "2", "3"]
         agent.ask("move", move="3")
         back = host.settle(lambda s: s["ply"] == 2)

@@ -183,7 +183,8 @@ class GameSession:
         game, state = self.game, self.state
         mover = self.to_move()
         you = list(client.seats) if client is not None and client.session is self else []
-        legal = legal_view(game, state) if mover is not None and mover in you and self.seats[mover].kind != "ai" else []
+        legal = legal_view(game, state) if (mover is not None and mover in you and self.seats[mover].kind != "ai"
+                                            and not self.waiting) else []
         last = None
         if self.history:
             before = self.states[-2]
@@ -201,7 +202,7 @@ class GameSession:
             "state", request_id, game_id=self.id, ply=len(self.record.moves),
             game={"name": game.name, "spec": _spec(game), "title": _title(game),
                   "options": game.rules.to_dict() if hasattr(game, "rules") else {}},
-            players=players, you=you, to_move=mover, status=self.status(mover),
+            players=players, you=you, to_move=mover, waiting=self.waiting, status=self.status(mover),
             board=board_view(game, state), legal=legal, last=last, history=list(self.history),
             can_undo=self.can_undo(client), can_redo=bool(self.redo_stack) and not self.strict,
             thinking=thinking, paused=self.paused, move_delay=self.move_delay,
