@@ -231,3 +231,14 @@ def test_a_slow_reader_is_disconnected_and_the_server_goes_on():
             assert "4408" in str(closed.value) or getattr(closed.value, "code", None) == 4408
         with c.websocket_connect("/ws") as ws:
             assert Conn(ws).hello()["type"] == "welcome"
+
+
+def test_a_match_nobody_joined_is_dropped_without_a_result(tmp_path):
+    with server(results=tmp_path, idle_grace=0.0) as c, c.websocket_connect("/ws") as w1:
+        host = Conn(w1)
+        host.hello()
+        joined, _ = host.create("tictactoe", ["human", "remote"])
+        assert host.ask("leave", "left")["type"] == "left"
+        assert joined["game_id"] not in {g["game_id"] for g in host.ask("list", "games")["games"]}
+        assert [f.name for f in tmp_path.glob("*.json")] == ["journal.json"]
+        assert json.loads((tmp_path / "journal.json").read_text())["games"] == []

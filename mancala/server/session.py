@@ -515,14 +515,14 @@ class GameSession:
             if seat.holder is client:
                 seat.holder = None
                 seat.gone_since = time.monotonic()
-                if self.network and not self.over():
+                if self.network and not self.over() and not self.waiting:
                     loop = asyncio.get_running_loop()
                     loop.call_later(self.hub.config.grace, self._grace_over, p, seat.gone_since)
         client.session = None
         client.seats = []
         if not self.clients:
             self.cancel_thinking()
-            if not self.network or self.over():
+            if not self.network or self.over() or self.waiting:   # a match under way waits for its players
                 delay = 0 if leaving else self.hub.config.idle_grace
                 loop = asyncio.get_running_loop()
                 self.free_handle = loop.call_later(delay, self.hub.free, self)
