@@ -242,3 +242,19 @@ def test_a_match_nobody_joined_is_dropped_without_a_result(tmp_path):
         assert joined["game_id"] not in {g["game_id"] for g in host.ask("list", "games")["games"]}
         assert [f.name for f in tmp_path.glob("*.json")] == ["journal.json"]
         assert json.loads((tmp_path / "journal.json").read_text())["games"] == []
+
+
+def test_an_ai_thinking_does_not_hold_up_other_games():
+    with server(workers=1) as c, c.websocket_connect("/ws") as w1, c.websocket_connect("/ws") as w2:
+        slow, quick = Conn(w1), Conn(w2)
+        slow.hello()
+        quick.hello()
+        _, state = slow.create("kalah", ["alphabeta:depth=12", "alphabeta:depth=12"], move_delay=0)
+        assert state["thinking"]["spec"] == "alphabeta:depth=12"
+        quick.create("tictactoe", ["human", "human"])
+        for cell in (0, 4, 8, 2, 6, 3, 5, 7, 1):
+            state = quick.ask("move", move=str(cell))
+        assert state["result"]["text"] == "Draw."
+        # all the while the other game's AI was still on its first move
+        assert slow.ask("ping", "pong")["type"] == "pong"
+        assert not [m for m in slow.seen if m["type"] == "state" and m["ply"] > 0]

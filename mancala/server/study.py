@@ -185,6 +185,8 @@ class TreeTracer(Tracer):
              "leaf": node.leaf, "terminal": node.terminal, "value": jsonable(node.value),
              "window": window, "final_window": window, "children": [], "pruned": [],
              "prune_reason": None, "why": None, "board": compact_board(self.game, node.state) or None}
+        if self.game.name == "kalah":
+            d["cells"] = list(node.state.board)
         if node.leaf:
             d["why"] = "game over" if node.terminal else "depth limit"
         self._nodes[id(node)] = (node, d)
