@@ -77,6 +77,8 @@ def test_first_message_must_be_hello(client):
     ('{"v": 1, "type": "create", "players": ["human", "wizard"]}', "bad_request"),
     ('{"v": 1, "type": "create", "game": "kalah", "options": {"pits": 99}}', "bad_request"),
     ('{"v": 1, "type": "create", "game": "bao(max_laps=0)"}', "bad_request"),
+    ('{"v": 1, "type": "create", "players": ["human", "alphabeta:depth=40"]}', "bad_request"),
+    ('{"v": 1, "type": "create", "players": ["human", "best:time=1e9"]}', "bad_request"),
     ('{"v": 1, "type": "undo"}', "no_game"),
     ('{"v": 1, "type": "join", "game_id": "nope"}', "no_game"),
     ('{"v": 1, "type": "ping", "id": {"a": 1}}', "bad_request"),

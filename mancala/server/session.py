@@ -27,7 +27,7 @@ from mancala.errors import BadInput, IllegalMove
 from mancala.games import make_game
 from mancala.games.base import Game
 from mancala.games.bao import Bao
-from mancala.players import HumanPlayer, make_player
+from mancala.players import BestPlayer, HumanPlayer, SearchPlayer, make_player
 from mancala.record import GameRecord, record_from_json
 from mancala.server import study
 from mancala.server.protocol import ProtocolError, error, message
@@ -37,6 +37,10 @@ log = logging.getLogger("mancala.server")
 
 #: the players of a new game when ``create`` names none: you against the AI at medium
 DEFAULT_PLAYERS = ["human", "medium"]
+#: the deepest search an AI player of a hosted game may do (each move is a worker's time)
+MAX_AI_DEPTH = {"greedy": 1, "minimax": 8, "alphabeta": 14}
+#: the most time a ``best:time=S`` player of a hosted game may take a move
+MAX_AI_SECONDS = 60.0
 #: the engine memory bound of each worker process ($MANCALA_MEMORY_MB, when not set)
 WORKER_MEMORY_MB = 512
 #: Bao's never-ending-move cap the server allows (the rules' default; "no limit" could hang it)
@@ -635,6 +639,13 @@ def _seat(spec: str, game: Game) -> Seat:
     player = make_player(spec)
     if isinstance(player, HumanPlayer):
         return Seat("human", "human")
+    depth = getattr(player, "depth", 0)
+    limit = MAX_AI_DEPTH[getattr(player, "algorithm", "alphabeta")] if isinstance(player, SearchPlayer) else None
+    if limit is not None and depth > limit:
+        raise BadInput(f"player {spec!r}: this server searches {getattr(player, 'algorithm')} to depth {limit} "
+                       f"at most")
+    if isinstance(player, BestPlayer) and player.seconds > MAX_AI_SECONDS:
+        raise BadInput(f"player {spec!r}: this server gives an AI at most {MAX_AI_SECONDS:g} s a move")
     return Seat(player.spec, "ai", player)
 
 
