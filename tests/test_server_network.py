@@ -258,3 +258,20 @@ def test_an_ai_thinking_does_not_hold_up_other_games():
         # all the while the other game's AI was still on its first move
         assert slow.ask("ping", "pong")["type"] == "pong"
         assert not [m for m in slow.seen if m["type"] == "state" and m["ply"] > 0]
+
+
+def test_a_match_cannot_be_swapped_for_a_loaded_game():
+    with server() as c, c.websocket_connect("/ws") as w1, c.websocket_connect("/ws") as w2:
+        host, agent = Conn(w1), Conn(w2)
+        host.hello()
+        agent.hello()
+        joined, _ = host.create("tictactoe", ["human", "remote"])
+        agent.ask("join", "joined", game_id=joined["game_id"])
+        record = {"format": "mancala-game", "version": 1, "game": "tictactoe", "players": ["human", "human"],
+                  "moves": []}
+        assert host.ask("load", record=record)["code"] == "refused"
+        assert host.ask("new")["code"] == "refused"
+        assert host.ask("review", "review")["code"] == "refused"
+        assert host.ask("resign")["result"]["reason"] == "resign"
+        assert host.ask("review", "review")["code"] == "refused"   # no move played yet
+        assert host.ask("load", record=record)["type"] == "state"
