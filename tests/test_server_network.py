@@ -275,3 +275,16 @@ def test_a_match_cannot_be_swapped_for_a_loaded_game():
         assert host.ask("resign")["result"]["reason"] == "resign"
         assert host.ask("review", "review")["code"] == "refused"   # no move played yet
         assert host.ask("load", record=record)["type"] == "state"
+
+
+def test_serve_options(tmp_path, monkeypatch):
+    from mancala.cli import build_parser
+    from mancala.server.command import serve_config
+    monkeypatch.setenv("MANCALA_TOKEN", "from-env")
+    args = build_parser().parse_args(["serve", "--host", "0.0.0.0", "--results", str(tmp_path / "r")])
+    config = serve_config(args)
+    assert config.token == "from-env" and config.clock == {"move": 120.0} and (tmp_path / "r").is_dir()
+    args = build_parser().parse_args(["serve", "--results", str(tmp_path), "--move-time", "0",
+                                      "--game-time", "300", "--token", "t"])
+    config = serve_config(args)
+    assert config.clock == {"game": 300.0} and config.token == "t"
