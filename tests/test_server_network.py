@@ -288,3 +288,20 @@ def test_serve_options(tmp_path, monkeypatch):
                                       "--game-time", "300", "--token", "t"])
     config = serve_config(args)
     assert config.clock == {"game": 300.0} and config.token == "t"
+
+
+def test_a_taken_port_is_reported_and_the_default_port_moves_on():
+    import socket
+    from mancala.errors import BadInput
+    from mancala.server.command import DEFAULT_PORT, bind
+    taken = socket.socket()
+    taken.bind(("127.0.0.1", 0))
+    taken.listen()
+    try:
+        with pytest.raises(BadInput, match="choose another --port"):
+            bind("127.0.0.1", taken.getsockname()[1])
+        sock = bind("127.0.0.1", None)
+        assert DEFAULT_PORT <= sock.getsockname()[1] < DEFAULT_PORT + 20
+        sock.close()
+    finally:
+        taken.close()
