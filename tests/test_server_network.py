@@ -137,9 +137,9 @@ def test_forfeit_on_time_and_the_result_file(tmp_path):
         assert data["server"]["clock"]["move"] == 0.3
         record = load_record(path)                    # the CLI reads a result file like a saved game
         assert [str(m) for m in record.moves] == ["1"] and record.players == ["human", "human"]
-        journal = json.loads((tmp_path / "journal.json").read_text())
-        assert journal["games"] == []
         ws.__exit__(None, None, None)
+    journal = json.loads((tmp_path / "journal.json").read_text())
+    assert journal["games"] == []
 
 
 def test_games_in_progress_are_listed_as_interrupted_after_a_restart(tmp_path):
@@ -150,10 +150,10 @@ def test_games_in_progress_are_listed_as_interrupted_after_a_restart(tmp_path):
         ws, agent = connect(c)
         agent.ask("join", "joined", game_id=joined["game_id"])
         host.ask("move", move="4")
-        journal = json.loads((tmp_path / "journal.json").read_text())
-        assert [g["game_id"] for g in journal["games"]] == [joined["game_id"]]
-        assert journal["games"][0]["moves"] == ["4"]
         ws.__exit__(None, None, None)
+    journal = json.loads((tmp_path / "journal.json").read_text())       # flushed when the server stopped
+    assert [g["game_id"] for g in journal["games"]] == [joined["game_id"]]
+    assert journal["games"][0]["moves"] == ["4"]
     # the server stopped with the game running; the next start lists it
     with server(results=tmp_path) as c, c.websocket_connect("/ws") as w:
         conn = Conn(w)
@@ -241,7 +241,7 @@ def test_a_match_nobody_joined_is_dropped_without_a_result(tmp_path):
         assert host.ask("leave", "left")["type"] == "left"
         assert joined["game_id"] not in {g["game_id"] for g in host.ask("list", "games")["games"]}
         assert [f.name for f in tmp_path.glob("*.json")] == ["journal.json"]
-        assert json.loads((tmp_path / "journal.json").read_text())["games"] == []
+    assert json.loads((tmp_path / "journal.json").read_text())["games"] == []
 
 
 def test_an_ai_thinking_does_not_hold_up_other_games():

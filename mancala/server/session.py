@@ -41,6 +41,8 @@ DEFAULT_PLAYERS = ["human", "medium"]
 MAX_AI_DEPTH = {"greedy": 1, "minimax": 8, "alphabeta": 14}
 #: the most time a ``best:time=S`` player of a hosted game may take a move
 MAX_AI_SECONDS = 60.0
+#: seconds between journal rewrites at most (a crash loses at most this much of running games)
+JOURNAL_DELAY = 0.25
 #: the engine memory bound of each worker process ($MANCALA_MEMORY_MB, when not set)
 WORKER_MEMORY_MB = 512
 #: Bao's never-ending-move cap the server allows (the rules' default; "no limit" could hang it)
@@ -697,6 +699,7 @@ class Hub:
         self.pool: concurrent.futures.ProcessPoolExecutor | None = None
         self.interrupted: list[dict] = []
         self._warm_task: asyncio.Task | None = None
+        self._journal_handle: asyncio.TimerHandle | None = None
 
     # --- life cycle ------------------------------------------------------------------
 
@@ -705,7 +708,7 @@ class Hub:
         if self.config.results is not None:
             self.config.results.mkdir(parents=True, exist_ok=True)
             self.interrupted = self._recover_journal()
-            self.journal_update()
+            self.journal_flush()
         if self.config.warm:
             self._warm_task = asyncio.get_running_loop().create_task(self._warm())
 
@@ -720,6 +723,7 @@ class Hub:
 
     async def stop(self) -> None:
         """Shut down: unfinished games are left in the journal (listed as interrupted next time)."""
+        self.journal_flush()
         for session in list(self.sessions.values()):
             session.cancel_thinking()
             if session.clock is not None and session.clock.handle is not None:
@@ -809,7 +813,22 @@ class Hub:
         return None if self.config.results is None else self.config.results / "journal.json"
 
     def journal_update(self) -> None:
-        """Rewrite the journal of running games (atomically)."""
+        """Rewrite the journal of running games soon: writes are grouped, at most one every
+        :data:`JOURNAL_DELAY` seconds, so a busy server does not sync a file at every move."""
+        if self._journal_path() is None or self._journal_handle is not None:
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            self.journal_flush()
+            return
+        self._journal_handle = loop.call_later(JOURNAL_DELAY, self.journal_flush)
+
+    def journal_flush(self) -> None:
+        """Rewrite the journal of running games now (atomically)."""
+        if self._journal_handle is not None:
+            self._journal_handle.cancel()
+            self._journal_handle = None
         path = self._journal_path()
         if path is None:
             return
