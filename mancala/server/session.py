@@ -931,6 +931,6 @@ def _worker_init(warm: bool) -> None:
     os.environ.setdefault("MANCALA_MEMORY_MB", str(WORKER_MEMORY_MB))
     if warm:
         try:
-            study.warm_engine()
+            study.warm_kernels()
         except Exception:  # noqa: BLE001 (Kalah's best player would compile on first use)
             pass
