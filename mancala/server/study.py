@@ -23,7 +23,7 @@ from mancala.server.views import jsonable
 MAX_TREE_DEPTH = 5
 MAX_TREE_NODES = 5_000
 #: minimax is only counted up to this many nodes (beyond it the count is reported as a bound)
-MAX_MINIMAX_COUNT = 2_000_000
+MAX_MINIMAX_COUNT = 200_000
 
 
 def warm_kernels() -> None:
