@@ -305,3 +305,29 @@ def test_a_taken_port_is_reported_and_the_default_port_moves_on():
         sock.close()
     finally:
         taken.close()
+
+
+def test_undo_while_the_ai_thinks_abandons_its_search():
+    with server(workers=1) as c, c.websocket_connect("/ws") as ws:
+        conn = Conn(ws)
+        conn.hello()
+        conn.create("kalah", ["human", "alphabeta:depth=12"])
+        thinking = conn.ask("move", move="1")
+        assert thinking["thinking"]["player"] == 1
+        back = conn.ask("undo")
+        assert back["ply"] == 0 and back["thinking"] is None and back["to_move"] == 0 and back["can_redo"]
+        again = conn.ask("move", move="2")
+        assert again["history"] == [{"ply": 1, "player": 0, "move": "2", "text": "South plays 2."}]
+
+
+def test_the_game_clock_runs_out_for_an_ai_too():
+    with server() as c, c.websocket_connect("/ws") as ws:
+        conn = Conn(ws)
+        conn.hello()
+        _, state = conn.create("kalah", ["human", "alphabeta:depth=12"], clock={"game": 0.3})
+        assert state["clock"]["remaining"] == [0.3, 0.3] and state["clock"]["running"] == 0
+        conn.ask("move", move="1")
+        end = conn.settle(lambda s: s["result"] is not None)
+        assert end["result"]["reason"] == "time" and end["result"]["winner"] == 0
+        assert "North (alphabeta:depth=12) ran out of time (0.3 s per game)" in end["result"]["text"]
+        assert end["clock"]["remaining"][1] == 0

@@ -402,6 +402,7 @@ def _create(hub: Hub, client: Client, msg: Message) -> None:
         delay = _clamp(delay, 0.0, 10.0)
     session = hub.create(client, game, specs, clock, delay)
     _switch(client, session, [p for p, s in enumerate(session.seats) if s.kind == "human"], msg.id)
+    session.start_clock()
     hub.journal_update()
     client.send(session.state_message(client, msg.id))
 
@@ -463,8 +464,7 @@ def _join(hub: Hub, client: Client, msg: Message) -> None:
         session.seats[seat].token = secrets.token_urlsafe(16)
         seats = [seat]
     _switch(client, session, seats, msg.id)
-    if session.clock is not None and session.clock.running is None and not session.over() and not session.waiting:
-        session.clock.start(session.game.to_move(session.state), session)
+    session.start_clock()
     session.schedule()
     session.broadcast(client, msg.id)
 

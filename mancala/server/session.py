@@ -354,6 +354,11 @@ class GameSession:
 
     # --- AI turns ----------------------------------------------------------------------
 
+    def start_clock(self) -> None:
+        """Start the clock of the player to move, once the game has started (not yet running)."""
+        if self.clock is not None and self.clock.running is None and not self.over() and not self.waiting:
+            self.clock.start(self.game.to_move(self.state), self)
+
     def cancel_thinking(self) -> None:
         """Abandon a search under way (its answer will be ignored)."""
         self.generation += 1
