@@ -139,7 +139,7 @@ def analysis(game: Game, state, seconds: float) -> dict:
     solved = bool(rows) and all(r["exact"] for r in rows)
     if not rows:
         summary = "the game is over"
-    elif rows[0]["exact"] and (solved or game.name == "kalah"):
+    elif solved:  # every move's value is proven, so the best one is perfect play
         summary = _who_wins(game, state, float(rows[0]["value"]))
     else:
         summary = f"best: {rows[0]['move']} ({float(rows[0]['value']):+g} estimated)"
