@@ -212,6 +212,11 @@ def test_illegal_intent_shows_the_servers_reason_and_undo_redo(page, server_url)
     page.get_by_role("button", name="Hint").click()
     expect(page.locator("#hint-out")).to_contain_text("play")
     expect(page.locator("#board .hinted")).to_have_count(1)
+    # a reload comes back to the same game (the resume token)
+    game_id = page.evaluate("document.body.dataset.gameId")
+    page.reload()
+    page.wait_for_selector("body[data-ply]")
+    assert page.evaluate("document.body.dataset.gameId") == game_id and kalah_cells(page) == before_undo
 
 
 def test_ethiopian_arrows_and_pie_rule_swap(page, server_url):
@@ -244,7 +249,8 @@ def test_tictactoe_draw(page, server_url):
 
 
 def test_bao_moves_with_a_direction_choice(page, server_url):
-    open_game(page, server_url, "bao", "human", "human")
+    open_game(page, server_url, "bao", "human", "human", animate=True)
+    page.fill("#speed", "10")  # the fastest animation: every lap still drawn
     expect(page.locator("[data-stock='0']")).to_contain_text("stock 22")
     expect(page.get_by_role("button", name="South hole A5: 6 seeds, nyumba")).to_be_visible()
     shoot(page, "bao-start")
@@ -376,6 +382,19 @@ def test_analysis_review_and_search_tree(page, server_url):
     expect(page.locator("#review-table tbody tr")).to_have_count(ply(page))
     expect(page.locator("#mistakes")).to_be_visible()
     shoot(page, "review")
+
+
+def test_the_ai_thinking_is_shown_with_its_time(page, server_url):
+    open_game(page, server_url, "kalah", "human", "alphabeta:depth=9")
+    page.get_by_role("button", name="South pit 1: 4 seeds, legal move").click()
+    expect(page.locator("#thinking")).to_contain_text("North (alphabeta:depth=9) is thinking")
+    expect(page.locator("#thinking")).to_contain_text(" s")
+    assert page.locator(".pit.legal").count() == 0  # nothing to click while the AI thinks
+    shoot(page, "kalah-ai-thinking")
+    # undo works while the AI thinks: back to the start
+    page.get_by_role("button", name="Undo").click()
+    settled(page, 0)
+    assert page.locator(".pit.legal").count() == 6
 
 
 def test_new_game_form_and_keyboard_only(page, server_url):

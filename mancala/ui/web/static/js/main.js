@@ -69,6 +69,12 @@ function createFromParams() {
   }
   if (fields.players.every((p) => p !== "human" && p !== "remote")) fields.move_delay = Number($("w-delay").value);
   request("create", fields, "create");
+  // a reload should come back to this game, not start another one from the address
+  const keep = new URLSearchParams();
+  if (app.params.get("token")) keep.set("token", app.params.get("token"));
+  if (app.params.get("animate")) keep.set("animate", app.params.get("animate"));
+  history.replaceState(null, "", location.pathname + (keep.toString() ? "?" + keep : ""));
+  app.params = new URLSearchParams(keep);
 }
 
 function request(type, fields, what) {
@@ -111,7 +117,7 @@ function onError(msg, what) {
     return;
   }
   const prefix = msg.code === "illegal" ? "Not a legal move: " : msg.code === "bad_record" ? "Could not load that file: " : "";
-  const suffix = msg.code === "bad_record" ? " Your current game goes on." : "";
+  const suffix = msg.code === "bad_record" && !/current game/i.test(msg.message) ? " Your current game goes on." : "";
   showError(prefix + msg.message + suffix);
   if (what === "analyse") $("analysis").textContent = msg.message;
   if (what === "review") $("review-out").textContent = msg.message;
