@@ -236,7 +236,7 @@ export function drawTicTacToe(view) {
     grid.append(el("button", {
       type: "button",
       class: "cell" + (m ? " legal" : "") + (mark === "X" ? " x" : mark === "O" ? " o" : "") + (win.has(i) ? " win" : "") + cls(view, i),
-      "aria-label": `cell ${i + 1}, row ${r + 1} column ${c + 1}: ${text || "empty"}${m ? ", legal" : ""}`,
+      "aria-label": `square ${i} (row ${r + 1}, column ${c + 1}): ${text || "empty"}${m ? ", legal" : ""}`,
       "aria-disabled": m ? null : "true", dataset: { cell: i, r, c },
       onclick: m ? () => view.onMove(m.move) : null,
     }, text));

@@ -646,9 +646,9 @@ function onKey(event) {
     event.preventDefault();
     return;
   }
-  if (/^[1-9]$/.test(event.key) && s && !s.result) {
-    const k = Number(event.key);
-    const match = s.board.kind === "kalah" ? s.legal.filter((m) => m.pit === k) : s.board.kind === "tictactoe" ? s.legal.filter((m) => m.cell === k - 1) : [];
+  if (/^[0-9]$/.test(event.key) && s && !s.result) {
+    const k = Number(event.key); // Kalah: the pit number; tic-tac-toe: the square, as the notation writes it
+    const match = s.board.kind === "kalah" ? s.legal.filter((m) => m.pit === k) : s.board.kind === "tictactoe" ? s.legal.filter((m) => m.cell === k) : [];
     if (match.length === 1) sendMove(match[0].move);
     else if (match.length > 1) {
       const arrow = document.querySelector(`.arrow[data-move="${match[0].move}"]`);
