@@ -423,3 +423,35 @@ def test_new_game_form_and_keyboard_only(page, server_url):
     page.wait_for_function("Number(document.body.dataset.ply) >= 1")
     settled(page)
     assert page.locator("#history button[data-ply='1']").text_content().endswith("2")
+
+
+def test_two_browsers_play_each_other(page, browser, server_url):
+    open_game(page, server_url, "kalah", "human", "remote", options={"pits": 4, "seeds": 3})
+    expect(page.locator("#invite")).to_contain_text("?join=")
+    expect(page.locator("#to-move")).to_contain_text("Waiting")
+    game_id = page.evaluate("document.body.dataset.gameId")
+    shoot(page, "invite-remote")
+    other = browser.new_context(viewport=PHONE).new_page()
+    try:
+        other.goto(server_url + f"?join={game_id}&animate=0")
+        other.wait_for_selector("body[data-ply]")
+        expect(page.locator("#invite")).to_be_hidden()
+        page.get_by_role("button", name="South pit 1: 3 seeds, legal move").click()
+        # the second browser sees South's move and plays North's answer
+        other.wait_for_function("document.body.dataset.ply === '1'")
+        assert other.locator(".pit.legal").count() == 4
+        other.get_by_role("button", name="North pit 1: 3 seeds, legal move").click()
+        settled(page, 2)
+        expect(page.locator("#history button[data-ply='2']")).to_contain_text("North 1")
+    finally:
+        other.context.close()
+
+
+def test_bad_options_keep_the_form_open_with_the_reason(page, server_url):
+    open_game(page, server_url, "kalah", "human", "greedy")
+    page.get_by_role("button", name="New game…").click()
+    page.locator("#more-rules summary").click()
+    page.fill("#opt-start", "1 2 3")
+    page.get_by_role("button", name="Start", exact=True).click()
+    expect(page.locator("#new-error")).to_contain_text("start position")
+    expect(page.locator("#new-dialog")).to_be_visible()

@@ -50,6 +50,12 @@ function connect() {
   const hello = { client: "mancala web board" };
   if (app.params.get("token")) hello.token = app.params.get("token");
   app.conn.send("hello", hello);
+  if (app.params.get("join")) { // a second browser taking a remote seat: ?join=GAME_ID
+    request("join", { game_id: app.params.get("join") }, "join");
+    history.replaceState(null, "", location.pathname);
+    app.params = new URLSearchParams();
+    return;
+  }
   const saved = sessionStorage.getItem("mancala-resume");
   if (saved && !app.params.get("game")) {
     try {
@@ -271,6 +277,7 @@ function render(s, { final }) {
   // status line
   $("to-move").textContent = statusText(s);
   updateThinking();
+  updateInvite(s);
   // result
   if (s.result) {
     $("result").hidden = false;
@@ -304,7 +311,7 @@ function render(s, { final }) {
 
 function statusText(s) {
   if (s.result) return "Game over.";
-  if (s.to_move === null) return s.status || "";
+  if (s.to_move === null || s.waiting || s.players.some((p) => p.kind === "remote" && !p.connected)) return s.status || "";
   const p = s.players[s.to_move];
   const seat = s.board.kind === "kalah" ? ["South", "North"][s.board.to_move_seat] : p.name;
   const you = s.you.includes(s.to_move) && s.players.some((q) => q.kind !== "human");
@@ -314,7 +321,32 @@ function statusText(s) {
   return `${seat} to move${p.kind === "human" ? "" : ` (${describePlayer(p)})`}`;
 }
 
+function updateClock() {
+  const s = app.state;
+  const box = $("clock");
+  if (!s || !s.clock || !s.clock.remaining) { box.hidden = true; return; }
+  if (app.clockState !== s) { app.clockState = s; app.clockAt = performance.now(); }
+  const gone = (performance.now() - app.clockAt) / 1000;
+  const fmt = (t) => { const v = Math.max(0, t); return `${Math.floor(v / 60)}:${String(Math.floor(v % 60)).padStart(2, "0")}`; };
+  box.hidden = false;
+  box.textContent = "Clock: " + s.players.map((p, i) => {
+    const left = s.clock.remaining[i] === null ? null : s.clock.remaining[i] - (s.clock.running === i && !s.result ? gone : 0);
+    return `${p.name} ${left === null ? "–" : fmt(left)}${s.clock.running === i ? " ◂" : ""}`;
+  }).join(" · ") + (s.clock.move ? ` (at most ${s.clock.move} s a move)` : "");
+}
+
+function updateInvite(s) {
+  const box = $("invite");
+  const waitingSeat = s.players.some((p) => p.kind === "remote" && !p.connected);
+  if (!waitingSeat || s.result || !s.you.length) { box.hidden = true; return; }
+  const url = `${location.origin}${location.pathname}?join=${encodeURIComponent(s.game_id)}`;
+  box.hidden = false;
+  box.replaceChildren("Invite the other player: open ", el("code", {}, url),
+    " in another browser, or run an agent on game ", el("code", {}, s.game_id), ".");
+}
+
 function updateThinking() {
+  updateClock();
   const s = app.state;
   const box = $("thinking");
   if (!s || !s.thinking || s.result) {
@@ -587,11 +619,13 @@ function formChanged(presetOnly = false) {
   const g = formGame();
   const rows = [];
   for (const o of g ? g.options : []) {
-    if (o.kind === "positions" || o.name === "pits" || o.name === "seeds") continue;
+    if (o.name === "pits" || o.name === "seeds") continue;
     const id = `opt-${o.name}`;
     const value = values[o.name] ?? o.default;
     let input;
     if (o.kind === "choice") input = el("select", { id, dataset: { opt: o.name } }, o.values.map((v) => el("option", { value: v, selected: v === value }, v)));
+    else if (o.kind === "positions") input = el("input", { id, type: "text", value: value ? value.join(" ") : "", dataset: { opt: o.name },
+      placeholder: "counts: South pits, store, North pits, store" });
     else if (o.kind === "bool") input = el("input", { id, type: "checkbox", checked: !!value, dataset: { opt: o.name } });
     else input = el("input", { id, type: "number", value: value ?? "", dataset: { opt: o.name } });
     rows.push(el("label", { for: id }, o.name.replaceAll("_", " ")), input);
@@ -611,7 +645,8 @@ function formOptions() {
   }
   for (const input of $("f-options").querySelectorAll("[data-opt]")) {
     const name = input.dataset.opt;
-    const value = input.type === "checkbox" ? input.checked : input.type === "number" ? Number(input.value) : input.value;
+    const value = input.type === "checkbox" ? input.checked : input.type === "number" ? Number(input.value) : input.value.trim();
+    if (input.type === "text") { if (value) options[name] = value; continue; }
     if (value !== values[name]) options[name] = value;
   }
   return options;
