@@ -291,7 +291,8 @@ function render(s, { final }) {
   $("undo").disabled = !s.can_undo;
   $("redo").disabled = !s.can_redo;
   const mine = s.to_move !== null && s.you.includes(s.to_move);
-  $("hint").disabled = !mine || !!s.result;
+  const match = s.players.some((p) => p.kind === "remote") || !!s.clock; // the server refuses help in a real match
+  $("hint").disabled = !mine || !!s.result || match;
   $("resign").disabled = !!s.result || s.you.length === 0;
   $("move-input").disabled = !mine || !!s.result;
   const aiOnly = s.players.every((p) => p.kind === "ai");
