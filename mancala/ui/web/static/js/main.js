@@ -176,6 +176,7 @@ async function drain() {
   document.body.dataset.busy = "animating";
   while (app.queue.length) {
     const s = app.queue.shift();
+    if (s.game_id !== app.state.game_id) continue; // a new game started meanwhile
     const shown = app.shown;
     const forward = shown && s.last && s.ply === shown.ply + 1 && s.last.ply === s.ply;
     if (forward) {
@@ -188,7 +189,7 @@ async function drain() {
       $("notices").replaceChildren();
     }
     // newer states replace older ones once their moves are animated
-    render(s, { final: true });
+    if (s.game_id === app.state.game_id) render(s, { final: true });
   }
   app.animating = false;
   document.body.dataset.busy = "idle";
@@ -209,7 +210,7 @@ async function playFrames(s) {
   let delay = delayMs();
   if (frames.length * delay > 12000) delay = Math.max(8, 12000 / frames.length); // long Bao moves
   for (const frame of frames) {
-    if (!$("animate").checked || app.viewing) return;
+    if (!$("animate").checked || app.viewing || app.state.game_id !== s.game_id) return;
     drawBoard($("board"), {
       board: frame.board, legal: [], interactive: false, players: playersWithYou(s),
       hot: frame.hot, picked: frame.picked, captured: frame.captured, inHand: frame.inHand,
