@@ -108,6 +108,7 @@ def shoot(page, name: str) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
     for label, size in (("desktop", DESKTOP), ("phone", PHONE)):
         page.set_viewport_size(size)
+        page.evaluate("window.scrollTo(0, 0)")
         page.wait_for_timeout(120)
         page.screenshot(path=str(SHOTS / f"{name}-{label}.png"), full_page=True)
     page.set_viewport_size(DESKTOP)

@@ -458,7 +458,8 @@ function dirKey(m) { return m.kichwa ? "k:" + m.kichwa : "d:" + m.dir; }
 
 function baoArrow(s, m) {
   // which way the first seed goes on screen, from the hole's row and its owner
-  if (m.kichwa) return m.kichwa === "left" ? "◀" : "▶";
+  const north = m.hole === m.hole.toLowerCase();
+  if (m.kichwa) return (m.kichwa === "left") !== north ? "◀" : "▶"; // North's left is South's right
   let r = 0;
   s.board.rows.forEach((row, i) => { if (row.some((h) => h.name === m.hole)) r = i; });
   const cw = m.sow === "cw";
@@ -488,7 +489,8 @@ function renderChoice(s) {
     for (const [key, group] of byDir) {
       const m = group[0];
       const arrow = baoArrow(s, m);
-      const text = m.kichwa ? `${arrow} captured seeds enter the ${m.kichwa} kichwa`
+      const kichwaHole = (m.hole === m.hole.toLowerCase() ? "a" : "A") + (m.kichwa === "left" ? "1" : "8");
+      const text = m.kichwa ? `${arrow} captured seeds enter the ${m.kichwa} kichwa (${kichwaHole})`
         : arrow === "◀" ? `◀ sow ${m.sow === "cw" ? "clockwise" : "anticlockwise"} (${m.dir})`
           : `sow ${m.sow === "cw" ? "clockwise" : "anticlockwise"} (${m.dir}) ▶`;
       buttons.push(el("button", { type: "button", class: "primary", dataset: { dir: m.dir, kichwa: m.kichwa || "" },
