@@ -141,6 +141,8 @@ class GameSession:
         self.written = False
         for move in moves or []:
             self._push(move)
+        #: a loaded game that was already over is not a result of this server
+        self.written = self.over()
 
     # --- facts ------------------------------------------------------------------
 
@@ -184,17 +186,27 @@ class GameSession:
 
     # --- the state message ---------------------------------------------------------
 
-    def state_message(self, client: Client | None, request_id: Any = None) -> dict:
-        """The ``state`` message for ``client`` (its seats and legal moves)."""
+    def state_message(self, client: Client | None, request_id: Any = None, common: dict | None = None) -> dict:
+        """The ``state`` message for ``client`` (its seats, legal moves and undo); ``common``
+        is :meth:`common_state` when already built (a broadcast builds it once)."""
+        common = common if common is not None else self.common_state()
+        mover = common["to_move"]
+        you = list(client.seats) if client is not None and client.session is self else []
+        legal = common["_legal"] if mover is not None and mover in you else []
+        out = message("state", request_id)
+        out.update((k, v) for k, v in common.items() if k != "_legal")
+        out.update(you=you, legal=legal, can_undo=self.can_undo(client))
+        return out
+
+    def common_state(self) -> dict:
+        """The part of the ``state`` message every client of the game gets alike."""
         game, state = self.game, self.state
         mover = self.to_move()
-        you = list(client.seats) if client is not None and client.session is self else []
-        legal = legal_view(game, state) if (mover is not None and mover in you and self.seats[mover].kind != "ai"
+        legal = legal_view(game, state) if (mover is not None and self.seats[mover].kind != "ai"
                                             and not self.waiting) else []
         last = None
         if self.history:
-            before = self.states[-2]
-            last = last_view(game, before, self.record.moves[-1], state, len(self.record.moves))
+            last = last_view(game, self.states[-2], self.record.moves[-1], state, len(self.record.moves))
         players = [{"player": p, "name": game.player_name(p), "spec": s.spec, "kind": s.kind,
                     "connected": s.kind == "ai" or s.holder is not None,
                     **({"client": s.client_name} if s.client_name else {})}
@@ -204,13 +216,13 @@ class GameSession:
             thinking = dict(self.thinking, since=round(time.monotonic() - self.thinking["since"], 2))
         elif mover is not None and self.seats[mover].kind == "remote":
             thinking = {"player": mover, "spec": "remote", "since": round(time.monotonic() - self.last_move_time, 2)}
-        return message(
-            "state", request_id, game_id=self.id, ply=len(self.record.moves),
+        return dict(
+            game_id=self.id, ply=len(self.record.moves),
             game={"name": game.name, "spec": _spec(game), "title": _title(game),
                   "options": game.rules.to_dict() if hasattr(game, "rules") else {}},
-            players=players, you=you, to_move=mover, waiting=self.waiting, status=self.status(mover),
-            board=board_view(game, state), legal=legal, last=last, history=list(self.history),
-            can_undo=self.can_undo(client), can_redo=bool(self.redo_stack) and not self.strict,
+            players=players, to_move=mover, waiting=self.waiting, status=self.status(mover),
+            board=board_view(game, state), _legal=legal, last=last, history=list(self.history),
+            can_redo=bool(self.redo_stack) and not self.strict,
             thinking=thinking, paused=self.paused, move_delay=self.move_delay,
             clock=self.clock.view(mover if not self.over() else None) if self.clock else None,
             engine="ready" if self.hub.engine_ready else "preparing", result=self.result())
@@ -237,8 +249,11 @@ class GameSession:
 
     def broadcast(self, request_from: Client | None = None, request_id: Any = None) -> None:
         """Send the state to every client of the game (the requester's copy carries its id)."""
+        if not self.clients:
+            return
+        common = self.common_state()
         for client in list(self.clients):
-            client.send(self.state_message(client, request_id if client is request_from else None))
+            client.send(self.state_message(client, request_id if client is request_from else None, common))
 
     # --- moves ------------------------------------------------------------------
 
