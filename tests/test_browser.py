@@ -125,6 +125,7 @@ def kalah_cells(page) -> dict[int, int]:
 
 def test_kalah_click_sows_seed_by_seed_and_marks_the_extra_turn(page, server_url):
     open_game(page, server_url, "kalah", "human", "greedy", animate=True)
+    expect(page.locator("#engine")).to_be_hidden()  # the test server's engine is ready at once
     # pits are labelled buttons; the legal ones highlighted
     pit3 = page.get_by_role("button", name="South pit 3: 4 seeds, legal move")
     expect(pit3).to_be_visible()
@@ -456,3 +457,17 @@ def test_bad_options_keep_the_form_open_with_the_reason(page, server_url):
     page.get_by_role("button", name="Start", exact=True).click()
     expect(page.locator("#new-error")).to_contain_text("start position")
     expect(page.locator("#new-dialog")).to_be_visible()
+
+
+def test_preparing_the_engine_is_shown_while_the_server_says_so(page, server_url):
+    # the test server's engine is ready at once: relay its messages with the engine "preparing"
+    def relay(ws):
+        server = ws.connect_to_server()
+        server.on_message(lambda text: ws.send(text.replace('"engine":"ready"', '"engine":"preparing"')))
+        ws.on_message(lambda text: server.send(text))
+    page.route_web_socket("**/ws", relay)
+    open_game(page, server_url, "kalah", "human", "greedy")
+    expect(page.locator("#engine")).to_be_visible()
+    expect(page.locator("#engine")).to_have_text("preparing the engine…")
+    shoot(page, "engine-preparing")
+    page.unroute_all()
