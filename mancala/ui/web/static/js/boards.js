@@ -215,6 +215,7 @@ export function drawBao(view) {
     b.must_capture ? el("span", {}, `must capture ${b.must_capture}`) : null);
   const wood = el("div", { class: "wood bao-wrap" },
     el("div", { class: "stock" }, stockTag(1)), grid, el("div", { class: "stock" }, stockTag(0)), legend);
+  if (view.inHand) wood.append(el("span", { class: "in-hand", text: `in hand: ${view.inHand}` }));
   return [wood];
 }
 
