@@ -306,9 +306,6 @@ function render(s, { final }) {
   }
   renderHistory(s);
   renderChoice(s);
-  const names = SIDE_NAMES[s.board.kind];
-  $("l-p0").textContent = `${names[0]} plays`;
-  $("l-p1").textContent = `${names[1]} plays`;
 }
 
 function statusText(s) {
