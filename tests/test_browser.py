@@ -315,8 +315,10 @@ def test_save_and_load_and_bad_files(page, server_url, tmp_path):
     expect(page.locator("#error")).to_contain_text("Could not load")
     shoot(page, "load-error")
     assert page.evaluate("document.body.dataset.gameId") == game_id and kalah_cells(page) == cells
-    # the saved file loads back as a new game at the same position
-    page.set_input_files("#load-file", str(saved))
+    # the saved file loads back (through the Load button's file chooser) as a new game at the same position
+    with page.expect_file_chooser() as chooser:
+        page.get_by_role("button", name="Load…").click()
+    chooser.value.set_files(str(saved))
     page.wait_for_function(f"document.body.dataset.gameId !== '{game_id}'")
     settled(page, moves)
     assert kalah_cells(page) == cells

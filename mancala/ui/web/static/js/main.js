@@ -728,6 +728,7 @@ function wire() {
   $("hint").addEventListener("click", () => request("hint", {}, "hint"));
   $("resign").addEventListener("click", () => { if (confirm("Resign this game?")) request("resign", {}, "resign"); });
   $("save").addEventListener("click", () => request("save", {}, "save"));
+  $("load").addEventListener("click", () => $("load-file").click());
   $("load-file").addEventListener("change", (e) => { loadFile(e.target.files[0]); e.target.value = ""; });
   $("play-again").addEventListener("click", () => request("new", {}, "new"));
   $("review-btn2").addEventListener("click", () => { $("review-panel").open = true; request("review", {}, "review"); $("review-panel").scrollIntoView(); });
