@@ -473,3 +473,27 @@ def test_preparing_the_engine_is_shown_while_the_server_says_so(page, server_url
     expect(page.locator("#engine")).to_have_text("preparing the engine…")
     shoot(page, "engine-preparing")
     page.unroute_all()
+
+
+def test_bao_kichwa_and_nyumba_choices(page, server_url):
+    open_game(page, server_url, "bao", "human", "human")
+    # moves typed in notation reach a position where South's A4 captures into either kichwa
+    # and A8's capture may go on through the nyumba or stop there
+    for n, move in enumerate(["A7R*", "a7R*", "A6L*", "a6L"], start=1):
+        page.fill("#move-input", move)
+        page.press("#move-input", "Enter")
+        settled(page, n)
+    page.locator("#board [data-hole='A4']").click()
+    expect(page.locator("#choice-title")).to_contain_text("A4: which way?")
+    kichwa = page.locator("#choice-buttons button.primary")
+    expect(kichwa).to_have_count(2)
+    expect(kichwa.nth(0)).to_contain_text("left kichwa (A1)")
+    expect(kichwa.nth(1)).to_contain_text("right kichwa (A8)")
+    page.keyboard.press("Escape")
+    expect(page.locator("#choice")).to_be_hidden()
+    page.locator("#board [data-hole='A8']").click()
+    expect(page.locator("#choice-title")).to_contain_text("nyumba")
+    shoot(page, "bao-nyumba-choice")
+    page.get_by_role("button", name="Play the nyumba (safari) — A8>").click()
+    settled(page, 5)
+    expect(page.locator("#history button[data-ply='5']")).to_contain_text("A8>")
