@@ -250,6 +250,9 @@ def test_tictactoe_draw(page, server_url):
     expect(page.locator("#result-text")).to_contain_text("raw")
     marks = page.locator("#board .cell").all_text_contents()
     assert marks == ["O", "X", "X", "X", "X", "O", "O", "O", "X"]
+    # the post-game review: one row per move, each against the best move
+    page.get_by_role("button", name="Review the game").click()
+    expect(page.locator("#review-table tbody tr")).to_have_count(9)
     shoot(page, "tictactoe-draw")
 
 

@@ -242,7 +242,7 @@ export function drawTicTacToe(view) {
       onclick: m ? () => view.onMove(m.move) : null,
     }, text));
   });
-  return [el("div", { class: "wood" }, grid)];
+  return [el("div", { class: "wood", style: "max-width:26rem;margin:0 auto" }, grid)];
 }
 
 /** Draw any board into `container`. */

@@ -41,17 +41,18 @@ export function renderAnalysis(msg, name) {
 export function renderReview(msg, names) {
   if (!msg.moves.length) return [el("p", {}, "No moves to review yet.")];
   const unit = msg.unit;
+  const lossUnit = unit === "outcome" ? "seeds" : unit; // a loss in outcomes is a number of steps (win→draw 1, win→loss 2)
   const mistakes = msg.mistakes.filter((m) => m.loss > 0);
   const rows = msg.moves.map((m) => el("tr", { class: m.loss > 0 ? "" : "best" },
     el("td", {}, m.ply), el("td", {}, names[m.player] || m.player), el("td", {}, m.move),
     el("td", { class: "num" }, fmtValue(m.value, unit)), el("td", {}, m.best),
-    el("td", { class: "num" }, m.loss > 0 ? fmtValue(-m.loss, unit) : "best")));
+    el("td", { class: "num" }, m.loss > 0 ? fmtValue(-m.loss, lossUnit) : "best")));
   return [
     el("h3", {}, "Biggest mistakes"),
     mistakes.length
       ? el("ol", { id: "mistakes" }, mistakes.map((m) => el("li", {},
         `Move ${m.ply}: ${names[m.player] || m.player} played ${m.move} (${fmtValue(m.value, unit)}); ` +
-        `best was ${m.best} (${fmtValue(m.best_value, unit)}), a loss of ${fmtValue(m.loss, unit).replace("+", "")}.`)))
+        `best was ${m.best} (${fmtValue(m.best_value, unit)}), a loss of ${fmtValue(m.loss, lossUnit).replace("+", "")}.`)))
       : el("p", { id: "mistakes" }, "No mistakes found: every move was as good as the best one found."),
     el("table", { class: "values", id: "review-table" },
       el("thead", {}, el("tr", {}, ["#", "who", "move", "value", "best", "lost"].map((h) => el("th", {}, h)))),
