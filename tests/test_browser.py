@@ -40,7 +40,7 @@ def server_url():
 
     sock = bind("127.0.0.1", 0)
     port = sock.getsockname()[1]
-    app = create_app(ServerConfig(workers=1, warm=False, idle_grace=1.0))
+    app = create_app(ServerConfig(workers=1, warm=False))
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning", ws_max_size=HARD_FRAME_LIMIT, lifespan="on"))
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
@@ -346,8 +346,16 @@ def test_ai_vs_ai_pause_and_step(page, server_url):
         settled(page, paused_at + 1)
         page.wait_for_timeout(800)
         assert ply(page) == paused_at + 1  # one move only
+        # no delay between moves, then play on to the end
+        page.locator("#w-delay").fill("0")
         page.locator("#w-play").click()
-        page.wait_for_function(f"Number(document.body.dataset.ply) > {paused_at + 1} || document.body.dataset.result === 'over'")
+        page.wait_for_function("document.body.dataset.result === 'over'")
+        expect(page.locator("#result")).to_be_visible()
+    game_id = page.evaluate("document.body.dataset.gameId")
+    page.reload()  # the same game comes back, with the delay the server holds
+    page.wait_for_selector("body[data-ply]")
+    assert page.evaluate("document.body.dataset.gameId") == game_id
+    expect(page.locator("#w-delay-out")).to_have_text("0.0 s")
 
 
 def test_analysis_review_and_search_tree(page, server_url):

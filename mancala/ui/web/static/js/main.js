@@ -60,6 +60,7 @@ function connect() {
   if (saved && !app.params.get("game")) {
     try {
       const { game_id, resume } = JSON.parse(saved);
+      app.resumeGame = game_id;
       request("join", { game_id, resume }, "resume");
       return;
     } catch { /* a damaged entry: start a new game */ }
@@ -95,7 +96,8 @@ function onMessage(msg) {
   switch (msg.type) {
     case "welcome": setEngine(msg.engine); break;
     case "joined":
-      sessionStorage.setItem("mancala-resume", JSON.stringify({ game_id: msg.game_id, resume: msg.resume }));
+      if (msg.resume) sessionStorage.setItem("mancala-resume", JSON.stringify({ game_id: msg.game_id, resume: msg.resume }));
+      else sessionStorage.setItem("mancala-resume", JSON.stringify({ game_id: msg.game_id, resume: "" }));
       app.seats = msg.seats;
       break;
     case "state": onState(msg); break;
@@ -111,7 +113,12 @@ function onMessage(msg) {
 }
 
 function onError(msg, what) {
-  if (what === "resume") { // the game of a previous visit is gone: start a new one
+  if (what === "resume" && msg.code === "seat_taken" && app.resumeGame) {
+    // a game between AIs: this tab held no seat, so it comes back as a watcher
+    request("watch", { game_id: app.resumeGame }, "rewatch");
+    return;
+  }
+  if (what === "resume" || what === "rewatch") { // the game of a previous visit is gone: start a new one
     sessionStorage.removeItem("mancala-resume");
     createFromParams();
     return;
@@ -303,6 +310,10 @@ function render(s, { final }) {
     $("w-pause").disabled = s.paused || !!s.result;
     $("w-step").disabled = !s.paused || !!s.result;
     body.paused = s.paused ? "yes" : "no";
+    if (document.activeElement !== $("w-delay") && typeof s.move_delay === "number") { // the server's setting
+      $("w-delay").value = String(s.move_delay);
+      $("w-delay-out").textContent = `${s.move_delay.toFixed(1)} s`;
+    }
   }
   renderHistory(s);
   renderChoice(s);
