@@ -161,8 +161,9 @@ def test_full_kalah_game_against_the_ai_to_the_end(page, server_url):
         settled(page)
         if page.evaluate("document.body.dataset.result") == "over":
             break
+        before = ply(page)
         page.locator(".pit.legal").first.click()
-        page.wait_for_function("document.body.dataset.busy !== 'animating'")
+        page.wait_for_function(f"Number(document.body.dataset.ply) > {before}")
     expect(page.locator("#result")).to_be_visible()
     cells = kalah_cells(page)
     south, north = cells["3"], cells["7"]
@@ -392,8 +393,9 @@ def test_analysis_review_and_search_tree(page, server_url):
         settled(page)
         if page.evaluate("document.body.dataset.result") == "over":
             break
+        before = ply(page)
         page.locator(".pit.legal").first.click()
-        page.wait_for_function("document.body.dataset.busy !== 'animating'")
+        page.wait_for_function(f"Number(document.body.dataset.ply) > {before}")
     settled(page)
     page.locator("#review-panel summary").click()
     page.get_by_role("button", name="Review the moves played").click()
