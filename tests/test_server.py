@@ -77,6 +77,8 @@ def test_first_message_must_be_hello(client):
     ('{"v": 1, "type": "create", "players": ["human", "wizard"]}', "bad_request"),
     ('{"v": 1, "type": "create", "game": "kalah", "options": {"pits": 99}}', "bad_request"),
     ('{"v": 1, "type": "create", "game": "bao(max_laps=0)"}', "bad_request"),
+    ('{"v": 1, "type": "create", "players": ["human", "alphabeta:depth=40"]}', "bad_request"),
+    ('{"v": 1, "type": "create", "players": ["human", "best:time=1e9"]}', "bad_request"),
     ('{"v": 1, "type": "undo"}', "no_game"),
     ('{"v": 1, "type": "join", "game_id": "nope"}', "no_game"),
     ('{"v": 1, "type": "ping", "id": {"a": 1}}', "bad_request"),
@@ -448,3 +450,16 @@ def test_the_engine_is_warmed_in_the_background_and_announced():
             assert state["status"] == "South (human) to move." or "Preparing" in state["status"]
             conn.settle(lambda s: s["engine"] == "ready")
         assert c.get("/api/status").json()["engine"] == "ready"
+
+
+def test_rule_options_and_an_explicit_start_position(conn):
+    _, state = conn.create("kalah", ["human", "human"],
+                           options={"pits": 3, "start": [1, 0, 2, 5, 2, 2, 2, 0], "first": "north",
+                                    "empty_capture": True})
+    assert state["board"]["cells"] == [1, 0, 2, 5, 2, 2, 2, 0]
+    assert state["to_move"] == 1 and state["board"]["to_move_seat"] == 1
+    assert state["game"]["options"]["empty_capture"] is True
+    _, bao = conn.create("bao", ["human", "human"], options={"singletons": "any", "takasia": False})
+    assert bao["game"]["spec"] == "bao(singletons=any,takasia=false)"
+    err = conn.ask("create", game="bao", options={"preset": "egyptian"})
+    assert err["code"] == "bad_request" and "unknown Bao option" in err["message"]

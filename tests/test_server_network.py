@@ -49,7 +49,8 @@ def test_a_remote_agent_joins_a_seat_and_plays():
         gid = joined["game_id"]
         assert state["players"][1] == {"player": 1, "name": "North", "spec": "remote", "kind": "remote",
                                        "connected": False}
-        assert "Waiting for the remote player" in state["status"]
+        assert "Waiting for the remote player" in state["status"] and state["waiting"]
+        assert state["legal"] == []
         assert host.ask("move", move="1")["code"] == "refused"       # not before the opponent is here
         games = agent.ask("list", "games")["games"]
         assert {"game_id": gid, "game": "kalah(pits=3,seeds=2)", "players": ["human", "remote"],
@@ -62,6 +63,7 @@ def test_a_remote_agent_joins_a_seat_and_plays():
         assert agent.ask("move", move="1")["code"] == "not_your_turn"
         host.ask("move", move="1")                                    # 2 seeds: pits 2, 3; North to move
         turn = agent.settle(lambda s: s["to_move"] == 1)
+        assert not turn["waiting"]
         assert [m["move"] for m in turn["legal"]] == ["1", "2", "3"]
         agent.ask("move", move="3")
         back = host.settle(lambda s: s["ply"] == 2)
@@ -135,9 +137,9 @@ def test_forfeit_on_time_and_the_result_file(tmp_path):
         assert data["server"]["clock"]["move"] == 0.3
         record = load_record(path)                    # the CLI reads a result file like a saved game
         assert [str(m) for m in record.moves] == ["1"] and record.players == ["human", "human"]
-        journal = json.loads((tmp_path / "journal.json").read_text())
-        assert journal["games"] == []
         ws.__exit__(None, None, None)
+    journal = json.loads((tmp_path / "journal.json").read_text())
+    assert journal["games"] == []
 
 
 def test_games_in_progress_are_listed_as_interrupted_after_a_restart(tmp_path):
@@ -148,10 +150,10 @@ def test_games_in_progress_are_listed_as_interrupted_after_a_restart(tmp_path):
         ws, agent = connect(c)
         agent.ask("join", "joined", game_id=joined["game_id"])
         host.ask("move", move="4")
-        journal = json.loads((tmp_path / "journal.json").read_text())
-        assert [g["game_id"] for g in journal["games"]] == [joined["game_id"]]
-        assert journal["games"][0]["moves"] == ["4"]
         ws.__exit__(None, None, None)
+    journal = json.loads((tmp_path / "journal.json").read_text())       # flushed when the server stopped
+    assert [g["game_id"] for g in journal["games"]] == [joined["game_id"]]
+    assert journal["games"][0]["moves"] == ["4"]
     # the server stopped with the game running; the next start lists it
     with server(results=tmp_path) as c, c.websocket_connect("/ws") as w:
         conn = Conn(w)
@@ -229,3 +231,103 @@ def test_a_slow_reader_is_disconnected_and_the_server_goes_on():
             assert "4408" in str(closed.value) or getattr(closed.value, "code", None) == 4408
         with c.websocket_connect("/ws") as ws:
             assert Conn(ws).hello()["type"] == "welcome"
+
+
+def test_a_match_nobody_joined_is_dropped_without_a_result(tmp_path):
+    with server(results=tmp_path, idle_grace=0.0) as c, c.websocket_connect("/ws") as w1:
+        host = Conn(w1)
+        host.hello()
+        joined, _ = host.create("tictactoe", ["human", "remote"])
+        assert host.ask("leave", "left")["type"] == "left"
+        assert joined["game_id"] not in {g["game_id"] for g in host.ask("list", "games")["games"]}
+        assert [f.name for f in tmp_path.glob("*.json")] == ["journal.json"]
+    assert json.loads((tmp_path / "journal.json").read_text())["games"] == []
+
+
+def test_an_ai_thinking_does_not_hold_up_other_games():
+    with server(workers=1) as c, c.websocket_connect("/ws") as w1, c.websocket_connect("/ws") as w2:
+        slow, quick = Conn(w1), Conn(w2)
+        slow.hello()
+        quick.hello()
+        _, state = slow.create("kalah", ["alphabeta:depth=12", "alphabeta:depth=12"], move_delay=0)
+        assert state["thinking"]["spec"] == "alphabeta:depth=12"
+        quick.create("tictactoe", ["human", "human"])
+        for cell in (0, 4, 8, 2, 6, 3, 5, 7, 1):
+            state = quick.ask("move", move=str(cell))
+        assert state["result"]["text"] == "Draw."
+        # all the while the other game's AI was still on its first move
+        assert slow.ask("ping", "pong")["type"] == "pong"
+        assert not [m for m in slow.seen if m["type"] == "state" and m["ply"] > 0]
+
+
+def test_a_match_cannot_be_swapped_for_a_loaded_game():
+    with server() as c, c.websocket_connect("/ws") as w1, c.websocket_connect("/ws") as w2:
+        host, agent = Conn(w1), Conn(w2)
+        host.hello()
+        agent.hello()
+        joined, _ = host.create("tictactoe", ["human", "remote"])
+        agent.ask("join", "joined", game_id=joined["game_id"])
+        record = {"format": "mancala-game", "version": 1, "game": "tictactoe", "players": ["human", "human"],
+                  "moves": []}
+        assert host.ask("load", record=record)["code"] == "refused"
+        assert host.ask("new")["code"] == "refused"
+        assert host.ask("review", "review")["code"] == "refused"
+        assert host.ask("resign")["result"]["reason"] == "resign"
+        assert host.ask("review", "review")["code"] == "refused"   # no move played yet
+        assert host.ask("load", record=record)["type"] == "state"
+
+
+def test_serve_options(tmp_path, monkeypatch):
+    from mancala.cli import build_parser
+    from mancala.server.command import serve_config
+    monkeypatch.setenv("MANCALA_TOKEN", "from-env")
+    args = build_parser().parse_args(["serve", "--host", "0.0.0.0", "--results", str(tmp_path / "r")])
+    config = serve_config(args)
+    assert config.token == "from-env" and config.clock == {"move": 120.0} and (tmp_path / "r").is_dir()
+    args = build_parser().parse_args(["serve", "--results", str(tmp_path), "--move-time", "0",
+                                      "--game-time", "300", "--token", "t"])
+    config = serve_config(args)
+    assert config.clock == {"game": 300.0} and config.token == "t"
+
+
+def test_a_taken_port_is_reported_and_the_default_port_moves_on():
+    import socket
+    from mancala.errors import BadInput
+    from mancala.server.command import DEFAULT_PORT, bind
+    taken = socket.socket()
+    taken.bind(("127.0.0.1", 0))
+    taken.listen()
+    try:
+        with pytest.raises(BadInput, match="choose another --port"):
+            bind("127.0.0.1", taken.getsockname()[1])
+        sock = bind("127.0.0.1", None)
+        assert DEFAULT_PORT <= sock.getsockname()[1] < DEFAULT_PORT + 20
+        sock.close()
+    finally:
+        taken.close()
+
+
+def test_undo_while_the_ai_thinks_abandons_its_search():
+    with server(workers=1) as c, c.websocket_connect("/ws") as ws:
+        conn = Conn(ws)
+        conn.hello()
+        conn.create("kalah", ["human", "alphabeta:depth=12"])
+        thinking = conn.ask("move", move="1")
+        assert thinking["thinking"]["player"] == 1
+        back = conn.ask("undo")
+        assert back["ply"] == 0 and back["thinking"] is None and back["to_move"] == 0 and back["can_redo"]
+        again = conn.ask("move", move="2")
+        assert again["history"] == [{"ply": 1, "player": 0, "move": "2", "text": "South plays 2."}]
+
+
+def test_the_game_clock_runs_out_for_an_ai_too():
+    with server() as c, c.websocket_connect("/ws") as ws:
+        conn = Conn(ws)
+        conn.hello()
+        _, state = conn.create("kalah", ["human", "alphabeta:depth=12"], clock={"game": 0.3})
+        assert state["clock"]["remaining"] == [0.3, 0.3] and state["clock"]["running"] == 0
+        conn.ask("move", move="1")
+        end = conn.settle(lambda s: s["result"] is not None)
+        assert end["result"]["reason"] == "time" and end["result"]["winner"] == 0
+        assert "North (alphabeta:depth=12) ran out of time (0.3 s per game)" in end["result"]["text"]
+        assert end["clock"]["remaining"][1] == 0

@@ -374,7 +374,17 @@ def _switch(client: Client, session: GameSession, seats: list[int], request_id: 
                         role="player" if seats else "watcher"))
 
 
+def _in_match(client: Client, what: str, request_id: Any) -> None:
+    """Refuse ``what`` to a player of a match under way (it would walk out of it)."""
+    old = client.session
+    if old is not None and old.strict and not old.over() and client.seats:
+        raise ProtocolError("refused", f"{what}: you are playing a match (game {old.id}); resign or leave it first",
+                            what, request_id)
+
+
 def _create(hub: Hub, client: Client, msg: Message) -> None:
+    if msg.type == "new":
+        _in_match(client, "new", msg.id)
     old = client.session
     if msg.type == "new" and old is not None:
         game = build_game(msg.get("game"), msg.get("options")) if msg.get("game") else old.game
@@ -392,11 +402,13 @@ def _create(hub: Hub, client: Client, msg: Message) -> None:
         delay = _clamp(delay, 0.0, 10.0)
     session = hub.create(client, game, specs, clock, delay)
     _switch(client, session, [p for p, s in enumerate(session.seats) if s.kind == "human"], msg.id)
+    session.start_clock()
     hub.journal_update()
     client.send(session.state_message(client, msg.id))
 
 
 def _load(hub: Hub, client: Client, msg: Message) -> None:
+    _in_match(client, "load", msg.id)
     try:
         record = record_from_json(msg.get("record"), "the game record")
     except BadInput as e:
@@ -452,8 +464,7 @@ def _join(hub: Hub, client: Client, msg: Message) -> None:
         session.seats[seat].token = secrets.token_urlsafe(16)
         seats = [seat]
     _switch(client, session, seats, msg.id)
-    if session.clock is not None and session.clock.running is None and not session.over() and not session.waiting:
-        session.clock.start(session.game.to_move(session.state), session)
+    session.start_clock()
     session.schedule()
     session.broadcast(client, msg.id)
 

@@ -16,6 +16,8 @@ from pathlib import Path
 from mancala.errors import BadInput
 
 DEFAULT_PORT = 8000
+#: ``mancala serve``'s per-move clock for matches created without one, in seconds
+DEFAULT_MOVE_TIME = 120.0
 #: how many ports after the default ``mancala web`` tries when it is taken
 PORT_TRIES = 20
 
@@ -37,8 +39,9 @@ def register(sub) -> None:
     _common(serve)
     serve.add_argument("--results", metavar="DIR", default="mancala-results",
                        help="folder for finished games and the journal of running ones (default mancala-results)")
-    serve.add_argument("--move-time", type=float, metavar="S",
-                       help="default per-move clock (seconds) for games with a remote seat")
+    serve.add_argument("--move-time", type=float, metavar="S", default=DEFAULT_MOVE_TIME,
+                       help=f"per-move clock (seconds) for games with a remote seat created without one, so "
+                            f"a player that stops answering loses (default {DEFAULT_MOVE_TIME:g}; 0: none)")
     serve.add_argument("--game-time", type=float, metavar="S",
                        help="default per-game clock (seconds) for games with a remote seat")
     serve.set_defaults(func=run_serve)
@@ -168,12 +171,12 @@ def run_web(args: argparse.Namespace) -> int:
     return serve_app(config, sock, ready)
 
 
-def run_serve(args: argparse.Namespace) -> int:
-    """``mancala serve``: host games for remote agents and browsers."""
+def serve_config(args: argparse.Namespace):
+    """The server settings ``mancala serve``'s options ask for (the results folder made)."""
     clock = None
     for name, key in (("move_time", "move"), ("game_time", "game")):
         value = getattr(args, name)
-        if value is not None:
+        if value:
             if not 0.05 <= value <= 86400:
                 raise BadInput(f"--{name.replace('_', '-')} must be 0.05-86400 seconds, got {value:g}")
             clock = dict(clock or {}, **{key: value})
@@ -186,7 +189,13 @@ def run_serve(args: argparse.Namespace) -> int:
         raise BadInput(f"--results {results}: cannot create it ({e.strerror})") from None
     if not os.access(results, os.W_OK):
         raise BadInput(f"--results {results}: not writable")
-    config = _config(args, results, clock)
+    return _config(args, results, clock)
+
+
+def run_serve(args: argparse.Namespace) -> int:
+    """``mancala serve``: host games for remote agents and browsers."""
+    config = serve_config(args)
+    results = config.results
     sock = bind(args.host, args.port)
     port = sock.getsockname()[1]
     url = _address(args.host, port)

@@ -13,6 +13,7 @@ import concurrent.futures
 import json
 import logging
 import multiprocessing
+import os
 import secrets
 import time
 from dataclasses import dataclass, field
@@ -26,7 +27,7 @@ from mancala.errors import BadInput, IllegalMove
 from mancala.games import make_game
 from mancala.games.base import Game
 from mancala.games.bao import Bao
-from mancala.players import HumanPlayer, make_player
+from mancala.players import BestPlayer, HumanPlayer, SearchPlayer, make_player
 from mancala.record import GameRecord, record_from_json
 from mancala.server import study
 from mancala.server.protocol import ProtocolError, error, message
@@ -36,6 +37,14 @@ log = logging.getLogger("mancala.server")
 
 #: the players of a new game when ``create`` names none: you against the AI at medium
 DEFAULT_PLAYERS = ["human", "medium"]
+#: the deepest search an AI player of a hosted game may do (each move is a worker's time)
+MAX_AI_DEPTH = {"greedy": 1, "minimax": 8, "alphabeta": 14}
+#: the most time a ``best:time=S`` player of a hosted game may take a move
+MAX_AI_SECONDS = 60.0
+#: seconds between journal rewrites at most (a crash loses at most this much of running games)
+JOURNAL_DELAY = 0.25
+#: the engine memory bound of each worker process ($MANCALA_MEMORY_MB, when not set)
+WORKER_MEMORY_MB = 512
 #: Bao's never-ending-move cap the server allows (the rules' default; "no limit" could hang it)
 MAX_BAO_LAPS = 1_000_000
 
@@ -132,6 +141,8 @@ class GameSession:
         self.written = False
         for move in moves or []:
             self._push(move)
+        #: a loaded game that was already over is not a result of this server
+        self.written = self.over()
 
     # --- facts ------------------------------------------------------------------
 
@@ -175,16 +186,27 @@ class GameSession:
 
     # --- the state message ---------------------------------------------------------
 
-    def state_message(self, client: Client | None, request_id: Any = None) -> dict:
-        """The ``state`` message for ``client`` (its seats and legal moves)."""
+    def state_message(self, client: Client | None, request_id: Any = None, common: dict | None = None) -> dict:
+        """The ``state`` message for ``client`` (its seats, legal moves and undo); ``common``
+        is :meth:`common_state` when already built (a broadcast builds it once)."""
+        common = common if common is not None else self.common_state()
+        mover = common["to_move"]
+        you = list(client.seats) if client is not None and client.session is self else []
+        legal = common["_legal"] if mover is not None and mover in you else []
+        out = message("state", request_id)
+        out.update((k, v) for k, v in common.items() if k != "_legal")
+        out.update(you=you, legal=legal, can_undo=self.can_undo(client))
+        return out
+
+    def common_state(self) -> dict:
+        """The part of the ``state`` message every client of the game gets alike."""
         game, state = self.game, self.state
         mover = self.to_move()
-        you = list(client.seats) if client is not None and client.session is self else []
-        legal = legal_view(game, state) if mover is not None and mover in you and self.seats[mover].kind != "ai" else []
+        legal = legal_view(game, state) if (mover is not None and self.seats[mover].kind != "ai"
+                                            and not self.waiting) else []
         last = None
         if self.history:
-            before = self.states[-2]
-            last = last_view(game, before, self.record.moves[-1], state, len(self.record.moves))
+            last = last_view(game, self.states[-2], self.record.moves[-1], state, len(self.record.moves))
         players = [{"player": p, "name": game.player_name(p), "spec": s.spec, "kind": s.kind,
                     "connected": s.kind == "ai" or s.holder is not None,
                     **({"client": s.client_name} if s.client_name else {})}
@@ -194,13 +216,13 @@ class GameSession:
             thinking = dict(self.thinking, since=round(time.monotonic() - self.thinking["since"], 2))
         elif mover is not None and self.seats[mover].kind == "remote":
             thinking = {"player": mover, "spec": "remote", "since": round(time.monotonic() - self.last_move_time, 2)}
-        return message(
-            "state", request_id, game_id=self.id, ply=len(self.record.moves),
+        return dict(
+            game_id=self.id, ply=len(self.record.moves),
             game={"name": game.name, "spec": _spec(game), "title": _title(game),
                   "options": game.rules.to_dict() if hasattr(game, "rules") else {}},
-            players=players, you=you, to_move=mover, status=self.status(mover),
-            board=board_view(game, state), legal=legal, last=last, history=list(self.history),
-            can_undo=self.can_undo(client), can_redo=bool(self.redo_stack) and not self.strict,
+            players=players, to_move=mover, waiting=self.waiting, status=self.status(mover),
+            board=board_view(game, state), _legal=legal, last=last, history=list(self.history),
+            can_redo=bool(self.redo_stack) and not self.strict,
             thinking=thinking, paused=self.paused, move_delay=self.move_delay,
             clock=self.clock.view(mover if not self.over() else None) if self.clock else None,
             engine="ready" if self.hub.engine_ready else "preparing", result=self.result())
@@ -227,8 +249,11 @@ class GameSession:
 
     def broadcast(self, request_from: Client | None = None, request_id: Any = None) -> None:
         """Send the state to every client of the game (the requester's copy carries its id)."""
+        if not self.clients:
+            return
+        common = self.common_state()
         for client in list(self.clients):
-            client.send(self.state_message(client, request_id if client is request_from else None))
+            client.send(self.state_message(client, request_id if client is request_from else None, common))
 
     # --- moves ------------------------------------------------------------------
 
@@ -343,6 +368,11 @@ class GameSession:
                                            f"clock", what)
 
     # --- AI turns ----------------------------------------------------------------------
+
+    def start_clock(self) -> None:
+        """Start the clock of the player to move, once the game has started (not yet running)."""
+        if self.clock is not None and self.clock.running is None and not self.over() and not self.waiting:
+            self.clock.start(self.game.to_move(self.state), self)
 
     def cancel_thinking(self) -> None:
         """Abandon a search under way (its answer will be ignored)."""
@@ -511,14 +541,14 @@ class GameSession:
             if seat.holder is client:
                 seat.holder = None
                 seat.gone_since = time.monotonic()
-                if self.network and not self.over():
+                if self.network and not self.over() and not self.waiting:
                     loop = asyncio.get_running_loop()
                     loop.call_later(self.hub.config.grace, self._grace_over, p, seat.gone_since)
         client.session = None
         client.seats = []
         if not self.clients:
             self.cancel_thinking()
-            if not self.network or self.over():
+            if not self.network or self.over() or self.waiting:   # a match under way waits for its players
                 delay = 0 if leaving else self.hub.config.idle_grace
                 loop = asyncio.get_running_loop()
                 self.free_handle = loop.call_later(delay, self.hub.free, self)
@@ -631,6 +661,13 @@ def _seat(spec: str, game: Game) -> Seat:
     player = make_player(spec)
     if isinstance(player, HumanPlayer):
         return Seat("human", "human")
+    depth = getattr(player, "depth", 0)
+    limit = MAX_AI_DEPTH[getattr(player, "algorithm", "alphabeta")] if isinstance(player, SearchPlayer) else None
+    if limit is not None and depth > limit:
+        raise BadInput(f"player {spec!r}: this server searches {getattr(player, 'algorithm')} to depth {limit} "
+                       f"at most")
+    if isinstance(player, BestPlayer) and player.seconds > MAX_AI_SECONDS:
+        raise BadInput(f"player {spec!r}: this server gives an AI at most {MAX_AI_SECONDS:g} s a move")
     return Seat(player.spec, "ai", player)
 
 
@@ -682,6 +719,7 @@ class Hub:
         self.pool: concurrent.futures.ProcessPoolExecutor | None = None
         self.interrupted: list[dict] = []
         self._warm_task: asyncio.Task | None = None
+        self._journal_handle: asyncio.TimerHandle | None = None
 
     # --- life cycle ------------------------------------------------------------------
 
@@ -690,7 +728,7 @@ class Hub:
         if self.config.results is not None:
             self.config.results.mkdir(parents=True, exist_ok=True)
             self.interrupted = self._recover_journal()
-            self.journal_update()
+            self.journal_flush()
         if self.config.warm:
             self._warm_task = asyncio.get_running_loop().create_task(self._warm())
 
@@ -705,6 +743,7 @@ class Hub:
 
     async def stop(self) -> None:
         """Shut down: unfinished games are left in the journal (listed as interrupted next time)."""
+        self.journal_flush()
         for session in list(self.sessions.values()):
             session.cancel_thinking()
             if session.clock is not None and session.clock.handle is not None:
@@ -712,8 +751,12 @@ class Hub:
         if self._warm_task is not None:
             self._warm_task.cancel()
         if self.pool is not None:
-            self.pool.shutdown(wait=False, cancel_futures=True)
-            self.pool = None
+            pool, self.pool = self.pool, None
+            # searches under way are abandoned: end the workers now rather than wait for them
+            for process in list((getattr(pool, "_processes", None) or {}).values()):
+                process.terminate()
+            await asyncio.get_running_loop().run_in_executor(
+                None, lambda: pool.shutdown(wait=True, cancel_futures=True))
 
     def _pool(self) -> concurrent.futures.ProcessPoolExecutor:
         if self.pool is None:
@@ -790,7 +833,22 @@ class Hub:
         return None if self.config.results is None else self.config.results / "journal.json"
 
     def journal_update(self) -> None:
-        """Rewrite the journal of running games (atomically)."""
+        """Rewrite the journal of running games soon: writes are grouped, at most one every
+        :data:`JOURNAL_DELAY` seconds, so a busy server does not sync a file at every move."""
+        if self._journal_path() is None or self._journal_handle is not None:
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            self.journal_flush()
+            return
+        self._journal_handle = loop.call_later(JOURNAL_DELAY, self.journal_flush)
+
+    def journal_flush(self) -> None:
+        """Rewrite the journal of running games now (atomically)."""
+        if self._journal_handle is not None:
+            self._journal_handle.cancel()
+            self._journal_handle = None
         path = self._journal_path()
         if path is None:
             return
@@ -876,11 +934,23 @@ def _safe(text: Any) -> str:
 
 
 def _worker_init(warm: bool) -> None:
-    """Worker process start-up: quiet Ctrl-C (the server handles it), warm the engine."""
+    """Worker process start-up: quiet Ctrl-C (the server handles it), never outlive the
+    server (a watchdog thread ends the worker when its parent is gone), warm the engine."""
     import signal  # noqa: PLC0415
+    import threading  # noqa: PLC0415
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    parent = os.getppid()
+
+    def watchdog() -> None:
+        while True:
+            time.sleep(1.0)
+            if os.getppid() != parent:
+                os._exit(0)
+    threading.Thread(target=watchdog, name="parent-watchdog", daemon=True).start()
+    # several workers each hold an engine: keep each one's tables modest unless told otherwise
+    os.environ.setdefault("MANCALA_MEMORY_MB", str(WORKER_MEMORY_MB))
     if warm:
         try:
-            study.warm_engine()
+            study.warm_kernels()
         except Exception:  # noqa: BLE001 (Kalah's best player would compile on first use)
             pass

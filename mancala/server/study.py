@@ -21,13 +21,21 @@ from mancala.server.views import jsonable
 
 #: the deepest search tree the ``tree`` request draws, in turns, and its most nodes
 MAX_TREE_DEPTH = 5
-MAX_TREE_NODES = 20_000
+MAX_TREE_NODES = 5_000
 #: minimax is only counted up to this many nodes (beyond it the count is reported as a bound)
-MAX_MINIMAX_COUNT = 2_000_000
+MAX_MINIMAX_COUNT = 200_000
+
+
+def warm_kernels() -> None:
+    """Load (or compile, the first time in a tree) the fast Kalah engine's kernels in this
+    process (each worker does it when it starts)."""
+    from mancala.engine.engine import warm_up  # noqa: PLC0415
+    warm_up()
 
 
 def warm_engine() -> bool:
-    """Load (or compile, the first time in a tree) the fast Kalah engine in this process."""
+    """Make the engine ready for the default game, standard Kalah: kernels, and (with the
+    engine's ``prepare``) its table and endgame database."""
     try:
         from mancala.engine import prepare  # noqa: PLC0415 (added by the engine work; used when present)
     except ImportError:
@@ -64,7 +72,8 @@ def _move_values(game: Game, state, seconds: float) -> tuple[list[dict], list[st
     if isinstance(game, Kalah):
         from mancala.engine import analyse  # noqa: PLC0415
         table = analyse(game, state, seconds)
-        return ([{"move": str(mv.move), "value": jsonable(float(mv.value)), "exact": bool(mv.exact)}
+        return ([{"move": str(mv.move), "value": jsonable(float(mv.value)), "exact": bool(mv.exact),
+                  **({"depth": mv.depth} if getattr(mv, "depth", None) is not None else {})}
                  for mv in table], [str(m) for m in table.line[:16]])
     mover = game.to_move(state)
     evaluate = default_evaluation(game)
@@ -130,7 +139,7 @@ def analysis(game: Game, state, seconds: float) -> dict:
     solved = bool(rows) and all(r["exact"] for r in rows)
     if not rows:
         summary = "the game is over"
-    elif rows[0]["exact"] and (solved or game.name == "kalah"):
+    elif solved:  # every move's value is proven, so the best one is perfect play
         summary = _who_wins(game, state, float(rows[0]["value"]))
     else:
         summary = f"best: {rows[0]['move']} ({float(rows[0]['value']):+g} estimated)"
@@ -185,6 +194,8 @@ class TreeTracer(Tracer):
              "leaf": node.leaf, "terminal": node.terminal, "value": jsonable(node.value),
              "window": window, "final_window": window, "children": [], "pruned": [],
              "prune_reason": None, "why": None, "board": compact_board(self.game, node.state) or None}
+        if self.game.name == "kalah":
+            d["cells"] = list(node.state.board)
         if node.leaf:
             d["why"] = "game over" if node.terminal else "depth limit"
         self._nodes[id(node)] = (node, d)
@@ -259,4 +270,4 @@ def tree(game: Game, state, depth: int, algorithm: str = "alphabeta") -> dict:
             "evaluation": getattr(evaluate, "__name__", "evaluation")}
 
 
-__all__ = ["warm_engine", "think", "hint", "analysis", "review", "tree", "MAX_TREE_DEPTH", "INF"]
+__all__ = ["warm_kernels", "warm_engine", "think", "hint", "analysis", "review", "tree", "MAX_TREE_DEPTH", "INF"]

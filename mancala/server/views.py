@@ -198,9 +198,19 @@ def _bao_events(game: Bao, before: BaoState, after: BaoState) -> tuple[list, lis
     steps: list[dict] = []
     if ev.move.namua:
         steps.append({"kind": "stock", "hole": hole_name(p, ev.move.hole)})
+    previous_end = None
     for lap in ev.laps:
-        steps.append({"kind": lap.kind, "player": p, "holes": [hole_name(p, h) for h in lap.holes()],
-                      "seeds": lap.seeds,
+        if lap.kind == "capture":
+            source = hole_name(q, lap.captured)
+        elif lap.kind == "tax":
+            source = hole_name(p, NYUMBA)
+        elif lap.kind == "sow":
+            source = hole_name(p, ev.move.hole)
+        else:  # relay or house: the hole where the previous lap ended
+            source = hole_name(p, previous_end)
+        previous_end = lap.last
+        steps.append({"kind": lap.kind, "player": p, "from": source,
+                      "holes": [hole_name(p, h) for h in lap.holes()], "seeds": lap.seeds,
                       "captured": hole_name(q, lap.captured) if lap.captured is not None else None,
                       "captured_seeds": next((n for h, n in ev.captures if h == lap.captured), 0)
                       if lap.captured is not None else 0})

@@ -1,0 +1,152 @@
+"""Web board responsiveness over a real uvicorn WebSocket (issue 8).
+
+1. Click latency: the time from sending a ``move`` to receiving the updated board
+   (the ``state`` answering it), in a hot-seat Kalah game (no AI move is timed).
+2. Load: the same probe while K games between two AIs run on the server at once, their
+   AIs thinking all the time (Kalah, ``alphabeta:depth=7``, no delay between moves);
+   K doubles until the probe's 95th percentile passes 100 ms (or ``--max-games``).
+
+The server runs in its own process (``mancala web --no-browser --port 0``), as a user
+starts it; the benchmark is a separate client process.  Prints median and p95 in ms.
+Usage: ``python benchmarks/bench_web.py [--clicks 200] [--max-games 64] [--workers 2]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import signal
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import websockets
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def start_server(workers: int) -> tuple[subprocess.Popen, str]:
+    """``mancala web`` on a free port; returns the process and the WebSocket URL."""
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    proc = subprocess.Popen([sys.executable, "-m", "mancala", "web", "--no-browser", "--port", "0",
+                             "--workers", str(workers), "--max-games", "1000", "--max-games-per-client", "1000"],
+                            stdout=subprocess.PIPE, text=True, env=env)
+    line = proc.stdout.readline()
+    if not line.startswith("mancala board at "):
+        proc.kill()
+        raise SystemExit(f"the server did not start: {line!r}")
+    url = line.split()[3].replace("http://", "ws://") + "ws"
+    return proc, url
+
+
+async def send(ws, kind: str, **fields) -> None:
+    await ws.send(json.dumps({"v": 1, "type": kind, **fields}))
+
+
+async def answer(ws, request_id) -> dict:
+    """The message answering ``request_id`` (broadcasts skipped)."""
+    while True:
+        msg = json.loads(await ws.recv())
+        if msg.get("id") == request_id:
+            return msg
+
+
+async def probe(url: str, clicks: int) -> list[float]:
+    """Click latencies (seconds) of ``clicks`` moves in hot-seat Kalah games."""
+    times = []
+    async with websockets.connect(url, max_size=2 ** 22) as ws:
+        await send(ws, "hello", id=0)
+        await answer(ws, 0)
+        rid = 1
+        state = None
+        while len(times) < clicks:
+            if state is None or state["result"] is not None:
+                rid += 1
+                await send(ws, "create", id=rid, game="kalah", players=["human", "human"])
+                state = await answer(ws, rid)
+                while state["type"] != "state":
+                    state = await answer(ws, rid)
+            move = state["legal"][len(times) % len(state["legal"])]["move"]
+            rid += 1
+            t0 = time.perf_counter()
+            await send(ws, "move", id=rid, move=move)
+            state = await answer(ws, rid)
+            times.append(time.perf_counter() - t0)
+            if state["type"] != "state":
+                raise SystemExit(f"unexpected answer: {state}")
+    return times
+
+
+async def ai_game(url: str, stop: asyncio.Event, moves: list[int]) -> None:
+    """One AI-vs-AI game kept running (a new one when it ends) until ``stop``."""
+    async with websockets.connect(url, max_size=2 ** 22) as ws:
+        await send(ws, "hello", id=0)
+        await answer(ws, 0)
+        await send(ws, "create", id=1, game="kalah", players=["alphabeta:depth=7", "alphabeta:depth=7"],
+                   move_delay=0)
+        while not stop.is_set():
+            try:
+                msg = json.loads(await asyncio.wait_for(ws.recv(), 0.2))
+            except asyncio.TimeoutError:
+                continue
+            if msg["type"] == "state":
+                moves[0] += 1
+                if msg["result"] is not None:
+                    await send(ws, "new", id=2)
+
+
+def summary(times: list[float]) -> tuple[float, float]:
+    """(median, p95) in milliseconds."""
+    ordered = sorted(times)
+    return statistics.median(ordered) * 1000, ordered[int(0.95 * (len(ordered) - 1))] * 1000
+
+
+async def run(args) -> None:
+    proc, url = start_server(args.workers)
+    try:
+        await probe(url, 20)  # warm-up
+        med, p95 = summary(await probe(url, args.clicks))
+        print(f"click to updated board, idle server: median {med:.1f} ms, p95 {p95:.1f} ms "
+              f"({args.clicks} clicks)")
+        games = 1
+        best = 0
+        while games <= args.max_games:
+            stop = asyncio.Event()
+            moves = [0]
+            tasks = [asyncio.create_task(ai_game(url, stop, moves)) for _ in range(games)]
+            await asyncio.sleep(1.0)
+            t0 = time.perf_counter()
+            times = await probe(url, args.clicks)
+            elapsed = time.perf_counter() - t0
+            stop.set()
+            await asyncio.gather(*tasks, return_exceptions=True)
+            med, p95 = summary(times)
+            print(f"{games:4d} AI-vs-AI games thinking: median {med:.1f} ms, p95 {p95:.1f} ms "
+                  f"({moves[0] / max(elapsed, 1e-9):.0f} AI states/s broadcast)")
+            if p95 >= 100:
+                break
+            best = games
+            games *= 2
+        print(f"concurrent AI games with click p95 under 100 ms: {best}"
+              + (" (or more: the limit tried)" if best == args.max_games else ""))
+        print(f"machine: {os.cpu_count()} cores (shared with other work while measuring)")
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+
+
+def main() -> None:
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # stop the server on the way out
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--clicks", type=int, default=200)
+    parser.add_argument("--max-games", type=int, default=64)
+    parser.add_argument("--workers", type=int, default=2)
+    asyncio.run(run(parser.parse_args()))
+
+
+if __name__ == "__main__":
+    main()

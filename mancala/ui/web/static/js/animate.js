@@ -1,0 +1,105 @@
+// Sowing animation from the server's `last.steps` (docs/protocol.md): a sequence of frames,
+// each an intermediate board plus what to highlight.  The page never computes a move: the
+// frames only replay the events the server reported, and the final board is always the
+// server's `board`.
+
+function clone(x) {
+  return JSON.parse(JSON.stringify(x));
+}
+
+/** Frames for a Kalah move: pick-up, seed by seed sowing, capture, end-of-game sweep. */
+export function kalahFrames(before, steps) {
+  const board = clone(before);
+  const frames = [];
+  let hand = 0;
+  for (const step of steps) {
+    if (step.kind === "pickup") {
+      hand = board.cells[step.cell];
+      board.cells[step.cell] = 0;
+      frames.push({ board: clone(board), picked: step.cell, hot: new Set(), inHand: hand, say: null });
+    } else if (step.kind === "sow") {
+      for (const cell of step.cells) {
+        board.cells[cell] += 1;
+        hand = Math.max(0, hand - 1);
+        frames.push({ board: clone(board), hot: new Set([cell]), inHand: hand });
+      }
+    } else if (step.kind === "capture") {
+      let taken = 0;
+      for (const cell of step.cells) { taken += board.cells[cell]; board.cells[cell] = 0; }
+      frames.push({ board: clone(board), captured: new Set(step.cells), hot: new Set(), inHand: taken, slow: true });
+      board.cells[step.store] += taken;
+      frames.push({ board: clone(board), hot: new Set([step.store]), slow: true });
+    } else if (step.kind === "sweep") {
+      for (const mv of step.moves) {
+        board.cells[mv.to] += board.cells[mv.from];
+        board.cells[mv.from] = 0;
+      }
+      frames.push({ board: clone(board), hot: new Set(step.moves.map((m) => m.to)), slow: true });
+    }
+  }
+  return frames;
+}
+
+/** Bao: a hole by name in the drawn rows. */
+function findHole(board, name) {
+  for (const row of board.rows) for (const h of row) if (h.name === name) return h;
+  return null;
+}
+
+/** Frames for a Bao move, lap by lap: stock seed, captures (the captured hole lights up), relays. */
+export function baoFrames(before, steps, move) {
+  const board = clone(before);
+  const frames = [];
+  let from = findHole(board, String(move).slice(0, 2));
+  for (const step of steps) {
+    if (step.kind === "stock") {
+      const hole = findHole(board, step.hole);
+      const owner = hole ? hole.player : 0;
+      board.stock[owner] = Math.max(0, board.stock[owner] - 1);
+      if (hole) hole.seeds += 1;
+      frames.push({ board: clone(board), hot: new Set([step.hole]), say: "a seed from the stock", slow: true });
+      from = hole;
+      continue;
+    }
+    let seeds = step.seeds || step.holes.length;
+    if (step.kind === "capture" && step.captured) {
+      const victim = findHole(board, step.captured);
+      if (victim) victim.seeds = 0;
+      frames.push({ board: clone(board), captured: new Set([step.captured]), inHand: seeds, say: `capture of ${step.captured}`, slow: true });
+      // the seed placed from the stock in namua stays; the capturing hole is not emptied
+    } else if (from) {
+      from.seeds = Math.max(0, from.seeds - seeds);
+      frames.push({ board: clone(board), picked: from.name, inHand: seeds, say: lapWord(step.kind) });
+    }
+    for (const name of step.holes) {
+      const hole = findHole(board, name);
+      if (hole) hole.seeds += 1;
+      seeds = Math.max(0, seeds - 1);
+      frames.push({ board: clone(board), hot: new Set([name]), inHand: seeds });
+    }
+    from = findHole(board, step.holes[step.holes.length - 1]);
+  }
+  return frames;
+}
+
+function lapWord(kind) {
+  return { relay: "relay sowing", tax: "tax from the nyumba", house: "the nyumba is played", sow: null }[kind] || null;
+}
+
+/** Frames for a tic-tac-toe move. */
+export function tttFrames(before, steps) {
+  const board = clone(before);
+  return steps.map((s) => {
+    board.cells[s.cell] = s.mark;
+    return { board: clone(board), hot: new Set([s.cell]) };
+  });
+}
+
+/** All frames of `last` (a state's `last` object), for any game. */
+export function framesFor(last) {
+  if (!last || !last.before || !last.steps) return [];
+  const kind = last.before.kind;
+  if (kind === "kalah") return kalahFrames(last.before, last.steps);
+  if (kind === "bao") return baoFrames(last.before, last.steps, last.move);
+  return tttFrames(last.before, last.steps);
+}

@@ -1,0 +1,253 @@
+// Drawing the three boards from the server's `board` object (docs/protocol.md).
+// Pure DOM building: no rules here. What is clickable comes from the server's `legal` list.
+
+const SEED_COLOURS = ["var(--seed-a)", "var(--seed-b)", "var(--seed-c)", "var(--seed-d)"];
+const MAX_DOTS = 24;
+
+/** Create an element with attributes and children. */
+export function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key === "class") node.className = value;
+    else if (key === "text") node.textContent = value;
+    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+    else if (key === "dataset") Object.assign(node.dataset, value);
+    else node.setAttribute(key, value === true ? "" : value);
+  }
+  for (const child of children.flat()) {
+    if (child === null || child === undefined || child === false) continue;
+    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return node;
+}
+
+/** A small deterministic pseudo-random number in [0, 1) for seed dot placement. */
+function jitter(a, b) {
+  const x = Math.sin(a * 127.1 + b * 311.7) * 43758.5453;
+  return x - Math.floor(x);
+}
+
+/** Seed dots for a pit holding `count` seeds (at most MAX_DOTS drawn; the number says the rest). */
+export function seedDots(count, key, wide = false) {
+  const box = el("span", { class: "seeds", "aria-hidden": "true" });
+  const shown = Math.min(count, MAX_DOTS);
+  for (let i = 0; i < shown; i++) {
+    // a golden-angle spiral, jittered, so seeds look scattered but never leave the pit
+    const r = 0.42 * Math.sqrt((i + 0.5) / Math.max(shown, 6));
+    const t = i * 2.39996 + jitter(key, i) * 0.8;
+    const x = 50 + (wide ? 60 : 100) * r * Math.cos(t) - 8;
+    const y = 50 + 100 * r * Math.sin(t) * (wide ? 1.6 : 1) - 8;
+    box.append(el("span", {
+      class: "seed",
+      style: `left:${Math.max(0, Math.min(84, x)).toFixed(1)}%;top:${Math.max(0, Math.min(84, y)).toFixed(1)}%;` +
+        `background:${SEED_COLOURS[Math.floor(jitter(i, key) * 4)]}`,
+    }));
+  }
+  return box;
+}
+
+function plural(n, word) {
+  return `${n} ${word}${n === 1 ? "" : "s"}`;
+}
+
+/**
+ * Kalah: North's row on top (pits n..1 left to right), South's row below, North's store on the
+ * left, South's store on the right.  `view` = {board, legal, lastCells, hot, hint, players,
+ * interactive, onMove}.
+ */
+export function drawKalah(view) {
+  const b = view.board;
+  const n = b.pits;
+  const legalByCell = new Map();
+  let swap = null;
+  for (const m of view.legal || []) {
+    if (m.swap) { swap = m; continue; }
+    if (!legalByCell.has(m.cell)) legalByCell.set(m.cell, []);
+    legalByCell.get(m.cell).push(m);
+  }
+  const seatOwner = (seat) => (b.seats[0] === seat ? 0 : 1); // the player sitting at a seat
+  const seatName = ["South", "North"];
+  const who = (seat) => {
+    const p = view.players && view.players[seatOwner(seat)];
+    return p ? describePlayer(p) : seatName[seat];
+  };
+  const grid = el("div", {
+    class: "kalah", role: "group", "aria-label": `Kalah board, ${n} pits a side`,
+    style: `grid-template-columns: minmax(2.4rem, 1.1fr) repeat(${n}, minmax(0, 1fr)) minmax(2.4rem, 1.1fr);`,
+  });
+  grid.append(el("div", { class: "row-label", style: "grid-row:1", text: `North — ${who(1)}` }));
+  const store = (seat, col) => {
+    const cell = b.stores[seat];
+    const count = b.cells[cell];
+    const label = `${seatName[seat]} store (${who(seat)}): ${plural(count, "seed")}`;
+    return el("div", {
+      class: "store" + cls(view, cell), role: "img", "aria-label": label, dataset: { cell },
+      style: `grid-column:${col}`,
+    }, seedDots(count, cell + 100, true), el("span", { class: "count", text: count }),
+    el("span", { class: "who", text: `${seatName[seat]} store` }));
+  };
+  grid.append(store(1, 1));
+  const pit = (cell, seat, pitNo, row, col) => {
+    const count = b.cells[cell];
+    const moves = legalByCell.get(cell) || [];
+    const label = `${seatName[seat]} pit ${pitNo}: ${plural(count, "seed")}`;
+    const playable = view.interactive && moves.length > 0;
+    const directed = playable && moves.some((m) => m.dir);
+    const attrs = {
+      class: "pit" + (playable ? " legal" : "") + cls(view, cell),
+      "aria-label": label + (playable && !directed ? ", legal move" : ""),
+      dataset: { cell, r: row, c: col, pit: pitNo, seat },
+    };
+    let button;
+    if (playable && !directed) {
+      button = el("button", { ...attrs, type: "button", onclick: () => view.onMove(moves[0].move) },
+        seedDots(count, cell), el("span", { class: "count", text: count }), el("span", { class: "num", text: pitNo }));
+    } else {
+      button = el("button", { ...attrs, type: "button", "aria-disabled": "true", tabindex: directed ? "-1" : null },
+        seedDots(count, cell), el("span", { class: "count", text: count }), el("span", { class: "num", text: pitNo }));
+    }
+    const wrap = el("div", { class: "pit-cell", style: `grid-row:${row + 2};grid-column:${col + 2}` }, button);
+    if (directed) {
+      const arrows = el("div", { class: "arrows" });
+      for (const m of moves.filter((x) => x.dir).sort((a, c) => arrowOrder(a, seat) - arrowOrder(c, seat))) {
+        const leftward = visualLeft(m.dir, seat);
+        arrows.append(el("button", {
+          type: "button", class: "arrow",
+          "aria-label": `${label}: sow ${m.dir === "L" ? "clockwise" : "counter-clockwise"} (${m.move})`,
+          title: m.move, dataset: { move: m.move, r: row, c: col + (leftward ? 0 : 0.5) },
+          onclick: () => view.onMove(m.move),
+        }, leftward ? "◀" : "▶"));
+      }
+      wrap.append(arrows);
+    }
+    return wrap;
+  };
+  b.rows.north.forEach((cell, i) => grid.append(pit(cell, 1, n - i, 0, i)));
+  b.rows.south.forEach((cell, i) => grid.append(pit(cell, 0, i + 1, 1, i)));
+  grid.append(store(0, n + 2));
+  grid.append(el("div", { class: "row-label", style: "grid-row:4", text: `South — ${who(0)}` }));
+  const wood = el("div", { class: "wood", style: `max-width:${n * 7 + 16}rem;margin:0 auto` }, grid);
+  if (view.inHand) wood.append(el("span", { class: "in-hand", text: `in hand: ${view.inHand}` }));
+  const out = [wood];
+  if (swap && view.interactive) {
+    out.push(el("div", { class: "swap-bar" }, el("button", {
+      type: "button", class: "primary", id: "swap", onclick: () => view.onMove(swap.move),
+    }, "⇅ Swap sides (pie rule)")));
+  }
+  return out;
+}
+
+/** Sowing clockwise (L) or counter-clockwise (R): which way does it look on screen? */
+function visualLeft(dir, seat) {
+  // counter-clockwise runs right along South's row and left along North's row (as South sees it)
+  const ccw = dir === "R";
+  return seat === 0 ? !ccw : ccw;
+}
+function arrowOrder(m, seat) { return visualLeft(m.dir, seat) ? 0 : 1; }
+
+function cls(view, key) {
+  let out = "";
+  if (view.lastCells && view.lastCells.has(key)) out += " last";
+  if (view.hot && view.hot.has(key)) out += " hot";
+  if (view.picked === key) out += " picked";
+  if (view.hintKeys && view.hintKeys.has(key)) out += " hinted";
+  if (view.captured && view.captured.has(key)) out += " captured";
+  return out;
+}
+
+/** "medium AI", "you", "alphabeta:depth=4" … for labels. */
+export function describePlayer(p) {
+  if (p.kind === "human") return p.you ? "you" : "human";
+  if (p.kind === "remote") return p.connected ? `remote${p.client ? " " + p.client : ""}` : "remote (waiting)";
+  return `${p.spec} AI`;
+}
+
+/**
+ * Bao: four rows as South sees them (North back, North front, South front, South back), the
+ * nyumba marked, both stocks, takasia and must-capture marks.  `view.selected` is the hole
+ * chosen first when a move still needs a direction.
+ */
+export function drawBao(view) {
+  const b = view.board;
+  const legalHoles = new Map();
+  for (const m of view.legal || []) {
+    if (!legalHoles.has(m.hole)) legalHoles.set(m.hole, []);
+    legalHoles.get(m.hole).push(m);
+  }
+  const nyumba = new Map(b.nyumba.map((h, p) => [h.hole, { ...h, player: p }]));
+  const names = ["South", "North"];
+  const who = (p) => (view.players && view.players[p] ? describePlayer(view.players[p]) : names[p]);
+  const stockTag = (p) => el("span", { class: "tag", "data-stock": p },
+    `${names[p]} (${who(p)}) — stock ${b.stock[p]} · ${b.stage[p]}`);
+  const grid = el("div", { class: "bao", role: "group", "aria-label": "Bao board, South at the bottom" });
+  b.rows.forEach((row, r) => {
+    if (r === 2) grid.append(el("div", { class: "divider", "aria-hidden": "true" }));
+    row.forEach((hole, c) => {
+      const moves = legalHoles.get(hole.name) || [];
+      const playable = view.interactive && moves.length > 0;
+      const house = nyumba.get(hole.name);
+      let extra = "";
+      const marks = [];
+      if (house && house.owned) {
+        extra += " nyumba" + (house.functional ? "" : " dead");
+        marks.push(house.functional ? "nyumba" : "nyumba (lost power)");
+      }
+      if (b.takasia === hole.name) { extra += " takasia"; marks.push("takasia"); }
+      if (b.must_capture === hole.name) { extra += " must"; marks.push("must be captured"); }
+      if (view.selected === hole.name) extra += " picked";
+      const label = `${names[hole.player]} hole ${hole.name}: ${plural(hole.seeds, "seed")}` +
+        (marks.length ? `, ${marks.join(", ")}` : "") + (playable ? ", legal" : "");
+      grid.append(el("button", {
+        type: "button", class: "pit hole" + (playable ? " legal" : "") + extra + cls(view, hole.name),
+        "aria-label": label, "aria-disabled": playable ? null : "true",
+        "aria-pressed": view.selected === hole.name ? "true" : null,
+        dataset: { hole: hole.name, r, c },
+        onclick: playable ? () => view.onHole(hole.name) : null,
+      }, seedDots(hole.seeds, r * 8 + c), el("span", { class: "name", text: hole.name }),
+      el("span", { class: "count", text: hole.seeds }),
+      marks.length ? el("span", { class: "mark", text: marks.map(shortMark).join(" ") }) : null));
+    });
+  });
+  const legend = el("div", { class: "bao-legend" },
+    el("span", {}, "▢ square hole: nyumba (house)"),
+    b.takasia ? el("span", {}, `takasia: ${b.takasia} may not be emptied`) : null,
+    b.must_capture ? el("span", {}, `must capture ${b.must_capture}`) : null);
+  const wood = el("div", { class: "wood bao-wrap" },
+    el("div", { class: "stock" }, stockTag(1)), grid, el("div", { class: "stock" }, stockTag(0)), legend);
+  if (view.inHand) wood.append(el("span", { class: "in-hand", text: `in hand: ${view.inHand}` }));
+  return [wood];
+}
+
+function shortMark(m) {
+  return { nyumba: "⌂", "nyumba (lost power)": "⌂×", takasia: "T", "must be captured": "!" }[m] || m;
+}
+
+/** Tic-tac-toe: nine buttons; legal cells highlighted; the winning line marked. */
+export function drawTicTacToe(view) {
+  const b = view.board;
+  const legal = new Map((view.legal || []).map((m) => [m.cell, m]));
+  const win = new Set(b.line || []);
+  const grid = el("div", { class: "ttt", role: "group", "aria-label": "Tic-tac-toe grid" });
+  b.cells.forEach((mark, i) => {
+    const r = Math.floor(i / 3);
+    const c = i % 3;
+    const m = view.interactive ? legal.get(i) : null;
+    const text = mark === "." ? "" : mark;
+    grid.append(el("button", {
+      type: "button",
+      class: "cell" + (m ? " legal" : "") + (mark === "X" ? " x" : mark === "O" ? " o" : "") + (win.has(i) ? " win" : "") + cls(view, i),
+      "aria-label": `square ${i} (row ${r + 1}, column ${c + 1}): ${text || "empty"}${m ? ", legal" : ""}`,
+      "aria-disabled": m ? null : "true", dataset: { cell: i, r, c },
+      onclick: m ? () => view.onMove(m.move) : null,
+    }, text));
+  });
+  return [el("div", { class: "wood", style: "max-width:26rem;margin:0 auto" }, grid)];
+}
+
+/** Draw any board into `container`. */
+export function drawBoard(container, view) {
+  const kind = view.board.kind;
+  const parts = kind === "kalah" ? drawKalah(view) : kind === "bao" ? drawBao(view) : drawTicTacToe(view);
+  container.replaceChildren(...parts);
+}

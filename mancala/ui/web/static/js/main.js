@@ -1,0 +1,793 @@
+// The board page: connects to the server, draws what it is told, sends intents.
+// The page never decides legality: clickable things come from the server's `legal` list,
+// and every answer (state, error) comes back from the server.
+import { Connection } from "./conn.js";
+import { drawBoard, el, describePlayer } from "./boards.js";
+import { framesFor } from "./animate.js";
+import { renderAnalysis, renderReview, renderTree, fmtValue } from "./panels.js";
+
+const $ = (id) => document.getElementById(id);
+const MAX_RECORD_BYTES = 60 * 1024; // the server refuses messages over 64 KiB
+const PLAYER_CHOICES = [
+  ["human", "You (at this board)"],
+  ["easy", "AI — easy"],
+  ["medium", "AI — medium"],
+  ["hard", "AI — hard"],
+  ["best:time=1", "AI — best (1 s a move)"],
+  ["greedy", "Greedy"],
+  ["random", "Random"],
+  ["alphabeta:depth=4", "Alpha-beta, depth 4"],
+  ["minimax:depth=3", "Minimax, depth 3"],
+  ["remote", "Another client (remote seat)"],
+  ["custom", "Other player spec…"],
+];
+const SIDE_NAMES = { kalah: ["South", "North"], bao: ["South", "North"], tictactoe: ["X", "O"] };
+
+const app = {
+  conn: null,
+  state: null, // the newest state from the server
+  shown: null, // the state whose board is drawn
+  queue: [], // states waiting for the animation of an earlier one
+  animating: false,
+  viewing: null, // a `view` answer being shown (history browsing)
+  selected: null, // Bao: the hole clicked first
+  choiceStage: null,
+  hint: null,
+  thinkingAt: 0,
+  games: null,
+  params: new URLSearchParams(location.search),
+  pending: new Map(), // request id -> what it was
+};
+
+// ---- connection ---------------------------------------------------------------------
+
+function connect() {
+  app.conn = new Connection(onMessage, () => {
+    $("conn").hidden = false;
+    $("conn").textContent = "connection lost — reload the page to reconnect";
+    document.body.dataset.conn = "closed";
+  });
+  const hello = { client: "mancala web board" };
+  if (app.params.get("token")) hello.token = app.params.get("token");
+  app.conn.send("hello", hello);
+  if (app.params.get("join")) { // a second browser taking a remote seat: ?join=GAME_ID
+    request("join", { game_id: app.params.get("join") }, "join");
+    history.replaceState(null, "", location.pathname);
+    app.params = new URLSearchParams();
+    return;
+  }
+  const saved = sessionStorage.getItem("mancala-resume");
+  if (saved && !app.params.get("game")) {
+    try {
+      const { game_id, resume } = JSON.parse(saved);
+      app.resumeGame = game_id;
+      request("join", { game_id, resume }, "resume");
+      return;
+    } catch { /* a damaged entry: start a new game */ }
+  }
+  createFromParams();
+}
+
+function createFromParams() {
+  const fields = { game: app.params.get("game") || "kalah",
+    players: [app.params.get("p0") || "human", app.params.get("p1") || "medium"] };
+  if (app.params.get("options")) {
+    try { fields.options = JSON.parse(app.params.get("options")); } catch { /* ignored: defaults */ }
+  }
+  if (fields.players.every((p) => p !== "human" && p !== "remote")) fields.move_delay = Number($("w-delay").value);
+  request("create", fields, "create");
+  // a reload should come back to this game, not start another one from the address
+  const keep = new URLSearchParams();
+  if (app.params.get("token")) keep.set("token", app.params.get("token"));
+  if (app.params.get("animate")) keep.set("animate", app.params.get("animate"));
+  history.replaceState(null, "", location.pathname + (keep.toString() ? "?" + keep : ""));
+  app.params = new URLSearchParams(keep);
+}
+
+function request(type, fields, what) {
+  const id = app.conn.send(type, fields);
+  app.pending.set(id, what || type);
+  return id;
+}
+
+function onMessage(msg) {
+  const what = msg.id !== undefined ? app.pending.get(msg.id) : undefined;
+  if (msg.id !== undefined && msg.type !== "joined") app.pending.delete(msg.id);
+  switch (msg.type) {
+    case "welcome": setEngine(msg.engine); break;
+    case "joined":
+      if (msg.resume) sessionStorage.setItem("mancala-resume", JSON.stringify({ game_id: msg.game_id, resume: msg.resume }));
+      else sessionStorage.setItem("mancala-resume", JSON.stringify({ game_id: msg.game_id, resume: "" }));
+      app.seats = msg.seats;
+      break;
+    case "state": onState(msg); break;
+    case "error": onError(msg, what); break;
+    case "hint": showHint(msg); break;
+    case "analysis": $("analysis").replaceChildren(...renderAnalysis(msg, sideName(msg.player))); break;
+    case "review": $("review-out").replaceChildren(...renderReview(msg, app.state ? app.state.players.map((p) => p.name) : [])); break;
+    case "tree": $("tree-out").replaceChildren(...renderTree(msg, app.state && unitOf(app.state))); break;
+    case "view": showView(msg); break;
+    case "record": download(msg); break;
+    default: break;
+  }
+}
+
+function onError(msg, what) {
+  if (what === "resume" && msg.code === "seat_taken" && app.resumeGame) {
+    // a game between AIs: this tab held no seat, so it comes back as a watcher
+    request("watch", { game_id: app.resumeGame }, "rewatch");
+    return;
+  }
+  if (what === "resume" || what === "rewatch") { // the game of a previous visit is gone: start a new one
+    sessionStorage.removeItem("mancala-resume");
+    createFromParams();
+    return;
+  }
+  if (what === "new-form") {
+    $("new-error").hidden = false;
+    $("new-error").textContent = msg.message;
+    $("new-dialog").showModal?.();
+    return;
+  }
+  const prefix = msg.code === "illegal" ? "Not a legal move: " : msg.code === "bad_record" ? "Could not load that file: " : "";
+  const suffix = msg.code === "bad_record" && !/current game/i.test(msg.message) ? " Your current game goes on." : "";
+  showError(prefix + msg.message + suffix);
+  if (what === "analyse") $("analysis").textContent = msg.message;
+  if (what === "review") $("review-out").textContent = msg.message;
+  if (what === "tree") $("tree-out").textContent = msg.message;
+}
+
+function showError(text) {
+  $("error").hidden = false;
+  $("error").textContent = text;
+  announce(text);
+}
+
+function setEngine(engine) {
+  $("engine").hidden = engine !== "preparing";
+  document.body.dataset.engine = engine;
+}
+
+// ---- states and animation -----------------------------------------------------------
+
+function onState(s) {
+  const newGame = !app.state || app.state.game_id !== s.game_id;
+  const previous = app.state;
+  app.state = s;
+  setEngine(s.engine);
+  if (newGame) {
+    app.queue = [];
+    app.viewing = null;
+    $("analysis").replaceChildren();
+    $("review-out").replaceChildren();
+    $("tree-out").replaceChildren();
+    $("notices").replaceChildren();
+    render(s, { final: true });
+    return;
+  }
+  if (previous && s.ply !== previous.ply) {
+    $("error").hidden = true;
+    app.hint = null;
+    $("hint-out").hidden = true;
+    app.selected = null;
+    for (const id of ["analysis", "tree-out"]) {
+      if ($(id).childElementCount) $(id).replaceChildren(el("p", { class: "help" }, "The position changed: ask again for the new one."));
+    }
+  }
+  app.queue.push(s);
+  if (!app.animating) drain();
+}
+
+async function drain() {
+  app.animating = true;
+  document.body.dataset.busy = "animating";
+  while (app.queue.length) {
+    const s = app.queue.shift();
+    if (s.game_id !== app.state.game_id) continue; // a new game started meanwhile
+    const shown = app.shown;
+    const forward = shown && s.last && s.ply === shown.ply + 1 && s.last.ply === s.ply;
+    if (forward) {
+      if ($("animate").checked && !app.viewing) await playFrames(s);
+      showNotices(s.last.notices || []);
+      const over = (s.last.notices || []).find((n) => n.kind === "game_over");
+      announce(s.last.text + (over && !s.last.text.includes(over.text) ? " " + over.text : ""));
+    } else if (shown && s.ply < shown.ply) {
+      announce(`Back to move ${s.ply}.`);
+      $("notices").replaceChildren();
+    }
+    // newer states replace older ones once their moves are animated
+    if (s.game_id === app.state.game_id) render(s, { final: true });
+  }
+  app.animating = false;
+  document.body.dataset.busy = "idle";
+}
+
+function delayMs() {
+  const speed = Number($("speed").value);
+  return Math.round(1100 / (speed * speed * 0.5 + 1));
+}
+
+function sleep(ms) {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+async function playFrames(s) {
+  const frames = framesFor(s.last);
+  if (!frames.length) return;
+  let delay = delayMs();
+  if (frames.length * delay > 12000) delay = Math.max(8, 12000 / frames.length); // long Bao moves
+  for (const frame of frames) {
+    if (!$("animate").checked || app.viewing || app.state.game_id !== s.game_id) return;
+    drawBoard($("board"), {
+      board: frame.board, legal: [], interactive: false, players: playersWithYou(s),
+      hot: frame.hot, picked: frame.picked, captured: frame.captured, inHand: frame.inHand,
+      lastCells: null,
+    });
+    if (frame.say) flashNotice(frame.say);
+    await sleep(frame.slow ? delay * 3 : delay);
+  }
+}
+
+function playersWithYou(s) {
+  return s.players.map((p) => ({ ...p, you: s.you.includes(p.player) && s.players.some((q) => q.kind !== "human") }));
+}
+
+function lastCells(s) {
+  const out = new Set();
+  if (!s.last) return out;
+  const kind = s.board.kind;
+  if (kind === "kalah") {
+    for (const step of s.last.steps || []) {
+      if (step.kind === "pickup") out.add(step.cell);
+      if (step.kind === "sow" && step.cells.length) out.add(step.cells[step.cells.length - 1]);
+    }
+  } else if (kind === "bao") {
+    const steps = s.last.steps || [];
+    const first = String(s.last.move).slice(0, 2);
+    out.add(first);
+    const lastLap = steps[steps.length - 1];
+    if (lastLap && lastLap.holes && lastLap.holes.length) out.add(lastLap.holes[lastLap.holes.length - 1]);
+  } else {
+    for (const step of s.last.steps || []) out.add(step.cell);
+  }
+  return out;
+}
+
+function hintKeys(s) {
+  const keys = new Set();
+  if (!app.hint || app.hint.ply !== s.ply) return keys;
+  for (const m of s.legal) {
+    if (m.move !== app.hint.move) continue;
+    keys.add(m.hole ?? m.cell);
+  }
+  return keys;
+}
+
+/** Draw a state: board, status, history, controls. */
+function render(s, { final }) {
+  app.shown = s;
+  const body = document.body.dataset;
+  body.ply = s.ply;
+  body.game = s.board.kind;
+  body.toMove = s.to_move ?? "none";
+  body.result = s.result ? "over" : "running";
+  body.gameId = s.game_id;
+  $("game-title").textContent = s.game.title + " — " + s.players.map((p) => `${p.name}: ${describePlayer({ ...p, you: s.you.includes(p.player) })}`).join(" · ");
+  document.title = `${s.game.title} — Mancala`;
+  const interactive = final && !app.viewing && !s.result && s.legal.length > 0;
+  if (!app.viewing) {
+    drawBoard($("board"), {
+      board: s.board, legal: interactive ? s.legal : [], interactive, players: playersWithYou(s),
+      lastCells: lastCells(s), hintKeys: hintKeys(s), selected: app.selected,
+      onMove: sendMove, onHole: chooseHole,
+    });
+  }
+  // status line
+  $("to-move").textContent = statusText(s);
+  updateThinking();
+  updateInvite(s);
+  // result
+  if (s.result) {
+    $("result").hidden = false;
+    const b = s.board;
+    const stores = b.kind === "kalah" ? ` South store ${b.cells[b.stores[0]]} – North store ${b.cells[b.stores[1]]}.` : "";
+    $("result-text").textContent = s.result.text + stores;
+  } else {
+    $("result").hidden = true;
+  }
+  // controls
+  $("undo").disabled = !s.can_undo;
+  $("redo").disabled = !s.can_redo;
+  const mine = s.to_move !== null && s.you.includes(s.to_move);
+  const match = s.players.some((p) => p.kind === "remote") || !!s.clock; // the server refuses help in a real match
+  $("hint").disabled = !mine || !!s.result || match;
+  $("resign").disabled = !!s.result || s.you.length === 0;
+  $("move-input").disabled = !mine || !!s.result;
+  const aiOnly = s.players.every((p) => p.kind === "ai");
+  $("watch").hidden = !aiOnly;
+  if (aiOnly) {
+    $("w-play").disabled = !s.paused || !!s.result;
+    $("w-pause").disabled = s.paused || !!s.result;
+    $("w-step").disabled = !s.paused || !!s.result;
+    body.paused = s.paused ? "yes" : "no";
+    if (document.activeElement !== $("w-delay") && typeof s.move_delay === "number") { // the server's setting
+      $("w-delay").value = String(s.move_delay);
+      $("w-delay-out").textContent = `${s.move_delay.toFixed(1)} s`;
+    }
+  }
+  renderHistory(s);
+  renderChoice(s);
+}
+
+function statusText(s) {
+  if (s.result) return "Game over.";
+  if (s.to_move === null || s.waiting || s.players.some((p) => p.kind === "remote" && !p.connected)) return s.status || "";
+  const p = s.players[s.to_move];
+  const seat = s.board.kind === "kalah" ? ["South", "North"][s.board.to_move_seat] : p.name;
+  const you = s.you.includes(s.to_move) && s.players.some((q) => q.kind !== "human");
+  if (s.paused) return `Paused — ${seat} to move (${describePlayer(p)})`;
+  if (s.thinking) return `${seat} to move`;
+  if (you) return `Your move (${seat})`;
+  return `${seat} to move${p.kind === "human" ? "" : ` (${describePlayer(p)})`}`;
+}
+
+function updateClock() {
+  const s = app.state;
+  const box = $("clock");
+  if (!s || !s.clock || !s.clock.remaining) { box.hidden = true; return; }
+  if (app.clockState !== s) { app.clockState = s; app.clockAt = performance.now(); }
+  const gone = (performance.now() - app.clockAt) / 1000;
+  const fmt = (t) => { const v = Math.max(0, t); return `${Math.floor(v / 60)}:${String(Math.floor(v % 60)).padStart(2, "0")}`; };
+  box.hidden = false;
+  box.textContent = "Clock: " + s.players.map((p, i) => {
+    const left = s.clock.remaining[i] === null ? null : s.clock.remaining[i] - (s.clock.running === i && !s.result ? gone : 0);
+    return `${p.name} ${left === null ? "–" : fmt(left)}${s.clock.running === i ? " ◂" : ""}`;
+  }).join(" · ") + (s.clock.move ? ` (at most ${s.clock.move} s a move)` : "");
+}
+
+function updateInvite(s) {
+  const box = $("invite");
+  const waitingSeat = s.players.some((p) => p.kind === "remote" && !p.connected);
+  if (!waitingSeat || s.result || !s.you.length) { box.hidden = true; return; }
+  const url = `${location.origin}${location.pathname}?join=${encodeURIComponent(s.game_id)}`;
+  box.hidden = false;
+  box.replaceChildren("Invite the other player: open ", el("code", {}, url),
+    " in another browser, or run an agent on game ", el("code", {}, s.game_id), ".");
+}
+
+function updateThinking() {
+  updateClock();
+  const s = app.state;
+  const box = $("thinking");
+  if (!s || !s.thinking || s.result) {
+    box.hidden = true;
+    document.body.dataset.thinking = "no";
+    return;
+  }
+  if (app.thinkingState !== s) {
+    app.thinkingState = s;
+    app.thinkingAt = performance.now() - 1000 * (s.thinking.since || 0);
+  }
+  const secs = (performance.now() - app.thinkingAt) / 1000;
+  const p = s.players[s.thinking.player];
+  const waiting = s.engine === "preparing" ? " — preparing the engine…" : "";
+  box.hidden = false;
+  box.textContent = `${p.name} (${s.thinking.spec}) is thinking… ${secs.toFixed(1)} s${waiting}`;
+  document.body.dataset.thinking = "yes";
+}
+
+function showNotices(notices) {
+  const box = $("notices");
+  box.replaceChildren(...notices.map((n) => el("span", { class: `notice ${n.kind}`, dataset: { kind: n.kind } }, noticeText(n))));
+}
+
+function noticeText(n) {
+  const t = n.text || n.kind;
+  return n.kind === "extra_turn" ? `↻ ${t[0].toUpperCase()}${t.slice(1)}!` : t[0].toUpperCase() + t.slice(1);
+}
+
+function flashNotice(text) {
+  const box = $("notices");
+  box.replaceChildren(el("span", { class: "notice house" }, text));
+}
+
+function announce(text) {
+  // clear then set, so the same text twice is announced twice
+  const live = $("live");
+  live.textContent = "";
+  setTimeout(() => { live.textContent = text; }, 30);
+}
+
+// ---- history and viewing earlier positions ------------------------------------------
+
+function renderHistory(s) {
+  const list = $("history");
+  const items = [el("li", {}, el("button", {
+    type: "button", "aria-current": app.viewing && app.viewing.ply === 0 ? "true" : null,
+    onclick: () => request("view", { ply: 0 }),
+  }, el("span", { class: "ply" }, "0."), "start position"))];
+  for (const h of s.history) {
+    items.push(el("li", {}, el("button", {
+      type: "button", title: h.text, dataset: { ply: h.ply },
+      "aria-current": app.viewing && app.viewing.ply === h.ply ? "true" : null,
+      "aria-label": `Show the position after move ${h.ply}: ${h.text}`,
+      onclick: () => request("view", { ply: h.ply }),
+    }, el("span", { class: "ply" }, `${h.ply}.`), `${s.players[h.player].name} ${h.move}`)));
+  }
+  if (!s.history.length) items.push(el("li", { class: "empty" }, "No moves yet."));
+  list.replaceChildren(...items);
+  if (!app.viewing) list.scrollTop = list.scrollHeight;
+}
+
+function showView(v) {
+  const s = app.state;
+  if (!s) return;
+  if (v.ply === s.ply) { leaveView(); return; }
+  app.viewing = v;
+  $("viewing").hidden = false;
+  $("viewing-text").textContent = v.ply === 0 ? "Viewing the start position." : `Viewing the position after move ${v.ply}: ${v.last ? v.last.text : ""}`;
+  drawBoard($("board"), { board: v.board, legal: [], interactive: false, players: playersWithYou(s),
+    lastCells: lastCells({ board: v.board, last: v.last }) });
+  document.body.dataset.viewing = String(v.ply);
+  renderHistory(s);
+  announce($("viewing-text").textContent);
+}
+
+function leaveView() {
+  app.viewing = null;
+  $("viewing").hidden = true;
+  delete document.body.dataset.viewing;
+  if (app.state) render(app.state, { final: !app.animating });
+}
+
+// ---- moves --------------------------------------------------------------------------
+
+function sendMove(move) {
+  $("error").hidden = true;
+  app.selected = null;
+  app.choiceStage = null;
+  $("choice").hidden = true;
+  request("move", { move }, "move");
+}
+
+/** Bao: a hole was clicked; ask for direction, kichwa and nyumba only when the legal list leaves a choice. */
+function chooseHole(hole) {
+  const s = app.state;
+  const moves = s.legal.filter((m) => m.hole === hole);
+  if (moves.length === 1) { sendMove(moves[0].move); return; }
+  app.selected = hole;
+  app.choiceStage = { hole, dir: null };
+  render(s, { final: true });
+  const first = $("choice-buttons").querySelector("button");
+  if (first) first.focus();
+}
+
+function dirKey(m) { return m.kichwa ? "k:" + m.kichwa : "d:" + m.dir; }
+
+function baoArrow(s, m) {
+  // which way the first seed goes on screen, from the hole's row and its owner
+  const north = m.hole === m.hole.toLowerCase();
+  if (m.kichwa) return (m.kichwa === "left") !== north ? "◀" : "▶"; // North's left is South's right
+  let r = 0;
+  s.board.rows.forEach((row, i) => { if (row.some((h) => h.name === m.hole)) r = i; });
+  const cw = m.sow === "cw";
+  const rightward = r === 2 ? cw : r === 3 ? !cw : r === 1 ? !cw : cw;
+  return rightward ? "▶" : "◀";
+}
+
+function renderChoice(s) {
+  const box = $("choice");
+  const stage = app.choiceStage;
+  if (!stage || app.selected !== stage.hole || s.board.kind !== "bao" || s.result || !s.legal.length) {
+    box.hidden = true;
+    app.choiceStage = null;
+    return;
+  }
+  const moves = s.legal.filter((m) => m.hole === stage.hole);
+  const byDir = new Map();
+  for (const m of moves) {
+    if (!byDir.has(dirKey(m))) byDir.set(dirKey(m), []);
+    byDir.get(dirKey(m)).push(m);
+  }
+  let dir = stage.dir;
+  if (!dir && byDir.size === 1) dir = [...byDir.keys()][0];
+  const buttons = [];
+  if (!dir) {
+    $("choice-title").textContent = `${stage.hole}: which way?`;
+    for (const [key, group] of byDir) {
+      const m = group[0];
+      const arrow = baoArrow(s, m);
+      const kichwaHole = (m.hole === m.hole.toLowerCase() ? "a" : "A") + (m.kichwa === "left" ? "1" : "8");
+      const text = m.kichwa ? `${arrow} captured seeds enter the ${m.kichwa} kichwa (${kichwaHole})`
+        : arrow === "◀" ? `◀ sow ${m.sow === "cw" ? "clockwise" : "anticlockwise"} (${m.dir})`
+          : `sow ${m.sow === "cw" ? "clockwise" : "anticlockwise"} (${m.dir}) ▶`;
+      buttons.push(el("button", { type: "button", class: "primary", dataset: { dir: m.dir, kichwa: m.kichwa || "" },
+        onclick: () => {
+          if (group.length === 1) sendMove(group[0].move);
+          else { app.choiceStage = { hole: stage.hole, dir: key }; renderChoice(s); focusChoice(); }
+        } }, text));
+    }
+  } else {
+    const group = byDir.get(dir);
+    if (group.length === 1) { box.hidden = true; return; }
+    $("choice-title").textContent = `${stage.hole}: the sowing reaches your nyumba — play it?`;
+    for (const m of group) {
+      buttons.push(el("button", { type: "button", class: "primary", dataset: { house: String(m.house) },
+        onclick: () => sendMove(m.move) },
+      m.house ? `Play the nyumba (safari) — ${m.move}` : `Stop in the nyumba — ${m.move}`));
+    }
+  }
+  buttons.push(el("button", { type: "button", onclick: cancelChoice }, "Cancel"));
+  $("choice-buttons").replaceChildren(...buttons);
+  box.hidden = false;
+}
+
+function focusChoice() {
+  const first = $("choice-buttons").querySelector("button");
+  if (first) first.focus();
+}
+
+function cancelChoice() {
+  const hole = app.selected;
+  app.selected = null;
+  app.choiceStage = null;
+  if (app.state) render(app.state, { final: true });
+  const btn = hole && document.querySelector(`[data-hole="${hole}"]`);
+  if (btn) btn.focus();
+}
+
+// ---- hint, save, load ---------------------------------------------------------------
+
+function sideName(player) {
+  const s = app.state;
+  return s ? s.players[player].name : String(player);
+}
+
+function unitOf(s) {
+  return { kalah: "seeds", bao: "eval", tictactoe: "outcome" }[s.board.kind];
+}
+
+function showHint(h) {
+  app.hint = h;
+  const box = $("hint-out");
+  box.hidden = false;
+  box.textContent = `Hint for ${sideName(h.player)}: play ${h.move} — value ${fmtValue(h.value, h.unit)}` +
+    `${h.unit === "seeds" ? " seeds" : ""} (${h.exact ? "exact" : `depth ${h.depth}, estimate`})` +
+    (h.line && h.line.length > 1 ? `; expected line ${h.line.join(" ")}` : "");
+  announce(box.textContent);
+  if (app.state && !app.animating) render(app.state, { final: true });
+}
+
+function download(msg) {
+  const blob = new Blob([JSON.stringify(msg.record, null, 2) + "\n"], { type: "application/json" });
+  const a = el("a", { href: URL.createObjectURL(blob), download: msg.filename || "mancala-game.json" });
+  document.body.append(a);
+  a.click();
+  setTimeout(() => { URL.revokeObjectURL(a.href); a.remove(); }, 1000);
+  announce(`Saved as ${msg.filename}.`);
+}
+
+async function loadFile(file) {
+  if (!file) return;
+  if (file.size > MAX_RECORD_BYTES) {
+    showError(`That file is too large (${Math.ceil(file.size / 1024)} KB): a game record is at most ${MAX_RECORD_BYTES / 1024} KB. Your current game goes on.`);
+    return;
+  }
+  let record;
+  try {
+    record = JSON.parse(await file.text());
+  } catch (e) {
+    showError(`Could not load ${file.name}: it is not a JSON game record (${e.message}). Your current game goes on.`);
+    return;
+  }
+  request("load", { record }, "load");
+}
+
+// ---- the new-game form --------------------------------------------------------------
+
+async function loadCatalogue() {
+  try {
+    const [games, players] = await Promise.all([fetch("/api/games").then((r) => r.json()), fetch("/api/players").then((r) => r.json())]);
+    app.games = games.games;
+    app.players = players;
+  } catch {
+    app.games = [];
+  }
+  for (const side of ["f-p0", "f-p1"]) {
+    $(side).replaceChildren(...PLAYER_CHOICES.map(([spec, text]) => el("option", { value: spec }, text)));
+  }
+  $("f-p0").value = "human";
+  $("f-p1").value = "medium";
+  const kalah = (app.games || []).find((g) => g.name === "kalah");
+  if (kalah) {
+    $("f-preset").replaceChildren(...Object.keys(kalah.presets).map((name) => el("option", { value: name }, name)));
+    $("f-preset").value = kalah.default_preset || "standard";
+  }
+  formChanged();
+}
+
+function formGame() {
+  return (app.games || []).find((g) => g.name === $("f-game").value);
+}
+
+function presetValues() {
+  const g = formGame();
+  if (!g) return {};
+  if (g.name === "kalah") return g.presets[$("f-preset").value] || {};
+  return Object.fromEntries(g.options.map((o) => [o.name, o.default]));
+}
+
+function formChanged(presetOnly = false) {
+  const game = $("f-game").value;
+  for (const node of document.querySelectorAll(".kalah-only")) node.hidden = game !== "kalah";
+  const names = SIDE_NAMES[game];
+  $("l-p0").textContent = `${names[0]} plays`;
+  $("l-p1").textContent = `${names[1]} plays`;
+  const values = presetValues();
+  if (game === "kalah") {
+    $("f-pits").value = values.pits ?? 6;
+    $("f-seeds").value = values.seeds ?? 4;
+  }
+  const g = formGame();
+  const rows = [];
+  for (const o of g ? g.options : []) {
+    if (o.name === "pits" || o.name === "seeds") continue;
+    const id = `opt-${o.name}`;
+    const value = values[o.name] ?? o.default;
+    let input;
+    if (o.kind === "choice") input = el("select", { id, dataset: { opt: o.name } }, o.values.map((v) => el("option", { value: v, selected: v === value }, v)));
+    else if (o.kind === "positions") input = el("input", { id, type: "text", value: value ? value.join(" ") : "", dataset: { opt: o.name },
+      placeholder: "counts: South pits, store, North pits, store" });
+    else if (o.kind === "bool") input = el("input", { id, type: "checkbox", checked: !!value, dataset: { opt: o.name } });
+    else input = el("input", { id, type: "number", value: value ?? "", dataset: { opt: o.name } });
+    rows.push(el("label", { for: id }, o.name.replaceAll("_", " ")), input);
+  }
+  $("f-options").replaceChildren(...rows);
+  $("more-rules").hidden = rows.length === 0;
+}
+
+function formOptions() {
+  const game = $("f-game").value;
+  const values = presetValues();
+  const options = {};
+  if (game === "kalah") {
+    options.preset = $("f-preset").value;
+    if (Number($("f-pits").value) !== values.pits) options.pits = Number($("f-pits").value);
+    if (Number($("f-seeds").value) !== values.seeds) options.seeds = Number($("f-seeds").value);
+  }
+  for (const input of $("f-options").querySelectorAll("[data-opt]")) {
+    const name = input.dataset.opt;
+    const value = input.type === "checkbox" ? input.checked : input.type === "number" ? Number(input.value) : input.value.trim();
+    if (input.type === "text") { if (value) options[name] = value; continue; }
+    if (value !== values[name]) options[name] = value;
+  }
+  return options;
+}
+
+function formPlayer(side) {
+  const spec = $(`f-p${side}`).value;
+  return spec === "custom" ? $(`f-p${side}-custom`).value.trim() || "medium" : spec;
+}
+
+function startFromForm(event) {
+  event.preventDefault();
+  const players = [formPlayer(0), formPlayer(1)];
+  const fields = { game: $("f-game").value, options: formOptions(), players };
+  if (players.every((p) => p !== "human" && p !== "remote")) fields.move_delay = Number($("w-delay").value);
+  $("new-error").hidden = true;
+  $("new-dialog").close();
+  request("create", fields, "new-form");
+}
+
+// ---- keyboard -----------------------------------------------------------------------
+
+function onKey(event) {
+  if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey) return;
+  const tag = (event.target.tagName || "").toLowerCase();
+  if (tag === "input" || tag === "select" || tag === "textarea" || $("new-dialog").open) return;
+  const s = app.state;
+  if (event.key === "Escape" && app.selected) { cancelChoice(); return; }
+  if (event.key === "Escape" && app.viewing) { leaveView(); return; }
+  if (["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown"].includes(event.key) && $("board").contains(document.activeElement)) {
+    moveFocus(event.key);
+    event.preventDefault();
+    return;
+  }
+  if (/^[0-9]$/.test(event.key) && s && !s.result) {
+    const k = Number(event.key); // Kalah: the pit number; tic-tac-toe: the square, as the notation writes it
+    const match = s.board.kind === "kalah" ? s.legal.filter((m) => m.pit === k) : s.board.kind === "tictactoe" ? s.legal.filter((m) => m.cell === k) : [];
+    if (match.length === 1) sendMove(match[0].move);
+    else if (match.length > 1) {
+      const arrow = document.querySelector(`.arrow[data-move="${match[0].move}"]`);
+      if (arrow) arrow.focus();
+    }
+    event.preventDefault();
+    return;
+  }
+  const key = event.key.toLowerCase();
+  if (key === "u" && !$("undo").disabled) request("undo", {}, "undo");
+  else if (key === "r" && !$("redo").disabled) request("redo", {}, "redo");
+  else if (key === "h" && !$("hint").disabled) request("hint", {}, "hint");
+}
+
+function moveFocus(key) {
+  const buttons = [...$("board").querySelectorAll("button[data-r]")].filter((b) => b.tabIndex !== -1);
+  const current = document.activeElement;
+  const r0 = Number(current.dataset.r ?? 0);
+  const c0 = Number(current.dataset.c ?? 0);
+  const [dr, dc] = { ArrowLeft: [0, -1], ArrowRight: [0, 1], ArrowUp: [-1, 0], ArrowDown: [1, 0] }[key];
+  let best = null;
+  let bestScore = Infinity;
+  for (const b of buttons) {
+    if (b === current) continue;
+    const r = Number(b.dataset.r);
+    const c = Number(b.dataset.c);
+    const along = dr ? (r - r0) * dr : (c - c0) * dc;
+    if (along <= 0) continue;
+    const across = dr ? Math.abs(c - c0) : Math.abs(r - r0);
+    const score = along + across * 3;
+    if (score < bestScore) { bestScore = score; best = b; }
+  }
+  if (best) best.focus();
+}
+
+// ---- wiring -------------------------------------------------------------------------
+
+function wire() {
+  $("undo").addEventListener("click", () => request("undo", {}, "undo"));
+  $("redo").addEventListener("click", () => request("redo", {}, "redo"));
+  $("hint").addEventListener("click", () => request("hint", {}, "hint"));
+  $("resign").addEventListener("click", () => { if (confirm("Resign this game?")) request("resign", {}, "resign"); });
+  $("save").addEventListener("click", () => request("save", {}, "save"));
+  $("load").addEventListener("click", () => $("load-file").click());
+  $("load-file").addEventListener("change", (e) => { loadFile(e.target.files[0]); e.target.value = ""; });
+  $("play-again").addEventListener("click", () => request("new", {}, "new"));
+  $("review-btn2").addEventListener("click", () => { $("review-panel").open = true; request("review", {}, "review"); $("review-panel").scrollIntoView(); });
+  $("new-game").addEventListener("click", () => { $("new-error").hidden = true; $("new-dialog").showModal(); });
+  $("new-cancel").addEventListener("click", () => $("new-dialog").close());
+  $("new-form").addEventListener("submit", startFromForm);
+  $("f-game").addEventListener("change", () => formChanged());
+  $("f-preset").addEventListener("change", () => formChanged(true));
+  for (const side of [0, 1]) {
+    $(`f-p${side}`).addEventListener("change", () => { $(`f-p${side}-custom`).hidden = $(`f-p${side}`).value !== "custom"; });
+  }
+  $("analyse").addEventListener("click", () => {
+    $("analysis").textContent = "Analysing…";
+    request("analyse", app.viewing ? { ply: app.viewing.ply } : {}, "analyse");
+  });
+  $("review").addEventListener("click", () => { $("review-out").textContent = "Reviewing…"; request("review", {}, "review"); });
+  $("tree-form").addEventListener("submit", (e) => {
+    e.preventDefault();
+    $("tree-out").textContent = "Searching…";
+    const fields = { depth: Number($("tree-depth").value), algorithm: $("tree-algo").value };
+    if (app.viewing) fields.ply = app.viewing.ply;
+    request("tree", fields, "tree");
+  });
+  $("view-back").addEventListener("click", leaveView);
+  $("w-play").addEventListener("click", () => request("resume", {}, "resume-ai"));
+  $("w-pause").addEventListener("click", () => request("pause", {}, "pause"));
+  $("w-step").addEventListener("click", () => request("step", {}, "step"));
+  const delayOut = () => { $("w-delay-out").textContent = `${Number($("w-delay").value).toFixed(1)} s`; };
+  $("w-delay").addEventListener("input", delayOut);
+  $("w-delay").addEventListener("change", () => request("settings", { move_delay: Number($("w-delay").value) }, "settings"));
+  delayOut();
+  const speedOut = () => { $("speed-out").textContent = `${delayMs()} ms a seed`; };
+  $("speed").addEventListener("input", speedOut);
+  speedOut();
+  const anim = localStorage.getItem("mancala-animate");
+  if (anim !== null) $("animate").checked = anim === "1";
+  if (app.params.get("animate") === "0") $("animate").checked = false;
+  $("animate").addEventListener("change", () => localStorage.setItem("mancala-animate", $("animate").checked ? "1" : "0"));
+  $("move-form").addEventListener("submit", (e) => {
+    e.preventDefault();
+    const move = $("move-input").value.trim();
+    if (move) sendMove(move);
+    $("move-input").value = "";
+  });
+  document.addEventListener("keydown", onKey);
+  setInterval(updateThinking, 200);
+}
+
+wire();
+loadCatalogue();
+connect();

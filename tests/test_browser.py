@@ -1,0 +1,512 @@
+"""End-to-end tests of the board page in a real browser: Playwright (sync API) driving
+Debian's chromium against the server started in-process on a free loopback port.
+
+Screenshots of every screen, at desktop (1280x800) and phone (390x844) widths, are written to
+``tests/artifacts/screenshots/`` (not committed) so a person can look at them.
+Skipped, with the reason, only when chromium or Playwright is missing.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+playwright_sync = pytest.importorskip("playwright.sync_api", reason="Playwright is not installed")
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed (apt install chromium)")
+
+from playwright.sync_api import expect  # noqa: E402
+
+SHOTS = Path(__file__).resolve().parent / "artifacts" / "screenshots"
+DESKTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 390, "height": 844}
+#: the longest a test waits for the page (a hang guard, not a speed assertion)
+WAIT_MS = 30_000
+
+
+@pytest.fixture(scope="module")
+def server_url():
+    """The app on uvicorn in a thread, on a free loopback port; stopped after the module."""
+    import uvicorn
+
+    from mancala.server.app import HARD_FRAME_LIMIT, create_app
+    from mancala.server.command import bind
+    from mancala.server.session import ServerConfig
+
+    sock = bind("127.0.0.1", 0)
+    port = sock.getsockname()[1]
+    app = create_app(ServerConfig(workers=1, warm=False))
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", ws_max_size=HARD_FRAME_LIMIT, lifespan="on"))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not server.started:
+        if time.monotonic() > deadline or not thread.is_alive():
+            raise RuntimeError("the test server did not start")
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}/"
+    server.should_exit = True
+    thread.join(timeout=15)
+    sock.close()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """One chromium for the module."""
+    with playwright_sync.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=[
+            "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+            "--disable-component-update", "--disable-sync"])
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(browser):
+    """A fresh page (its own session storage) failing the test on any script error."""
+    context = browser.new_context(viewport=DESKTOP, accept_downloads=True)
+    pg = context.new_page()
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    pg.set_default_timeout(WAIT_MS)
+    yield pg
+    context.close()
+    assert not errors, f"script errors on the page: {errors}"
+
+
+def open_game(page, url: str, game: str = "kalah", p0: str = "human", p1: str = "greedy",
+              options: dict | None = None, animate: bool = False) -> None:
+    """Open the page on a new game and wait until its first position is drawn."""
+    query = f"?game={game}&p0={p0}&p1={p1}" + ("" if animate else "&animate=0")
+    if options:
+        query += "&options=" + json.dumps(options, separators=(",", ":"))
+    page.goto(url + query)
+    page.wait_for_selector("body[data-ply]")
+    expect(page.locator("#board button").first).to_be_visible()
+
+
+def settled(page, ply: int | None = None) -> None:
+    """Wait until no animation runs, no AI thinks and (optionally) ``ply`` moves are drawn."""
+    cond = "document.body.dataset.busy !== 'animating' && document.body.dataset.thinking !== 'yes'"
+    if ply is not None:
+        cond += f" && document.body.dataset.ply === '{ply}'"
+    page.wait_for_function(cond)
+
+
+def ply(page) -> int:
+    """The number of moves of the position drawn."""
+    return int(page.evaluate("document.body.dataset.ply"))
+
+
+def shoot(page, name: str) -> None:
+    """Screenshots of the current screen at desktop and phone widths."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    for label, size in (("desktop", DESKTOP), ("phone", PHONE)):
+        page.set_viewport_size(size)
+        page.evaluate("window.scrollTo(0, 0)")
+        page.wait_for_timeout(120)
+        page.screenshot(path=str(SHOTS / f"{name}-{label}.png"), full_page=True)
+    page.set_viewport_size(DESKTOP)
+
+
+def kalah_cells(page) -> dict[int, int]:
+    """Every Kalah cell's count as drawn (cell index -> seeds)."""
+    return page.evaluate("""() => Object.fromEntries([...document.querySelectorAll('#board [data-cell]')]
+        .map(e => [e.dataset.cell, Number(e.querySelector('.count').textContent)]))""")
+
+
+# --- Kalah ------------------------------------------------------------------------------------
+
+
+def test_kalah_click_sows_seed_by_seed_and_marks_the_extra_turn(page, server_url):
+    open_game(page, server_url, "kalah", "human", "greedy", animate=True)
+    expect(page.locator("#engine")).to_be_hidden()  # the test server's engine is ready at once
+    # pits are labelled buttons; the legal ones highlighted
+    pit3 = page.get_by_role("button", name="South pit 3: 4 seeds, legal move")
+    expect(pit3).to_be_visible()
+    assert page.locator(".pit.legal").count() == 6
+    shoot(page, "kalah-start")
+    # count the seed-by-seed frames: every sown cell lights up in turn
+    page.evaluate("""() => { window.hotFrames = 0; new MutationObserver(() => {
+        if (document.querySelector('#board .hot')) window.hotFrames++; })
+        .observe(document.getElementById('board'), {childList: true, subtree: true}); }""")
+    pit3.click()
+    settled(page, 1)
+    # 4 seeds from pit 3 land in pits 4, 5, 6 and South's store: extra turn
+    cells = kalah_cells(page)
+    assert [cells[str(c)] for c in range(7)] == [4, 4, 0, 5, 5, 5, 1]
+    assert page.evaluate("window.hotFrames") >= 4
+    expect(page.locator(".notice[data-kind=extra_turn]")).to_be_visible()
+    expect(page.locator("#live")).to_contain_text("South plays 3")
+    expect(page.locator("#to-move")).to_contain_text("Your move")
+    assert page.locator(".pit.last").count() >= 1
+    shoot(page, "kalah-extra-turn")
+    # a pit number on the keyboard plays it; then the AI answers
+    page.locator("body").press("4")
+    page.wait_for_function("Number(document.body.dataset.ply) >= 3 && document.body.dataset.toMove === '0' "
+                           "|| document.body.dataset.result === 'over'")
+    settled(page)
+    assert ply(page) >= 3
+    expect(page.locator("#history li button[data-ply]")).to_have_count(ply(page))
+
+
+def test_full_kalah_game_against_the_ai_to_the_end(page, server_url):
+    open_game(page, server_url, "kalah", "human", "greedy", options={"pits": 3, "seeds": 2})
+    for _ in range(60):
+        settled(page)
+        if page.evaluate("document.body.dataset.result") == "over":
+            break
+        before = ply(page)
+        page.locator(".pit.legal").first.click()
+        page.wait_for_function(f"Number(document.body.dataset.ply) > {before}")
+    expect(page.locator("#result")).to_be_visible()
+    cells = kalah_cells(page)
+    south, north = cells["3"], cells["7"]
+    assert south + north == 12  # every seed ends in a store
+    text = page.locator("#result-text").text_content()
+    assert f"South store {south} – North store {north}" in text
+    if south != north:
+        assert ("South" if south > north else "North") in text
+    expect(page.locator(".notice[data-kind=game_over]")).to_be_visible()
+    assert page.locator(".pit.legal").count() == 0
+    shoot(page, "kalah-game-over")
+    # play again: a new game with the same settings
+    old = page.evaluate("document.body.dataset.gameId")
+    page.get_by_role("button", name="Play again").click()
+    page.wait_for_function(f"document.body.dataset.gameId !== '{old}'")
+    assert ply(page) == 0
+
+
+def test_illegal_intent_shows_the_servers_reason_and_undo_redo(page, server_url):
+    open_game(page, server_url, "kalah", "human", "greedy")
+    page.get_by_role("button", name="South pit 3: 4 seeds, legal move").click()
+    settled(page, 1)
+    # pit 3 is empty now: typed anyway, the server's reason is shown
+    page.fill("#move-input", "3")
+    page.press("#move-input", "Enter")
+    expect(page.locator("#error")).to_contain_text("pit 3 is empty")
+    page.get_by_role("button", name="South pit 1: 4 seeds, legal move").click()
+    page.wait_for_function("Number(document.body.dataset.ply) >= 3 && document.body.dataset.toMove === '0'")
+    settled(page)
+    after = ply(page)
+    before_undo = kalah_cells(page)
+    page.get_by_role("button", name="Undo").click()
+    # undo goes back through the AI's whole turn to the human's previous decision
+    settled(page, 1)
+    assert kalah_cells(page)["2"] == 0 and kalah_cells(page)["0"] == 4
+    page.get_by_role("button", name="Redo").click()
+    settled(page, after)
+    assert kalah_cells(page) == before_undo
+    # the history: clicking a move shows that earlier position, and back
+    page.locator("#history button[data-ply='1']").click()
+    expect(page.locator("#viewing")).to_be_visible()
+    assert page.evaluate("document.body.dataset.viewing") == "1"
+    assert kalah_cells(page)["2"] == 0 and kalah_cells(page)["0"] == 4
+    shoot(page, "kalah-history-view")
+    page.get_by_role("button", name="Back to the game").click()
+    expect(page.locator("#viewing")).to_be_hidden()
+    assert kalah_cells(page) == before_undo
+    # hint: a legal move with its value, highlighted on the board
+    page.get_by_role("button", name="Hint").click()
+    expect(page.locator("#hint-out")).to_contain_text("play")
+    expect(page.locator("#board .hinted")).to_have_count(1)
+    # a reload comes back to the same game (the resume token)
+    game_id = page.evaluate("document.body.dataset.gameId")
+    page.reload()
+    page.wait_for_selector("body[data-ply]")
+    assert page.evaluate("document.body.dataset.gameId") == game_id and kalah_cells(page) == before_undo
+
+
+def test_ethiopian_arrows_and_pie_rule_swap(page, server_url):
+    open_game(page, server_url, "kalah", "human", "human", options={"preset": "ethiopian", "pie_rule": True})
+    arrows = page.locator(".arrow")
+    assert arrows.count() == 12  # two directions on each of South's six pits
+    shoot(page, "kalah-ethiopian")
+    page.get_by_role("button", name="South pit 2: 4 seeds: sow counter-clockwise (2R)").click()
+    settled(page, 1)
+    # North may now swap sides (pie rule)
+    swap = page.get_by_role("button", name="Swap sides (pie rule)")
+    expect(swap).to_be_visible()
+    swap.click()
+    settled(page, 2)
+    expect(page.locator(".notice[data-kind=swap]")).to_be_visible()
+
+
+# --- tic-tac-toe and Bao -------------------------------------------------------------------
+
+
+def test_tictactoe_draw(page, server_url):
+    open_game(page, server_url, "tictactoe", "human", "human")
+    for n, cell in enumerate([4, 0, 2, 6, 3, 5, 1, 7, 8], start=1):
+        if n % 2:  # X by the keyboard (the square's number), O by clicking
+            page.locator("body").press(str(cell))
+        else:
+            page.locator(f"#board .cell[data-cell='{cell}']").click()
+        settled(page, n)
+    expect(page.locator("#result-text")).to_contain_text("raw")
+    marks = page.locator("#board .cell").all_text_contents()
+    assert marks == ["O", "X", "X", "X", "X", "O", "O", "O", "X"]
+    # the post-game review: one row per move, each against the best move
+    page.get_by_role("button", name="Review the game").click()
+    expect(page.locator("#review-table tbody tr")).to_have_count(9)
+    shoot(page, "tictactoe-draw")
+
+
+def test_bao_moves_with_a_direction_choice(page, server_url):
+    open_game(page, server_url, "bao", "human", "human", animate=True)
+    page.fill("#speed", "10")  # the fastest animation: every lap still drawn
+    expect(page.locator("[data-stock='0']")).to_contain_text("stock 22")
+    expect(page.get_by_role("button", name="South hole A5: 6 seeds, nyumba")).to_be_visible()
+    shoot(page, "bao-start")
+    # A6 may be sown either way: clicking it asks for the direction
+    page.locator("#board [data-hole='A6']").click()
+    expect(page.locator("#choice")).to_be_visible()
+    shoot(page, "bao-direction-choice")
+    page.locator("#choice-buttons button[data-dir='L']").click()
+    settled(page, 1)
+    expect(page.locator("[data-stock='0']")).to_contain_text("stock 21")
+    expect(page.locator("#history button[data-ply='1']")).to_contain_text("A6L*")
+    # more moves, each by clicking a legal hole and then the first direction offered
+    for n in range(2, 7):
+        page.locator("#board .hole.legal").first.click()
+        if page.locator("#choice").is_visible():
+            page.locator("#choice-buttons button.primary").first.click()
+            if page.locator("#choice").is_visible():  # the nyumba choice
+                page.locator("#choice-buttons button.primary").first.click()
+        settled(page, n)
+    stocks = [int(page.locator(f"[data-stock='{p}']").text_content().split("stock ")[1].split()[0]) for p in (0, 1)]
+    assert stocks == [19, 19]
+    shoot(page, "bao-after-moves")
+
+
+# --- save and load ---------------------------------------------------------------------------
+
+
+def test_save_and_load_and_bad_files(page, server_url, tmp_path):
+    open_game(page, server_url, "kalah", "human", "greedy")
+    page.get_by_role("button", name="South pit 3: 4 seeds, legal move").click()
+    settled(page, 1)
+    page.get_by_role("button", name="South pit 6: 5 seeds, legal move").click()
+    page.wait_for_function("Number(document.body.dataset.ply) >= 3 && document.body.dataset.toMove === '0'")
+    settled(page)
+    moves = ply(page)
+    with page.expect_download() as info:
+        page.get_by_role("button", name="Save").click()
+    saved = tmp_path / "game.json"
+    info.value.save_as(saved)
+    record = json.loads(saved.read_text())
+    assert record["format"] == "mancala-game" and record["moves"][:2] == ["3", "6"]
+    assert len(record["moves"]) == moves
+    cells = kalah_cells(page)
+    game_id = page.evaluate("document.body.dataset.gameId")
+    # a bad file: a clear message, and the current game survives
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json")
+    page.set_input_files("#load-file", str(bad))
+    expect(page.locator("#error")).to_contain_text("not a JSON game record")
+    big = tmp_path / "big.json"
+    big.write_text(json.dumps({"moves": ["1"] * 40000}))
+    page.set_input_files("#load-file", str(big))
+    expect(page.locator("#error")).to_contain_text("too large")
+    wrong = tmp_path / "wrong.json"
+    wrong.write_text(json.dumps({**record, "moves": ["3", "3"]}))
+    page.set_input_files("#load-file", str(wrong))
+    expect(page.locator("#error")).to_contain_text("Could not load")
+    shoot(page, "load-error")
+    assert page.evaluate("document.body.dataset.gameId") == game_id and kalah_cells(page) == cells
+    # the saved file loads back (through the Load button's file chooser) as a new game at the same position
+    with page.expect_file_chooser() as chooser:
+        page.get_by_role("button", name="Load…").click()
+    chooser.value.set_files(str(saved))
+    page.wait_for_function(f"document.body.dataset.gameId !== '{game_id}'")
+    settled(page, moves)
+    assert kalah_cells(page) == cells
+
+
+# --- AI vs AI, analysis, review, search tree ------------------------------------------------
+
+
+def test_ai_vs_ai_pause_and_step(page, server_url):
+    open_game(page, server_url, "kalah", "greedy", "random:seed=3", options={"pits": 4, "seeds": 3})
+    expect(page.locator("#watch")).to_be_visible()
+    page.wait_for_function("Number(document.body.dataset.ply) >= 1")
+    page.get_by_role("button", name="Pause").click()
+    page.wait_for_function("document.body.dataset.paused === 'yes'")
+    settled(page)
+    paused_at = ply(page)
+    page.wait_for_timeout(1500)
+    assert ply(page) == paused_at  # nothing moves while paused
+    shoot(page, "ai-vs-ai-paused")
+    if page.evaluate("document.body.dataset.result") != "over":
+        page.get_by_role("button", name="Step").click()
+        settled(page, paused_at + 1)
+        page.wait_for_timeout(800)
+        assert ply(page) == paused_at + 1  # one move only
+        # no delay between moves, then play on to the end
+        page.locator("#w-delay").fill("0")
+        page.locator("#w-play").click()
+        page.wait_for_function("document.body.dataset.result === 'over'")
+        expect(page.locator("#result")).to_be_visible()
+    game_id = page.evaluate("document.body.dataset.gameId")
+    page.reload()  # the same game comes back, with the delay the server holds
+    page.wait_for_selector("body[data-ply]")
+    assert page.evaluate("document.body.dataset.gameId") == game_id
+    expect(page.locator("#w-delay-out")).to_have_text("0.0 s")
+
+
+def test_analysis_review_and_search_tree(page, server_url):
+    open_game(page, server_url, "kalah", "human", "greedy", options={"pits": 3, "seeds": 2})
+    page.locator("#analysis-panel summary").click()
+    page.get_by_role("button", name="Analyse this position").click()
+    expect(page.locator("#analysis-summary")).to_contain_text("perfect play")
+    expect(page.locator("#analysis-table tbody tr")).to_have_count(3)
+    expect(page.locator("#analysis-table .exact").first).to_be_visible()
+    page.locator("#tree-panel summary").click()
+    page.fill("#tree-depth", "2")
+    page.get_by_role("button", name="Show the tree").click()
+    expect(page.locator("#tree-counts")).to_contain_text("minimax")
+    counts = page.locator("#tree-counts").text_content()
+    minimax = int(counts.split("minimax ")[1].split(",")[0])
+    alphabeta = int(counts.split("alpha-beta ")[1].split()[0])
+    assert alphabeta <= minimax
+    root = page.locator("#tree-root > li > button.toggle")
+    root.click()
+    expect(root).to_have_attribute("aria-expanded", "true")
+    assert page.locator("#tree-root li.node").count() > 1
+    # open every node: pruned branches, if any, carry the reason in words
+    for _ in range(6):
+        closed = page.locator("#tree-root button.toggle[aria-expanded=false]:not([disabled])")
+        if closed.count() == 0:
+            break
+        for i in range(closed.count()):
+            closed.nth(0).click()
+    if minimax > alphabeta:
+        expect(page.locator("#tree-root li.pruned").first).to_contain_text("not searched")
+    shoot(page, "analysis-and-tree")
+    # review after a few moves: one row per move
+    for _ in range(2):
+        settled(page)
+        if page.evaluate("document.body.dataset.result") == "over":
+            break
+        before = ply(page)
+        page.locator(".pit.legal").first.click()
+        page.wait_for_function(f"Number(document.body.dataset.ply) > {before}")
+    settled(page)
+    page.locator("#review-panel summary").click()
+    page.get_by_role("button", name="Review the moves played").click()
+    expect(page.locator("#review-table tbody tr")).to_have_count(ply(page))
+    expect(page.locator("#mistakes")).to_be_visible()
+    shoot(page, "review")
+
+
+def test_the_ai_thinking_is_shown_with_its_time(page, server_url):
+    open_game(page, server_url, "kalah", "human", "alphabeta:depth=9")
+    page.get_by_role("button", name="South pit 1: 4 seeds, legal move").click()
+    expect(page.locator("#thinking")).to_contain_text("North (alphabeta:depth=9) is thinking")
+    expect(page.locator("#thinking")).to_contain_text(" s")
+    assert page.locator(".pit.legal").count() == 0  # nothing to click while the AI thinks
+    shoot(page, "kalah-ai-thinking")
+    # undo works while the AI thinks: back to the start
+    page.get_by_role("button", name="Undo").click()
+    settled(page, 0)
+    assert page.locator(".pit.legal").count() == 6
+
+
+def test_new_game_form_and_keyboard_only(page, server_url):
+    open_game(page, server_url, "kalah", "human", "greedy")
+    page.get_by_role("button", name="New game…").click()
+    expect(page.locator("#new-dialog")).to_be_visible()
+    assert page.locator("#f-p0").input_value() == "human" and page.locator("#f-p1").input_value() == "medium"
+    page.select_option("#f-game", "kalah")
+    page.fill("#f-pits", "4")
+    page.fill("#f-seeds", "3")
+    page.select_option("#f-p1", "greedy")
+    shoot(page, "new-game-form")
+    old = page.evaluate("document.body.dataset.gameId")
+    page.get_by_role("button", name="Start", exact=True).click()
+    page.wait_for_function(f"document.body.dataset.gameId !== '{old}'")
+    assert page.locator("#board .pit").count() == 8
+    # keyboard alone: focus a pit, arrow to the next one, Enter plays it
+    page.locator("#board .pit.legal").first.focus()
+    page.keyboard.press("ArrowRight")
+    focused = page.evaluate("document.activeElement.getAttribute('aria-label')")
+    assert focused.startswith("South pit 2: 3 seeds")
+    page.keyboard.press("Enter")
+    page.wait_for_function("Number(document.body.dataset.ply) >= 1")
+    settled(page)
+    assert page.locator("#history button[data-ply='1']").text_content().endswith("2")
+
+
+def test_two_browsers_play_each_other(page, browser, server_url):
+    open_game(page, server_url, "kalah", "human", "remote", options={"pits": 4, "seeds": 3})
+    expect(page.locator("#invite")).to_contain_text("?join=")
+    expect(page.locator("#to-move")).to_contain_text("Waiting")
+    game_id = page.evaluate("document.body.dataset.gameId")
+    shoot(page, "invite-remote")
+    other = browser.new_context(viewport=PHONE).new_page()
+    try:
+        other.goto(server_url + f"?join={game_id}&animate=0")
+        other.wait_for_selector("body[data-ply]")
+        expect(page.locator("#invite")).to_be_hidden()
+        page.get_by_role("button", name="South pit 1: 3 seeds, legal move").click()
+        # the second browser sees South's move and plays North's answer
+        other.wait_for_function("document.body.dataset.ply === '1'")
+        assert other.locator(".pit.legal").count() == 4
+        other.get_by_role("button", name="North pit 1: 3 seeds, legal move").click()
+        settled(page, 2)
+        expect(page.locator("#history button[data-ply='2']")).to_contain_text("North 1")
+    finally:
+        other.context.close()
+
+
+def test_bad_options_keep_the_form_open_with_the_reason(page, server_url):
+    open_game(page, server_url, "kalah", "human", "greedy")
+    page.get_by_role("button", name="New game…").click()
+    page.locator("#more-rules summary").click()
+    page.fill("#opt-start", "1 2 3")
+    page.get_by_role("button", name="Start", exact=True).click()
+    expect(page.locator("#new-error")).to_contain_text("start position")
+    expect(page.locator("#new-dialog")).to_be_visible()
+
+
+def test_preparing_the_engine_is_shown_while_the_server_says_so(page, server_url):
+    # the test server's engine is ready at once: relay its messages with the engine "preparing"
+    def relay(ws):
+        server = ws.connect_to_server()
+        server.on_message(lambda text: ws.send(text.replace('"engine":"ready"', '"engine":"preparing"')))
+        ws.on_message(lambda text: server.send(text))
+    page.route_web_socket("**/ws", relay)
+    open_game(page, server_url, "kalah", "human", "greedy")
+    expect(page.locator("#engine")).to_be_visible()
+    expect(page.locator("#engine")).to_have_text("preparing the engine…")
+    shoot(page, "engine-preparing")
+    page.unroute_all()
+
+
+def test_bao_kichwa_and_nyumba_choices(page, server_url):
+    open_game(page, server_url, "bao", "human", "human")
+    # moves typed in notation reach a position where South's A4 captures into either kichwa
+    # and A8's capture may go on through the nyumba or stop there
+    for n, move in enumerate(["A7R*", "a7R*", "A6L*", "a6L"], start=1):
+        page.fill("#move-input", move)
+        page.press("#move-input", "Enter")
+        settled(page, n)
+    page.locator("#board [data-hole='A4']").click()
+    expect(page.locator("#choice-title")).to_contain_text("A4: which way?")
+    kichwa = page.locator("#choice-buttons button.primary")
+    expect(kichwa).to_have_count(2)
+    expect(kichwa.nth(0)).to_contain_text("left kichwa (A1)")
+    expect(kichwa.nth(1)).to_contain_text("right kichwa (A8)")
+    page.keyboard.press("Escape")
+    expect(page.locator("#choice")).to_be_hidden()
+    page.locator("#board [data-hole='A8']").click()
+    expect(page.locator("#choice-title")).to_contain_text("nyumba")
+    shoot(page, "bao-nyumba-choice")
+    page.get_by_role("button", name="Play the nyumba (safari) — A8>").click()
+    settled(page, 5)
+    expect(page.locator("#history button[data-ply='5']")).to_contain_text("A8>")
