@@ -1,0 +1,1 @@
+"""The browser board: static HTML, CSS and JavaScript served by :mod:`mancala.server`."""
