@@ -314,8 +314,13 @@ def test_undo_while_the_ai_thinks_abandons_its_search():
         conn.create("kalah", ["human", "alphabeta:depth=12"])
         thinking = conn.ask("move", move="1")
         assert thinking["thinking"]["player"] == 1
+        pool = c.app.state.hub.pool
+        [busy] = [w.process.pid for w in pool.workers if w.future is not None]
         back = conn.ask("undo")
         assert back["ply"] == 0 and back["thinking"] is None and back["to_move"] == 0 and back["can_redo"]
+        conn.ask("ping", "pong")
+        assert pool.busy() == 0 and len(pool.workers) == 1           # the search was ended: a fresh worker
+        assert busy not in [w.process.pid for w in pool.workers]
         again = conn.ask("move", move="2")
         assert again["history"] == [{"ply": 1, "player": 0, "move": "2", "text": "South plays 2."}]
 
@@ -331,3 +336,24 @@ def test_the_game_clock_runs_out_for_an_ai_too():
         assert end["result"]["reason"] == "time" and end["result"]["winner"] == 0
         assert "North (alphabeta:depth=12) ran out of time (0.3 s per game)" in end["result"]["text"]
         assert end["clock"]["remaining"][1] == 0
+
+
+def test_a_worker_that_dies_costs_only_its_own_game():
+    with server(workers=2) as c, c.websocket_connect("/ws") as w1, c.websocket_connect("/ws") as w2:
+        doomed, other = Conn(w1), Conn(w2)
+        doomed.hello()
+        other.hello()
+        doomed.create("kalah", ["human", "alphabeta:depth=12"])
+        doomed.ask("move", move="1")
+        pool = c.app.state.hub.pool
+        [pid] = [w.process.pid for w in pool.workers if w.future is not None]
+        os.kill(pid, signal.SIGKILL)
+        err = doomed.wait("error")
+        assert err["code"] == "internal" and "worker process stopped" in err["message"]
+        paused = doomed.settle(lambda s: s["paused"])
+        assert paused["ply"] == 1
+        again = doomed.ask("resume")
+        assert not again["paused"] and again["thinking"]["player"] == 1
+        other.create("tictactoe", ["human", "greedy"])
+        other.ask("move", move="4")
+        assert other.settle(lambda s: s["ply"] == 2)["board"]["cells"].count("O") == 1

@@ -198,7 +198,12 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
             for task in tasks.values():
                 task.cancel()
             return
-        queue.put_nowait(encode(msg))
+        try:
+            text = encode(msg)
+        except (TypeError, ValueError) as e:  # a bug: say so rather than lose the connection
+            log.error("cannot encode %.200r: %s", msg, e)
+            text = encode(error("internal", f"the server could not write its answer ({e})", msg.get("type")))
+        queue.put_nowait(text)
 
     def close(code: int, reason: str) -> None:
         if not closing:
@@ -490,7 +495,7 @@ def _study(hub: Hub, client: Client, session: GameSession, msg: Message) -> None
     elif kind == "analyse":
         job = (study.analysis, game, state, _clamp(msg.get("seconds", 2.0), 0.05, 10.0))
     elif kind == "review":
-        job = (study.review, game, session.states[:-1], list(session.record.moves),
+        job = (study.review, game, list(session.record.moves),
                _clamp(msg.get("seconds", 0.2), 0.02, 2.0))
     else:
         depth = msg.get("depth", 3)
