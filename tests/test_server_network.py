@@ -357,3 +357,16 @@ def test_a_worker_that_dies_costs_only_its_own_game():
         other.create("tictactoe", ["human", "greedy"])
         other.ask("move", move="4")
         assert other.settle(lambda s: s["ply"] == 2)["board"]["cells"].count("O") == 1
+
+
+def test_the_creator_of_an_ai_game_resumes_it_after_a_reload():
+    with server(idle_grace=30) as c:
+        ws, first = connect(c)
+        joined, _ = first.create("tictactoe", ["random:seed=1", "random:seed=2"], move_delay=0.2)
+        assert joined["seats"] == [] and joined["role"] == "player" and joined["resume"]
+        ws.__exit__(None, None, None)                  # the page reloads
+        ws2, again = connect(c)
+        back = again.ask("join", "joined", game_id=joined["game_id"], resume=joined["resume"])
+        assert back["seats"] == [] and back["role"] == "player" and back["resume"] == joined["resume"]
+        assert again.settle(lambda s: s["result"] is not None)["to_move"] is None
+        ws2.__exit__(None, None, None)

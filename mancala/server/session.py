@@ -139,6 +139,8 @@ class GameSession:
         self.clock = Clock.from_spec(clock) if clock else None
         self.think_task: asyncio.Task | None = None
         self.written = False
+        #: the resume token of the client that created the game (and of its human seats)
+        self.creator_token = secrets.token_urlsafe(16)
         for move in moves or []:
             self._push(move)
         #: a loaded game that was already over is not a result of this server
@@ -784,10 +786,9 @@ class Hub:
         if clock is None and self.config.clock and any(str(s).strip().lower() == "remote" for s in specs):
             clock = dict(self.config.clock)
         session = GameSession(self, game, specs, creator=client, clock=clock, move_delay=move_delay, moves=moves)
-        token = secrets.token_urlsafe(16)
         seats = [p for p, s in enumerate(session.seats) if s.kind == "human"]
         for p in seats:
-            session.seats[p].token = token
+            session.seats[p].token = session.creator_token
         self.sessions[session.id] = session
         return session
 
