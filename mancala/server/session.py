@@ -15,7 +15,7 @@ import logging
 import os
 import secrets
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Callable
@@ -27,7 +27,7 @@ from mancala.games import make_game
 from mancala.games.base import Game
 from mancala.games.bao import Bao
 from mancala.players import BestPlayer, HumanPlayer, SearchPlayer, make_player
-from mancala.record import GameRecord, record_from_json
+from mancala.record import GameRecord
 from mancala.server import study
 from mancala.server.protocol import ProtocolError, error, message
 from mancala.server.views import board_view, last_view, legal_view, result_view

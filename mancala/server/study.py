@@ -230,6 +230,7 @@ class _Counter(Tracer):
         self.limit = limit
 
     def enter(self, node: Node) -> None:
+        """Count one node; stop the search past the cap."""
         self.count += 1
         if self.count > self.limit:
             raise _TooBig
