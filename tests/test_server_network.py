@@ -10,6 +10,7 @@ import os
 import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -318,9 +319,13 @@ def test_undo_while_the_ai_thinks_abandons_its_search():
         [busy] = [w.process.pid for w in pool.workers if w.future is not None]
         back = conn.ask("undo")
         assert back["ply"] == 0 and back["thinking"] is None and back["to_move"] == 0 and back["can_redo"]
-        conn.ask("ping", "pong")
-        assert pool.busy() == 0 and len(pool.workers) == 1           # the search was ended: a fresh worker
-        assert busy not in [w.process.pid for w in pool.workers]
+        for _ in range(600):                        # the abandoned search is ended within a second or so
+            conn.ask("ping", "pong")
+            if busy not in [w.process.pid for w in pool.workers]:
+                break
+            time.sleep(0.05)
+        assert busy not in [w.process.pid for w in pool.workers] and len(pool.workers) == 1
+        assert pool.busy() == 0                     # a fresh worker took its place
         again = conn.ask("move", move="2")
         assert again["history"] == [{"ply": 1, "player": 0, "move": "2", "text": "South plays 2."}]
 

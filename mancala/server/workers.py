@@ -4,8 +4,8 @@ from the event loop.
 Why not ``concurrent.futures.ProcessPoolExecutor``: a search whose answer nobody wants any
 more (the player undid the move, the tab closed) must stop, and a worker that dies (killed,
 out of memory) must cost only its own task.  Here each worker is one process with one pipe;
-cancelling a running task ends that worker at once and starts a fresh one, and a dead
-worker fails only the task it was running.
+a cancelled task still running after a second ends its worker, which a fresh one replaces,
+and a dead worker fails only the task it was running.
 """
 
 from __future__ import annotations
@@ -22,6 +22,10 @@ from collections import deque
 from typing import Any, Callable
 
 log = logging.getLogger("mancala.server")
+
+#: seconds an abandoned task may still run (a quick one ends by itself and its worker, engine
+#: loaded, stays) before its worker is ended and replaced
+ABANDON_GRACE = 1.0
 
 
 class WorkerDied(RuntimeError):
@@ -164,12 +168,18 @@ class WorkerPool:
         self._dispatch()
 
     def _cancel(self, future: asyncio.Future) -> None:
-        """Forget ``future``'s task: drop it if waiting, end its worker if running."""
+        """Forget ``future``'s task: drop it if waiting; if running, let it finish within
+        :data:`ABANDON_GRACE` seconds (its answer is dropped; the worker keeps its loaded
+        engine), else end the worker and start a fresh one."""
         for worker in list(self.workers):
             if worker.future is future:
-                self._replace(worker)
+                self.loop.call_later(ABANDON_GRACE, self._end_if_running, worker, worker.task_id)
                 return
         self.pending = deque(p for p in self.pending if p[0] is not future)
+
+    def _end_if_running(self, worker: _Worker, task_id: int) -> None:
+        if worker.task_id == task_id and worker in self.workers and not self.closed:
+            self._replace(worker)
 
     def _retire(self, worker: _Worker) -> None:
         if worker in self.workers:
@@ -193,7 +203,7 @@ class WorkerPool:
             self._dispatch()
 
     def busy(self) -> int:
-        """Workers running a task now."""
+        """Workers running a task now (abandoned ones included)."""
         return sum(1 for w in self.workers if w.future is not None)
 
     def shutdown(self) -> None:
