@@ -82,6 +82,9 @@ def test_first_message_must_be_hello(client):
     ('{"v": 1, "type": "undo"}', "no_game"),
     ('{"v": 1, "type": "join", "game_id": "nope"}', "no_game"),
     ('{"v": 1, "type": "ping", "id": {"a": 1}}', "bad_request"),
+    ('{"v": 1, "type": "ping", "id": 1e400}', "bad_request"),
+    ('{"v": 1, "type": "settings", "move_delay": NaN}', "bad_json"),
+    ('{"v": 1, "type": "hint", "seconds": 1e999}', "bad_request"),
 ])
 def test_every_bad_message_gets_an_error_and_the_connection_stays_usable(conn, frame, code):
     conn.raw(frame)

@@ -10,6 +10,7 @@ import os
 import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -314,8 +315,17 @@ def test_undo_while_the_ai_thinks_abandons_its_search():
         conn.create("kalah", ["human", "alphabeta:depth=12"])
         thinking = conn.ask("move", move="1")
         assert thinking["thinking"]["player"] == 1
+        pool = c.app.state.hub.pool
+        [busy] = [w.process.pid for w in pool.workers if w.future is not None]
         back = conn.ask("undo")
         assert back["ply"] == 0 and back["thinking"] is None and back["to_move"] == 0 and back["can_redo"]
+        for _ in range(600):                        # the abandoned search is ended within a second or so
+            conn.ask("ping", "pong")
+            if busy not in [w.process.pid for w in pool.workers]:
+                break
+            time.sleep(0.05)
+        assert busy not in [w.process.pid for w in pool.workers] and len(pool.workers) == 1
+        assert pool.busy() == 0                     # a fresh worker took its place
         again = conn.ask("move", move="2")
         assert again["history"] == [{"ply": 1, "player": 0, "move": "2", "text": "South plays 2."}]
 
@@ -331,3 +341,37 @@ def test_the_game_clock_runs_out_for_an_ai_too():
         assert end["result"]["reason"] == "time" and end["result"]["winner"] == 0
         assert "North (alphabeta:depth=12) ran out of time (0.3 s per game)" in end["result"]["text"]
         assert end["clock"]["remaining"][1] == 0
+
+
+def test_a_worker_that_dies_costs_only_its_own_game():
+    with server(workers=2) as c, c.websocket_connect("/ws") as w1, c.websocket_connect("/ws") as w2:
+        doomed, other = Conn(w1), Conn(w2)
+        doomed.hello()
+        other.hello()
+        doomed.create("kalah", ["human", "alphabeta:depth=12"])
+        doomed.ask("move", move="1")
+        pool = c.app.state.hub.pool
+        [pid] = [w.process.pid for w in pool.workers if w.future is not None]
+        os.kill(pid, signal.SIGKILL)
+        err = doomed.wait("error")
+        assert err["code"] == "internal" and "worker process stopped" in err["message"]
+        paused = doomed.settle(lambda s: s["paused"])
+        assert paused["ply"] == 1
+        again = doomed.ask("resume")
+        assert not again["paused"] and again["thinking"]["player"] == 1
+        other.create("tictactoe", ["human", "greedy"])
+        other.ask("move", move="4")
+        assert other.settle(lambda s: s["ply"] == 2)["board"]["cells"].count("O") == 1
+
+
+def test_the_creator_of_an_ai_game_resumes_it_after_a_reload():
+    with server(idle_grace=30) as c:
+        ws, first = connect(c)
+        joined, _ = first.create("tictactoe", ["random:seed=1", "random:seed=2"], move_delay=0.2)
+        assert joined["seats"] == [] and joined["role"] == "player" and joined["resume"]
+        ws.__exit__(None, None, None)                  # the page reloads
+        ws2, again = connect(c)
+        back = again.ask("join", "joined", game_id=joined["game_id"], resume=joined["resume"])
+        assert back["seats"] == [] and back["role"] == "player" and back["resume"] == joined["resume"]
+        assert again.settle(lambda s: s["result"] is not None)["to_move"] is None
+        ws2.__exit__(None, None, None)

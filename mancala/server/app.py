@@ -198,7 +198,12 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
             for task in tasks.values():
                 task.cancel()
             return
-        queue.put_nowait(encode(msg))
+        try:
+            text = encode(msg)
+        except (TypeError, ValueError) as e:  # a bug: say so rather than lose the connection
+            log.error("cannot encode %.200r: %s", msg, e)
+            text = encode(error("internal", f"the server could not write its answer ({e})", msg.get("type")))
+        queue.put_nowait(text)
 
     def close(code: int, reason: str) -> None:
         if not closing:
@@ -363,15 +368,19 @@ def _players(msg: Message, default: list[str]) -> list[str]:
     return players
 
 
-def _switch(client: Client, session: GameSession, seats: list[int], request_id: Any = None) -> None:
-    """Attach ``client`` to ``session`` (leaving its previous game) and tell it so."""
+def _switch(client: Client, session: GameSession, seats: list[int], request_id: Any = None,
+            creator: bool = False) -> None:
+    """Attach ``client`` to ``session`` (leaving its previous game) and tell it so; the
+    ``creator`` of a game gets its resume token even without a seat (an AI-vs-AI game)."""
     old = client.session
     if old is not None and old is not session:
         old.detach(client, leaving=True)
     token = next((session.seats[p].token for p in seats if session.seats[p].token), None)
+    if token is None and creator:
+        token = session.creator_token
     session.attach(client, seats)
     client.send(message("joined", request_id, game_id=session.id, seats=sorted(seats), resume=token,
-                        role="player" if seats else "watcher"))
+                        role="player" if seats or creator else "watcher"))
 
 
 def _in_match(client: Client, what: str, request_id: Any) -> None:
@@ -401,7 +410,7 @@ def _create(hub: Hub, client: Client, msg: Message) -> None:
     if delay is not None:
         delay = _clamp(delay, 0.0, 10.0)
     session = hub.create(client, game, specs, clock, delay)
-    _switch(client, session, [p for p, s in enumerate(session.seats) if s.kind == "human"], msg.id)
+    _switch(client, session, [p for p, s in enumerate(session.seats) if s.kind == "human"], msg.id, True)
     session.start_clock()
     hub.journal_update()
     client.send(session.state_message(client, msg.id))
@@ -418,7 +427,7 @@ def _load(hub: Hub, client: Client, msg: Message) -> None:
         session = hub.create(client, record.game, specs, None, None, moves=record.moves)
     except BadInput as e:
         raise ProtocolError("bad_record", f"the game record: {e}; the current game goes on", "load", msg.id) from None
-    _switch(client, session, [p for p, s in enumerate(session.seats) if s.kind == "human"], msg.id)
+    _switch(client, session, [p for p, s in enumerate(session.seats) if s.kind == "human"], msg.id, True)
     session.after_change(client, msg.id)
 
 
@@ -433,9 +442,11 @@ def _join(hub: Hub, client: Client, msg: Message) -> None:
         client.send(session.state_message(client, msg.id))
         return
     resume = msg.get("resume")
+    creator = False
     if resume is not None:
         seats = session.seats_for_token(resume)
-        if not seats:
+        creator = secrets.compare_digest(resume.encode(), session.creator_token.encode())
+        if not seats and not creator:
             raise ProtocolError("seat_taken", "that resume token does not belong to a seat of this game",
                                 "join", msg.id)
         for p in seats:
@@ -463,7 +474,7 @@ def _join(hub: Hub, client: Client, msg: Message) -> None:
             seat = free[0]
         session.seats[seat].token = secrets.token_urlsafe(16)
         seats = [seat]
-    _switch(client, session, seats, msg.id)
+    _switch(client, session, seats, msg.id, creator)
     session.start_clock()
     session.schedule()
     session.broadcast(client, msg.id)
@@ -490,7 +501,7 @@ def _study(hub: Hub, client: Client, session: GameSession, msg: Message) -> None
     elif kind == "analyse":
         job = (study.analysis, game, state, _clamp(msg.get("seconds", 2.0), 0.05, 10.0))
     elif kind == "review":
-        job = (study.review, game, session.states[:-1], list(session.record.moves),
+        job = (study.review, game, list(session.record.moves),
                _clamp(msg.get("seconds", 0.2), 0.02, 2.0))
     else:
         depth = msg.get("depth", 3)

@@ -9,6 +9,7 @@ reason; the server answers that with an ``error`` event and keeps the connection
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -80,14 +81,15 @@ def parse(text: str | bytes, max_bytes: int = MAX_MESSAGE_BYTES) -> Message:
     if size > max_bytes:
         raise ProtocolError("too_large", f"message of {size} bytes is over the limit of {max_bytes} bytes")
     try:
-        data = json.loads(text)
+        data = json.loads(text, parse_constant=_no_constant)
     except (ValueError, UnicodeDecodeError) as e:
         raise ProtocolError("bad_json", f"not valid JSON ({e}); every message is one JSON object") from None
     if not isinstance(data, dict):
         raise ProtocolError("bad_json", "a message must be a JSON object like {\"v\": 1, \"type\": \"hello\"}")
     request_id = data.get("id")
     if request_id is not None and (isinstance(request_id, bool) or not isinstance(request_id, (str, int, float))
-                                   or len(str(request_id)) > 64):
+                                   or len(str(request_id)) > 64
+                                   or (isinstance(request_id, float) and not math.isfinite(request_id))):
         raise ProtocolError("bad_request", "\"id\" must be a string or number of at most 64 characters")
     kind = data.get("type")
     about = kind if isinstance(kind, str) and kind in MESSAGES else None
@@ -111,7 +113,13 @@ def parse(text: str | bytes, max_bytes: int = MAX_MESSAGE_BYTES) -> Message:
             expected = " or ".join(_TYPE_NAMES[t] for t in types)
             raise ProtocolError("bad_request", f"{kind}: \"{name}\" must be {expected}, got {_type_name(value)}",
                                 kind, request_id)
+        if isinstance(value, float) and not math.isfinite(value):
+            raise ProtocolError("bad_request", f"{kind}: \"{name}\" must be a finite number", kind, request_id)
     return Message(kind, data, request_id)
+
+
+def _no_constant(name: str):
+    raise ValueError(f"{name} is not a JSON number")
 
 
 _TYPE_NAMES = {str: "a string", int: "a whole number", float: "a number", dict: "an object", list: "a list"}

@@ -9,14 +9,13 @@ The wire format is ``docs/protocol.md``.
 from __future__ import annotations
 
 import asyncio
-import concurrent.futures
+import functools
 import json
 import logging
-import multiprocessing
 import os
 import secrets
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Callable
@@ -28,10 +27,11 @@ from mancala.games import make_game
 from mancala.games.base import Game
 from mancala.games.bao import Bao
 from mancala.players import BestPlayer, HumanPlayer, SearchPlayer, make_player
-from mancala.record import GameRecord, record_from_json
+from mancala.record import GameRecord
 from mancala.server import study
 from mancala.server.protocol import ProtocolError, error, message
 from mancala.server.views import board_view, last_view, legal_view, result_view
+from mancala.server.workers import WorkerPool
 
 log = logging.getLogger("mancala.server")
 
@@ -139,6 +139,8 @@ class GameSession:
         self.clock = Clock.from_spec(clock) if clock else None
         self.think_task: asyncio.Task | None = None
         self.written = False
+        #: the resume token of the client that created the game (and of its human seats)
+        self.creator_token = secrets.token_urlsafe(16)
         for move in moves or []:
             self._push(move)
         #: a loaded game that was already over is not a result of this server
@@ -418,7 +420,7 @@ class GameSession:
                 self.paused = True
                 for client in list(self.clients):
                     client.send(error("internal", f"the AI {seat.spec} failed ({type(e).__name__}: {e}); "
-                                                  f"the game is paused"))
+                                                  f"the game is paused: send resume to try again"))
                 self.broadcast()
             return
         self.thinking = None
@@ -434,8 +436,9 @@ class GameSession:
 
     def pause(self, on: bool, client: Client | None = None, request_id: Any = None) -> None:
         """Pause (at once: a search under way is abandoned) or resume an AI-vs-AI game."""
-        if not self.all_ai:
-            raise ProtocolError("refused", "pause, resume and step are for games between two AIs",
+        if not self.all_ai and (on or not self.paused):
+            raise ProtocolError("refused", "pause, resume and step are for games between two AIs "
+                                           "(resume also restarts an AI whose move failed)",
                                 "pause" if on else "resume")
         self.paused = on
         self.step_pending = False
@@ -716,7 +719,7 @@ class Hub:
         self.sessions: dict[str, GameSession] = {}
         self.clients: set[Client] = set()
         self.engine_ready = not self.config.warm
-        self.pool: concurrent.futures.ProcessPoolExecutor | None = None
+        self.pool: WorkerPool | None = None
         self.interrupted: list[dict] = []
         self._warm_task: asyncio.Task | None = None
         self._journal_handle: asyncio.TimerHandle | None = None
@@ -752,27 +755,14 @@ class Hub:
             self._warm_task.cancel()
         if self.pool is not None:
             pool, self.pool = self.pool, None
-            # searches under way are abandoned: end the workers now rather than wait for them
-            for process in list((getattr(pool, "_processes", None) or {}).values()):
-                process.terminate()
-            await asyncio.get_running_loop().run_in_executor(
-                None, lambda: pool.shutdown(wait=True, cancel_futures=True))
-
-    def _pool(self) -> concurrent.futures.ProcessPoolExecutor:
-        if self.pool is None:
-            self.pool = concurrent.futures.ProcessPoolExecutor(
-                max_workers=max(1, self.config.workers), mp_context=multiprocessing.get_context("spawn"),
-                initializer=_worker_init, initargs=(self.config.warm,))
-        return self.pool
+            pool.shutdown()  # searches under way are abandoned: end the workers now
 
     async def run(self, fn, *args):
-        """Run ``fn(*args)`` in a worker process and await its answer."""
-        loop = asyncio.get_running_loop()
-        try:
-            return await loop.run_in_executor(self._pool(), fn, *args)
-        except concurrent.futures.process.BrokenProcessPool:
-            self.pool = None  # a worker died (killed, out of memory): start fresh next time
-            raise
+        """Run ``fn(*args)`` in a worker process and await its answer (cancelling the
+        caller stops the work)."""
+        if self.pool is None:
+            self.pool = WorkerPool(self.config.workers, functools.partial(_worker_init, self.config.warm))
+        return await self.pool.run(fn, *args)
 
     def new_id(self) -> str:
         """A fresh game id."""
@@ -796,10 +786,9 @@ class Hub:
         if clock is None and self.config.clock and any(str(s).strip().lower() == "remote" for s in specs):
             clock = dict(self.config.clock)
         session = GameSession(self, game, specs, creator=client, clock=clock, move_delay=move_delay, moves=moves)
-        token = secrets.token_urlsafe(16)
         seats = [p for p, s in enumerate(session.seats) if s.kind == "human"]
         for p in seats:
-            session.seats[p].token = token
+            session.seats[p].token = session.creator_token
         self.sessions[session.id] = session
         return session
 
@@ -934,23 +923,8 @@ def _safe(text: Any) -> str:
 
 
 def _worker_init(warm: bool) -> None:
-    """Worker process start-up: quiet Ctrl-C (the server handles it), never outlive the
-    server (a watchdog thread ends the worker when its parent is gone), warm the engine."""
-    import signal  # noqa: PLC0415
-    import threading  # noqa: PLC0415
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    parent = os.getppid()
-
-    def watchdog() -> None:
-        while True:
-            time.sleep(1.0)
-            if os.getppid() != parent:
-                os._exit(0)
-    threading.Thread(target=watchdog, name="parent-watchdog", daemon=True).start()
+    """Worker process start-up: bound the engine's memory, load its kernels."""
     # several workers each hold an engine: keep each one's tables modest unless told otherwise
     os.environ.setdefault("MANCALA_MEMORY_MB", str(WORKER_MEMORY_MB))
     if warm:
-        try:
-            study.warm_kernels()
-        except Exception:  # noqa: BLE001 (Kalah's best player would compile on first use)
-            pass
+        study.warm_kernels()

@@ -147,9 +147,12 @@ def analysis(game: Game, state, seconds: float) -> dict:
             "solved": solved, "summary": summary}
 
 
-def review(game: Game, states: list, moves: list, seconds: float) -> dict:
+def review(game: Game, moves: list, seconds: float) -> dict:
     """Each move's value against the best move's in the same position, and the biggest
-    mistakes (largest losses) of the game."""
+    mistakes (largest losses) of the game (``moves`` played from the start)."""
+    states = [game.initial_state()]
+    for move in moves[:-1]:
+        states.append(game.apply(states[-1], move))
     out = []
     for ply, (state, move) in enumerate(zip(states, moves), start=1):
         if len(game.legal_moves(state)) == 1:
@@ -227,6 +230,7 @@ class _Counter(Tracer):
         self.limit = limit
 
     def enter(self, node: Node) -> None:
+        """Count one node; stop the search past the cap."""
         self.count += 1
         if self.count > self.limit:
             raise _TooBig

@@ -16,11 +16,6 @@ from mancala.games.kalah import Capture, Kalah, KalahState, Remaining, opposite_
 from mancala.games.tictactoe import LINES, TicTacToe, TicTacToeState
 
 
-def game_kind(game: Game) -> str:
-    """``kalah``, ``bao`` or ``tictactoe``."""
-    return game.name
-
-
 def board_view(game: Game, state) -> dict:
     """The position as the page draws it (see ``docs/protocol.md``, the ``board`` field)."""
     if isinstance(game, Kalah):
@@ -139,7 +134,7 @@ def _kalah_events(game: Kalah, before: KalahState, move, after: KalahState) -> t
     if after.finished:
         # what the sweep moved: replay the board up to the sweep to see the rows' seeds
         sweep = []
-        cells_before = _board_before_sweep(before, steps, game)
+        cells_before = _board_before_sweep(before, steps)
         for s in (0, 1):
             to = s if game.rules.remaining is Remaining.OWNER else 1 - s
             for p in range(1, n + 1):
@@ -153,7 +148,7 @@ def _kalah_events(game: Kalah, before: KalahState, move, after: KalahState) -> t
     return notices, steps
 
 
-def _board_before_sweep(before: KalahState, steps: list[dict], game: Kalah) -> list[int]:
+def _board_before_sweep(before: KalahState, steps: list[dict]) -> list[int]:
     """The board after the sowing and capture of a move, before the end-of-game sweep."""
     cells = list(before.board)
     for step in steps:

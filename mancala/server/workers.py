@@ -1,0 +1,221 @@
+"""Worker processes for the server's CPU work (AI moves, hints, analysis, trees), driven
+from the event loop.
+
+Why not ``concurrent.futures.ProcessPoolExecutor``: a search whose answer nobody wants any
+more (the player undid the move, the tab closed) must stop, and a worker that dies (killed,
+out of memory) must cost only its own task.  Here each worker is one process with one pipe;
+a cancelled task still running after a second ends its worker, which a fresh one replaces,
+and a dead worker fails only the task it was running.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import logging
+import multiprocessing
+import os
+import signal
+import threading
+import time
+from collections import deque
+from typing import Any, Callable
+
+log = logging.getLogger("mancala.server")
+
+#: seconds an abandoned task may still run (a quick one ends by itself and its worker, engine
+#: loaded, stays) before its worker is ended and replaced
+ABANDON_GRACE = 1.0
+
+
+class WorkerDied(RuntimeError):
+    """The worker running a task stopped before answering (killed, or out of memory)."""
+
+
+def _watch_parent(parent: int) -> None:
+    """End this worker when the server that started it is gone."""
+    while True:
+        time.sleep(1.0)
+        if os.getppid() != parent:
+            os._exit(0)
+
+
+def _worker_main(conn, init: Callable[[], None] | None, parent: int) -> None:
+    """A worker's life: run tasks from the pipe until it closes."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the server's to handle
+    threading.Thread(target=_watch_parent, args=(parent,), name="parent-watchdog", daemon=True).start()
+    if init is not None:
+        try:
+            init()
+        except Exception:  # noqa: BLE001 (an optional warm-up: the tasks still run)
+            pass
+    while True:
+        try:
+            task = conn.recv()
+        except (EOFError, OSError):
+            return
+        if task is None:
+            return
+        task_id, fn, args = task
+        try:
+            reply = (task_id, True, fn(*args))
+        except BaseException as e:  # noqa: BLE001 (every failure goes back to the server)
+            reply = (task_id, False, e)
+        try:
+            conn.send(reply)
+        except Exception as e:  # noqa: BLE001 (e.g. an exception that cannot be pickled)
+            conn.send((task_id, False, RuntimeError(f"{type(reply[2]).__name__}: {e}")))
+
+
+class _Worker:
+    """One worker process, its pipe and the task it runs."""
+
+    def __init__(self, process, conn) -> None:
+        self.process = process
+        self.conn = conn
+        self.future: asyncio.Future | None = None
+        self.task_id: int | None = None
+
+
+class WorkerPool:
+    """``size`` worker processes; :meth:`run` awaits a function's result from one of them.
+
+    Must be used from one event loop.  Cancelling the awaiting task cancels the work.
+    """
+
+    def __init__(self, size: int, init: Callable[[], None] | None = None) -> None:
+        self.size = max(1, size)
+        self.init = init
+        self.context = multiprocessing.get_context("spawn")
+        self.workers: list[_Worker] = []
+        self.idle: deque[_Worker] = deque()
+        self.pending: deque[tuple[asyncio.Future, int, Callable, tuple]] = deque()
+        self.ids = itertools.count(1)
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.closed = False
+
+    def _spawn(self) -> None:
+        parent_end, child_end = self.context.Pipe()
+        process = self.context.Process(target=_worker_main, args=(child_end, self.init, os.getpid()),
+                                       name="mancala-worker", daemon=True)
+        process.start()
+        child_end.close()
+        worker = _Worker(process, parent_end)
+        self.workers.append(worker)
+        self.idle.append(worker)
+        self.loop.add_reader(parent_end.fileno(), self._readable, worker)
+
+    def _ensure_started(self) -> None:
+        if self.loop is None:
+            self.loop = asyncio.get_running_loop()
+        while len(self.workers) < self.size and not self.closed:
+            self._spawn()
+
+    async def run(self, fn: Callable, *args: Any) -> Any:
+        """``fn(*args)`` in a worker; its exception is raised here.  Cancelling the caller
+        ends the work (the worker is replaced)."""
+        if self.closed:
+            raise RuntimeError("the server is stopping")
+        self._ensure_started()
+        future = self.loop.create_future()
+        task_id = next(self.ids)
+        self.pending.append((future, task_id, fn, args))
+        self._dispatch()
+        try:
+            return await future
+        except asyncio.CancelledError:
+            self._cancel(future)
+            raise
+
+    def _dispatch(self) -> None:
+        while self.idle and self.pending:
+            future, task_id, fn, args = self.pending.popleft()
+            if future.done():
+                continue
+            worker = self.idle.popleft()
+            worker.future, worker.task_id = future, task_id
+            try:
+                worker.conn.send((task_id, fn, args))
+            except Exception as e:  # noqa: BLE001 (arguments that cannot be pickled, a broken pipe)
+                worker.future = worker.task_id = None
+                if not future.done():
+                    future.set_exception(e)
+                if isinstance(e, (BrokenPipeError, OSError)):
+                    self._replace(worker)
+                else:
+                    self.idle.append(worker)
+
+    def _readable(self, worker: _Worker) -> None:
+        try:
+            task_id, ok, value = worker.conn.recv()
+        except (EOFError, OSError):
+            future = worker.future
+            self._replace(worker)
+            if future is not None and not future.done():
+                future.set_exception(WorkerDied("the worker process stopped before answering "
+                                                "(killed, or out of memory)"))
+            return
+        except Exception as e:  # noqa: BLE001 (a reply that cannot be unpickled)
+            task_id, ok, value = worker.task_id, False, e
+        future = worker.future
+        worker.future = worker.task_id = None
+        self.idle.append(worker)
+        if future is not None and not future.done():
+            if ok:
+                future.set_result(value)
+            else:
+                future.set_exception(value)
+        self._dispatch()
+
+    def _cancel(self, future: asyncio.Future) -> None:
+        """Forget ``future``'s task: drop it if waiting; if running, let it finish within
+        :data:`ABANDON_GRACE` seconds (its answer is dropped; the worker keeps its loaded
+        engine), else end the worker and start a fresh one."""
+        for worker in list(self.workers):
+            if worker.future is future:
+                self.loop.call_later(ABANDON_GRACE, self._end_if_running, worker, worker.task_id)
+                return
+        self.pending = deque(p for p in self.pending if p[0] is not future)
+
+    def _end_if_running(self, worker: _Worker, task_id: int) -> None:
+        if worker.task_id == task_id and worker in self.workers and not self.closed:
+            self._replace(worker)
+
+    def _retire(self, worker: _Worker) -> None:
+        if worker in self.workers:
+            self.workers.remove(worker)
+        if worker in self.idle:
+            self.idle.remove(worker)
+        try:
+            self.loop.remove_reader(worker.conn.fileno())
+        except (OSError, ValueError):
+            pass
+        if worker.process.is_alive():
+            worker.process.kill()
+        worker.conn.close()
+        worker.process.join(timeout=0)
+
+    def _replace(self, worker: _Worker) -> None:
+        """End ``worker`` (its task abandoned) and start a fresh one in its place."""
+        self._retire(worker)
+        if not self.closed:
+            self._spawn()
+            self._dispatch()
+
+    def busy(self) -> int:
+        """Workers running a task now (abandoned ones included)."""
+        return sum(1 for w in self.workers if w.future is not None)
+
+    def shutdown(self) -> None:
+        """End every worker (tasks under way are abandoned)."""
+        self.closed = True
+        for future, *_ in self.pending:
+            if not future.done():
+                future.cancel()
+        self.pending.clear()
+        for worker in list(self.workers):
+            if worker.future is not None and not worker.future.done():
+                worker.future.cancel()
+            self._retire(worker)
+        for worker in list(self.workers):
+            worker.process.join(timeout=2)
