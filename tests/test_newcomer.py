@@ -396,7 +396,13 @@ def _in_a_pty(args: list[str], steps: list[tuple[str, str]], then_wait_for: str,
         os.write(fd, b"\x03")                      # Ctrl-C, as typed
         read_until("\0never", 30)                   # the rest of the output, until the end
     finally:
-        _, status = os.waitpid(pid, 0)
+        done, status = os.waitpid(pid, os.WNOHANG)
+        if not done:                                # a child that missed its cue must not hang the suite
+            read_until("\0never", 30)
+            done, status = os.waitpid(pid, os.WNOHANG)
+            if not done:
+                os.kill(pid, 9)
+                _, status = os.waitpid(pid, 0)
         os.close(fd)
     return os.waitstatus_to_exitcode(status), out.decode(errors="replace")
 
