@@ -281,7 +281,10 @@ def search_root(s, depth, rules, w, z, tkey, tval, tdat, ctl, deadline):
     ctl[C_ROOTMOVE] = -1
     ctl[C_ABORT] = 0
     ctl[C_CHECK] = ctl[C_NODES] + 1
-    return negamax(s, 0, depth, -np.inf, np.inf, rules, w, z, tkey, tval, tdat, ch, cd, sc, en, ws, ctl,
+    # typed (non-literal) arguments: literals in a recursive function's first call break numba's cache
+    zero = np.int64(0)
+    big = np.float64(np.inf)
+    return negamax(s, zero, np.int64(depth), -big, big, rules, w, z, tkey, tval, tdat, ch, cd, sc, en, ws, ctl,
                    deadline)
 
 
@@ -356,8 +359,8 @@ def search(game: Bao, state: BaoState, seconds: float | None = 1.0, *, max_depth
         raise BadInput(f"Bao search depth must be 1..{MAX_DEPTH}, got {max_depth}")
     if game.is_terminal(state):
         return SearchResult(None, 0.0, (), 0, 0, "bao-engine")
+    warm_up()  # compiles, or loads numba's cache, once per process: not counted against the budget
     start = clock()
-    warm_up()
     searcher = searcher or BaoSearcher(game, weights)
     s = state_array(state)
     nodes_at_start = searcher.nodes
