@@ -46,7 +46,7 @@ C_CHECK = 4       # node count at which to look at the clock next
 C_ROOTMOVE = 5    # the root's best move code
 C_USE_TT = 6      # 1: use the transposition table (0: plain alpha-beta, for tests)
 C_SIZE = 8
-CHECK_EVERY = 4096
+CHECK_EVERY = 1024
 
 # table entry flags
 EXACT, LOWER, UPPER = 0, 1, 2
