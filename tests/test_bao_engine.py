@@ -258,3 +258,12 @@ def test_state_arrays_round_trip():
         s = B.state_array(state)
         assert s.dtype == np.int64 and len(s) == K.S_SIZE
         assert B.array_state(s) == state
+
+
+def test_principal_line_is_legal_and_follows_the_search():
+    for state in _search_positions(6, 12):
+        result = B.search(GAME, state, None, max_depth=4)
+        assert 1 <= len(result.line) <= result.depth and result.line[0] == result.move
+        for move in result.line:
+            assert move in GAME.legal_moves(state)
+            state = GAME.apply(state, move)

@@ -322,22 +322,27 @@ class BaoSearcher:
         return float(value), int(self.ctl[C_ROOTMOVE]), not self.ctl[C_ABORT], self.ctl[C_HEUR] == 0
 
     def line(self, state: BaoState, first: BaoMove, limit: int) -> tuple:
-        """The principal line: ``first``, then the table's moves while they are legal."""
-        game = self.game
+        """The principal line: ``first``, then the table's moves while they are legal
+        (followed with the kernels, so a long never-ending candidate costs no Python time)."""
         moves = [first]
-        state = game.apply(state, first)
-        while len(moves) < limit and not game.is_terminal(state):
-            s = state_array(state)
+        s = state_array(state)
+        code = move_code(first)
+        codes, children, _, capture = position_moves(s, self.rules)
+        while code in codes:
+            s = children[int(np.flatnonzero(codes == code)[0])]
+            if len(moves) >= limit or s[K.S_FINISHED]:
+                break
             h = table_key(s, self.z)
             idx = int(h & np.uint64(len(self.tkey) - 1))
             if self.tkey[idx] != h:
                 break
             code = int(self.tdat[idx] >> 16) - 1
-            move = next((m for m in game.legal_moves(state) if move_code(m) == code), None)
-            if move is None:
+            codes, children, _, capture = position_moves(s, self.rules)
+            if code not in codes:
                 break
-            moves.append(move)
-            state = game.apply(state, move)
+            p = int(s[K.S_PLAYER])
+            moves.append(BaoMove(p, code & 15, 1 if code & K.CW_BIT else -1, bool(capture), bool(s[K.S_STOCK + p] > 0),
+                                 bool(code & K.HOUSE_BIT)))
         return tuple(moves)
 
 
@@ -359,7 +364,7 @@ def search(game: Bao, state: BaoState, seconds: float | None = 1.0, *, max_depth
         raise BadInput(f"Bao search depth must be 1..{MAX_DEPTH}, got {max_depth}")
     if game.is_terminal(state):
         return SearchResult(None, 0.0, (), 0, 0, "bao-engine")
-    warm_up()  # compiles, or loads numba's cache, once per process: not counted against the budget
+    warm_up()  # compiles or loads numba's cache on first use (microseconds later): not counted
     start = clock()
     searcher = searcher or BaoSearcher(game, weights)
     s = state_array(state)
