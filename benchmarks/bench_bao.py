@@ -33,7 +33,7 @@ from rich.progress import Progress  # noqa: E402
 
 from mancala.engine import bao_search  # noqa: E402
 from mancala.games.bao import Bao  # noqa: E402
-from mancala.players import iterative_deepening, make_player  # noqa: E402
+from mancala.players import LEVEL_SECONDS, LEVELS, iterative_deepening, make_player  # noqa: E402
 from mancala.search import alphabeta  # noqa: E402
 from mancala.search.bao_eval import evaluate  # noqa: E402
 
@@ -99,18 +99,49 @@ def speed(game: Bao, positions: list, ref_depth: int, depth: int) -> None:
 
 
 def hard(game: Bao, positions: list) -> None:
-    """The hard level's completed depth and time per position."""
-    print("\n2. hard (depth 8, cap 15 s): completed depth and time per position")
-    times = []
+    """The hard level's completed depth and time per position, before (the reference
+    iterative deepening, depth 8, 15 s cap) and now (the engine)."""
+    print("\n2. hard (depth 8, cap 15 s): completed depth and time per position, old (reference) and new (engine)")
+    old_times, times = [], []
     for k, state in enumerate(positions):
+        t = time.perf_counter()
+        old = iterative_deepening(game, state, LEVEL_SECONDS["hard"], evaluate, max_depth=LEVELS["hard"])
+        old_times.append(time.perf_counter() - t)
         player = make_player("hard")
         t = time.perf_counter()
         player.choose(game, state)
         dt = time.perf_counter() - t
         times.append(dt)
-        print(f"{k:3d} ply {state.ply:3d}: depth {player.last.depth}, {player.last.nodes} nodes, {dt:.3f} s "
-              f"({player.last.algorithm})", flush=True)
-    print(f"hard: max {max(times):.3f} s, mean {sum(times) / len(times):.3f} s")
+        print(f"{k:3d} ply {state.ply:3d}: old depth {old.depth} in {old_times[-1]:.2f} s; new depth "
+              f"{player.last.depth} in {dt:.3f} s ({player.last.nodes} nodes, {player.last.algorithm})", flush=True)
+    print(f"hard: old max {max(old_times):.2f} s, mean {sum(old_times) / len(old_times):.2f} s; "
+          f"new max {max(times):.3f} s, mean {sum(times) / len(times):.3f} s")
+
+
+def hard_sweep(game: Bao, games: int, seed: int) -> None:
+    """The hard level from every position of random games: its worst and mean time."""
+    rng = random.Random(seed)
+    states = []
+    for _ in range(games):
+        state = game.initial_state()
+        while not game.is_terminal(state):
+            states.append(state)
+            state = game.apply(state, rng.choice(game.legal_moves(state)))
+    times = []
+    shallow = 0
+    with Progress() as progress:
+        task = progress.add_task("hard", total=len(states))
+        for state in states:
+            player = make_player("hard")
+            t = time.perf_counter()
+            player.choose(game, state)
+            times.append(time.perf_counter() - t)
+            shallow += player.last.depth < 8 and player.last.algorithm != "bao-engine(exact)"
+            progress.advance(task)
+    times.sort()
+    print(f"hard from all {len(times)} positions of {games} random games: mean {sum(times) / len(times):.3f} s, "
+          f"99th percentile {times[int(0.99 * (len(times) - 1))]:.3f} s, max {times[-1]:.3f} s; "
+          f"{shallow} stopped short of depth 8")
 
 
 def match(game: Bao, count: int, plies: int, seed: int, seconds: float) -> None:
@@ -167,6 +198,8 @@ def main(argv=None) -> int:
     ap.add_argument("--plies", type=int, default=6, help="random plies per opening (default 6)")
     ap.add_argument("--seconds", type=float, default=0.1, help="match time per move (default 0.1)")
     ap.add_argument("--seed", type=int, default=2026)
+    ap.add_argument("--hard-games", type=int, default=10,
+                    help="also run hard from every position of this many random games (default 10; 0: skip)")
     ap.add_argument("--skip-match", action="store_true")
     ap.add_argument("--match-only", action="store_true")
     args = ap.parse_args(argv)
@@ -180,6 +213,8 @@ def main(argv=None) -> int:
         positions = sample_positions(game, args.positions, args.seed)
         speed(game, positions, args.ref_depth, 8)
         hard(game, positions)
+        if args.hard_games:
+            hard_sweep(game, args.hard_games, args.seed)
     if not args.skip_match:
         match(game, args.openings, args.plies, args.seed, args.seconds)
     return 0
