@@ -267,3 +267,10 @@ def test_principal_line_is_legal_and_follows_the_search():
         for move in result.line:
             assert move in GAME.legal_moves(state)
             state = GAME.apply(state, move)
+
+
+def test_search_from_a_finished_game():
+    state = GAME.position([0, 0, 0, 2, 0, 1, 0, 0] + [0] * 8, [0, 0, 3, 0, 0, 0, 0, 0] + [1] * 8)
+    after = GAME.apply(state, GAME.legal_moves(state)[0])
+    result = B.search(GAME, after, 1.0)
+    assert result.move is None and result.value == reference_evaluate(GAME, after, after.player) == -9999.0

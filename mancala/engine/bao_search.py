@@ -362,12 +362,13 @@ def search(game: Bao, state: BaoState, seconds: float | None = 1.0, *, max_depth
     move.  Stops early once a search met only finished games (its value is then exact)."""
     if max_depth < 1 or max_depth > MAX_DEPTH:
         raise BadInput(f"Bao search depth must be 1..{MAX_DEPTH}, got {max_depth}")
-    if game.is_terminal(state):
-        return SearchResult(None, 0.0, (), 0, 0, "bao-engine")
     warm_up()  # compiles or loads numba's cache on first use (microseconds later): not counted
     start = clock()
     searcher = searcher or BaoSearcher(game, weights)
     s = state_array(state)
+    if game.is_terminal(state):
+        value, _ = position_value(s, searcher.rules, searcher.weights)
+        return SearchResult(None, float(value), (), 1, 0, "bao-engine(exact)")
     nodes_at_start = searcher.nodes
     moves = game.legal_moves(state)
     capture = moves[0].capture
