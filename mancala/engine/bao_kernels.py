@@ -26,7 +26,6 @@ them), so the code with the position names a :class:`mancala.games.bao.BaoMove`.
 
 from __future__ import annotations
 
-import numpy as np
 from numba import njit
 
 # --- the position array -------------------------------------------------------
