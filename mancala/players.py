@@ -125,6 +125,9 @@ class SearchPlayer:
         if self.algorithm == "minimax":
             return minimax(game, state, self.depth, evaluate)
         if self.seconds is not None:
+            if isinstance(game, Bao) and self.evaluation in (None, "bao"):
+                from mancala.engine.bao_search import search as bao_search  # noqa: PLC0415 (numba on demand)
+                return bao_search(game, state, self.seconds, max_depth=self.depth)
             return iterative_deepening(game, state, self.seconds, evaluate, max_depth=self.depth)
         return alphabeta(game, state, self.depth, evaluate)
 
@@ -170,8 +173,8 @@ def iterative_deepening(game: Game, state, seconds: float, evaluate: Evaluation 
 
 
 def best_move(game: Game, state, seconds: float = 1.0) -> Any:
-    """Our strongest player's move within ``seconds``: the fast engine for Kalah, else
-    iterative-deepening alpha-beta."""
+    """Our strongest player's move within ``seconds``: the fast engines for Kalah and Bao,
+    else iterative-deepening alpha-beta."""
     return best_search(game, state, seconds).move
 
 
@@ -180,6 +183,9 @@ def best_search(game: Game, state, seconds: float = 1.0) -> SearchResult:
     if isinstance(game, Kalah):
         from mancala.engine import best_move as engine_best_move  # noqa: PLC0415 (loads numba only when needed)
         return engine_best_move(game, state, seconds)
+    if isinstance(game, Bao):
+        from mancala.engine.bao_search import search as bao_search  # noqa: PLC0415
+        return bao_search(game, state, seconds)
     return iterative_deepening(game, state, seconds)
 
 

@@ -1,0 +1,400 @@
+"""Fast Bao search: numba alpha-beta (negamax, fail-soft) with a transposition table,
+move ordering and iterative deepening within a time or node budget.
+
+Values are those of :func:`mancala.search.core.alphabeta` with
+:mod:`mancala.search.bao_eval`'s evaluation at the same depth (the root value is
+exact; only the choice between equally good moves may differ), because:
+
+* the kernels (:mod:`mancala.engine.bao_kernels`) play the reference's rules and
+  compute its evaluation bit for bit from the mover's side (the evaluation is
+  antisymmetric, so negamax's negation is exact in floating point);
+* the table key includes the ply: a position met again at the same ply in one
+  search has the same remaining depth and the same win values (``WIN - ply``), so
+  a stored bound is exactly the bound the reference would compute there.  Entries
+  of earlier iterations (shallower) only order moves.
+
+Move order: the table's move first, then the children by their static evaluation
+(best for the mover first).
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Callable
+
+import numba
+import numpy as np
+from numba import njit
+
+from mancala.engine import bao_kernels as K
+from mancala.errors import BadInput
+from mancala.games.bao import Bao, BaoMove, BaoRules, BaoState, MtajiHouse, SingletonRule
+from mancala.search.bao_eval import BaoWeights
+from mancala.search.core import SearchResult
+
+#: deepest search (plies); Bao has no extra turns, so depth in turns = plies
+MAX_DEPTH = 60
+#: transposition table entries (a power of two); 24 bytes each
+TABLE_ENTRIES = 1 << 19
+
+# ctl slots
+C_NODES = 0       # nodes visited (root included), as the reference counts them
+C_HEUR = 1        # depth leaves scored by the heuristic (0 over a search = its value is exact)
+C_ABORT = 2       # 1 once the node limit or the deadline is reached
+C_LIMIT = 3       # node limit (0: none)
+C_CHECK = 4       # node count at which to look at the clock next
+C_ROOTMOVE = 5    # the root's best move code
+C_USE_TT = 6      # 1: use the transposition table (0: plain alpha-beta, for tests)
+C_SIZE = 8
+CHECK_EVERY = 1024
+
+# table entry flags
+EXACT, LOWER, UPPER = 0, 1, 2
+HEUR_BIT = 4
+
+_SINGLETONS = {SingletonRule.OWNED: 0, SingletonRule.FUNCTIONAL: 1, SingletonRule.ANY: 2}
+_MTAJI = {MtajiHouse.FIRST_CAPTURE: 0, MtajiHouse.STOCK_EMPTY: 1, MtajiHouse.UNTIL_EMPTIED: 2}
+
+
+# --- conversions -------------------------------------------------------------------
+
+def rules_array(rules: BaoRules) -> np.ndarray:
+    """The kernels' rules array for ``rules``."""
+    r = np.zeros(K.R_SIZE, dtype=np.int64)
+    r[K.R_TAX_SMALL] = int(rules.tax_small_house)
+    r[K.R_SINGLETONS] = _SINGLETONS[rules.singletons]
+    r[K.R_MTAJI_HOUSE] = _MTAJI[rules.mtaji_house]
+    r[K.R_TAKASIA] = int(rules.takasia)
+    r[K.R_EXEMPT] = int(rules.takasia_exempt_singletons)
+    r[K.R_FORCES] = int(rules.takasia_forces_capture)
+    r[K.R_MAX_PLIES] = rules.max_plies
+    r[K.R_MAX_LAPS] = rules.max_laps
+    return r
+
+
+def weights_array(weights: BaoWeights = BaoWeights()) -> np.ndarray:
+    """The kernels' weights array (``W_*`` slots) for ``weights``."""
+    return np.array([weights.front, weights.back, weights.stock, weights.namua_front,
+                     weights.threat_to_move, weights.threat_waiting, weights.house, weights.mobility],
+                    dtype=np.float64)
+
+
+def state_array(state: BaoState) -> np.ndarray:
+    """The kernels' position array for ``state``."""
+    s = np.zeros(K.S_SIZE, dtype=np.int64)
+    s[0:16] = state.holes[0]
+    s[16:32] = state.holes[1]
+    s[K.S_STOCK:K.S_STOCK + 2] = state.stock
+    s[K.S_OWNS:K.S_OWNS + 2] = [int(o) for o in state.owns]
+    s[K.S_PLAYER] = state.player
+    s[K.S_TAKASIA] = -1 if state.takasia is None else state.takasia
+    s[K.S_MUST] = -1 if state.must_capture is None else state.must_capture
+    s[K.S_PLY] = state.ply
+    s[K.S_WINNER] = -1 if state.winner is None else state.winner
+    s[K.S_FINISHED] = int(state.finished)
+    return s
+
+
+def array_state(s: np.ndarray) -> BaoState:
+    """The :class:`BaoState` of a position array (without ``last``)."""
+    def opt(v):
+        return None if v < 0 else int(v)
+    return BaoState(holes=(tuple(int(x) for x in s[0:16]), tuple(int(x) for x in s[16:32])),
+                    stock=(int(s[K.S_STOCK]), int(s[K.S_STOCK + 1])),
+                    owns=(bool(s[K.S_OWNS]), bool(s[K.S_OWNS + 1])), player=int(s[K.S_PLAYER]),
+                    takasia=opt(s[K.S_TAKASIA]), must_capture=opt(s[K.S_MUST]), ply=int(s[K.S_PLY]),
+                    winner=opt(s[K.S_WINNER]), finished=bool(s[K.S_FINISHED]))
+
+
+def move_code(move: BaoMove) -> int:
+    """The kernels' code of ``move``."""
+    return move.hole | (K.CW_BIT if move.direction == 1 else 0) | (K.HOUSE_BIT if move.house else 0)
+
+
+def code_move(state: BaoState, code: int, capture: bool) -> BaoMove:
+    """The :class:`BaoMove` a code names in ``state`` (``capture``: the position's moves capture)."""
+    return BaoMove(state.player, code & 15, 1 if code & K.CW_BIT else -1, capture, state.stock[state.player] > 0,
+                   bool(code & K.HOUSE_BIT))
+
+
+@njit(cache=True)
+def position_moves(s, rules):
+    """(codes, children, endless codes with status, capture) of ``s``: every legal move in
+    the reference's order, the positions after them, and the never-ending candidates."""
+    codes = np.zeros(K.MAX_MOVES, dtype=np.int64)
+    children = np.zeros((K.MAX_MOVES, K.S_SIZE), dtype=np.int64)
+    endless = np.zeros(K.MAX_MOVES, dtype=np.int64)
+    ws = np.zeros(K.WS_SIZE, dtype=np.int64)
+    n, ne, cap = K.gen_moves(s, rules, codes, children, endless, ws, False)
+    return codes[:n].copy(), children[:n].copy(), endless[:ne].copy(), cap
+
+
+@njit(cache=True)
+def position_value(s, rules, w):
+    """(value for the player to move, terminal) of ``s`` by bao_eval."""
+    codes = np.zeros(K.MAX_MOVES, dtype=np.int64)
+    children = np.zeros((K.MAX_MOVES, K.S_SIZE), dtype=np.int64)
+    endless = np.zeros(K.MAX_MOVES, dtype=np.int64)
+    ws = np.zeros(K.WS_SIZE, dtype=np.int64)
+    return K.evaluate(s, rules, w, codes, children, endless, ws)
+
+
+# --- the search ------------------------------------------------------------------------
+
+@njit(cache=True)
+def now() -> float:
+    """``time.perf_counter()`` from compiled code."""
+    with numba.objmode(t="float64"):
+        t = time.perf_counter()
+    return t
+
+
+@njit(cache=True)
+def zobrist(seed):
+    """Random keys: one per (position cell, value mod 128)."""
+    np.random.seed(seed)
+    z = np.zeros((K.S_SIZE, 128), dtype=np.uint64)
+    for f in range(K.S_SIZE):
+        for v in range(128):
+            hi = np.uint64(np.random.randint(0, 1 << 31))
+            mid = np.uint64(np.random.randint(0, 1 << 31))
+            lo = np.uint64(np.random.randint(0, 1 << 31))
+            z[f, v] = (hi << np.uint64(33)) ^ (mid << np.uint64(16)) ^ lo
+    return z
+
+
+@njit(cache=True)
+def table_key(s, z):
+    """The position's 64-bit key (every cell, the ply included; never 0)."""
+    h = np.uint64(0)
+    for f in range(K.S_SIZE):
+        v = s[f] + 1
+        h ^= z[f, v & 127]
+        if v >= 128:
+            h ^= z[f, (v >> 7) & 127] * np.uint64(0x9E3779B97F4A7C15)
+    if h == 0:
+        h = np.uint64(1)
+    return h
+
+
+@njit(cache=True)
+def negamax(s, ply, depth, alpha, beta, rules, w, z, tkey, tval, tdat, ch, cd, sc, en, ws, ctl, deadline):
+    """The value of ``s`` for the player to move, searched ``depth`` plies (fail-soft)."""
+    ctl[C_NODES] += 1
+    if ctl[C_NODES] >= ctl[C_CHECK]:
+        ctl[C_CHECK] = ctl[C_NODES] + CHECK_EVERY
+        if (ctl[C_LIMIT] > 0 and ctl[C_NODES] >= ctl[C_LIMIT]) or (deadline > 0.0 and now() > deadline):
+            ctl[C_ABORT] = 1
+    if ctl[C_ABORT] != 0:
+        return 0.0
+    if s[K.S_FINISHED] != 0:
+        return K.terminal_value(s, True)
+    codes = cd[ply]
+    children = ch[ply]
+    if depth <= 0:
+        v, terminal = K.evaluate(s, rules, w, codes, children, en, ws)
+        if not terminal:
+            ctl[C_HEUR] += 1
+        return v
+    use_tt = ctl[C_USE_TT] != 0
+    h = np.uint64(0)
+    idx = 0
+    ttmove = -1
+    if use_tt:
+        h = table_key(s, z)
+        idx = np.int64(h & np.uint64(tkey.shape[0] - 1))
+        if tkey[idx] == h:
+            dat = tdat[idx]
+            ttmove = (dat >> 16) - 1
+            if ply > 0 and (dat & 255) >= depth:
+                flag = (dat >> 8) & 3
+                v = tval[idx]
+                if flag == EXACT or (flag == LOWER and v >= beta) or (flag == UPPER and v <= alpha):
+                    if (dat >> 8) & HEUR_BIT:
+                        ctl[C_HEUR] += 1
+                    return v
+    n, ne, cap = K.gen_moves(s, rules, codes, children, en, ws, False)
+    if n == 0:
+        return K.terminal_value(s, False)
+    heur_before = ctl[C_HEUR]
+    scores = sc[ply]
+    for k in range(n):
+        c = children[k]
+        if codes[k] == ttmove:
+            scores[k] = 1e18
+        elif c[K.S_FINISHED] != 0:
+            scores[k] = -K.terminal_value(c, True)
+        else:
+            scores[k] = -K.heuristic(c, w)
+    order = np.empty(n, dtype=np.int64)
+    for k in range(n):
+        order[k] = k
+    # insertion sort, stable: equal scores keep the reference's order
+    for a in range(1, n):
+        x = order[a]
+        b = a - 1
+        while b >= 0 and scores[order[b]] < scores[x]:
+            order[b + 1] = order[b]
+            b -= 1
+        order[b + 1] = x
+    best = -np.inf
+    best_move = -1
+    a = alpha
+    for r in range(n):
+        k = order[r]
+        v = -negamax(children[k], ply + 1, depth - 1, -beta, -a, rules, w, z, tkey, tval, tdat, ch, cd, sc, en,
+                     ws, ctl, deadline)
+        if ctl[C_ABORT] != 0:
+            return 0.0
+        if v > best:
+            best = v
+            best_move = codes[k]
+            if ply == 0:
+                ctl[C_ROOTMOVE] = best_move
+        if best > a:
+            a = best
+        if a >= beta:
+            break
+    if use_tt:
+        flag = EXACT
+        if best <= alpha:
+            flag = UPPER
+        elif best >= beta:
+            flag = LOWER
+        if ctl[C_HEUR] != heur_before:
+            flag |= HEUR_BIT
+        tkey[idx] = h
+        tval[idx] = best
+        tdat[idx] = min(depth, 255) | (flag << 8) | ((best_move + 1) << 16)
+    return best
+
+
+@njit(cache=True)
+def search_root(s, depth, rules, w, z, tkey, tval, tdat, ctl, deadline):
+    """Search ``s`` to ``depth`` plies; returns its value for the player to move
+    (the best move is left in ``ctl[C_ROOTMOVE]``, ``ctl[C_ABORT]`` says if it stopped)."""
+    ch = np.zeros((MAX_DEPTH + 2, K.MAX_MOVES, K.S_SIZE), dtype=np.int64)
+    cd = np.zeros((MAX_DEPTH + 2, K.MAX_MOVES), dtype=np.int64)
+    sc = np.zeros((MAX_DEPTH + 2, K.MAX_MOVES), dtype=np.float64)
+    en = np.zeros(K.MAX_MOVES, dtype=np.int64)
+    ws = np.zeros(K.WS_SIZE, dtype=np.int64)
+    ctl[C_ROOTMOVE] = -1
+    ctl[C_ABORT] = 0
+    ctl[C_CHECK] = ctl[C_NODES] + 1
+    # typed (non-literal) arguments: literals in a recursive function's first call break numba's cache
+    zero = np.int64(0)
+    big = np.float64(np.inf)
+    return negamax(s, zero, np.int64(depth), -big, big, rules, w, z, tkey, tval, tdat, ch, cd, sc, en, ws, ctl,
+                   deadline)
+
+
+class BaoSearcher:
+    """One search's tables: a transposition table, the rules and weights arrays, counters.
+
+    Keep one per player to reuse the table from move to move (it stays valid: keys
+    include the ply and every rule-relevant cell)."""
+
+    def __init__(self, game: Bao, weights: BaoWeights = BaoWeights(), entries: int = TABLE_ENTRIES,
+                 use_table: bool = True) -> None:
+        if entries & (entries - 1):
+            raise BadInput(f"table entries must be a power of two, got {entries}")
+        self.game = game
+        self.rules = rules_array(game.rules)
+        self.weights = weights_array(weights)
+        self.z = zobrist(20240611)
+        self.tkey = np.zeros(entries, dtype=np.uint64)
+        self.tval = np.zeros(entries, dtype=np.float64)
+        self.tdat = np.zeros(entries, dtype=np.int64)
+        self.ctl = np.zeros(C_SIZE, dtype=np.int64)
+        self.ctl[C_USE_TT] = int(use_table)
+
+    @property
+    def nodes(self) -> int:
+        """Nodes visited so far (every search of this searcher)."""
+        return int(self.ctl[C_NODES])
+
+    def run(self, s: np.ndarray, depth: int, deadline: float = 0.0, node_limit: int = 0) -> tuple[float, int, bool, bool]:
+        """One fixed-depth search: (value, best move code, complete, exact)."""
+        self.ctl[C_HEUR] = 0
+        self.ctl[C_LIMIT] = node_limit
+        value = search_root(s, depth, self.rules, self.weights, self.z, self.tkey, self.tval, self.tdat,
+                            self.ctl, deadline)
+        return float(value), int(self.ctl[C_ROOTMOVE]), not self.ctl[C_ABORT], self.ctl[C_HEUR] == 0
+
+    def line(self, state: BaoState, first: BaoMove, limit: int) -> tuple:
+        """The principal line: ``first``, then the table's moves while they are legal
+        (followed with the kernels, so a long never-ending candidate costs no Python time)."""
+        moves = [first]
+        s = state_array(state)
+        code = move_code(first)
+        codes, children, _, capture = position_moves(s, self.rules)
+        while code in codes:
+            s = children[int(np.flatnonzero(codes == code)[0])]
+            if len(moves) >= limit or s[K.S_FINISHED]:
+                break
+            h = table_key(s, self.z)
+            idx = int(h & np.uint64(len(self.tkey) - 1))
+            if self.tkey[idx] != h:
+                break
+            code = int(self.tdat[idx] >> 16) - 1
+            codes, children, _, capture = position_moves(s, self.rules)
+            if code not in codes:
+                break
+            p = int(s[K.S_PLAYER])
+            moves.append(BaoMove(p, code & 15, 1 if code & K.CW_BIT else -1, bool(capture), bool(s[K.S_STOCK + p] > 0),
+                                 bool(code & K.HOUSE_BIT)))
+        return tuple(moves)
+
+
+def warm_up() -> None:
+    """Compile (or load from numba's cache) every kernel with a tiny search."""
+    game = Bao()
+    searcher = BaoSearcher(game, entries=1 << 4)
+    searcher.run(state_array(game.initial_state()), 1)
+
+
+def search(game: Bao, state: BaoState, seconds: float | None = 1.0, *, max_depth: int = MAX_DEPTH,
+           max_nodes: int | None = None, weights: BaoWeights = BaoWeights(),
+           searcher: BaoSearcher | None = None, clock: Callable[[], float] = time.perf_counter) -> SearchResult:
+    """Iterative deepening: depth 1, 2, ... up to ``max_depth`` plies while the budget lasts
+    (``seconds`` of wall time, or ``max_nodes`` nodes; None: no limit).  Returns the last
+    complete iteration (depth 1 always completes), with the root value for the player to
+    move.  Stops early once a search met only finished games (its value is then exact)."""
+    if max_depth < 1 or max_depth > MAX_DEPTH:
+        raise BadInput(f"Bao search depth must be 1..{MAX_DEPTH}, got {max_depth}")
+    warm_up()  # compiles or loads numba's cache on first use (microseconds later): not counted
+    start = clock()
+    searcher = searcher or BaoSearcher(game, weights)
+    s = state_array(state)
+    if game.is_terminal(state):
+        value, _ = position_value(s, searcher.rules, searcher.weights)
+        return SearchResult(None, float(value), (), 1, 0, "bao-engine(exact)")
+    nodes_at_start = searcher.nodes
+    moves = game.legal_moves(state)
+    capture = moves[0].capture
+    best = None
+    for depth in range(1, max_depth + 1):
+        deadline = 0.0
+        limit = 0
+        if best is not None:
+            if seconds is not None:
+                if clock() - start >= seconds:
+                    break
+                deadline = time.perf_counter() + (seconds - (clock() - start))
+            if max_nodes is not None:
+                limit = nodes_at_start + max_nodes
+                if searcher.nodes >= limit:
+                    break
+        value, code, complete, exact = searcher.run(s, depth, deadline, limit)
+        if not complete:
+            break
+        best = (value, code, depth, exact)
+        if exact:
+            break
+    value, code, depth, exact = best
+    move = code_move(state, code, capture)
+    if move not in moves:  # cannot happen: the code came from the kernels' move list
+        raise RuntimeError(f"Bao engine returned an unknown move code {code}")
+    line = searcher.line(state, move, depth)
+    return SearchResult(move, value, line, searcher.nodes - nodes_at_start, depth,
+                        f"bao-engine({'exact' if exact else f'depth {depth}'})")
