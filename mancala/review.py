@@ -154,7 +154,7 @@ def analysis_lines(game: Kalah, state: KalahState, table) -> list[str]:
 def review_lines(review: GameReview, seconds: float) -> list[str]:
     """The text of a game review (``mancala analyse GAME.json``)."""
     game = review.game
-    out = [f"Review of {game!r}: {len(review.moves)} moves, {seconds:g} s a position. Values are the mover's "
+    out = [f"Review of {game!r}: {len(review.moves)} move{'s' if len(review.moves) != 1 else ''}, {seconds:g} s a position. Values are the mover's "
            f"final store difference with best play; ~ marks an estimate, the rest is proved."]
     out.append(f"{'move':>4}  {'player':<22} {'played':>6} {'value':>6}  {'best':>5} {'value':>6}  {'lost':>5}")
     for m in review.moves:
