@@ -23,7 +23,7 @@ EPILOG = """examples:
   mancala match greedy alphabeta:depth=4 --games 20
   mancala explain --game tictactoe --position 'XX./.O./...'
   mancala solve --preset empty-capture --seeds 3    the exact value of Kalah(6,3)
-  mancala analyse mancala-save.json               every move's value in a saved game
+  mancala analyse mancala-save.json               review a saved game, move by move
   mancala homework input.txt                      the homework file interface
 """
 
@@ -185,12 +185,19 @@ def kalah_position(args: argparse.Namespace):
     return game, state
 
 
+def prepare_engine(game) -> None:
+    """Ready the engine for ``game``, saying so on stderr when that takes more than a moment."""
+    from mancala.engine import prepare  # noqa: PLC0415 (numba loads only when needed)
+    prepare(game, notice=lambda: print("preparing the engine (once)…", file=sys.stderr, flush=True))
+
+
 def cmd_solve(args: argparse.Namespace) -> int:
     """``mancala solve``: the exact value of a Kalah position, a best move and a perfect line."""
     from mancala.engine import solve  # noqa: PLC0415 (numba loads only when needed)
     game, state = kalah_position(args)
     if game.is_terminal(state):
         raise BadInput("that position is already finished: there is nothing to solve")
+    prepare_engine(game)
     result = solve(game, state, progress=not args.no_progress)
     who = game.seat_name(state.seat)
     print(f"value: {result.value:+d} for {who} (final store difference with perfect play)")
@@ -201,30 +208,53 @@ def cmd_solve(args: argparse.Namespace) -> int:
 
 
 def cmd_analyse(args: argparse.Namespace) -> int:
-    """``mancala analyse``: every legal move's value, exact where solved, and the best line."""
+    """``mancala analyse``: review a saved game move by move, or analyse one position (every
+    legal move's value, exact where proved, and the best line)."""
     from mancala.engine import analyse  # noqa: PLC0415
     from mancala.games.kalah import Kalah  # noqa: PLC0415
     from mancala.record import load_record  # noqa: PLC0415
-    if not args.seconds > 0:
+    from mancala.review import analysis_lines, review_game, review_lines  # noqa: PLC0415
+    if args.seconds is not None and not args.seconds > 0:
         raise BadInput("--seconds must be more than 0")
     if args.file:
         if args.position:
             raise BadInput("give either a saved game file or --position, not both")
         record = load_record(args.file)
-        game, state = record.game, record.final_state()
-        if not isinstance(game, Kalah):
+        if not isinstance(record.game, Kalah):
             raise BadInput(f"{args.file}: not a Kalah game; the engine plays Kalah only")
+        if not args.last:
+            return _review(record, args.seconds if args.seconds is not None else 1.0, review_game, review_lines)
+        game, state = record.game, record.final_state()
     else:
+        if args.last:
+            raise BadInput("--last analyses the last position of a saved game: give the game's file")
         game, state = kalah_position(args)
     print(game.render(state))
     if game.is_terminal(state):
         print(f"The game is over. Final stores: South {state.store(0)}, North {state.store(1)}.")
         return 0
-    table = analyse(game, state, args.seconds)
-    print(f"{game.seat_name(state.seat)} to move; values are its final store difference:")
-    for mv in table:
-        print(f"  {str(mv.move):>5}  {mv.value:+g}  {'exact' if mv.exact else 'estimate'}")
-    print("best line: " + " ".join(str(m) for m in table.line))
+    prepare_engine(game)
+    table = analyse(game, state, args.seconds if args.seconds is not None else 5.0)
+    print("\n".join(analysis_lines(game, state, table)))
+    return 0
+
+
+def _review(record, seconds: float, review_game, review_lines) -> int:
+    """``mancala analyse GAME.json``: the whole game's review, with a progress bar."""
+    from mancala.engine.endgame import terminal_console  # noqa: PLC0415
+    if not record.moves:
+        raise BadInput("the saved game has no moves to review; use --last to analyse its position")
+    prepare_engine(record.game)
+    console = terminal_console()
+    if console is None:
+        review = review_game(record, seconds)
+    else:
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn  # noqa: PLC0415
+        with Progress(TextColumn("reviewing moves"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                      console=console, transient=True) as bar:
+            task = bar.add_task("review", total=len(record.moves))
+            review = review_game(record, seconds, progress=lambda done, total: bar.update(task, completed=done))
+    print("\n".join(review_lines(review, seconds)))
     return 0
 
 
@@ -286,15 +316,20 @@ def build_parser() -> argparse.ArgumentParser:
     solve.add_argument("--no-progress", action="store_true", help="do not show the progress display")
     solve.set_defaults(func=cmd_solve)
 
-    ana = sub.add_parser("analyse", aliases=["analyze"], help="the value of every legal move of a position or saved game",
-                         description="Analyse a Kalah position (or the last position of a saved game): the value "
-                                     "of every legal move, exact where the engine solved it, and the best line.",
-                         epilog="examples:\n  mancala analyse mancala-save.json\n"
+    ana = sub.add_parser("analyse", aliases=["analyze"], help="review a saved game move by move, or analyse a position",
+                         description="Review a saved Kalah game: each move's value against the best move's and the "
+                                     "turning points (the biggest mistakes), exact where the engine proves it. Or "
+                                     "analyse one position (--position, or --last for a saved game's last one): the "
+                                     "value of every legal move, exact where proved, and the best line.",
+                         epilog="examples:\n  mancala analyse mancala-save.json             review the whole game\n"
+                                "  mancala analyse mancala-save.json --last      its last position\n"
                                 "  mancala analyse --pits 3 --seeds 2 --seconds 2",
                          formatter_class=argparse.RawDescriptionHelpFormatter)
-    ana.add_argument("file", nargs="?", help="a saved game (mancala play's save): its current position is analysed")
+    ana.add_argument("file", nargs="?", help="a saved game (mancala play's save): every move is reviewed")
     add_game_arguments(ana)
-    ana.add_argument("--seconds", type=float, default=5.0, help="thinking time for all moves together (default 5)")
+    ana.add_argument("--last", action="store_true", help="analyse only the saved game's last position")
+    ana.add_argument("--seconds", type=float, default=None,
+                     help="thinking time per position (default: 5 for one position, 1 a move in a review)")
     ana.set_defaults(func=cmd_analyse)
 
     _add_file_format_commands(sub)

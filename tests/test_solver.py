@@ -212,7 +212,7 @@ def test_analyse_command_on_a_position_and_a_saved_game(capsys, tmp_path):
     game = Kalah(KalahRules(pits=3, seeds=2))
     path = tmp_path / "game.json"
     save_record(GameRecord(game, ["human", "easy"], [KalahMove(1)]), path)
-    assert main(["analyse", str(path), "--seconds", "1"]) == 0
+    assert main(["analyse", str(path), "--last", "--seconds", "1"]) == 0
     out = capsys.readouterr().out
     assert "North to move" in out and "best line: " in out
     assert main(["analyse", str(path), "--seconds", "0"]) == 2

@@ -783,14 +783,16 @@ def is_prepared(game: Kalah) -> bool:
     return ctx is not None and not ctx.evicted and ctx.db_checked
 
 
-def prepare(game: Kalah) -> float:
+def prepare(game: Kalah, *, notice: Callable[[], None] | None = None, notice_after: float = 0.5) -> float:
     """Make the engine ready for ``game``: load (the first time on a machine, compile) the
     kernels, and make this rule set's table and endgame database (loaded from the cache,
     or built).  Idempotent; returns the seconds it took (0.0 when already ready).
 
     Searches call it before their clock starts, so that a time budget is spent searching;
-    a user interface may call it first to say "preparing the engine (once)…".  The work
-    runs in a worker thread (:func:`run_job`): Ctrl-C interrupts the wait at once."""
+    a user interface may call it first to say "preparing the engine (once)…", or pass
+    ``notice``, called once if the preparation is still running after ``notice_after``
+    seconds.  The work runs in a worker thread (:func:`run_job`): Ctrl-C interrupts the
+    wait at once."""
     if not isinstance(game, Kalah):
         raise BadInput(f"the engine plays Kalah only, not {game!r}")
     if is_prepared(game):
@@ -808,7 +810,14 @@ def prepare(game: Kalah) -> float:
             job.check()
             _prepared.add(_prepare_key(game))
 
-    run_job(work)
+    told = [notice is None]
+
+    def tick(job: Job) -> None:
+        if not told[0] and time.perf_counter() - start >= notice_after:
+            told[0] = True
+            notice()
+
+    run_job(work, tick=tick)
     return time.perf_counter() - start
 
 
@@ -823,7 +832,8 @@ def _swap_choice(game: Kalah, state: KalahState, result: SearchResult) -> Search
 def best_move(game: Kalah, state: KalahState, seconds: float = 1.0, *, max_depth: int | None = None,
               max_nodes: int | None = None, clock: Callable[[], float] | None = None,
               use_db: bool = True, hw: int = DEFAULT_HW) -> SearchResult:
-    """The engine's move: iterative deepening MTD(f) within ``seconds`` (single-threaded).
+    """The engine's move: iterative deepening MTD(f) within ``seconds`` (single-threaded),
+    counted after :func:`prepare` (loading kernels and databases is not part of it).
 
     ``value`` is the final margin expected for the player to move (store minus store);
     it is exact when ``algorithm`` is ``"engine(exact)"`` (the search met no depth
@@ -835,6 +845,7 @@ def best_move(game: Kalah, state: KalahState, seconds: float = 1.0, *, max_depth
     """
     if state.finished:
         return SearchResult(None, game.score(state, game.to_move(state)), (), 0, 0, "engine(exact)")
+    bridge.relative_board(state)  # the engine's limits, checked before any work
     prepare(game)  # loading kernels and databases does not count against the budget
     return run_job(lambda job: _deepen(job, game, state, seconds, max_depth, max_nodes, clock, use_db, hw))
 
