@@ -17,7 +17,10 @@ import time
 from mancala.engine import solve
 from mancala.games import make_game
 
-PRESETS = ["standard", "empty-capture", "egyptian", "no-stealing", "cs151"]
+#: five rule sets (five tables before the bound); no-stealing is left out: its (6,3) proof is
+#: 957 M nodes (7 minutes), the others take seconds
+RULE_SETS = ["preset=standard", "preset=empty-capture", "preset=egyptian", "preset=cs151",
+             "preset=standard,skip_origin=true"]
 
 
 def status(field: str) -> int:
@@ -39,11 +42,11 @@ def main() -> None:
     except ImportError:  # an engine without a memory bound
         memory_in_use = None
     print(f"start: RSS {status('VmRSS')} MB")
-    for preset in PRESETS:
-        game = make_game(f"kalah(preset={preset},pits={args.pits},seeds={args.seeds})")
+    for rules in RULE_SETS:
+        game = make_game(f"kalah({rules},pits={args.pits},seeds={args.seeds})")
         t = time.perf_counter()
         r = solve(game, game.initial_state(), progress=False)
-        line = (f"{preset:>14}: value {r.value:+d}, {r.nodes:,} nodes, {time.perf_counter() - t:.1f} s; "
+        line = (f"{rules:>32}: value {r.value:+d}, {r.nodes:,} nodes, {time.perf_counter() - t:.1f} s; "
                 f"RSS {status('VmRSS')} MB, peak {status('VmHWM')} MB")
         if memory_in_use is not None:
             use = memory_in_use()
