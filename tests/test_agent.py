@@ -33,7 +33,8 @@ def server(tmp_path_factory):
     results = tmp_path_factory.mktemp("results")
     proc = subprocess.Popen([sys.executable, "-m", "mancala", "serve", "--port", "0", "--results", str(results),
                              "--workers", "1", "--token", TOKEN, "--grace", "30"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ENV)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ENV,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         line = proc.stdout.readline()
         assert line.startswith("mancala server at http://127.0.0.1:"), line + proc.stderr.read()

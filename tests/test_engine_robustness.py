@@ -99,18 +99,18 @@ def test_huge_positions_are_refused_in_one_line(command, capsys):
     assert main([command, "--position", HUGE]) == 2
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1
-    assert "at most 12,000 seeds" in err and "--seeds" in err
+    assert "at most 14,000 seeds" in err and "pits and 2 stores" in err
 
 
 def test_position_limits_are_checked_where_positions_are_read():
-    with pytest.raises(BadInput, match="at most 12,000 seeds"):
-        KalahRules(start=(12_001,) + (0,) * 13)
-    KalahRules(start=(12_000,) + (0,) * 13)  # the limit itself is fine
-    with pytest.raises(BadInput, match="at most 2,000 seeds"):
-        Kalah(KalahRules(pits=1, seeds=0)).position((2001, 0, 0, 0), 0)
+    with pytest.raises(BadInput, match="at most 14,000 seeds"):
+        KalahRules(start=(14_001,) + (0,) * 13)
+    KalahRules(start=(14_000,) + (0,) * 13)  # the limit itself is fine
+    with pytest.raises(BadInput, match="at most 4,000 seeds"):
+        Kalah(KalahRules(pits=1, seeds=0)).position((4001, 0, 0, 0), 0)
     game = make_game("kalah")
     too_big = KalahState(board=(2 ** 70,) + (0,) * 6 + (1,) + (0,) * 6, seat=0)  # made by hand, unchecked
-    with pytest.raises(BadInput, match="at most 12,000 seeds"):
+    with pytest.raises(BadInput, match="at most 14,000 seeds"):
         best_move(game, too_big, max_depth=1)
 
 

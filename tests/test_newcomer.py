@@ -369,6 +369,8 @@ def _in_a_pty(args: list[str], steps: list[tuple[str, str]], then_wait_for: str,
     import time  # noqa: PLC0415
     pid, fd = pty.fork()
     if pid == 0:  # the child
+        import signal  # noqa: PLC0415
+        signal.signal(signal.SIGINT, signal.SIG_DFL)  # Ctrl-C as in a fresh shell, whatever the test runner set
         env = dict(os.environ, PYTHONPATH=str(REPO), COLUMNS="100")
         os.execve(sys.executable, [sys.executable, "-m", "mancala", *args], env)
     out = b""
@@ -426,7 +428,8 @@ def test_sigint_during_a_python_search_is_one_line():
     import time  # noqa: PLC0415
     env = dict(os.environ, PYTHONPATH=str(REPO))
     child = subprocess.Popen([sys.executable, "-m", "mancala", "play", "--p2", "alphabeta:depth=40"],
-                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     child.stdin.write("1\n")
     child.stdin.flush()
     out = ""

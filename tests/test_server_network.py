@@ -193,7 +193,8 @@ def test_mancala_serve_plays_over_a_real_socket_and_stops_cleanly_on_ctrl_c(tmp_
     websockets = pytest.importorskip("websockets.sync.client")
     env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parent.parent))
     proc = subprocess.Popen([sys.executable, "-m", "mancala", "serve", "--port", "0", "--results", str(tmp_path),
-                             "--workers", "1"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+                             "--workers", "1"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         line = proc.stdout.readline()
         assert line.startswith("mancala server at http://127.0.0.1:"), line

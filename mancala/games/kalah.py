@@ -74,9 +74,10 @@ MAX_SEEDS = 1000
 
 
 def max_board_seeds(pits: int) -> int:
-    """The most seeds a board of ``pits`` pits a side may hold: as many as the largest
-    start (:data:`MAX_SEEDS` in every pit), 2 x pits x 1000."""
-    return 2 * pits * MAX_SEEDS
+    """The most seeds a board of ``pits`` pits a side may hold: :data:`MAX_SEEDS` for every
+    pit and store, (2 x pits + 2) x 1000 -- the largest start (1000 in every pit) with room
+    for stores that start non-empty, as homework inputs may."""
+    return (2 * pits + 2) * MAX_SEEDS
 
 
 def check_board_seeds(board, pits: int) -> None:
@@ -85,7 +86,7 @@ def check_board_seeds(board, pits: int) -> None:
     total = sum(board)
     if total > max_board_seeds(pits):
         raise BadInput(f"a {pits}-pit position may hold at most {max_board_seeds(pits):,} seeds in all "
-                       f"(2 x {pits} pits x {MAX_SEEDS}, the most --seeds allows); this one holds {total:,}")
+                       f"({MAX_SEEDS} for each of its {2 * pits} pits and 2 stores); this one holds {total:,}")
 
 
 @dataclass(frozen=True)
