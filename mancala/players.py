@@ -58,7 +58,10 @@ def default_evaluation(game: Game) -> Evaluation:
 def _evaluation(name: str | None, game: Game) -> Evaluation:
     if name is None:
         return default_evaluation(game)
-    return EVALUATIONS[name]
+    if name in EVALUATIONS:
+        return EVALUATIONS[name]
+    from mancala.search.terms import make_evaluation  # noqa: PLC0415
+    return make_evaluation(name)
 
 
 @dataclass
@@ -111,7 +114,9 @@ class SearchPlayer:
         if self.depth < 1:
             raise BadInput(f"depth must be at least 1, got {self.depth}")
         if self.evaluation is not None and self.evaluation not in EVALUATIONS:
-            raise BadInput(f"unknown evaluation {self.evaluation!r}; known: {', '.join(EVALUATIONS)}")
+            from mancala.search.terms import check_evaluation  # noqa: PLC0415
+            check_evaluation(self.evaluation, EVALUATIONS)
+        self._evaluate = None
         if not self.spec:
             self.spec = self.algorithm if self.algorithm == "greedy" else f"{self.algorithm}:depth={self.depth}"
             if self.evaluation:
@@ -119,7 +124,9 @@ class SearchPlayer:
 
     def search(self, game: Game, state) -> SearchResult:
         """The full search result for ``state``."""
-        evaluate = _evaluation(self.evaluation, game)
+        if self._evaluate is None or self._evaluate[0] is not game:
+            self._evaluate = (game, _evaluation(self.evaluation, game))
+        evaluate = self._evaluate[1]
         if self.algorithm == "greedy":
             return greedy(game, state, evaluate)
         if self.algorithm == "minimax":
@@ -209,11 +216,16 @@ def parse_player_spec(spec: str) -> tuple[str, dict[str, str]]:
         raise BadInput(f"cannot read player {spec!r}: expected e.g. human, random, greedy, "
                        f"minimax:depth=4, alphabeta:depth=6, easy, medium, hard, best:time=1")
     options = {}
+    last = None
     for part in filter(None, (p.strip() for p in (m.group(2) or "").split(","))):
+        if "=" not in part and last == "eval":  # eval=store:1,extra:0.5: more weighted terms
+            options["eval"] += "," + part
+            continue
         if "=" not in part:
             raise BadInput(f"cannot read {part!r} in player {spec!r}: expected key=value")
         key, value = part.split("=", 1)
-        options[key.strip().lower()] = value.strip()
+        last = key.strip().lower()
+        options[last] = value.strip()
     return m.group(1).lower(), options
 
 
