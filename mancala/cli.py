@@ -264,6 +264,7 @@ def build_parser() -> argparse.ArgumentParser:
     ana.set_defaults(func=cmd_analyse)
 
     _add_file_format_commands(sub)
+    __import__("mancala.arena_cli").arena_cli.register(sub)
     return parser
 
 
