@@ -231,6 +231,9 @@ def parse_player_spec(spec: str) -> tuple[str, dict[str, str]]:
 
 def make_player(spec: str, ask: Callable | None = None) -> Player:
     """The player described by ``spec`` (see the module doc); ``ask`` serves humans."""
+    if spec.strip().lower().startswith("module:"):  # module:path/to/file.py[:Class][,key=value]
+        from mancala.external.starter import make_module_player  # noqa: PLC0415
+        return make_module_player(spec)
     kind, opts = parse_player_spec(spec)
 
     def take(name: str, convert, default):
@@ -252,6 +255,9 @@ def make_player(spec: str, ask: Callable | None = None) -> Player:
     elif kind in LEVELS:
         player = SearchPlayer("alphabeta", LEVELS[kind], opts.pop("eval", None), spec=kind,
                               seconds=LEVEL_SECONDS[kind])
+    elif kind in ("openspiel-mcts", "openspiel-ab"):
+        from mancala.external.openspiel import make_openspiel_player  # noqa: PLC0415
+        return make_openspiel_player(kind, opts, spec)
     elif kind == "best":
         player = BestPlayer(take("time", float, 1.0))
     else:
