@@ -182,12 +182,14 @@ def best_move(game: Game, state, seconds: float = 1.0) -> Any:
     return best_search(game, state, seconds).move
 
 
-def best_search(game: Game, state, seconds: float = 1.0) -> SearchResult:
-    """The search result behind :func:`best_move`."""
+def best_search(game: Game, state, seconds: float = 1.0, *, max_depth: int | None = None,
+                max_nodes: int | None = None) -> SearchResult:
+    """The search result behind :func:`best_move`; ``max_depth`` (turns) and ``max_nodes``
+    bound the engine's search as well (a budget that means the same on a busy machine)."""
     if isinstance(game, Kalah):
         from mancala.engine import best_move as engine_best_move  # noqa: PLC0415 (loads numba only when needed)
-        return engine_best_move(game, state, seconds)
-    return iterative_deepening(game, state, seconds)
+        return engine_best_move(game, state, seconds, max_depth=max_depth, max_nodes=max_nodes)
+    return iterative_deepening(game, state, seconds, max_depth=max_depth or 64)
 
 
 @dataclass
@@ -197,15 +199,24 @@ class BestPlayer:
     seconds: float = 1.0
     spec: str = ""
     last: SearchResult | None = field(default=None, repr=False)
+    #: budgets that do not depend on the machine's speed: turns, and engine nodes a move
+    depth: int | None = None
+    nodes: int | None = None
 
     def __post_init__(self) -> None:
         if self.seconds <= 0:
             raise BadInput(f"time must be positive, got {self.seconds}")
-        self.spec = self.spec or f"best:time={self.seconds:g}"
+        if (self.depth is not None and self.depth < 1) or (self.nodes is not None and self.nodes < 1):
+            raise BadInput("best: depth and nodes must be at least 1")
+        if not self.spec:
+            parts = [f"time={self.seconds:g}"] if self.depth is None and self.nodes is None else []
+            parts += [f"depth={self.depth}"] if self.depth is not None else []
+            parts += [f"nodes={self.nodes}"] if self.nodes is not None else []
+            self.spec = "best:" + ",".join(parts)
 
     def choose(self, game: Game, state) -> Any:
         """The best move found within the budget."""
-        self.last = best_search(game, state, self.seconds)
+        self.last = best_search(game, state, self.seconds, max_depth=self.depth, max_nodes=self.nodes)
         return self.last.move
 
 
@@ -259,7 +270,10 @@ def make_player(spec: str, ask: Callable | None = None) -> Player:
         from mancala.external.openspiel import make_openspiel_player  # noqa: PLC0415
         return make_openspiel_player(kind, opts, spec)
     elif kind == "best":
-        player = BestPlayer(take("time", float, 1.0))
+        depth, nodes = take("depth", int, None), take("nodes", int, None)
+        # a depth or node budget alone is not cut short by the clock (it means the same everywhere)
+        default_time = 1.0 if depth is None and nodes is None else 1e9
+        player = BestPlayer(take("time", float, default_time), depth=depth, nodes=nodes)
     else:
         raise BadInput(f"unknown player {kind!r}: choose human, random, greedy, minimax:depth=N, "
                        f"alphabeta:depth=N, easy, medium, hard or best:time=S")
