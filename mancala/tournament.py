@@ -175,7 +175,7 @@ def make_tasks(spec: TournamentSpec, openings: Sequence[Opening]) -> list[GameTa
 
 def _derived_seed(task: GameTask, who: int) -> int:
     digest = hashlib.sha256(f"{task.seed}|{task.key}|{who}".encode()).digest()
-    return int.from_bytes(digest[:4], "big")
+    return int.from_bytes(digest[:4], "big") & 0x7FFFFFFF
 
 
 class PlayerFailed(MancalaError):
@@ -351,33 +351,32 @@ def _run_processes(todo: list[GameTask], workers: int, record: Callable[[dict], 
     while pending:
         pool = ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn"),
                                    initializer=_ignore_sigint)
-        futures = {pool.submit(play_task, t): t for t in pending}
+        broken = False
         try:
+            futures = {pool.submit(play_task, t): t for t in pending}
             not_done = set(futures)
             while not_done:
                 done, not_done = wait(not_done, return_when=FIRST_COMPLETED)
                 for f in done:
-                    if f.exception() is None:
+                    error = f.exception()
+                    if error is None:
                         record(f.result())
                         pending.remove(futures[f])
-            pool.shutdown()
+                    elif isinstance(error, BrokenProcessPool):
+                        broken = True
+                    else:
+                        raise error
         except BrokenProcessPool:
-            for f in futures:  # games finished before the break are kept
-                if f.done() and not f.cancelled() and f.exception() is None and futures[f] in pending:
-                    record(f.result())
-                    pending.remove(futures[f])
-            _stop_pool(pool)
-            breaks += 1
-            if breaks >= 3:
-                raise BadInput(f"worker processes died {breaks} times; the finished games are saved: "
-                               f"run the same command again to resume") from None
+            broken = True
         except BaseException:
             _stop_pool(pool)
             raise
-        else:
-            failed = [f for f in futures if f.exception() is not None]
-            if failed:
-                raise failed[0].exception()
+        _stop_pool(pool)
+        if broken:
+            breaks += 1
+            if breaks >= 3:
+                raise BadInput(f"worker processes died {breaks} times; the finished games are saved: "
+                               f"run the same command again to resume")
 
 
 def _stop_pool(pool: ProcessPoolExecutor) -> None:
@@ -435,10 +434,14 @@ def run_tournament(spec: TournamentSpec, path: str | os.PathLike, *, workers: in
     if len(set(spec.players)) != len(spec.players):
         raise BadInput("each player may be named once in a tournament")
     from mancala.players import make_player  # noqa: PLC0415
-    for p in spec.players:
-        if make_player(p).spec == "human":
-            raise BadInput("a tournament is between AIs; 'human' cannot play in it")
     game = make_game(spec.game)
+    for p in spec.players:
+        player = make_player(p)
+        if player.spec == "human":
+            raise BadInput("a tournament is between AIs; 'human' cannot play in it")
+        check = getattr(player, "check_game", None)
+        if check is not None:
+            check(game)
     workers = workers or os.cpu_count() or 1
     if workers < 1 or workers > 1024:
         raise BadInput(f"--workers must be 1-1024, got {workers}")

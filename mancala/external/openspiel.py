@@ -109,6 +109,10 @@ class OpenSpielPlayer:
         if not self.spec:
             self.spec = (f"openspiel-mcts:sims={self.sims}" if self.kind == "mcts" else f"openspiel-ab:depth={self.depth}")
 
+    def check_game(self, game: Game) -> None:
+        """Raise :class:`BadInput` unless this player can play ``game`` (before a tournament)."""
+        check_standard(game)
+
     def reseed(self, seed: int) -> None:
         """Seed the bot's random numbers (the arena seeds each game from its key)."""
         self.seed = seed

@@ -170,8 +170,8 @@ class ModulePlayer:
 
     def _board(self, game: Kalah, state: KalahState):
         board_cls = getattr(self._module, "MancalaBoard", None)
-        if not inspect.isclass(board_cls):
-            board = StarterBoard(game)
+        if not inspect.isclass(board_cls) or issubclass(board_cls, StarterBoard):
+            board = (board_cls if inspect.isclass(board_cls) else StarterBoard)(game)
             board.load(state)
             return board
         try:
@@ -185,10 +185,14 @@ class ModulePlayer:
         board.scoreCups = [state.board[n], state.board[2 * n + 1]]
         return board
 
-    def choose(self, game: Game, state) -> KalahMove:
-        """The module's ``chooseMove`` on a fresh board of ``state``, as our move."""
+    def check_game(self, game: Game) -> None:
+        """Raise :class:`BadInput` unless the starter API can describe ``game``."""
         if not isinstance(game, Kalah) or game.rules.sowing is not Sowing.COUNTER_CLOCKWISE or game.rules.pie_rule:
             raise BadInput("module players play Kalah with counter-clockwise sowing and no pie rule")
+
+    def choose(self, game: Game, state) -> KalahMove:
+        """The module's ``chooseMove`` on a fresh board of ``state``, as our move."""
+        self.check_game(game)
         num = state.seat + 1
         cup = self._player(num).chooseMove(self._board(game, state))
         if isinstance(cup, bool) or not isinstance(cup, int):
