@@ -163,10 +163,11 @@ def make_openings(game: Game, count: int, plies: int, balance: float, seed: int)
 
 
 def make_tasks(spec: TournamentSpec, openings: Sequence[Opening]) -> list[GameTask]:
-    """Every game of the tournament, in a fixed order."""
+    """Every game of the tournament, opening by opening (so a run stopped early has played
+    every pairing about equally often)."""
     tasks = []
-    for a, b in spec.pairings():
-        for k, opening in enumerate(openings):
+    for k, opening in enumerate(openings):
+        for a, b in spec.pairings():
             for seat in (0, 1):
                 tasks.append(GameTask(game_key(a, b, k, seat), spec.game, a, b, seat, k, opening.moves,
                                       spec.seed, spec.max_moves))
