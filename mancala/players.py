@@ -5,7 +5,7 @@ directly as an object::
 
     make_player("alphabeta:depth=6")        AlphaBetaPlayer(depth=6)
     make_player("minimax:depth=3,eval=material")
-    make_player("hard")                     alpha-beta at depth 8 (seed 004's levels: 3, 5, 8)
+    make_player("hard")                     a difficulty level (beginner ... strongest, see LEVELS)
     make_player("best:time=2")              iterative deepening within 2 s a move
     make_player("random:seed=7"), make_player("greedy"), make_player("human")
 """
@@ -26,11 +26,61 @@ from mancala.search import (EVALUATIONS, SearchResult, alphabeta, greedy, kalah_
                             random_move, score_difference)
 from mancala.search.core import Evaluation, SearchAborted
 
-#: seed 004's difficulty levels: alpha-beta depths in turns
-LEVELS = {"easy": 3, "medium": 5, "hard": 8}
-#: the most a level may think per move, in seconds: in wide games (Bao's middle game) the
-#: level's depth is reached by iterative deepening or the search stops at this cap
-LEVEL_SECONDS = {"easy": 2.0, "medium": 5.0, "hard": 15.0}
+@dataclass(frozen=True)
+class Level:
+    """A difficulty level: the player it is on Kalah and on the other games.
+
+    Budgets are depths (turns) and engine nodes, never seconds alone, so a level plays the
+    same on a busy machine; ``seconds`` only caps Python alpha-beta in wide games (Bao's
+    middle game), where the depth is reached by iterative deepening.  The Kalah ladder
+    was measured with ``mancala arena`` (docs/evaluation.md, "Difficulty levels")."""
+
+    name: str
+    kalah: str
+    other: str
+    seconds: float = 30.0
+
+
+#: the evaluation the Python levels use on Kalah (docs/evaluation.md)
+LEVEL_EVAL = "store:1,seeds:0.25,extra:0.5,threat:0.5"
+
+#: difficulty levels, weakest first (seed 004 asked for easy, medium and hard)
+LEVELS: dict[str, Level] = {lv.name: lv for lv in (
+    Level("beginner", "greedy:eval=score", "greedy", 2.0),
+    Level("easy", f"alphabeta:depth=2,eval={LEVEL_EVAL}", "alphabeta:depth=1", 2.0),
+    Level("medium", f"alphabeta:depth=4,eval={LEVEL_EVAL}", "alphabeta:depth=2", 5.0),
+    Level("hard", "best:depth=6", "alphabeta:depth=3", 15.0),
+    Level("expert", "best:depth=12", "alphabeta:depth=4", 30.0),
+    Level("strongest", "best:nodes=2000000", "alphabeta:depth=5", 60.0),
+)}
+#: the most a level may think per move in wide games, in seconds
+LEVEL_SECONDS = {name: lv.seconds for name, lv in LEVELS.items()}
+
+
+@dataclass
+class LevelPlayer:
+    """A difficulty level: plays as its Kalah player on Kalah, its other player elsewhere."""
+
+    level: Level
+    spec: str = ""
+    _players: dict = field(default_factory=dict, repr=False)
+
+    def __post_init__(self) -> None:
+        self.spec = self.spec or self.level.name
+
+    def player_for(self, game: Game) -> "Player":
+        """The player this level is on ``game``."""
+        key = isinstance(game, Kalah)
+        if key not in self._players:
+            p = make_player(self.level.kalah if key else self.level.other)
+            if isinstance(p, SearchPlayer) and p.algorithm == "alphabeta" and not key:
+                p.seconds = self.level.seconds
+            self._players[key] = p
+        return self._players[key]
+
+    def choose(self, game: Game, state) -> Any:
+        """The level's move."""
+        return self.player_for(game).choose(game, state)
 
 
 class Player(Protocol):
@@ -225,7 +275,7 @@ def parse_player_spec(spec: str) -> tuple[str, dict[str, str]]:
     m = re.fullmatch(r"\s*([a-z-]+)\s*(?::(.*))?", spec, flags=re.I)
     if not m:
         raise BadInput(f"cannot read player {spec!r}: expected e.g. human, random, greedy, "
-                       f"minimax:depth=4, alphabeta:depth=6, easy, medium, hard, best:time=1")
+                       f"minimax:depth=4, alphabeta:depth=6, beginner, easy, medium, hard, expert, strongest, best:time=1")
     options = {}
     last = None
     for part in filter(None, (p.strip() for p in (m.group(2) or "").split(","))):
@@ -264,8 +314,7 @@ def make_player(spec: str, ask: Callable | None = None) -> Player:
     elif kind in ("minimax", "alphabeta", "ab"):
         player = SearchPlayer("alphabeta" if kind == "ab" else kind, take("depth", int, 4), opts.pop("eval", None))
     elif kind in LEVELS:
-        player = SearchPlayer("alphabeta", LEVELS[kind], opts.pop("eval", None), spec=kind,
-                              seconds=LEVEL_SECONDS[kind])
+        player = LevelPlayer(LEVELS[kind])
     elif kind in ("openspiel-mcts", "openspiel-ab"):
         from mancala.external.openspiel import make_openspiel_player  # noqa: PLC0415
         return make_openspiel_player(kind, opts, spec)
@@ -276,7 +325,8 @@ def make_player(spec: str, ask: Callable | None = None) -> Player:
         player = BestPlayer(take("time", float, default_time), depth=depth, nodes=nodes)
     else:
         raise BadInput(f"unknown player {kind!r}: choose human, random, greedy, minimax:depth=N, "
-                       f"alphabeta:depth=N, easy, medium, hard or best:time=S")
+                       f"alphabeta:depth=N, {', '.join(LEVELS)}, best:time=S|depth=N|nodes=N, openspiel-mcts:sims=N, "
+                       f"openspiel-ab:depth=N or module:file.py[:Class]")
     if opts:
         raise BadInput(f"player {spec!r}: unknown option(s) {', '.join(opts)}")
     return player
