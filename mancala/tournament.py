@@ -456,6 +456,7 @@ def run_tournament(spec: TournamentSpec, path: str | os.PathLike, *, workers: in
     results = list(existing)
     writer = ResultsWriter(path)
     bar = None
+    old_term = _on_sigterm_interrupt()
     try:
         if progress:
             from rich.console import Console  # noqa: PLC0415
@@ -483,10 +484,25 @@ def run_tournament(spec: TournamentSpec, path: str | os.PathLike, *, workers: in
         else:
             _run_processes(todo, min(workers, len(todo)), record)
     finally:
+        if old_term is not None:
+            signal.signal(signal.SIGTERM, old_term)
         if bar is not None:
             bar.stop()
         writer.close()
     return results
+
+
+def _raise_interrupt(signum, frame) -> None:
+    raise KeyboardInterrupt
+
+
+def _on_sigterm_interrupt():
+    """Make SIGTERM stop a run the way Ctrl-C does (workers ended, finished games kept);
+    returns the previous handler (None off the main thread, where signals cannot be set)."""
+    import threading  # noqa: PLC0415
+    if threading.current_thread() is not threading.main_thread():
+        return None
+    return signal.signal(signal.SIGTERM, _raise_interrupt)
 
 
 def comparable(row: dict) -> dict:
