@@ -27,8 +27,10 @@ EPILOG = """examples:
   mancala homework input.txt                      the homework file interface
 """
 
-PLAYER_HELP = ("player spec: human, random[:seed=N], greedy, minimax:depth=N, alphabeta:depth=N[,eval=material], "
-               "easy|medium|hard (alpha-beta depth 3/5/8), best[:time=S]")
+PLAYER_HELP = ("player spec: human, random[:seed=N], greedy, minimax:depth=N, alphabeta:depth=N[,eval=material|"
+               "store:1,extra:0.5,...], beginner|easy|medium|hard|expert|strongest (measured levels: "
+               "docs/evaluation.md), best[:time=S|depth=N|nodes=N], openspiel-mcts:sims=N, openspiel-ab:depth=N, "
+               "module:file.py[:Class]")
 
 
 def add_game_arguments(parser: argparse.ArgumentParser) -> None:
@@ -211,7 +213,8 @@ def build_parser() -> argparse.ArgumentParser:
     who = play.add_argument_group("players")
     who.add_argument("--p1", help="the player who moves first (default: human). " + PLAYER_HELP)
     who.add_argument("--p2", help="the second player (default: the AI at --level)")
-    who.add_argument("--level", help="the AI's difficulty: easy, medium (default) or hard")
+    who.add_argument("--level", help="the AI's difficulty: beginner, easy, medium (default), hard, expert or "
+                                     "strongest (their measured ratings: mancala arena --help)")
     who.add_argument("--ai-first", action="store_true", help="the AI moves first and you second")
     files = play.add_argument_group("saving")
     files.add_argument("--load", metavar="FILE", help="resume a saved game")
