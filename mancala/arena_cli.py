@@ -81,7 +81,10 @@ def run(args: argparse.Namespace) -> int:
         path = Path(args.results)
         results = run_tournament(spec, path, workers=args.workers, ray_address=args.ray,
                                  progress=not args.no_progress)
-        results = [r for r in results if r.get("game") == spec.game]
+        # the report covers this tournament: its game, seed and players (the file may hold more)
+        names = set(spec.players)
+        results = [r for r in results if r.get("game") == spec.game and r.get("seed") == spec.seed
+                   and set(r["pairing"]) <= names]
     text = write_report(results, path)
     md, png = report_paths(path)
     print(text, end="")
