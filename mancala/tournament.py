@@ -29,14 +29,13 @@ import os
 import platform
 import random
 import signal
-import sys
 import time
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass
 from multiprocessing import get_context
 from pathlib import Path
-from typing import Any, Callable, Iterable, Sequence
+from typing import Callable, Sequence
 
 from mancala.errors import BadInput, IllegalMove, MancalaError
 from mancala.games import Kalah, make_game

@@ -65,7 +65,6 @@ def find_path(game: Kalah, start: KalahState, target: KalahState) -> list[KalahM
     depth = target.ply - start.ply
     if depth < 0:
         return None
-    n = target.pits
     goal = (target.store(0), target.store(1))
 
     def dfs(state: KalahState, left: int) -> list | None:
@@ -79,7 +78,6 @@ def find_path(game: Kalah, start: KalahState, target: KalahState) -> list[KalahM
                 return [move] + rest
         return None
 
-    del n
     return dfs(start, depth)
 
 
