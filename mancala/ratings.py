@@ -68,6 +68,12 @@ def fit_bradley_terry(players: Sequence[str], games: Iterable[tuple[str, str, fl
     theta = np.zeros(n)
     played = np.bincount(np.concatenate([a_arr, b_arr]), minlength=n) if len(s) else np.zeros(n, int)
     active = played > 0
+    # the strengths are defined up to a common shift: fix it with the mean of the players who
+    # played (J/k adds 1 to the Hessian's eigenvalue along that direction, which the gradient
+    # never has), so the system is regular and inv(H + J/k) - J/k is the centred covariance
+    k = max(int(active.sum()), 1)
+    centre = np.outer(active, active) / k
+    inactive = np.diag((~active).astype(float))
     hess = np.zeros((n, n))
     for _ in range(iterations):
         p = 1.0 / (1.0 + np.exp(theta[b_arr] - theta[a_arr]))
@@ -81,14 +87,14 @@ def fit_bradley_terry(players: Sequence[str], games: Iterable[tuple[str, str, fl
         np.add.at(hess, (b_arr, b_arr), w)
         np.add.at(hess, (a_arr, b_arr), -w)
         np.add.at(hess, (b_arr, a_arr), -w)
-        hess += ridge * np.eye(n)
-        step = np.linalg.pinv(hess) @ grad
+        hess += ridge * np.diag(active.astype(float))
+        step = np.linalg.solve(hess + centre + inactive, grad)
         step = np.clip(step, -3.0, 3.0)
         theta = theta + step
         theta[active] -= theta[active].mean()
         if np.max(np.abs(step)) < 1e-10:
             break
-    cov = np.linalg.pinv(hess)
+    cov = np.linalg.inv(hess + centre + inactive) - centre
     out = []
     for p_name, i in index.items():
         if not active[i]:

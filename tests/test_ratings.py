@@ -61,3 +61,13 @@ def test_ridge_keeps_a_perfect_score_finite():
     assert not needs_ridge(["A", "B"], games + [("B", "A", 1)])
     r = by_name(fit_bradley_terry(["A", "B"], games, ridge=0.01))
     assert math.isfinite(r["A"].elo) and r["A"].elo > 400
+
+
+def test_intervals_stay_right_with_many_games():
+    # 6 players, every pair 120 games with even scores: the centred covariance is
+    # (I - J/6) / (0.25 * 120 * 6), whatever the rounding in the Hessian's null direction
+    names = list("ABCDEF")
+    games = [(a, b, s) for i, a in enumerate(names) for b in names[i + 1:] for s in (1, 0) * 60]
+    for r in fit_bradley_terry(names, games):
+        assert r.elo == pytest.approx(0, abs=1e-9)
+        assert r.interval == pytest.approx(Z95 * math.sqrt((1 - 1 / 6) / (0.25 * 120 * 6)) * ELO)
