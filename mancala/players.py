@@ -46,7 +46,7 @@ LEVEL_EVAL = "store:1,seeds:0.25,extra:0.5,threat:0.5"
 
 #: difficulty levels, weakest first (seed 004 asked for easy, medium and hard)
 LEVELS: dict[str, Level] = {lv.name: lv for lv in (
-    Level("beginner", "greedy:eval=score", "greedy", 2.0),
+    Level("beginner", "greedy", "greedy", 2.0),
     Level("easy", f"alphabeta:depth=2,eval={LEVEL_EVAL}", "alphabeta:depth=1", 2.0),
     Level("medium", f"alphabeta:depth=4,eval={LEVEL_EVAL}", "alphabeta:depth=2", 5.0),
     Level("hard", "best:depth=6", "alphabeta:depth=3", 15.0),
