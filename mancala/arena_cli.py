@@ -25,6 +25,16 @@ EPILOG = """examples:
   mancala arena 'alphabeta:depth=2' 'alphabeta:depth=2,eval=bao' --game bao --plies 2 --balance 4
   mancala arena alphabeta:depth=3 greedy --ray local
   mancala arena report arena-results.jsonl
+
+difficulty levels (mancala play --level), measured with this command on Kalah(6,4)
+(docs/evaluation.md; Elo on one joint scale; score vs OpenSpiel MCTS 100/1000/5000 sims):
+  beginner   random                                    -935    0% /  0% /  0%
+  easy       greedy                                    -404   25% /  0% / 25%
+  medium     alphabeta:depth=2,eval=E                  -165   70% / 40% / 10%
+  hard       alphabeta:depth=4,eval=E                   +86   90% / 75% / 55%
+  expert     best:depth=6   (engine, 6 turns)          +291  100% / 80% / 70%
+  strongest  best:nodes=2000000 (engine)               +532   88% vs 5000 sims
+  E = store:1,seeds:0.25,extra:0.5,threat:0.5
 """
 
 
