@@ -32,3 +32,7 @@ $M arena "$C,eval=bao" "$C,eval=$BM,threat:2.5,waiting:1" "$C,eval=$BM,threat:3.
 $M arena random greedy "alphabeta:depth=2,eval=$COMB" "alphabeta:depth=4,eval=$COMB" best:depth=6 best:depth=9 \
   best:depth=12 openspiel-mcts:sims=100 openspiel-mcts:sims=1000 openspiel-mcts:sims=5000 \
   --openings 5 --seed 4 --results kalah-levels.jsonl "$@"
+$M arena best:nodes=2000000 best:depth=12 best:depth=9 openspiel-mcts:sims=5000 --gauntlet \
+  --openings 4 --seed 4 --results kalah-strongest.jsonl "$@"
+cat kalah-levels.jsonl kalah-strongest.jsonl > kalah-ladder.jsonl
+$M arena report kalah-ladder.jsonl
