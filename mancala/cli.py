@@ -14,13 +14,14 @@ from mancala.errors import BadInput, MancalaError
 
 EPILOG = """examples:
   mancala play                                   you (South) against the AI (medium)
-  mancala play --level hard --ai-first           the AI opens, at depth 8
+  mancala play --level hard --ai-first           the AI opens (alpha-beta, depth 4)
   mancala play --preset egyptian --pits 5        another rule set and board size
   mancala play --p1 alphabeta:depth=2 --p2 alphabeta:depth=6    watch two AIs
   mancala play --game tictactoe
   mancala play --game bao                        Bao la Kiswahili against the AI
   mancala play --load mancala-save.json          resume a saved game
   mancala match greedy alphabeta:depth=4 --games 20
+  mancala arena greedy medium hard openspiel-mcts:sims=1000   a tournament: ratings, plot
   mancala explain --game tictactoe --position 'XX./.O./...'
   mancala solve --preset empty-capture --seeds 3    the exact value of Kalah(6,3)
   mancala analyse mancala-save.json               every move's value in a saved game
