@@ -14,21 +14,29 @@ from mancala.errors import BadInput, MancalaError
 
 EPILOG = """examples:
   mancala play                                   you (South) against the AI (medium)
-  mancala play --level hard --ai-first           the AI opens, at depth 8
+  mancala play --level hard --ai-first           the AI opens (alpha-beta, depth 4)
   mancala play --preset egyptian --pits 5        another rule set and board size
   mancala play --p1 alphabeta:depth=2 --p2 alphabeta:depth=6    watch two AIs
   mancala play --game tictactoe
   mancala play --game bao                        Bao la Kiswahili against the AI
   mancala play --load mancala-save.json          resume a saved game
   mancala match greedy alphabeta:depth=4 --games 20
+  mancala arena greedy medium hard openspiel-mcts:sims=1000   a tournament: ratings, plot
   mancala explain --game tictactoe --position 'XX./.O./...'
   mancala solve --preset empty-capture --seeds 3    the exact value of Kalah(6,3)
   mancala analyse mancala-save.json               review a saved game, move by move
   mancala homework input.txt                      the homework file interface
 """
 
+<<<<<<< HEAD
 PLAYER_HELP = ("player spec: human, random[:seed=N], greedy, minimax:depth=N, alphabeta:depth=N[,eval=material], "
                "easy|medium|hard (alpha-beta depth 3/5/8), best[:time=S], command:CMD (an external ManKalah agent program)")
+=======
+PLAYER_HELP = ("player spec: human, random[:seed=N], greedy, minimax:depth=N, alphabeta:depth=N[,eval=material|"
+               "store:1,extra:0.5,...], beginner|easy|medium|hard|expert|strongest (measured levels: "
+               "docs/evaluation.md), best[:time=S|depth=N|nodes=N], openspiel-mcts:sims=N, openspiel-ab:depth=N, "
+               "module:file.py[:Class]")
+>>>>>>> arena
 
 
 def add_game_arguments(parser: argparse.ArgumentParser) -> None:
@@ -273,7 +281,8 @@ def build_parser() -> argparse.ArgumentParser:
     who = play.add_argument_group("players")
     who.add_argument("--p1", help="the player who moves first (default: human). " + PLAYER_HELP)
     who.add_argument("--p2", help="the second player (default: the AI at --level)")
-    who.add_argument("--level", help="the AI's difficulty: easy, medium (default) or hard")
+    who.add_argument("--level", help="the AI's difficulty: beginner, easy, medium (default), hard, expert or "
+                                     "strongest (their measured ratings: mancala arena --help)")
     who.add_argument("--ai-first", action="store_true", help="the AI moves first and you second")
     files = play.add_argument_group("saving")
     files.add_argument("--load", metavar="FILE", help="resume a saved game")
@@ -333,12 +342,16 @@ def build_parser() -> argparse.ArgumentParser:
     ana.set_defaults(func=cmd_analyse)
 
     _add_file_format_commands(sub)
+<<<<<<< HEAD
     from mancala import mankalah  # noqa: PLC0415 (the ManKalah protocol: mankalah-agent, referee)
     mankalah.register(sub)
     from mancala import agent as remote_agent  # noqa: PLC0415 (mancala agent: a remote agent of mancala serve)
     remote_agent.register(sub)
     from mancala.server.command import register as register_server  # noqa: PLC0415
     register_server(sub)
+=======
+    __import__("mancala.arena_cli").arena_cli.register(sub)
+>>>>>>> arena
     return parser
 
 

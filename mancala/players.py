@@ -5,7 +5,7 @@ directly as an object::
 
     make_player("alphabeta:depth=6")        AlphaBetaPlayer(depth=6)
     make_player("minimax:depth=3,eval=material")
-    make_player("hard")                     alpha-beta at depth 8 (seed 004's levels: 3, 5, 8)
+    make_player("hard")                     a difficulty level (beginner ... strongest, see LEVELS)
     make_player("best:time=2")              iterative deepening within 2 s a move
     make_player("random:seed=7"), make_player("greedy"), make_player("human")
 """
@@ -26,11 +26,70 @@ from mancala.search import (EVALUATIONS, SearchResult, alphabeta, greedy, kalah_
                             random_move, score_difference)
 from mancala.search.core import Evaluation, SearchAborted
 
-#: seed 004's difficulty levels: alpha-beta depths in turns
-LEVELS = {"easy": 3, "medium": 5, "hard": 8}
-#: the most a level may think per move, in seconds: in wide games (Bao's middle game) the
-#: level's depth is reached by iterative deepening or the search stops at this cap
-LEVEL_SECONDS = {"easy": 2.0, "medium": 5.0, "hard": 15.0}
+@dataclass(frozen=True)
+class Level:
+    """A difficulty level: the player it is on Kalah and on the other games.
+
+    Budgets are depths (turns) and engine nodes, never seconds alone, so a level plays the
+    same on a busy machine; ``seconds`` only caps Python alpha-beta in wide games (Bao's
+    middle game), where the depth is reached by iterative deepening.  The Kalah ladder
+    was measured with ``mancala arena`` (docs/evaluation.md, "Difficulty levels")."""
+
+    name: str
+    kalah: str
+    other: str
+    seconds: float = 30.0
+
+
+#: the evaluation the Python levels use on Kalah (docs/evaluation.md)
+LEVEL_EVAL = "store:1,seeds:0.25,extra:0.5,threat:0.5"
+
+#: difficulty levels, weakest first (seed 004 asked for easy, medium and hard).  Measured on
+#: Kalah(6,4) with ``mancala arena`` (docs/evaluation.md, "Difficulty levels": Elo on one
+#: joint scale, and the score against OpenSpiel's MCTS at 100 / 1000 / 5000 simulations):
+#:
+#:    beginner   random                     -935   0% /  0% /  0%
+#:    easy       greedy                     -404  25% /  0% / 25%
+#:    medium     alpha-beta depth 2, E      -165  70% / 40% / 10%
+#:    hard       alpha-beta depth 4, E       +86  90% / 75% / 55%
+#:    expert     engine, depth 6            +291 100% / 80% / 70%
+#:    strongest  engine, 2,000,000 nodes    +532   (88% vs 5000)
+LEVELS: dict[str, Level] = {lv.name: lv for lv in (
+    Level("beginner", "random", "random", 1.0),
+    Level("easy", "greedy", "greedy", 2.0),
+    Level("medium", f"alphabeta:depth=2,eval={LEVEL_EVAL}", "alphabeta:depth=4", 5.0),
+    Level("hard", f"alphabeta:depth=4,eval={LEVEL_EVAL}", "alphabeta:depth=8", 15.0),
+    Level("expert", "best:depth=6", "alphabeta:depth=10", 30.0),
+    Level("strongest", "best:nodes=2000000", "alphabeta:depth=12", 60.0),
+)}
+#: the most a level may think per move in wide games, in seconds
+LEVEL_SECONDS = {name: lv.seconds for name, lv in LEVELS.items()}
+
+
+@dataclass
+class LevelPlayer:
+    """A difficulty level: plays as its Kalah player on Kalah, its other player elsewhere."""
+
+    level: Level
+    spec: str = ""
+    _players: dict = field(default_factory=dict, repr=False)
+
+    def __post_init__(self) -> None:
+        self.spec = self.spec or self.level.name
+
+    def player_for(self, game: Game) -> "Player":
+        """The player this level is on ``game``."""
+        key = isinstance(game, Kalah)
+        if key not in self._players:
+            p = make_player(self.level.kalah if key else self.level.other)
+            if isinstance(p, SearchPlayer) and p.algorithm == "alphabeta" and not key:
+                p.seconds = self.level.seconds
+            self._players[key] = p
+        return self._players[key]
+
+    def choose(self, game: Game, state) -> Any:
+        """The level's move."""
+        return self.player_for(game).choose(game, state)
 
 
 class Player(Protocol):
@@ -58,7 +117,10 @@ def default_evaluation(game: Game) -> Evaluation:
 def _evaluation(name: str | None, game: Game) -> Evaluation:
     if name is None:
         return default_evaluation(game)
-    return EVALUATIONS[name]
+    if name in EVALUATIONS:
+        return EVALUATIONS[name]
+    from mancala.search.terms import make_evaluation  # noqa: PLC0415
+    return make_evaluation(name)
 
 
 @dataclass
@@ -111,7 +173,9 @@ class SearchPlayer:
         if self.depth < 1:
             raise BadInput(f"depth must be at least 1, got {self.depth}")
         if self.evaluation is not None and self.evaluation not in EVALUATIONS:
-            raise BadInput(f"unknown evaluation {self.evaluation!r}; known: {', '.join(EVALUATIONS)}")
+            from mancala.search.terms import check_evaluation  # noqa: PLC0415
+            check_evaluation(self.evaluation, EVALUATIONS)
+        self._evaluate = None
         if not self.spec:
             self.spec = self.algorithm if self.algorithm == "greedy" else f"{self.algorithm}:depth={self.depth}"
             if self.evaluation:
@@ -119,7 +183,9 @@ class SearchPlayer:
 
     def search(self, game: Game, state) -> SearchResult:
         """The full search result for ``state``."""
-        evaluate = _evaluation(self.evaluation, game)
+        if self._evaluate is None or self._evaluate[0] is not game:
+            self._evaluate = (game, _evaluation(self.evaluation, game))
+        evaluate = self._evaluate[1]
         if self.algorithm == "greedy":
             return greedy(game, state, evaluate)
         if self.algorithm == "minimax":
@@ -178,15 +244,18 @@ def best_move(game: Game, state, seconds: float = 1.0) -> Any:
     return best_search(game, state, seconds).move
 
 
-def best_search(game: Game, state, seconds: float = 1.0) -> SearchResult:
-    """The search result behind :func:`best_move`."""
+def best_search(game: Game, state, seconds: float = 1.0, *, max_depth: int | None = None,
+                max_nodes: int | None = None) -> SearchResult:
+    """The search result behind :func:`best_move`; ``max_depth`` (turns) and ``max_nodes``
+    bound the engine's search as well (a budget that means the same on a busy machine)."""
     if isinstance(game, Kalah):
         from mancala.engine import best_move as engine_best_move  # noqa: PLC0415 (loads numba only when needed)
-        return engine_best_move(game, state, seconds)
+        return engine_best_move(game, state, seconds, max_depth=max_depth, max_nodes=max_nodes)
     if isinstance(game, Bao):
-        from mancala.engine.bao_search import search as bao_search  # noqa: PLC0415
-        return bao_search(game, state, seconds)
-    return iterative_deepening(game, state, seconds)
+        from mancala.engine.bao_search import MAX_DEPTH, search as bao_search  # noqa: PLC0415
+        return bao_search(game, state, seconds, max_depth=min(max_depth or MAX_DEPTH, MAX_DEPTH),
+                          max_nodes=max_nodes)
+    return iterative_deepening(game, state, seconds, max_depth=max_depth or 64)
 
 
 @dataclass
@@ -196,15 +265,24 @@ class BestPlayer:
     seconds: float = 1.0
     spec: str = ""
     last: SearchResult | None = field(default=None, repr=False)
+    #: budgets that do not depend on the machine's speed: turns, and engine nodes a move
+    depth: int | None = None
+    nodes: int | None = None
 
     def __post_init__(self) -> None:
         if self.seconds <= 0:
             raise BadInput(f"time must be positive, got {self.seconds}")
-        self.spec = self.spec or f"best:time={self.seconds:g}"
+        if (self.depth is not None and self.depth < 1) or (self.nodes is not None and self.nodes < 1):
+            raise BadInput("best: depth and nodes must be at least 1")
+        if not self.spec:
+            parts = [f"time={self.seconds:g}"] if self.depth is None and self.nodes is None else []
+            parts += [f"depth={self.depth}"] if self.depth is not None else []
+            parts += [f"nodes={self.nodes}"] if self.nodes is not None else []
+            self.spec = "best:" + ",".join(parts)
 
     def choose(self, game: Game, state) -> Any:
         """The best move found within the budget."""
-        self.last = best_search(game, state, self.seconds)
+        self.last = best_search(game, state, self.seconds, max_depth=self.depth, max_nodes=self.nodes)
         return self.last.move
 
 
@@ -213,13 +291,18 @@ def parse_player_spec(spec: str) -> tuple[str, dict[str, str]]:
     m = re.fullmatch(r"\s*([a-z-]+)\s*(?::(.*))?", spec, flags=re.I)
     if not m:
         raise BadInput(f"cannot read player {spec!r}: expected e.g. human, random, greedy, "
-                       f"minimax:depth=4, alphabeta:depth=6, easy, medium, hard, best:time=1")
+                       f"minimax:depth=4, alphabeta:depth=6, beginner, easy, medium, hard, expert, strongest, best:time=1")
     options = {}
+    last = None
     for part in filter(None, (p.strip() for p in (m.group(2) or "").split(","))):
+        if "=" not in part and last == "eval":  # eval=store:1,extra:0.5: more weighted terms
+            options["eval"] += "," + part
+            continue
         if "=" not in part:
             raise BadInput(f"cannot read {part!r} in player {spec!r}: expected key=value")
         key, value = part.split("=", 1)
-        options[key.strip().lower()] = value.strip()
+        last = key.strip().lower()
+        options[last] = value.strip()
     return m.group(1).lower(), options
 
 
@@ -228,6 +311,9 @@ def make_player(spec: str, ask: Callable | None = None) -> Player:
     if spec.strip().lower().startswith("command:"):  # an external ManKalah agent: the rest is its command
         from mancala.mankalah import make_command_player  # noqa: PLC0415
         return make_command_player(spec.strip())
+    if spec.strip().lower().startswith("module:"):  # module:path/to/file.py[:Class][,key=value]
+        from mancala.external.starter import make_module_player  # noqa: PLC0415
+        return make_module_player(spec)
     kind, opts = parse_player_spec(spec)
 
     def take(name: str, convert, default):
@@ -247,13 +333,19 @@ def make_player(spec: str, ask: Callable | None = None) -> Player:
     elif kind in ("minimax", "alphabeta", "ab"):
         player = SearchPlayer("alphabeta" if kind == "ab" else kind, take("depth", int, 4), opts.pop("eval", None))
     elif kind in LEVELS:
-        player = SearchPlayer("alphabeta", LEVELS[kind], opts.pop("eval", None), spec=kind,
-                              seconds=LEVEL_SECONDS[kind])
+        player = LevelPlayer(LEVELS[kind])
+    elif kind in ("openspiel-mcts", "openspiel-ab"):
+        from mancala.external.openspiel import make_openspiel_player  # noqa: PLC0415
+        return make_openspiel_player(kind, opts, spec)
     elif kind == "best":
-        player = BestPlayer(take("time", float, 1.0))
+        depth, nodes = take("depth", int, None), take("nodes", int, None)
+        # a depth or node budget alone is not cut short by the clock (it means the same everywhere)
+        default_time = 1.0 if depth is None and nodes is None else 1e9
+        player = BestPlayer(take("time", float, default_time), depth=depth, nodes=nodes)
     else:
         raise BadInput(f"unknown player {kind!r}: choose human, random, greedy, minimax:depth=N, "
-                       f"alphabeta:depth=N, easy, medium, hard or best:time=S")
+                       f"alphabeta:depth=N, {', '.join(LEVELS)}, best:time=S|depth=N|nodes=N, openspiel-mcts:sims=N, "
+                       f"openspiel-ab:depth=N or module:file.py[:Class]")
     if opts:
         raise BadInput(f"player {spec!r}: unknown option(s) {', '.join(opts)}")
     return player

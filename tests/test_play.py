@@ -25,7 +25,6 @@ from mancala.ui.terminal import TerminalGame
 
 @pytest.mark.parametrize("spec, kind, depth", [
     ("alphabeta:depth=6", "alphabeta", 6), ("minimax:depth=3", "minimax", 3), ("greedy", "greedy", 1),
-    ("easy", "alphabeta", 3), ("medium", "alphabeta", 5), ("hard", "alphabeta", 8),
 ])
 def test_search_player_specs_build_the_right_search(spec, kind, depth):
     player = make_player(spec)

@@ -1,0 +1,184 @@
+"""Reports of a tournament's results file: per-pairing tables, ratings and a plot.
+
+``write_report(results, base)`` writes ``base.md`` (the tables, in Markdown) and
+``base.png`` (ratings with 95% intervals beside the score matrix) and returns the text.
+"""
+
+from __future__ import annotations
+
+import os
+from collections import defaultdict
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Sequence
+
+from mancala.atomic import write_atomically
+from mancala.ratings import Rating, fit_bradley_terry, needs_ridge
+
+
+@dataclass
+class PairingSummary:
+    """Totals of one pairing, from its first player's (``a``'s) side."""
+
+    a: str
+    b: str
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+    margin: float = 0.0
+    forfeits: int = 0
+
+    @property
+    def games(self) -> int:
+        """Games played."""
+        return self.wins + self.draws + self.losses
+
+    @property
+    def score(self) -> float:
+        """a's share of the points."""
+        return (self.wins + 0.5 * self.draws) / self.games if self.games else 0.0
+
+    @property
+    def mean_margin(self) -> float:
+        """a's mean final margin."""
+        return self.margin / self.games if self.games else 0.0
+
+
+def players_in(results: Sequence[dict]) -> list[str]:
+    """The players, in order of first appearance."""
+    seen: dict[str, None] = {}
+    for r in results:
+        for p in r["pairing"]:
+            seen.setdefault(p, None)
+    return list(seen)
+
+
+def summarize(results: Sequence[dict]) -> list[PairingSummary]:
+    """One summary per pairing, in order of first appearance."""
+    table: dict[tuple[str, str], PairingSummary] = {}
+    for r in results:
+        a, b = r["pairing"]
+        s = table.setdefault((a, b), PairingSummary(a, b))
+        pts = r["points_a"]
+        if pts == 1:
+            s.wins += 1
+        elif pts == 0:
+            s.losses += 1
+        else:
+            s.draws += 1
+        s.margin += r.get("margin_a", 0)
+        s.forfeits += r.get("forfeit") is not None
+    return list(table.values())
+
+
+def ratings(results: Sequence[dict]) -> tuple[list[Rating], float]:
+    """Bradley–Terry ratings of every player (see :mod:`mancala.ratings`) and the ridge used."""
+    players = players_in(results)
+    games = [(r["pairing"][0], r["pairing"][1], r["points_a"]) for r in results]
+    ridge = 0.01 if needs_ridge(players, games) else 0.0
+    return fit_bradley_terry(players, games, ridge=ridge), ridge
+
+
+def score_matrix(results: Sequence[dict], players: Sequence[str]) -> list[list[float | None]]:
+    """``m[i][j]``: player i's score against player j (None when they did not meet)."""
+    pts: dict[tuple[str, str], list[float]] = defaultdict(lambda: [0.0, 0])
+    for r in results:
+        a, b = r["pairing"]
+        pts[a, b][0] += r["points_a"]
+        pts[a, b][1] += 1
+        pts[b, a][0] += 1 - r["points_a"]
+        pts[b, a][1] += 1
+    return [[(pts[p, q][0] / pts[p, q][1]) if pts[p, q][1] else None for q in players] for p in players]
+
+
+def report_text(results: Sequence[dict]) -> str:
+    """The report in Markdown: pairings (W/D/L, score, mean margin) and ratings."""
+    if not results:
+        return "no games yet\n"
+    games = sorted({r["game"] for r in results})
+    machines = sorted({(r.get("machine") or {}).get("host", "?") for r in results})
+    loads = [(r.get("machine") or {}).get("load") for r in results]
+    loads = [x for x in loads if x is not None]
+    lines = [f"game: {', '.join(games)}; {len(results)} games"
+             + (f"; machine load average {min(loads):.1f}-{max(loads):.1f}" if loads else "")
+             + f"; hosts: {', '.join(machines)}", ""]
+    lines += ["| pairing (A vs B) | games | A wins | draws | B wins | A's score | A's mean margin | forfeits |",
+              "|---|---|---|---|---|---|---|---|"]
+    for s in summarize(results):
+        lines.append(f"| `{s.a}` vs `{s.b}` | {s.games} | {s.wins} | {s.draws} | {s.losses} | "
+                     f"{100 * s.score:.1f}% | {s.mean_margin:+.2f} | {s.forfeits} |")
+    rated, ridge = ratings(results)
+    lines += ["", "| rank | player | Elo (mean 0) | 95% interval | games | score |", "|---|---|---|---|---|---|"]
+    for rank, r in enumerate(sorted(rated, key=lambda r: -r.elo), 1):
+        lines.append(f"| {rank} | `{r.player}` | {r.elo:+.0f} | {r.low:+.0f} .. {r.high:+.0f} | {r.games} | "
+                     f"{100 * r.score:.1f}% |")
+    lines.append("")
+    lines.append("Bradley–Terry fitted on all games jointly (draw = half a win), Elo scale, "
+                 "95% intervals from the Hessian" + (f"; ridge {ridge:g} (a player won or lost every game)"
+                                                      if ridge else "") + ".")
+    return "\n".join(lines) + "\n"
+
+
+def plot(results: Sequence[dict], path: str | os.PathLike, title: str = "") -> None:
+    """A PNG: ratings with 95% intervals (left) and the score matrix (right)."""
+    import matplotlib  # noqa: PLC0415
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt  # noqa: PLC0415
+
+    rated, _ = ratings(results)
+    order = sorted(rated, key=lambda r: r.elo)
+    names = [r.player for r in order]
+    n = len(names)
+    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(7 + 0.9 * n, 1.6 + 0.55 * n),
+                                   gridspec_kw={"width_ratios": [1, 1.1]})
+    ys = range(n)
+    ax1.errorbar([r.elo for r in order], ys, xerr=[min(r.interval, 5000) for r in order], fmt="o",
+                 capsize=4, color="tab:blue")
+    ax1.set_yticks(list(ys))
+    ax1.set_yticklabels([f"{n - i}. {p}" for i, p in enumerate(names)], fontsize=8)
+    ax1.set_xlabel("Elo (Bradley–Terry, mean 0), 95% interval")
+    ax1.axvline(0, color="grey", lw=0.5)
+    ax1.grid(axis="x", alpha=0.3)
+    matrix = score_matrix(results, names[::-1])
+    import numpy as np  # noqa: PLC0415
+    data = np.array([[np.nan if v is None else v for v in row] for row in matrix])
+    im = ax2.imshow(data, cmap="RdYlGn", vmin=0, vmax=1)
+    ax2.set_xticks(range(n))
+    ax2.set_yticks(range(n))
+    short = [f"{i + 1}" for i in range(n)]
+    ax2.set_xticklabels(short)
+    ax2.set_yticklabels(short)
+    ax2.set_xlabel("opponent")
+    ax2.set_ylabel("player (numbered as on the left)")
+    for i in range(n):
+        for j in range(n):
+            if not np.isnan(data[i, j]):
+                ax2.text(j, i, f"{100 * data[i, j]:.0f}", ha="center", va="center", fontsize=7)
+    fig.colorbar(im, ax=ax2, fraction=0.046, label="row player's score")
+    fig.suptitle(title or f"{', '.join(sorted({r['game'] for r in results}))}: {len(results)} games", fontsize=10)
+    fig.tight_layout()
+    tmp = Path(path).with_name(f".{Path(path).name}.{os.getpid()}.tmp.png")
+    try:
+        fig.savefig(tmp, dpi=110)
+        os.replace(tmp, path)
+    finally:
+        plt.close(fig)
+        if tmp.exists():
+            tmp.unlink()
+
+
+def report_paths(results_path: str | os.PathLike) -> tuple[Path, Path]:
+    """Where the report of a results file goes: ``X.md`` and ``X.png`` beside ``X.jsonl``."""
+    p = Path(results_path)
+    base = p.with_suffix("") if p.suffix else p
+    return base.with_name(base.name + ".md"), base.with_name(base.name + ".png")
+
+
+def write_report(results: Sequence[dict], results_path: str | os.PathLike) -> str:
+    """Write the Markdown report and the plot beside the results file; return the text."""
+    text = report_text(results)
+    md, png = report_paths(results_path)
+    write_atomically(md, text)
+    if results:
+        plot(results, png)
+    return text

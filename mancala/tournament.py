@@ -1,0 +1,514 @@
+"""Tournaments (``mancala arena``): many players, balanced openings, both seats, parallel, resumable.
+
+A tournament is a list of player specs on one game.  Each *pairing* (every two players in
+a round robin, or the first player against each other in a gauntlet) plays every opening
+twice, once from each seat, so neither player gets the luckier side of an opening and
+deterministic players never replay one game.
+
+Openings are ``plies`` random legal moves from the start, kept only when the position is
+*close*: its value for the side to move, judged by a fixed search, is within ``balance``
+of 0.  The judge is the Kalah engine at a fixed depth (:data:`JUDGE_DEPTH` turns, store
+difference; exact when it sees the end) for Kalah, and alpha-beta to depth 2 with the
+game's default evaluation for other games.  The random moves come from
+``random.Random(seed)``, so the same seed gives the same openings everywhere.
+
+Every game is identified by its key ``A|B|opening|seat`` and, when it finishes, appended
+to the results file as one JSON line (written, flushed and fsynced by the one process
+that writes), so an interrupted run loses no finished game; running the same command
+again skips the keys already in the file.  Games run in worker processes (default: all
+cores), or on a Ray cluster (``ray_address``); each game is a pure function of its task
+(players that draw random numbers are seeded from the tournament seed and the game key),
+so serial, parallel and Ray runs give the same games for the same seed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import platform
+import random
+import signal
+import time
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
+from multiprocessing import get_context
+from pathlib import Path
+from typing import Callable, Sequence
+
+from mancala.errors import BadInput, IllegalMove, MancalaError
+from mancala.games import Kalah, make_game
+from mancala.games.base import Game
+
+#: the engine's search depth (turns) that judges whether a Kalah opening is close
+JUDGE_DEPTH = 10
+#: how many random openings may be drawn per opening kept before giving up
+MAX_DRAWS_PER_OPENING = 200
+
+
+@dataclass(frozen=True)
+class TournamentSpec:
+    """What a tournament plays: the game, the players and the openings."""
+
+    game: str
+    players: tuple[str, ...]
+    #: gauntlet: the first player meets each other player; otherwise a round robin
+    gauntlet: bool = False
+    #: openings per pairing (each is played twice, once from each seat)
+    openings: int = 10
+    #: random plies in an opening
+    plies: int = 4
+    #: largest |value| (judge's margin for the side to move) an opening may have
+    balance: float = 2.0
+    seed: int = 1
+    #: moves after which an unfinished game is scored as it stands (a draw if level)
+    max_moves: int = 2000
+
+    def pairings(self) -> list[tuple[str, str]]:
+        """The pairings, in order: (first player, second player)."""
+        p = self.players
+        if self.gauntlet:
+            return [(p[0], q) for q in p[1:]]
+        return [(p[i], p[j]) for i in range(len(p)) for j in range(i + 1, len(p))]
+
+
+@dataclass(frozen=True)
+class Opening:
+    """A balanced opening: its moves (as text) and the judge's value for the side to move."""
+
+    moves: tuple[str, ...]
+    value: float
+
+
+@dataclass(frozen=True)
+class GameTask:
+    """One game to play: everything a worker needs, and nothing else."""
+
+    key: str
+    game: str
+    a: str
+    b: str
+    #: 0: ``a`` is player 0 (moves first from the start); 1: ``b`` is
+    seat: int
+    opening_index: int
+    opening: tuple[str, ...]
+    seed: int
+    max_moves: int
+
+
+def game_key(a: str, b: str, opening: int, seat: int) -> str:
+    """The identity of one game in a results file."""
+    return f"{a}|{b}|{opening}|{seat}"
+
+
+def _parse_moves(game: Game, moves: Sequence[str]) -> list:
+    """Moves given as text, replayed from the start (each checked by the rules)."""
+    state = game.initial_state()
+    out = []
+    for text in moves:
+        move = game.parse_move(state, text)
+        out.append(move)
+        state = game.apply(state, move)
+    return out
+
+
+def judge(game: Game, state) -> float:
+    """The opening judge's value of ``state`` for the side to move (see the module doc)."""
+    if game.is_terminal(state):
+        return float(game.score(state, game.to_move(state)))
+    if isinstance(game, Kalah):
+        from mancala.engine import best_move  # noqa: PLC0415 (numba only when needed)
+        return float(best_move(game, state, seconds=1e9, max_depth=JUDGE_DEPTH).value)
+    from mancala.players import default_evaluation  # noqa: PLC0415
+    from mancala.search import alphabeta  # noqa: PLC0415
+    return float(alphabeta(game, state, 2, default_evaluation(game)).value)
+
+
+def make_openings(game: Game, count: int, plies: int, balance: float, seed: int) -> list[Opening]:
+    """``count`` balanced openings (see the module doc), the same for the same arguments."""
+    if count < 1:
+        raise BadInput(f"a tournament needs at least one opening, got {count}")
+    if plies < 0 or plies > 200:
+        raise BadInput(f"opening plies must be 0-200, got {plies}")
+    rng = random.Random(seed)
+    out: list[Opening] = []
+    seen: set[tuple[str, ...]] = set()
+    for _ in range(count * MAX_DRAWS_PER_OPENING):
+        if len(out) == count:
+            break
+        state = game.initial_state()
+        moves: list[str] = []
+        for _ in range(plies):
+            legal = game.legal_moves(state)
+            if game.is_terminal(state) or not legal:
+                break
+            move = rng.choice(list(legal))
+            moves.append(str(move))
+            state = game.apply(state, move)
+        if game.is_terminal(state) or (tuple(moves) in seen and plies > 0):
+            continue
+        value = judge(game, state)
+        if abs(value) <= balance:
+            seen.add(tuple(moves))
+            out.append(Opening(tuple(moves), value))
+        if plies == 0 and out:
+            out = out * count
+            break
+    if len(out) < count:
+        raise BadInput(f"found only {len(out)} of {count} openings of {plies} plies within ±{balance:g}; "
+                       f"allow more (--balance) or use fewer plies or openings")
+    return out[:count]
+
+
+def make_tasks(spec: TournamentSpec, openings: Sequence[Opening]) -> list[GameTask]:
+    """Every game of the tournament, opening by opening (so a run stopped early has played
+    every pairing about equally often)."""
+    tasks = []
+    for k, opening in enumerate(openings):
+        for a, b in spec.pairings():
+            for seat in (0, 1):
+                tasks.append(GameTask(game_key(a, b, k, seat), spec.game, a, b, seat, k, opening.moves,
+                                      spec.seed, spec.max_moves))
+    return tasks
+
+
+def _derived_seed(task: GameTask, who: int) -> int:
+    digest = hashlib.sha256(f"{task.seed}|{task.key}|{who}".encode()).digest()
+    return int.from_bytes(digest[:4], "big") & 0x7FFFFFFF
+
+
+class PlayerFailed(MancalaError):
+    """A player raised an error (or gave no move) when asked for one: it forfeits the game."""
+
+    def __init__(self, player: int, message: str) -> None:
+        super().__init__(message)
+        self.player = player
+
+
+class _Timed:
+    """A player wrapper that times each move and turns a player's own error into a forfeit."""
+
+    def __init__(self, player, index: int, times: list) -> None:
+        self.player = player
+        self.index = index
+        self.times = times
+        self.spec = player.spec
+
+    def choose(self, game: Game, state):
+        start = time.perf_counter()
+        try:
+            move = self.player.choose(game, state)
+        except (KeyboardInterrupt, SystemExit):
+            raise
+        except Exception as e:  # noqa: BLE001 - a player's failure is its forfeit, recorded
+            raise PlayerFailed(self.index, f"{type(e).__name__}: {e}") from e
+        self.times.append(round(time.perf_counter() - start, 5))
+        return move
+
+
+def machine() -> dict:
+    """Where a game ran: host, processor count, Python, and the load average then."""
+    try:
+        load = round(os.getloadavg()[0], 2)
+    except OSError:  # pragma: no cover - not on every platform
+        load = None
+    return {"host": platform.node(), "cpus": os.cpu_count(), "python": platform.python_version(),
+            "machine": platform.machine(), "load": load}
+
+
+def play_task(task: GameTask) -> dict:
+    """Play one game and return its result line (see :func:`run_tournament`).
+
+    The referee is :func:`mancala.arena.play_game`: an illegal move, or an error raised
+    by a player, loses the game for that player (recorded under ``forfeit``).
+    """
+    from mancala.arena import play_game  # noqa: PLC0415
+    from mancala.players import make_player  # noqa: PLC0415
+    from mancala.record import GameRecord  # noqa: PLC0415
+
+    game = make_game(task.game)
+    specs = (task.a, task.b) if task.seat == 0 else (task.b, task.a)
+    times: list[float] = []
+    players = []
+    for i, spec in enumerate(specs):
+        p = make_player(spec)
+        seed = _derived_seed(task, i)
+        if hasattr(p, "reseed"):
+            p.reseed(seed)
+        elif getattr(p, "seed", 0) is None and hasattr(p, "rng"):
+            p.rng.seed(seed)
+        players.append(_Timed(p, i, times))
+    opening = _parse_moves(game, task.opening)
+    record = GameRecord(game, list(specs), list(opening))
+    forfeit = None
+    error = None
+    start = time.perf_counter()
+    try:
+        play_game(game, players, record, max_moves=task.max_moves)
+    except PlayerFailed as e:
+        forfeit, error = e.player, str(e)
+    except IllegalMove as e:
+        forfeit, error = game.to_move(record.final_state()), str(e)
+    final = record.final_state()
+    if forfeit is not None:
+        winner = 1 - forfeit
+        margin = 0
+    else:
+        margin = game.score(final, 0)
+        winner = 0 if margin > 0 else 1 if margin < 0 else None
+    a_player = 0 if task.seat == 0 else 1
+    points_a = 0.5 if winner is None else (1.0 if winner == a_player else 0.0)
+    for p in players:
+        close = getattr(p.player, "close", None)
+        if close is not None:
+            close()
+    return {
+        "key": task.key, "game": task.game, "seed": task.seed,
+        "pairing": [task.a, task.b], "seat": task.seat, "opening_index": task.opening_index,
+        "players": list(specs), "opening": list(task.opening),
+        "moves": [str(m) for m in record.moves[len(opening):]],
+        "score": margin, "winner": winner, "points_a": points_a,
+        "margin_a": margin if a_player == 0 else -margin,
+        "finished": bool(game.is_terminal(final)), "forfeit": forfeit, "error": error,
+        "seconds": times, "game_seconds": round(time.perf_counter() - start, 4),
+        "machine": machine(),
+    }
+
+
+# --- the results file -------------------------------------------------------------------
+
+def read_results(path: str | os.PathLike, *, repair: bool = False) -> list[dict]:
+    """The result lines of ``path`` ([] when it does not exist).
+
+    A last line cut short (a crash while writing) is ignored, and with ``repair`` cut off
+    the file so that appending starts on a fresh line; any other unreadable line is a
+    :class:`BadInput` naming it.
+    """
+    p = Path(path)
+    if not p.exists():
+        return []
+    try:
+        data = p.read_bytes()
+    except OSError as e:
+        raise BadInput(f"cannot read results file {p}: {e.strerror}") from None
+    out = []
+    lines = data.split(b"\n")
+    tail = lines.pop()  # after the last newline: b"" when the file ends cleanly
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+        except ValueError:
+            raise BadInput(f"{p}, line {number}: not a JSON result line") from None
+        if not isinstance(row, dict) or "key" not in row or "pairing" not in row:
+            raise BadInput(f"{p}, line {number}: not a tournament result (no key/pairing)")
+        out.append(row)
+    if tail.strip() and repair:
+        with open(p, "r+b") as f:
+            f.truncate(len(data) - len(tail))
+            f.flush()
+            os.fsync(f.fileno())
+    return out
+
+
+class ResultsWriter:
+    """Appends result lines to the results file: one write, flush and fsync per line."""
+
+    def __init__(self, path: str | os.PathLike) -> None:
+        self.path = Path(path)
+        try:
+            if self.path.parent and not self.path.parent.exists():
+                raise BadInput(f"cannot write results to {self.path}: folder {self.path.parent} does not exist")
+            self.stream = open(self.path, "a", encoding="utf-8", newline="\n")
+        except OSError as e:
+            raise BadInput(f"cannot write results to {self.path}: {e.strerror}") from None
+
+    def append(self, row: dict) -> None:
+        """Write one result line durably."""
+        self.stream.write(json.dumps(row, separators=(",", ":")) + "\n")
+        self.stream.flush()
+        os.fsync(self.stream.fileno())
+
+    def close(self) -> None:
+        """Close the file."""
+        self.stream.close()
+
+
+# --- running ----------------------------------------------------------------------------
+
+def _ignore_sigint() -> None:
+    """Worker initializer: Ctrl-C is the parent's to handle (it stops the workers itself)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _run_processes(todo: list[GameTask], workers: int, record: Callable[[dict], None]) -> None:
+    """Play ``todo`` in ``workers`` processes, recording each result as it arrives.  A pool
+    broken by a dying worker is rebuilt (up to 3 times) and the unfinished games resubmitted."""
+    pending = list(todo)
+    breaks = 0
+    while pending:
+        pool = ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn"),
+                                   initializer=_ignore_sigint)
+        broken = False
+        try:
+            futures = {pool.submit(play_task, t): t for t in pending}
+            not_done = set(futures)
+            while not_done:
+                done, not_done = wait(not_done, return_when=FIRST_COMPLETED)
+                for f in done:
+                    error = f.exception()
+                    if error is None:
+                        record(f.result())
+                        pending.remove(futures[f])
+                    elif isinstance(error, BrokenProcessPool):
+                        broken = True
+                    else:
+                        raise error
+        except BrokenProcessPool:
+            broken = True
+        except BaseException:
+            _stop_pool(pool)
+            raise
+        _stop_pool(pool)
+        if broken:
+            breaks += 1
+            if breaks >= 3:
+                raise BadInput(f"worker processes died {breaks} times; the finished games are saved: "
+                               f"run the same command again to resume")
+
+
+def _stop_pool(pool: ProcessPoolExecutor) -> None:
+    """Stop a pool at once: cancel what has not started, end the workers."""
+    processes = list(getattr(pool, "_processes", {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for p in processes:
+        if p.is_alive():
+            p.terminate()
+    for p in processes:
+        p.join(5)
+
+
+def _run_ray(todo: list[GameTask], address: str, workers: int, record: Callable[[dict], None]) -> None:
+    """Play ``todo`` as Ray tasks (``address`` ``local`` starts a local Ray with ``workers`` CPUs)."""
+    try:
+        import ray  # noqa: PLC0415
+    except ImportError:
+        raise BadInput("--ray needs the ray package (pip install ray)") from None
+    started = False
+    if not ray.is_initialized():
+        if address == "local":
+            ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False)
+        else:
+            package = str(Path(__file__).resolve().parent)
+            try:
+                ray.init(address=address, runtime_env={"py_modules": [package]}, log_to_driver=False)
+            except ConnectionError as e:
+                raise BadInput(f"cannot reach the Ray cluster at {address}: {e}") from None
+        started = True
+    remote = ray.remote(play_task)
+    refs = {remote.remote(t): t for t in todo}
+    try:
+        waiting = list(refs)
+        while waiting:
+            done, waiting = ray.wait(waiting, num_returns=1)
+            for ref in done:
+                record(ray.get(ref))
+    except BaseException:
+        for ref in refs:
+            ray.cancel(ref, force=True)
+        raise
+    finally:
+        if started:
+            ray.shutdown()
+
+
+def run_tournament(spec: TournamentSpec, path: str | os.PathLike, *, workers: int | None = None,
+                   ray_address: str | None = None, progress: bool = True,
+                   limit: int | None = None) -> list[dict]:
+    """Play every game of ``spec`` not already in the results file ``path`` and return all
+    of its result lines (old and new).  ``limit`` stops after that many new games."""
+    if len(spec.players) < 2:
+        raise BadInput("a tournament needs at least two players")
+    if len(set(spec.players)) != len(spec.players):
+        raise BadInput("each player may be named once in a tournament")
+    from mancala.players import make_player  # noqa: PLC0415
+    game = make_game(spec.game)
+    for p in spec.players:
+        player = make_player(p)
+        if player.spec == "human":
+            raise BadInput("a tournament is between AIs; 'human' cannot play in it")
+        check = getattr(player, "check_game", None)
+        if check is not None:
+            check(game)
+    workers = workers or os.cpu_count() or 1
+    if workers < 1 or workers > 1024:
+        raise BadInput(f"--workers must be 1-1024, got {workers}")
+    existing = read_results(path, repair=True)
+    done_keys = {r["key"] for r in existing if r.get("game") == spec.game and r.get("seed") == spec.seed}
+    openings = make_openings(game, spec.openings, spec.plies, spec.balance, spec.seed)
+    tasks = make_tasks(spec, openings)
+    todo = [t for t in tasks if t.key not in done_keys]
+    if limit is not None:
+        todo = todo[:limit]
+    results = list(existing)
+    writer = ResultsWriter(path)
+    bar = None
+    old_term = _on_sigterm_interrupt()
+    try:
+        if progress:
+            from rich.console import Console  # noqa: PLC0415
+            from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,  # noqa: PLC0415
+                                       TimeElapsedColumn, TimeRemainingColumn)
+            bar = Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+                           TextColumn("games"), TimeElapsedColumn(), TextColumn("left"), TimeRemainingColumn(),
+                           console=Console(stderr=True), transient=False)
+            bar.start()
+            task_id = bar.add_task(f"arena {spec.game}", total=len(tasks), completed=len(tasks) - len(todo))
+
+        def record(row: dict) -> None:
+            writer.append(row)
+            results.append(row)
+            if bar is not None:
+                bar.advance(task_id)
+
+        if not todo:
+            pass
+        elif ray_address:
+            _run_ray(todo, ray_address, workers, record)
+        elif workers == 1 or len(todo) == 1:
+            for t in todo:
+                record(play_task(t))
+        else:
+            _run_processes(todo, min(workers, len(todo)), record)
+    finally:
+        if old_term is not None:
+            signal.signal(signal.SIGTERM, old_term)
+        if bar is not None:
+            bar.stop()
+        writer.close()
+    return results
+
+
+def _raise_interrupt(signum, frame) -> None:
+    raise KeyboardInterrupt
+
+
+def _on_sigterm_interrupt():
+    """Make SIGTERM stop a run the way Ctrl-C does (workers ended, finished games kept);
+    returns the previous handler (None off the main thread, where signals cannot be set)."""
+    import threading  # noqa: PLC0415
+    if threading.current_thread() is not threading.main_thread():
+        return None
+    return signal.signal(signal.SIGTERM, _raise_interrupt)
+
+
+def comparable(row: dict) -> dict:
+    """A result line without what depends on where and when it ran (times, machine)."""
+    return {k: v for k, v in row.items() if k not in ("seconds", "game_seconds", "machine")}
+
+
+__all__ = ["TournamentSpec", "Opening", "GameTask", "make_openings", "make_tasks", "play_task", "judge",
+           "read_results", "ResultsWriter", "run_tournament", "comparable", "game_key", "JUDGE_DEPTH",
+           "PlayerFailed", "machine"]

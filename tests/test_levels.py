@@ -1,0 +1,34 @@
+"""Difficulty levels (players.LEVELS): budgets in depth and nodes, one player per game family."""
+
+from __future__ import annotations
+
+import pytest
+
+from mancala.games import make_game
+from mancala.players import LEVELS, BestPlayer, LevelPlayer, RandomPlayer, SearchPlayer, make_player
+
+
+def test_levels_weakest_first_and_seed_004_names_kept():
+    assert list(LEVELS) == ["beginner", "easy", "medium", "hard", "expert", "strongest"]
+
+
+@pytest.mark.parametrize("name", list(LEVELS))
+def test_each_level_is_a_depth_or_node_budget(name):
+    player = make_player(name)
+    assert isinstance(player, LevelPlayer) and player.spec == name
+    kalah = player.player_for(make_game("kalah"))
+    assert kalah.spec == make_player(LEVELS[name].kalah).spec
+    if isinstance(kalah, BestPlayer):  # the engine: no clock in the budget
+        assert kalah.depth or kalah.nodes
+        assert kalah.seconds >= 1e6
+    elif not isinstance(kalah, RandomPlayer):
+        assert isinstance(kalah, SearchPlayer) and kalah.seconds is None
+    bao = player.player_for(make_game("bao"))
+    assert isinstance(bao, (SearchPlayer, RandomPlayer))
+
+
+@pytest.mark.parametrize("name", ["beginner", "easy", "medium", "hard"])
+def test_levels_play_legal_moves(name):
+    game = make_game("kalah(pits=4,seeds=3)")
+    state = game.initial_state()
+    assert make_player(name).choose(game, state) in game.legal_moves(state)
