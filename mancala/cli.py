@@ -28,15 +28,10 @@ EPILOG = """examples:
   mancala homework input.txt                      the homework file interface
 """
 
-<<<<<<< HEAD
-PLAYER_HELP = ("player spec: human, random[:seed=N], greedy, minimax:depth=N, alphabeta:depth=N[,eval=material], "
-               "easy|medium|hard (alpha-beta depth 3/5/8), best[:time=S], command:CMD (an external ManKalah agent program)")
-=======
 PLAYER_HELP = ("player spec: human, random[:seed=N], greedy, minimax:depth=N, alphabeta:depth=N[,eval=material|"
                "store:1,extra:0.5,...], beginner|easy|medium|hard|expert|strongest (measured levels: "
                "docs/evaluation.md), best[:time=S|depth=N|nodes=N], openspiel-mcts:sims=N, openspiel-ab:depth=N, "
-               "module:file.py[:Class]")
->>>>>>> arena
+               "module:file.py[:Class], command:CMD (an external ManKalah agent program)")
 
 
 def add_game_arguments(parser: argparse.ArgumentParser) -> None:
@@ -342,16 +337,14 @@ def build_parser() -> argparse.ArgumentParser:
     ana.set_defaults(func=cmd_analyse)
 
     _add_file_format_commands(sub)
-<<<<<<< HEAD
     from mancala import mankalah  # noqa: PLC0415 (the ManKalah protocol: mankalah-agent, referee)
     mankalah.register(sub)
     from mancala import agent as remote_agent  # noqa: PLC0415 (mancala agent: a remote agent of mancala serve)
     remote_agent.register(sub)
     from mancala.server.command import register as register_server  # noqa: PLC0415
     register_server(sub)
-=======
-    __import__("mancala.arena_cli").arena_cli.register(sub)
->>>>>>> arena
+    from mancala import arena_cli  # noqa: PLC0415 (mancala arena: tournaments, ratings, plots)
+    arena_cli.register(sub)
     return parser
 
 
