@@ -177,6 +177,20 @@ def test_undo_redo_across_a_pie_rule_swap(conn):
     assert again["board"]["seats"] == [1, 0] and again["to_move"] == 0
 
 
+def test_after_a_swap_players_and_history_name_the_seat_they_sat_at(conn):
+    _, state = conn.create("kalah(preset=mankalah)", ["human", "human"])
+    assert state["game"]["title"] == "Kalah (mankalah)"
+    assert [p["name"] for p in state["players"]] == ["South", "North"]
+    conn.ask("move", move="1")
+    swapped = conn.ask("move", move="swap")
+    # player 0 now sits North and moves: its pit 1 is North's pit 1
+    assert [p["name"] for p in swapped["players"]] == ["North", "South"]
+    assert swapped["status"].startswith("North")
+    after = conn.ask("move", move="1")
+    assert [(h["player"], h["name"], h["move"]) for h in after["history"]] == [
+        (0, "South", "1"), (1, "North", "swap"), (0, "North", "1")]
+
+
 def test_ethiopian_moves_carry_their_direction(conn):
     _, state = conn.create("kalah(preset=ethiopian)", ["human", "greedy"])
     assert state["legal"][:2] == [{"move": "1R", "pit": 1, "cell": 0, "dir": "R"},

@@ -68,7 +68,7 @@ def test_a_remote_agent_joins_a_seat_and_plays():
         assert [m["move"] for m in turn["legal"]] == ["1", "2", "3"]
         agent.ask("move", move="3")
         back = host.settle(lambda s: s["ply"] == 2)
-        assert back["history"][1] == {"ply": 2, "player": 1, "move": "3", "text": "North plays 3: extra turn."} \
+        assert back["history"][1] == {"ply": 2, "player": 1, "name": "North", "move": "3", "text": "North plays 3: extra turn."} \
             or back["history"][1]["move"] == "3"
         assert host.ask("undo")["code"] == "refused"                  # a match: no take-backs
         assert host.ask("hint", "hint")["code"] == "refused"
@@ -328,7 +328,7 @@ def test_undo_while_the_ai_thinks_abandons_its_search():
         assert busy not in [w.process.pid for w in pool.workers] and len(pool.workers) == 1
         assert pool.busy() == 0                     # a fresh worker took its place
         again = conn.ask("move", move="2")
-        assert again["history"] == [{"ply": 1, "player": 0, "move": "2", "text": "South plays 2."}]
+        assert again["history"] == [{"ply": 1, "player": 0, "name": "South", "move": "2", "text": "South plays 2."}]
 
 
 def test_the_game_clock_runs_out_for_an_ai_too():

@@ -23,7 +23,7 @@ from typing import Any, Callable
 from mancala import __version__
 from mancala.atomic import write_atomically
 from mancala.errors import BadInput, IllegalMove
-from mancala.games import make_game
+from mancala.games import PRESETS, make_game
 from mancala.games.base import Game
 from mancala.games.bao import Bao
 from mancala.players import BestPlayer, HumanPlayer, SearchPlayer, make_player
@@ -179,8 +179,9 @@ class GameSession:
         return result_view(self.game, self.state, self.names())
 
     def names(self) -> list[str]:
-        """``South (human)``, ``North (medium)``."""
-        return [f"{self.game.player_name(p)} ({self.seats[p].spec})" for p in (0, 1)]
+        """``South (human)``, ``North (medium)``: the seat each player sits at now (a pie-rule
+        swap exchanges them)."""
+        return [f"{self.game.player_name(p, self.state)} ({self.seats[p].spec})" for p in (0, 1)]
 
     def to_move(self) -> int | None:
         """The player to move, or None when the game is over."""
@@ -209,7 +210,7 @@ class GameSession:
         last = None
         if self.history:
             last = last_view(game, self.states[-2], self.record.moves[-1], state, len(self.record.moves))
-        players = [{"player": p, "name": game.player_name(p), "spec": s.spec, "kind": s.kind,
+        players = [{"player": p, "name": game.player_name(p, state), "spec": s.spec, "kind": s.kind,
                     "connected": s.kind == "ai" or s.holder is not None,
                     **({"client": s.client_name} if s.client_name else {})}
                    for p, s in enumerate(self.seats)]
@@ -264,8 +265,9 @@ class GameSession:
         after = self.game.apply(before, move)
         self.record.moves.append(move)
         self.states.append(after)
-        self.history.append({"ply": len(self.record.moves), "player": self.game.to_move(before),
-                             "move": str(move), "text": self.game.describe_move(before, move, after)})
+        player = self.game.to_move(before)
+        self.history.append({"ply": len(self.record.moves), "player": player,
+                             "name": self.game.player_name(player, before), "move": str(move), "text": self.game.describe_move(before, move, after)})
 
     def _pop(self) -> Any:
         self.states.pop()
@@ -681,7 +683,8 @@ def _spec(game: Game) -> str:
 
 def _title(game: Game) -> str:
     if game.name == "kalah":
-        return f"Kalah ({game.rules.describe()})"
+        preset = next((name for name, rules in PRESETS.items() if rules == game.rules), None)
+        return f"Kalah ({preset or game.rules.describe()})"
     if game.name == "bao":
         return "Bao la Kiswahili" + ("" if game.rules.describe() == "standard" else f" ({game.rules.describe()})")
     return "Tic-tac-toe"
