@@ -62,6 +62,8 @@ def write_problem(path: str | os.PathLike, error: OSError) -> str:
     if isinstance(error, IsADirectoryError) or path.is_dir():
         return f"{path}: is a directory; give a file name (e.g. {path / 'game.json'})"
     if isinstance(error, (FileNotFoundError, NotADirectoryError)):
+        if path.parent.is_dir():  # e.g. /proc: the folder exists but takes no new files
+            return f"{path}: files cannot be created in {path.parent}; choose another place"
         return f"{path}: no such directory ({path.parent}); create it first or choose another place"
     if isinstance(error, PermissionError):
         return f"{path}: permission denied; choose a folder you can write to"

@@ -26,6 +26,12 @@ from mancala.search import (EVALUATIONS, SearchResult, alphabeta, greedy, kalah_
                             random_move, score_difference)
 from mancala.search.core import Evaluation, SearchAborted
 
+#: the deepest search a player spec may ask for, in turns (deeper never finishes anyway)
+MAX_DEPTH = 64
+#: the most thinking time a player spec may ask for, per move (the ManKalah referee's whole game)
+MAX_MOVE_SECONDS = 3600.0
+
+
 @dataclass(frozen=True)
 class Level:
     """A difficulty level: the player it is on Kalah and on the other games.
@@ -89,7 +95,14 @@ class LevelPlayer:
 
     def choose(self, game: Game, state) -> Any:
         """The level's move."""
-        return self.player_for(game).choose(game, state)
+        player = self.player_for(game)
+        self._last_player = player
+        return player.choose(game, state)
+
+    @property
+    def last(self) -> SearchResult | None:
+        """The search behind the last move chosen (None for players that do not search)."""
+        return getattr(getattr(self, "_last_player", None), "last", None)
 
 
 class Player(Protocol):
@@ -170,8 +183,8 @@ class SearchPlayer:
     def __post_init__(self) -> None:
         if self.algorithm not in ("greedy", "minimax", "alphabeta"):
             raise BadInput(f"unknown search {self.algorithm!r}")
-        if self.depth < 1:
-            raise BadInput(f"depth must be at least 1, got {self.depth}")
+        if not 1 <= self.depth <= MAX_DEPTH:
+            raise BadInput(f"depth must be 1-{MAX_DEPTH} turns, got {self.depth}")
         if self.evaluation is not None and self.evaluation not in EVALUATIONS:
             from mancala.search.terms import check_evaluation  # noqa: PLC0415
             check_evaluation(self.evaluation, EVALUATIONS)
@@ -270,10 +283,10 @@ class BestPlayer:
     nodes: int | None = None
 
     def __post_init__(self) -> None:
-        if self.seconds <= 0:
+        if not self.seconds > 0:
             raise BadInput(f"time must be positive, got {self.seconds}")
-        if (self.depth is not None and self.depth < 1) or (self.nodes is not None and self.nodes < 1):
-            raise BadInput("best: depth and nodes must be at least 1")
+        if (self.depth is not None and not 1 <= self.depth <= MAX_DEPTH) or (self.nodes is not None and self.nodes < 1):
+            raise BadInput(f"best: depth must be 1-{MAX_DEPTH} turns and nodes at least 1")
         if not self.spec:
             parts = [f"time={self.seconds:g}"] if self.depth is None and self.nodes is None else []
             parts += [f"depth={self.depth}"] if self.depth is not None else []
@@ -341,7 +354,14 @@ def make_player(spec: str, ask: Callable | None = None) -> Player:
         depth, nodes = take("depth", int, None), take("nodes", int, None)
         # a depth or node budget alone is not cut short by the clock (it means the same everywhere)
         default_time = 1.0 if depth is None and nodes is None else 1e9
-        player = BestPlayer(take("time", float, default_time), depth=depth, nodes=nodes)
+        if "time" in opts:
+            seconds = take("time", float, default_time)
+            if not 0 < seconds <= MAX_MOVE_SECONDS:
+                raise BadInput(f"player {spec!r}: time must be more than 0 and at most {MAX_MOVE_SECONDS:g} "
+                               f"seconds a move, got {seconds:g}")
+        else:
+            seconds = default_time
+        player = BestPlayer(seconds, depth=depth, nodes=nodes)
     else:
         raise BadInput(f"unknown player {kind!r}: choose human, random, greedy, minimax:depth=N, "
                        f"alphabeta:depth=N, {', '.join(LEVELS)}, best:time=S|depth=N|nodes=N, openspiel-mcts:sims=N, "

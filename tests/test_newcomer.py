@@ -442,3 +442,11 @@ def test_sigint_during_a_python_search_is_one_line():
     rest, err = child.communicate(timeout=60)
     assert child.returncode == 130, (rest, err)
     assert "Traceback" not in err + rest and "Interrupted; leaving the game." in rest
+
+
+@pytest.mark.skipif(not Path("/proc").is_dir(), reason="needs a folder that takes no new files (/proc)")
+def test_save_into_a_folder_that_takes_no_files_says_so(capsys):
+    from mancala.cli import main  # noqa: PLC0415
+    assert main(["play", "--save", "/proc/g.json"]) == 2
+    err = capsys.readouterr().err
+    assert "files cannot be created in /proc" in err and "no such directory" not in err

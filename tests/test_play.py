@@ -274,3 +274,17 @@ def test_output_cut_short_by_the_reader_is_not_a_traceback():
     proc = subprocess.run(f"'{sys.executable}' -m mancala.cli explain --game tictactoe --position '.........' | head -1",
                           shell=True, capture_output=True, text=True, timeout=120)
     assert proc.stdout.strip() == "012" and proc.stderr == ""
+
+
+@pytest.mark.parametrize("spec, message", [
+    ("alphabeta:depth=999999", "depth must be 1-64"),
+    ("minimax:depth=0", "depth must be 1-64"),
+    ("best:time=1e9", "at most 3600 seconds"),
+    ("best:time=nan", "at most 3600 seconds"),
+    ("best:depth=100", "depth must be 1-64"),
+])
+def test_absurd_player_budgets_are_refused_in_one_line(spec, message, capsys):
+    from mancala.cli import main  # noqa: PLC0415
+    assert main(["match", "greedy", spec, "--games", "1"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and message in err

@@ -47,7 +47,8 @@ def test_http_endpoints_describe_games_players_and_status(client):
     assert {"name": "sowing", "kind": "choice", "values": ["ccw", "choice"], "default": "ccw"} in kalah["options"]
     players = client.get("/api/players").json()
     assert players["default"] == ["human", "medium"]
-    assert players["levels"]["hard"]["depth"] == 8
+    assert list(players["levels"]) == ["beginner", "easy", "medium", "hard", "expert", "strongest"]
+    assert players["levels"]["hard"]["kalah"].startswith("alphabeta:depth=4")
     assert client.get("/api/status").json()["protocol"] == 1
     assert client.get("/").status_code == 200
 

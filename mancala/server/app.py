@@ -121,7 +121,7 @@ async def api_players(request: Request):
         {"kind": "remote", "spec": "remote", "options": [],
          "text": "a seat for another client (a remote agent or a second browser) to join"},
         {"kind": "level", "spec": "medium", "options": [],
-         "text": "the AI at a difficulty level: easy, medium or hard"},
+         "text": "the AI at a difficulty level, weakest first: " + ", ".join(LEVELS)},
         {"kind": "best", "spec": "best:time=1", "options": [{"name": "time", "kind": "float", "default": 1.0}],
          "text": "our strongest player within a time per move (the engine for Kalah)"},
         {"kind": "alphabeta", "spec": "alphabeta:depth=4",
@@ -136,7 +136,8 @@ async def api_players(request: Request):
         {"kind": "random", "spec": "random", "options": [{"name": "seed", "kind": "int", "default": None}],
          "text": "random legal moves"},
     ]
-    levels = {name: {"depth": depth, "seconds": LEVEL_SECONDS[name]} for name, depth in LEVELS.items()}
+    levels = {name: {"kalah": lv.kalah, "other": lv.other, "seconds": LEVEL_SECONDS[name]}
+              for name, lv in LEVELS.items()}
     return JSONResponse({"kinds": kinds, "levels": levels, "default": DEFAULT_PLAYERS})
 
 

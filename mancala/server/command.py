@@ -43,7 +43,7 @@ def register(sub) -> None:
                        help=f"per-move clock (seconds) for games with a remote seat created without one, so "
                             f"a player that stops answering loses (default {DEFAULT_MOVE_TIME:g}; 0: none)")
     serve.add_argument("--game-time", type=float, metavar="S",
-                       help="default per-game clock (seconds) for games with a remote seat")
+                       help="default per-game clock (seconds) for games with a remote seat (default: none, only the per-move clock)")
     serve.set_defaults(func=run_serve)
 
 

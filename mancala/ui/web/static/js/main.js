@@ -10,9 +10,12 @@ const $ = (id) => document.getElementById(id);
 const MAX_RECORD_BYTES = 60 * 1024; // the server refuses messages over 64 KiB
 const PLAYER_CHOICES = [
   ["human", "You (at this board)"],
+  ["beginner", "AI — beginner"],
   ["easy", "AI — easy"],
   ["medium", "AI — medium"],
   ["hard", "AI — hard"],
+  ["expert", "AI — expert"],
+  ["strongest", "AI — strongest"],
   ["best:time=1", "AI — best (1 s a move)"],
   ["greedy", "Greedy"],
   ["random", "Random"],
@@ -412,7 +415,7 @@ function renderHistory(s) {
       "aria-current": app.viewing && app.viewing.ply === h.ply ? "true" : null,
       "aria-label": `Show the position after move ${h.ply}: ${h.text}`,
       onclick: () => request("view", { ply: h.ply }),
-    }, el("span", { class: "ply" }, `${h.ply}.`), `${s.players[h.player].name} ${h.move}`)));
+    }, el("span", { class: "ply" }, `${h.ply}.`), `${h.name ?? s.players[h.player].name} ${h.move}`)));
   }
   if (!s.history.length) items.push(el("li", { class: "empty" }, "No moves yet."));
   list.replaceChildren(...items);
