@@ -5,6 +5,7 @@ directly as an object::
 
     make_player("alphabeta:depth=6")        AlphaBetaPlayer(depth=6)
     make_player("minimax:depth=3,eval=material")
+    make_player("alphabeta:time=0.05")      iterative deepening within 0.05 s a move
     make_player("hard")                     a difficulty level (beginner ... strongest, see LEVELS)
     make_player("best:time=2")              iterative deepening within 2 s a move
     make_player("random:seed=7"), make_player("greedy"), make_player("human")
@@ -178,7 +179,9 @@ class SearchPlayer:
         self._evaluate = None
         if not self.spec:
             self.spec = self.algorithm if self.algorithm == "greedy" else f"{self.algorithm}:depth={self.depth}"
-            if self.evaluation:
+            if self.seconds is not None:
+                self.spec += f",time={self.seconds:g}"
+            if self.evaluation:  # last: a combined evaluation's own commas end the spec
                 self.spec += ("," if ":" in self.spec else ":") + f"eval={self.evaluation}"
 
     def search(self, game: Game, state) -> SearchResult:
@@ -331,7 +334,11 @@ def make_player(spec: str, ask: Callable | None = None) -> Player:
     elif kind == "greedy":
         player = SearchPlayer("greedy", 1, opts.pop("eval", None))
     elif kind in ("minimax", "alphabeta", "ab"):
-        player = SearchPlayer("alphabeta" if kind == "ab" else kind, take("depth", int, 4), opts.pop("eval", None))
+        seconds = take("time", float, None)  # a time budget: iterative deepening up to depth (default 64)
+        if seconds is not None and (kind == "minimax" or not seconds > 0):
+            raise BadInput(f"player {spec!r}: time=S needs alphabeta: and a positive number of seconds")
+        player = SearchPlayer("alphabeta" if kind == "ab" else kind, take("depth", int, 4 if seconds is None else 64),
+                              opts.pop("eval", None), seconds=seconds)
     elif kind in LEVELS:
         player = LevelPlayer(LEVELS[kind])
     elif kind in ("openspiel-mcts", "openspiel-ab"):
