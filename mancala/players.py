@@ -55,13 +55,17 @@ LEVEL_EVAL = "store:1,seeds:0.25,extra:0.5,threat:0.5"
 #:    hard       alpha-beta depth 4, E       +86  90% / 75% / 55%
 #:    expert     engine, depth 6            +291 100% / 80% / 70%
 #:    strongest  engine, 2,000,000 nodes    +532   (88% vs 5000)
+#:
+#: On Bao the levels are the Bao engine at depths 4, 8, 10 and 14 (docs/evaluation.md, "The
+#: levels on Bao, measured": every step >= 100 Elo; depth 12 for strongest was only ~110
+#: above depth 10, depth 14 is ~200 above).
 LEVELS: dict[str, Level] = {lv.name: lv for lv in (
     Level("beginner", "random", "random", 1.0),
     Level("easy", "greedy", "greedy", 2.0),
     Level("medium", f"alphabeta:depth=2,eval={LEVEL_EVAL}", "alphabeta:depth=4", 5.0),
     Level("hard", f"alphabeta:depth=4,eval={LEVEL_EVAL}", "alphabeta:depth=8", 15.0),
     Level("expert", "best:depth=6", "alphabeta:depth=10", 30.0),
-    Level("strongest", "best:nodes=2000000", "alphabeta:depth=12", 60.0),
+    Level("strongest", "best:nodes=2000000", "alphabeta:depth=14", 60.0),
 )}
 #: the most a level may think per move in wide games, in seconds
 LEVEL_SECONDS = {name: lv.seconds for name, lv in LEVELS.items()}
