@@ -114,7 +114,7 @@ def report_text(results: Sequence[dict]) -> str:
                      f"{100 * r.score:.1f}% |")
     lines.append("")
     lines.append("Bradley–Terry fitted on all games jointly (draw = half a win), Elo scale, "
-                 "95% intervals from the Hessian" + (f"; ridge {ridge:g} (a player won or lost every game)"
+                 "95% intervals from the Hessian" + (f"; ridge {ridge:g} (some players won or lost every game against the rest)"
                                                       if ridge else "") + ".")
     return "\n".join(lines) + "\n"
 

@@ -5,6 +5,7 @@ directly as an object::
 
     make_player("alphabeta:depth=6")        AlphaBetaPlayer(depth=6)
     make_player("minimax:depth=3,eval=material")
+    make_player("alphabeta:time=0.05")      iterative deepening within 0.05 s a move
     make_player("hard")                     a difficulty level (beginner ... strongest, see LEVELS)
     make_player("best:time=2")              iterative deepening within 2 s a move
     make_player("random:seed=7"), make_player("greedy"), make_player("human")
@@ -60,13 +61,17 @@ LEVEL_EVAL = "store:1,seeds:0.25,extra:0.5,threat:0.5"
 #:    hard       alpha-beta depth 4, E       +86  90% / 75% / 55%
 #:    expert     engine, depth 6            +291 100% / 80% / 70%
 #:    strongest  engine, 2,000,000 nodes    +532   (88% vs 5000)
+#:
+#: On Bao the levels are the Bao engine at depths 4, 8, 10 and 14 (docs/evaluation.md, "The
+#: levels on Bao, measured": every step >= 100 Elo; depth 12 for strongest was only ~110
+#: above depth 10, depth 14 is ~200 above).
 LEVELS: dict[str, Level] = {lv.name: lv for lv in (
     Level("beginner", "random", "random", 1.0),
     Level("easy", "greedy", "greedy", 2.0),
     Level("medium", f"alphabeta:depth=2,eval={LEVEL_EVAL}", "alphabeta:depth=4", 5.0),
     Level("hard", f"alphabeta:depth=4,eval={LEVEL_EVAL}", "alphabeta:depth=8", 15.0),
     Level("expert", "best:depth=6", "alphabeta:depth=10", 30.0),
-    Level("strongest", "best:nodes=2000000", "alphabeta:depth=12", 60.0),
+    Level("strongest", "best:nodes=2000000", "alphabeta:depth=14", 60.0),
 )}
 #: the most a level may think per move in wide games, in seconds
 LEVEL_SECONDS = {name: lv.seconds for name, lv in LEVELS.items()}
@@ -191,7 +196,9 @@ class SearchPlayer:
         self._evaluate = None
         if not self.spec:
             self.spec = self.algorithm if self.algorithm == "greedy" else f"{self.algorithm}:depth={self.depth}"
-            if self.evaluation:
+            if self.seconds is not None:
+                self.spec += f",time={self.seconds:g}"
+            if self.evaluation:  # last: a combined evaluation's own commas end the spec
                 self.spec += ("," if ":" in self.spec else ":") + f"eval={self.evaluation}"
 
     def search(self, game: Game, state) -> SearchResult:
@@ -344,7 +351,11 @@ def make_player(spec: str, ask: Callable | None = None) -> Player:
     elif kind == "greedy":
         player = SearchPlayer("greedy", 1, opts.pop("eval", None))
     elif kind in ("minimax", "alphabeta", "ab"):
-        player = SearchPlayer("alphabeta" if kind == "ab" else kind, take("depth", int, 4), opts.pop("eval", None))
+        seconds = take("time", float, None)  # a time budget: iterative deepening up to depth (default 64)
+        if seconds is not None and (kind == "minimax" or not seconds > 0):
+            raise BadInput(f"player {spec!r}: time=S needs alphabeta: and a positive number of seconds")
+        player = SearchPlayer("alphabeta" if kind == "ab" else kind, take("depth", int, 4 if seconds is None else 64),
+                              opts.pop("eval", None), seconds=seconds)
     elif kind in LEVELS:
         player = LevelPlayer(LEVELS[kind])
     elif kind in ("openspiel-mcts", "openspiel-ab"):

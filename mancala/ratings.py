@@ -109,14 +109,33 @@ def fit_bradley_terry(players: Sequence[str], games: Iterable[tuple[str, str, fl
 
 
 def needs_ridge(players: Sequence[str], games: Sequence[tuple[str, str, float]]) -> bool:
-    """Whether some player won or lost every game it played (the plain fit then diverges)."""
-    totals = {p: [0.0, 0] for p in players}
+    """Whether the plain fit diverges: the maximum-likelihood ratings exist only when every
+    group of players scored some point against the rest (Ford's condition: the graph "a took a
+    point from b" is strongly connected among the players who played), not only when no
+    single player won or lost every game."""
+    took: dict[str, set[str]] = {p: set() for p in players}
     for a, b, s in games:
-        totals[a][0] += s
-        totals[a][1] += 1
-        totals[b][0] += 1 - s
-        totals[b][1] += 1
-    return any(n and (pts == 0 or pts == n) for pts, n in totals.values())
+        if s > 0:
+            took[a].add(b)
+        if s < 1:
+            took[b].add(a)
+    active = [p for p in players if any(p in t for t in took.values()) or took[p]]
+    if not active:
+        return False
+
+    def reach(start: str, edges: dict[str, set[str]]) -> set[str]:
+        seen, todo = {start}, [start]
+        while todo:
+            for q in edges[todo.pop()] - seen:
+                seen.add(q)
+                todo.append(q)
+        return seen
+
+    back: dict[str, set[str]] = {p: set() for p in players}
+    for a, bs in took.items():
+        for b in bs:
+            back[b].add(a)
+    return not (set(active) <= reach(active[0], took) and set(active) <= reach(active[0], back))
 
 
 def elo_difference(score: float) -> float:

@@ -33,6 +33,21 @@ def test_search_player_specs_build_the_right_search(spec, kind, depth):
     assert make_player(player.spec).spec == player.spec
 
 
+def test_alphabeta_with_a_time_budget_deepens_iteratively_and_round_trips():
+    player = make_player("alphabeta:time=0.05,eval=store:1,seeds:0.25,extra:0.5,threat:0.5")
+    assert isinstance(player, SearchPlayer)
+    assert (player.algorithm, player.seconds, player.depth) == ("alphabeta", 0.05, 64)
+    assert player.evaluation == "store:1,seeds:0.25,extra:0.5,threat:0.5"
+    again = make_player(player.spec)
+    assert (again.spec, again.seconds, again.depth, again.evaluation) == (
+        player.spec, player.seconds, player.depth, player.evaluation)
+    capped = make_player("alphabeta:depth=3,time=10")
+    assert (capped.depth, capped.seconds) == (3, 10.0) and make_player(capped.spec).spec == capped.spec
+    game = make_game("kalah")
+    state = game.initial_state()
+    assert capped.choose(game, state) == make_player("alphabeta:depth=3").choose(game, state)
+
+
 def test_other_player_specs():
     assert isinstance(make_player("human"), HumanPlayer)
     assert make_player("random:seed=4").spec == "random:seed=4"
@@ -40,7 +55,8 @@ def test_other_player_specs():
 
 
 @pytest.mark.parametrize("spec", ["wizard", "alphabeta:depth=x", "alphabeta:depth=0", "minimax:colour=red",
-                                  "best:time=-1", "alphabeta:eval=nonsense"])
+                                  "best:time=-1", "alphabeta:eval=nonsense", "alphabeta:time=0",
+                                  "alphabeta:time=soon", "minimax:time=1"])
 def test_bad_player_specs_are_rejected_with_a_message(spec):
     with pytest.raises(BadInput):
         make_player(spec)

@@ -71,3 +71,14 @@ def test_intervals_stay_right_with_many_games():
     for r in fit_bradley_terry(names, games):
         assert r.elo == pytest.approx(0, abs=1e-9)
         assert r.interval == pytest.approx(Z95 * math.sqrt((1 - 1 / 6) / (0.25 * 120 * 6)) * ELO)
+
+
+def test_needs_ridge_when_a_group_beats_everyone_else():
+    """No single player is perfect, but {A, B} never lost a point to {C, D}: the plain fit
+    diverges, so the ridge is needed; one point taken back from the group makes it regular."""
+    games = [("A", "B", 1), ("B", "A", 1), ("C", "D", 1), ("D", "C", 1),
+             ("A", "C", 1), ("B", "D", 1), ("A", "D", 1), ("B", "C", 1)]
+    assert needs_ridge(["A", "B", "C", "D"], games)
+    assert not needs_ridge(["A", "B", "C", "D"], games + [("C", "A", 0.5)])
+    rated = {r.player: r for r in fit_bradley_terry(["A", "B", "C", "D"], games, ridge=0.01)}
+    assert rated["A"].elo > rated["C"].elo and rated["B"].elo > rated["D"].elo

@@ -36,3 +36,11 @@ $M arena best:nodes=2000000 best:depth=12 best:depth=9 openspiel-mcts:sims=5000 
   --openings 4 --seed 4 --results kalah-strongest.jsonl "$@"
 cat kalah-levels.jsonl kalah-strongest.jsonl > kalah-ladder.jsonl
 $M arena report kalah-ladder.jsonl
+# equal time (wall clock: a rerun on another machine or load plays other games)
+$M arena "alphabeta:time=0.05,eval=score" "alphabeta:time=0.05,eval=material" \
+  "alphabeta:time=0.05,eval=$COMB" --openings 60 --seed 11 --workers 1 --results kalah-time-0.05.jsonl "$@"
+# the levels on Bao (strongest was depth 12 then), and depth 14 as the candidate for strongest
+$M arena beginner easy medium hard expert strongest --game bao --plies 4 --balance 3 --openings 10 \
+  --seed 12 --workers 1 --results bao-levels.jsonl "$@"
+$M arena expert strongest "alphabeta:depth=14,time=60" --game bao --plies 4 --balance 3 --openings 10 \
+  --seed 12 --workers 1 --results bao-levels-deeper.jsonl "$@"
