@@ -352,8 +352,9 @@ def make_player(spec: str, ask: Callable | None = None) -> Player:
         player = SearchPlayer("greedy", 1, opts.pop("eval", None))
     elif kind in ("minimax", "alphabeta", "ab"):
         seconds = take("time", float, None)  # a time budget: iterative deepening up to depth (default 64)
-        if seconds is not None and (kind == "minimax" or not seconds > 0):
-            raise BadInput(f"player {spec!r}: time=S needs alphabeta: and a positive number of seconds")
+        if seconds is not None and (kind == "minimax" or not 0 < seconds <= MAX_MOVE_SECONDS):
+            raise BadInput(f"player {spec!r}: time=S needs alphabeta: and more than 0, at most "
+                           f"{MAX_MOVE_SECONDS:g} seconds a move")
         player = SearchPlayer("alphabeta" if kind == "ab" else kind, take("depth", int, 4 if seconds is None else 64),
                               opts.pop("eval", None), seconds=seconds)
     elif kind in LEVELS:
