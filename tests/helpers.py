@@ -11,3 +11,29 @@ def random_position(game, rng, plies: int):
             break
         state = game.apply(state, rng.choice(list(game.legal_moves(state))))
     return state
+
+
+def scripted(lines):
+    """A read_line that answers prompts from ``lines`` and then reports end of input."""
+    it = iter(lines)
+
+    def read(prompt):
+        try:
+            return next(it)
+        except StopIteration:
+            raise EOFError from None
+    return read
+
+
+def random_mtaji_sides(rng, low: int = 12, high: int = 30) -> tuple[list[int], list[int]] | None:
+    """Random Bao mtaji-stage sides (16 holes each, 64 seeds in all, the mover holding
+    ``low``..``high``), or None when a front row came out empty (not a playable position)."""
+    mine = rng.randint(low, high)
+    me, op = [0] * 16, [0] * 16
+    for _ in range(mine):
+        me[rng.randrange(16)] += 1
+    for _ in range(64 - mine):
+        op[rng.randrange(16)] += 1
+    if not any(me[:8]) or not any(op[:8]):
+        return None
+    return me, op

@@ -12,6 +12,8 @@ from mancala.errors import BadInput, IllegalMove
 from mancala.games.bao import (ACW, CW, Bao, BaoMove, BaoRules, End, MtajiHouse, NeverEnding,
                                SingletonRule, bao_from_options, hole_name)
 
+from helpers import random_mtaji_sides
+
 GAME = Bao()
 
 # Every position of shared/bao-positions.md, by its id, transcribed by a script from that file
@@ -478,14 +480,10 @@ def test_moves_end_or_are_declared_never_ending():
     rng = random.Random(7)
     never = 0
     for _ in range(1500):
-        mine = rng.randint(12, 30)
-        me, op = [0] * 16, [0] * 16
-        for _ in range(mine):
-            me[rng.randrange(16)] += 1
-        for _ in range(64 - mine):
-            op[rng.randrange(16)] += 1
-        if not any(me[:8]) or not any(op[:8]):
+        sides = random_mtaji_sides(rng)
+        if sides is None:
             continue
+        me, op = sides
         state = GAME.position(me, op)
         for hole in range(16):
             if me[hole] < 2:

@@ -19,6 +19,8 @@ from mancala.search import alphabeta
 from mancala.search.bao_eval import FIRST, make_evaluation
 from mancala.search.bao_eval import evaluate as reference_evaluate
 
+from helpers import random_mtaji_sides
+
 GAME = Bao()
 OTHER_RULES = [
     BaoRules(tax_small_house=True, singletons=SingletonRule.FUNCTIONAL, mtaji_house=MtajiHouse.STOCK_EMPTY,
@@ -124,14 +126,10 @@ def test_never_ending_moves_from_random_mtaji_positions():
         ws = np.zeros(K.WS_SIZE, dtype=np.int64)
         kinds = []
         for _ in range(1000):
-            mine = rng.randint(12, 30)
-            me, op = [0] * 16, [0] * 16
-            for _ in range(mine):
-                me[rng.randrange(16)] += 1
-            for _ in range(64 - mine):
-                op[rng.randrange(16)] += 1
-            if not any(me[:8]) or not any(op[:8]):
+            sides = random_mtaji_sides(rng)
+            if sides is None:
                 continue
+            me, op = sides
             state = game.position(me, op)
             check_position(game, state, rules_arr)
             s = B.state_array(state)

@@ -14,6 +14,8 @@ import pytest
 
 from mancala.cli import main
 
+from helpers import scripted
+
 REPO = Path(__file__).resolve().parents[1]
 
 
@@ -91,18 +93,6 @@ def test_a_full_disk_while_autosaving_is_one_line_and_the_game_goes_on(tmp_path,
     assert code == 0
     assert f"Not saved: {path}: cannot write it (No space left on device)" in out
     assert ".tmp" not in out and "Bye." in out
-
-
-def scripted(lines):
-    """A read_line that answers prompts from ``lines`` and then reports end of input."""
-    it = iter(lines)
-
-    def read(prompt):
-        try:
-            return next(it)
-        except StopIteration:
-            raise EOFError from None
-    return read
 
 
 def run_terminal(spec: str, players: list[str], lines: list[str], width: int = 100, **kw) -> tuple[int, str]:

@@ -20,6 +20,8 @@ from mancala.record import GameRecord, load_record, save_record
 from mancala.search.explain import explain
 from mancala.ui.terminal import TerminalGame
 
+from helpers import scripted
+
 
 # --- players ---------------------------------------------------------------
 
@@ -170,18 +172,6 @@ def test_bad_saved_games_give_one_clear_line_and_exit_2(tmp_path, capsys, conten
 
 
 # --- terminal play ---------------------------------------------------------
-
-def scripted(lines):
-    """A read_line that answers prompts from ``lines`` and then reports end of input."""
-    it = iter(lines)
-
-    def read(prompt):
-        try:
-            return next(it)
-        except StopIteration:
-            raise EOFError from None
-    return read
-
 
 def terminal(record, specs, lines, **kw):
     players = [make_player(s) for s in specs]
