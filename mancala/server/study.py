@@ -149,7 +149,29 @@ def analysis(game: Game, state, seconds: float) -> dict:
 
 def review(game: Game, moves: list, seconds: float) -> dict:
     """Each move's value against the best move's in the same position, and the biggest
-    mistakes (largest losses) of the game (``moves`` played from the start)."""
+    mistakes (largest losses) of the game (``moves`` played from the start).  Kalah games
+    are reviewed by :func:`mancala.review.review_game`, the engine's review that
+    ``mancala analyse GAME.json`` prints; other games move by move here."""
+    if isinstance(game, Kalah):
+        out = _kalah_review(game, moves, seconds)
+    else:
+        out = _searched_review(game, moves, seconds)
+    mistakes = sorted((r for r in out if r["loss"] and float(r["loss"]) > 0), key=lambda r: -float(r["loss"]))[:5]
+    return {"moves": out, "mistakes": mistakes, "unit": unit(game)}
+
+
+def _kalah_review(game: Kalah, moves: list, seconds: float) -> list[dict]:
+    """The engine's review of a Kalah game, as the protocol's review rows."""
+    from mancala.record import GameRecord  # noqa: PLC0415
+    from mancala.review import review_game  # noqa: PLC0415
+    reviewed = review_game(GameRecord(game, ["", ""], list(moves)), seconds)
+    return [{"ply": m.number, "player": m.player, "move": str(m.move), "value": jsonable(float(m.value)),
+             "best": str(m.best), "best_value": jsonable(float(m.best_value)), "loss": jsonable(float(m.loss)),
+             "exact": bool(m.exact and m.best_exact)} for m in reviewed.moves]
+
+
+def _searched_review(game: Game, moves: list, seconds: float) -> list[dict]:
+    """Each move's value against the best move's, from :func:`_move_values` (games other than Kalah)."""
     states = [game.initial_state()]
     for move in moves[:-1]:
         states.append(game.apply(states[-1], move))
@@ -168,8 +190,7 @@ def review(game: Game, moves: list, seconds: float) -> dict:
         out.append({"ply": ply, "player": game.to_move(state), "move": str(move), "value": played["value"],
                     "best": best["move"], "best_value": best["value"], "loss": loss,
                     "exact": bool(played["exact"] and best["exact"])})
-    mistakes = sorted((r for r in out if r["loss"] and float(r["loss"]) > 0), key=lambda r: -float(r["loss"]))[:5]
-    return {"moves": out, "mistakes": mistakes, "unit": unit(game)}
+    return out
 
 
 class _TooBig(Exception):
