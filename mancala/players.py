@@ -326,6 +326,17 @@ def parse_player_spec(spec: str) -> tuple[str, dict[str, str]]:
     return m.group(1).lower(), options
 
 
+def take_option(options: dict[str, str], name: str, convert: Callable[[str], Any], default, spec: str):
+    """Remove option ``name`` from a player spec's ``options`` and convert it (``default`` when
+    absent); a value that does not convert is one line naming the player ``spec``."""
+    if name not in options:
+        return default
+    try:
+        return convert(options.pop(name))
+    except ValueError:
+        raise BadInput(f"player {spec!r}: {name} must be a number") from None
+
+
 def make_player(spec: str, ask: Callable | None = None) -> Player:
     """The player described by ``spec`` (see the module doc); ``ask`` serves humans."""
     if spec.strip().lower().startswith("command:"):  # an external ManKalah agent: the rest is its command
@@ -337,12 +348,7 @@ def make_player(spec: str, ask: Callable | None = None) -> Player:
     kind, opts = parse_player_spec(spec)
 
     def take(name: str, convert, default):
-        if name not in opts:
-            return default
-        try:
-            return convert(opts.pop(name))
-        except ValueError:
-            raise BadInput(f"player {spec!r}: {name} must be a number") from None
+        return take_option(opts, name, convert, default, spec)
 
     if kind == "human":
         player: Player = HumanPlayer(ask)

@@ -167,13 +167,10 @@ class OpenSpielPlayer:
 
 def make_openspiel_player(kind: str, options: dict[str, str], spec: str) -> OpenSpielPlayer:
     """Build ``openspiel-mcts`` / ``openspiel-ab`` from its spec options (consumed from ``options``)."""
+    from mancala.players import take_option  # noqa: PLC0415 (players imports this module on demand)
+
     def take(name: str, convert, default):
-        if name not in options:
-            return default
-        try:
-            return convert(options.pop(name))
-        except ValueError:
-            raise BadInput(f"player {spec!r}: {name} must be a number") from None
+        return take_option(options, name, convert, default, spec)
 
     bot = kind.split("-", 1)[1]
     player = OpenSpielPlayer(bot, sims=take("sims", int, 1000), rollouts=take("rollouts", int, 1),
