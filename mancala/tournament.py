@@ -31,6 +31,7 @@ import random
 import signal
 import time
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from contextlib import contextmanager
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from multiprocessing import get_context
@@ -343,17 +344,30 @@ def _ignore_sigint() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
+@contextmanager
+def _sigint_held():
+    """Hold SIGINT for this thread while the block runs (a Ctrl-C then arrives just after it)."""
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
 def _run_processes(todo: list[GameTask], workers: int, record: Callable[[dict], None]) -> None:
     """Play ``todo`` in ``workers`` processes, recording each result as it arrives.  A pool
     broken by a dying worker is rebuilt (up to 3 times) and the unfinished games resubmitted."""
     pending = list(todo)
     breaks = 0
     while pending:
-        pool = ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn"),
-                                   initializer=_ignore_sigint)
         broken = False
-        try:
+        # Ctrl-C while a worker is being spawned would cut its start-up data short and print
+        # the worker's traceback: hold the signal until the workers are started.
+        with _sigint_held():
+            pool = ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn"),
+                                       initializer=_ignore_sigint)
             futures = {pool.submit(play_task, t): t for t in pending}
+        try:
             not_done = set(futures)
             while not_done:
                 done, not_done = wait(not_done, return_when=FIRST_COMPLETED)
