@@ -51,10 +51,20 @@ def test_position_text_accepts_the_usual_empty_cell_marks_and_infers_the_mover()
     assert GAME.to_move(GAME.position("XX./OO./...")) == 0
 
 
-@pytest.mark.parametrize("text", ["XX./.../...", "XO./...", "XA./.../...", "OO./.X./..."])
+@pytest.mark.parametrize("text", ["XX./.../...", "XO./...", "XA./.../...", "OO./.X./...",
+                                  "XXX/OOO/...",      # both have a line
+                                  "XXX/OO./..O",      # O moved after X had won
+                                  "OOO/XX./XX."])     # X moved after O had won
 def test_impossible_or_malformed_positions_raise_bad_input(text):
     with pytest.raises(BadInput):
         GAME.position(text)
+
+
+def test_finished_positions_are_accepted():
+    """A won board that the game can reach is a position like any other (terminal)."""
+    assert GAME.is_terminal(GAME.position("XXX/OO./..."))
+    assert GAME.is_terminal(GAME.position("OOO/XX./X.."))
+    assert GAME.is_terminal(GAME.position("XXX/OOX/XOO"))
 
 
 def test_taken_cells_and_bad_text_are_illegal_moves():

@@ -71,6 +71,13 @@ class TicTacToe:
         x, o = cells.count("X"), cells.count("O")
         if o not in (x, x - 1):
             raise BadInput(f"X moves first, so X must have as many marks as O or one more; got X={x}, O={o}")
+        lined = {cells[a] for a, b, c in LINES if cells[a] != "." and cells[a] == cells[b] == cells[c]}
+        if len(lined) == 2:
+            raise BadInput(f"both X and O have three in a row, which no game reaches; got {text!r}")
+        if "X" in lined and x == o:
+            raise BadInput(f"X has three in a row, so the game ended on X's move and O cannot have moved since; got {text!r}")
+        if "O" in lined and x > o:
+            raise BadInput(f"O has three in a row, so the game ended on O's move and X cannot have moved since; got {text!r}")
         return TicTacToeState(cells, 0 if x == o else 1)
 
     def to_move(self, state: TicTacToeState) -> int:
