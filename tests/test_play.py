@@ -294,3 +294,24 @@ def test_absurd_player_budgets_are_refused_in_one_line(spec, message, capsys):
     assert main(["match", "greedy", spec, "--games", "1"]) == 2
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and message in err
+
+
+def test_an_expected_line_says_who_plays_each_turn():
+    """Kalah's extra turns make a bare list of moves ambiguous: the line is grouped by turn
+    and each turn names its mover; an illegal tail (a stale table line) is cut off."""
+    from mancala.search.explain import line_by_turn
+    game = make_game("kalah")
+    start = game.initial_state()
+    # pit 3 of six with four seeds ends in South's store: South moves again
+    assert line_by_turn(game, start, ["3", "6", "1", "2"]) == ["South 3 6", "North 1", "South 2"]
+    assert line_by_turn(game, start, ["3", "3"]) == ["South 3"]       # pit 3 is empty by then
+    ttt = make_game("tictactoe")
+    assert line_by_turn(ttt, ttt.initial_state(), ["4", "0", "8"]) == ["X 4", "O 0", "X 8"]
+
+
+def test_the_server_hint_names_the_movers_of_its_line(tmp_path):
+    from mancala.server.study import hint
+    game = make_game("kalah(pits=3,seeds=2)")
+    message = hint(game, game.initial_state(), 1.0)
+    assert message["turns"] and message["turns"][0].startswith("South " + message["move"])
+    assert sum(len(t.split()) - 1 for t in message["turns"]) == len(message["line"])

@@ -20,6 +20,27 @@ def number(value: float) -> str:
     return f"{value:g}"
 
 
+def line_by_turn(game: Game, state, line) -> list[str]:
+    """An expected line of play grouped into turns, each led by its mover's name:
+    ``["South 3 6", "North 2"]`` — in Kalah and Bao one player may move several times
+    in a row, so a bare list of moves does not say who plays which.  Stops at the first
+    move that is not legal where it falls (a line read from a table may run past it).
+    The moves may be given as move objects or as their text."""
+    turns: list[tuple[str, list[str]]] = []
+    for item in line:
+        legal = {} if game.is_terminal(state) else {str(m): m for m in game.legal_moves(state)}
+        move = legal.get(str(item))
+        if move is None:
+            break
+        name = game.player_name(game.to_move(state), state)
+        if turns and turns[-1][0] == name:
+            turns[-1][1].append(str(move))
+        else:
+            turns.append((name, [str(move)]))
+        state = game.apply(state, move)
+    return [f"{name} {' '.join(moves)}" for name, moves in turns]
+
+
 def compact_board(game: Game, state) -> str:
     """The position on one line (rows joined by ``/``) when it is short, else ``""``."""
     rows = [r.strip() for r in game.render(state).splitlines()]

@@ -16,7 +16,7 @@ from mancala.games.kalah import Kalah
 from mancala.players import best_search, default_evaluation
 from mancala.search.core import INF, Node, SearchAborted, Tracer, alphabeta, minimax
 from mancala.search.evaluation import score_difference, win_loss_percent
-from mancala.search.explain import compact_board, prune_reason
+from mancala.search.explain import compact_board, line_by_turn, prune_reason
 from mancala.server.views import jsonable
 
 #: the deepest search tree the ``tree`` request draws, in turns, and its most nodes
@@ -63,7 +63,8 @@ def hint(game: Game, state, seconds: float) -> dict:
     result = best_search(game, state, seconds)
     exact = result.algorithm == "engine(exact)" or (game.name == "tictactoe")
     return {"move": str(result.move), "value": jsonable(float(result.value)),
-            "line": [str(m) for m in result.line[:12]], "depth": result.depth, "exact": exact,
+            "line": [str(m) for m in result.line[:12]], "turns": line_by_turn(game, state, result.line[:12]),
+            "depth": result.depth, "exact": exact,
             "unit": unit(game)}
 
 
@@ -143,7 +144,8 @@ def analysis(game: Game, state, seconds: float) -> dict:
         summary = _who_wins(game, state, float(rows[0]["value"]))
     else:
         summary = f"best: {rows[0]['move']} ({float(rows[0]['value']):+g} estimated)"
-    return {"player": game.to_move(state), "moves": rows, "line": line, "unit": unit(game),
+    turns = line_by_turn(game, state, line)
+    return {"player": game.to_move(state), "moves": rows, "line": line, "turns": turns, "unit": unit(game),
             "solved": solved, "summary": summary}
 
 
@@ -292,6 +294,7 @@ def tree(game: Game, state, depth: int, algorithm: str = "alphabeta") -> dict:
     return {"algorithm": algorithm, "depth": depth, "root": tracer.root, "nodes": counts,
             "shown": tracer.count, "best": None if result.move is None else str(result.move),
             "value": jsonable(float(result.value)), "line": [str(m) for m in result.line],
+            "turns": line_by_turn(game, state, result.line),
             "evaluation": getattr(evaluate, "__name__", "evaluation")}
 
 

@@ -33,6 +33,7 @@ from mancala.errors import BadInput, IllegalMove
 from mancala.games.base import Game, outcome_text
 from mancala.players import BestPlayer, HumanPlayer, Player, best_search
 from mancala.record import GameRecord, save_record
+from mancala.search.explain import line_by_turn
 
 DEFAULT_SAVE = "mancala-save.json"
 HELP = ("Type a move, or: hint (the AI's suggestion), undo (take back your last move), save [FILE], "
@@ -304,7 +305,7 @@ class TerminalGame:
         self.prepare_engine(True)
         with self.waiting("thinking about a hint"):
             result = best_search(self.game, state, self.hint_seconds)
-        line = " ".join(str(m) for m in result.line[:8])
+        line = ", ".join(line_by_turn(self.game, state, result.line[:8]))
         self.say(f"Hint: {result.move} (value {result.value:+g} for you at depth {result.depth}; "
                  f"expected line {line})")
 

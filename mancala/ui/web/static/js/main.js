@@ -4,7 +4,7 @@
 import { Connection } from "./conn.js";
 import { drawBoard, el, describePlayer } from "./boards.js";
 import { framesFor } from "./animate.js";
-import { renderAnalysis, renderReview, renderTree, fmtValue } from "./panels.js";
+import { renderAnalysis, renderReview, renderTree, fmtValue, lineText } from "./panels.js";
 
 const $ = (id) => document.getElementById(id);
 const MAX_RECORD_BYTES = 60 * 1024; // the server refuses messages over 64 KiB
@@ -556,7 +556,7 @@ function showHint(h) {
   box.hidden = false;
   box.textContent = `Hint for ${sideName(h.player)}: play ${h.move} — value ${fmtValue(h.value, h.unit)}` +
     `${h.unit === "seeds" ? " seeds" : ""} (${h.exact ? "exact" : `depth ${h.depth}, estimate`})` +
-    (h.line && h.line.length > 1 ? `; expected line ${h.line.join(" ")}` : "");
+    (h.line && h.line.length > 1 ? `; expected line ${lineText(h)}` : "");
   announce(box.textContent);
   if (app.state && !app.animating) render(app.state, { final: true });
 }

@@ -22,6 +22,12 @@ function exactMark(exact) {
     : el("span", { class: "estimate", title: "an estimate from a bounded search" }, "≈ estimate");
 }
 
+/** A message's expected line as text, turn by turn with each mover's name ("South 3 6, North 2")
+ * when the server sent `turns`, else the bare moves. */
+export function lineText(msg) {
+  return msg.turns && msg.turns.length ? msg.turns.join(", ") : (msg.line || []).join(" ");
+}
+
 /** The analysis panel's content from an `analysis` message. */
 export function renderAnalysis(msg, name) {
   const unit = UNIT[msg.unit] ?? msg.unit;
@@ -33,7 +39,7 @@ export function renderAnalysis(msg, name) {
     el("table", { class: "values", id: "analysis-table" },
       el("thead", {}, el("tr", {}, el("th", {}, "move"), el("th", {}, "value"), el("th", {}, ""))),
       el("tbody", {}, rows)),
-    msg.line && msg.line.length ? el("p", {}, "Expected line: ", el("span", { class: "line" }, msg.line.join(" "))) : null,
+    msg.line && msg.line.length ? el("p", {}, "Expected line: ", el("span", { class: "line" }, lineText(msg))) : null,
   ];
 }
 
@@ -102,7 +108,7 @@ export function renderTree(msg, unit) {
       (saved > 0 ? ` (${saved} not searched thanks to pruning)` : "")),
     el("p", {}, `${msg.algorithm === "minimax" ? "Minimax" : "Alpha-beta"} to depth ${msg.depth}: best move `,
       el("strong", {}, msg.best ?? "–"), `, value ${fmtValue(msg.value, unit)}`,
-      msg.line && msg.line.length ? ", line " : "", msg.line && msg.line.length ? el("span", { class: "line" }, msg.line.join(" ")) : ""),
+      msg.line && msg.line.length ? ", line " : "", msg.line && msg.line.length ? el("span", { class: "line" }, lineText(msg)) : ""),
     el("p", { class: "help" }, "Expand a node with its button; ✂ marks moves alpha-beta did not search, with the reason."),
     el("ul", { class: "tree root", id: "tree-root" }, nodeItem(msg.root, unit)),
   ];
