@@ -39,9 +39,10 @@ def positions(game, count: int, seed: int = 1) -> list:
 
 
 def timed(game, state, depth: int, evaluation: str | None) -> tuple[int, float]:
-    """(nodes, seconds) of one fixed-depth search from an empty table."""
-    engine.reset()
+    """(nodes, seconds) of one fixed-depth search from an empty table (the endgame
+    database stays loaded)."""
     engine.prepare(game)
+    engine.context(game, sum(state.board)).clear()
     kwargs = {} if evaluation is None else {"evaluation": evaluation}
     t = time.perf_counter()
     r = engine.best_move(game, state, 1e9, max_depth=depth, **kwargs)

@@ -273,3 +273,18 @@ def test_the_table_does_not_carry_estimates_from_one_evaluation_to_another():
             searcher = E.Searcher(game, state, evaluation=spec)
             g, move, complete, _ = searcher.run(5, 0)
             assert (searcher.acc + g, move) == alone[spec], spec
+
+
+def test_match_and_play_accept_best_with_an_evaluation(capsys):
+    from mancala.cli import main  # noqa: PLC0415
+    spec = "best:depth=3,eval=store:1,seeds:0.25,extra:0.5,threat:0.5"
+    assert main(["match", spec, "greedy", "--games", "2", "--pits", "3", "--seeds", "2"]) == 0
+    assert main(["play", "--p1", spec, "--p2", "greedy", "--pits", "3", "--seeds", "2"]) == 0
+    assert f"({spec})" in capsys.readouterr().out
+
+
+def test_cli_refuses_a_bad_engine_evaluation_in_one_line(capsys):
+    from mancala.cli import main  # noqa: PLC0415
+    assert main(["match", "greedy", "best:nodes=100,eval=store:1,majority:1", "--games", "1"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "majority" in err
