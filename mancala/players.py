@@ -397,8 +397,8 @@ def make_player(spec: str, ask: Callable | None = None) -> Player:
         player = BestPlayer(seconds, depth=depth, nodes=nodes, evaluation=opts.pop("eval", None))
     else:
         raise BadInput(f"unknown player {kind!r}: choose human, random, greedy, minimax:depth=N, "
-                       f"alphabeta:depth=N, {', '.join(LEVELS)}, best:time=S|depth=N|nodes=N[,eval=SPEC], openspiel-mcts:sims=N, "
-                       f"openspiel-ab:depth=N or module:file.py[:Class]")
+                       f"alphabeta:depth=N, {', '.join(LEVELS)}, best:time=S|depth=N|nodes=N[,eval=SPEC], "
+                       f"openspiel-mcts:sims=N, openspiel-ab:depth=N or module:file.py[:Class]")
     if opts:
         raise BadInput(f"player {spec!r}: unknown option(s) {', '.join(opts)}")
     return player
