@@ -17,6 +17,9 @@ combines them exactly, :func:`term_values` gives each as a float (for tests, aga
 :mod:`mancala.search.terms`).  ``majority`` needs the stores' contents, which the
 engine's boards and tables do not have: it is refused
 (:func:`mancala.search.terms.engine_weights`, which turns a spec into the weights).
+
+(numba's cache of :mod:`search`, which compiles these into its negamax, does not notice
+an edit of this file: delete ``mancala/engine/__pycache__/search.*.nb*`` after one.)
 """
 
 from __future__ import annotations
@@ -92,9 +95,12 @@ def _best_capture(b, start, other, n, ctl):
 def _reaching(b, start, n):
     """Pits of the row at ``b[start:start+n]`` whose sowing ends in its owner's store."""
     k = 0
+    lap = 2 * n + 1
     for p in range(n):
         seeds = b[start + p]
-        if seeds > 0 and seeds % (2 * n + 1) == n - p:
+        if seeds >= lap:  # (rare: spare the division otherwise)
+            seeds %= lap
+        if seeds == n - p:
             k += 1
     return k
 
