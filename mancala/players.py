@@ -8,6 +8,7 @@ directly as an object::
     make_player("alphabeta:time=0.05")      iterative deepening within 0.05 s a move
     make_player("hard")                     a difficulty level (beginner ... strongest, see LEVELS)
     make_player("best:time=2")              iterative deepening within 2 s a move
+    make_player("best:nodes=20000,eval=store:1,extra:0.5")   the engine, leaves by evaluation terms
     make_player("random:seed=7"), make_player("greedy"), make_player("human")
 """
 
@@ -265,12 +266,18 @@ def best_move(game: Game, state, seconds: float = 1.0) -> Any:
 
 
 def best_search(game: Game, state, seconds: float = 1.0, *, max_depth: int | None = None,
-                max_nodes: int | None = None) -> SearchResult:
+                max_nodes: int | None = None, evaluation: str | None = None) -> SearchResult:
     """The search result behind :func:`best_move`; ``max_depth`` (turns) and ``max_nodes``
-    bound the engine's search as well (a budget that means the same on a busy machine)."""
+    bound the engine's search as well (a budget that means the same on a busy machine).
+    ``evaluation`` (Kalah only: a term spec with a positive store weight, see
+    :func:`mancala.search.terms.engine_weights`) replaces the engine's leaf estimate."""
     if isinstance(game, Kalah):
         from mancala.engine import best_move as engine_best_move  # noqa: PLC0415 (loads numba only when needed)
-        return engine_best_move(game, state, seconds, max_depth=max_depth, max_nodes=max_nodes)
+        return engine_best_move(game, state, seconds, max_depth=max_depth, max_nodes=max_nodes,
+                                evaluation=evaluation)
+    if evaluation is not None:
+        raise BadInput(f"best:eval= sets the Kalah engine's leaf evaluation, and {game.name} is not Kalah: "
+                       f"use alphabeta:eval=SPEC there")
     if isinstance(game, Bao):
         from mancala.engine.bao_search import MAX_DEPTH, search as bao_search  # noqa: PLC0415
         return bao_search(game, state, seconds, max_depth=min(max_depth or MAX_DEPTH, MAX_DEPTH),
@@ -288,21 +295,29 @@ class BestPlayer:
     #: budgets that do not depend on the machine's speed: turns, and engine nodes a move
     depth: int | None = None
     nodes: int | None = None
+    #: the Kalah engine's leaf evaluation, a term spec (``store:1,extra:0.5``); None: its default
+    evaluation: str | None = None
 
     def __post_init__(self) -> None:
         if not self.seconds > 0:
             raise BadInput(f"time must be positive, got {self.seconds}")
         if (self.depth is not None and not 1 <= self.depth <= MAX_DEPTH) or (self.nodes is not None and self.nodes < 1):
             raise BadInput(f"best: depth must be 1-{MAX_DEPTH} turns and nodes at least 1")
+        if self.evaluation is not None:
+            from mancala.search.terms import engine_weights, parse_weights, weights_spec  # noqa: PLC0415
+            engine_weights(self.evaluation)
+            self.evaluation = weights_spec(parse_weights(self.evaluation))
         if not self.spec:
             parts = [f"time={self.seconds:g}"] if self.depth is None and self.nodes is None else []
             parts += [f"depth={self.depth}"] if self.depth is not None else []
             parts += [f"nodes={self.nodes}"] if self.nodes is not None else []
+            parts += [f"eval={self.evaluation}"] if self.evaluation is not None else []  # last: its commas end the spec
             self.spec = "best:" + ",".join(parts)
 
     def choose(self, game: Game, state) -> Any:
         """The best move found within the budget."""
-        self.last = best_search(game, state, self.seconds, max_depth=self.depth, max_nodes=self.nodes)
+        self.last = best_search(game, state, self.seconds, max_depth=self.depth, max_nodes=self.nodes,
+                                evaluation=self.evaluation)
         return self.last.move
 
 
@@ -379,11 +394,11 @@ def make_player(spec: str, ask: Callable | None = None) -> Player:
                                f"seconds a move, got {seconds:g}")
         else:
             seconds = default_time
-        player = BestPlayer(seconds, depth=depth, nodes=nodes)
+        player = BestPlayer(seconds, depth=depth, nodes=nodes, evaluation=opts.pop("eval", None))
     else:
         raise BadInput(f"unknown player {kind!r}: choose human, random, greedy, minimax:depth=N, "
-                       f"alphabeta:depth=N, {', '.join(LEVELS)}, best:time=S|depth=N|nodes=N, openspiel-mcts:sims=N, "
-                       f"openspiel-ab:depth=N or module:file.py[:Class]")
+                       f"alphabeta:depth=N, {', '.join(LEVELS)}, best:time=S|depth=N|nodes=N[,eval=SPEC], "
+                       f"openspiel-mcts:sims=N, openspiel-ab:depth=N or module:file.py[:Class]")
     if opts:
         raise BadInput(f"player {spec!r}: unknown option(s) {', '.join(opts)}")
     return player

@@ -44,3 +44,8 @@ $M arena beginner easy medium hard expert strongest --game bao --plies 4 --balan
   --seed 12 --workers 1 --results bao-levels.jsonl "$@"
 $M arena expert strongest "alphabeta:depth=14,time=60" --game bao --plies 4 --balance 3 --openings 10 \
   --seed 12 --workers 1 --results bao-levels-deeper.jsonl "$@"
+# the engine with evaluation terms at equal nodes (section 9)
+$M arena best:nodes=20000 "best:nodes=20000,eval=$COMB" --openings 30 --seed 7 --workers 1 \
+  --results kalah-engine-eval-first.jsonl "$@"
+$M arena best:nodes=20000 "best:nodes=20000,eval=$COMB" --openings 100 --seed 8 --workers 1 \
+  --results kalah-engine-eval.jsonl "$@"

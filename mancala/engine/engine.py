@@ -12,13 +12,14 @@ from typing import Callable, TypeVar
 
 import numpy as np
 
-from mancala.engine import bridge, endgame
+from mancala.engine import bridge, endgame, leaf_eval
 from mancala.engine import search as S
 from mancala.engine.kernels import R_SIZE as K_RULES
 from mancala.engine.kernels import EXTRA, OVER, PASS, gen_moves, make_move, rank
 from mancala.errors import BadInput
 from mancala.games.kalah import SWAP, Kalah, KalahMove, KalahState, Sowing
 from mancala.search.core import SearchResult
+from mancala.search.terms import engine_weights
 
 T = TypeVar("T")
 
@@ -59,6 +60,9 @@ class Context:
     helpers: list = field(default_factory=list)
     #: set when the pool dropped this context: whoever holds it must attach a new one
     evicted: bool = False
+    #: the leaf evaluation behind the table's non-exact entries (:attr:`Searcher.estimates`);
+    #: a search under another one first empties them (:func:`search.table_forget_estimates`)
+    estimates: tuple | None = None
 
     def clear(self) -> None:
         """Forget every table entry (a fresh table is left untouched: its pages stay unmapped)."""
@@ -411,7 +415,7 @@ class Searcher:
 
     def __init__(self, game: Kalah, state: KalahState, *, use_db: bool = True, hw: int = DEFAULT_HW,
                  progress: bool = False, db_seeds: int | None = None, megabytes: float | None = None,
-                 job: Job | None = None) -> None:
+                 job: Job | None = None, evaluation: str | None = None) -> None:
         if not isinstance(game, Kalah):
             raise BadInput(f"the engine plays Kalah only, not {game!r}")
         if state.finished:
@@ -430,6 +434,7 @@ class Searcher:
         ctl = np.zeros(S.C_SIZE, dtype=np.int64)
         ctl[:K_RULES] = bridge.rules_array(game.rules)
         ctl[S.C_HW] = hw
+        self.estimates = self._set_evaluation(ctl, evaluation, hw, sum(state.board))
         ctl[S.C_ETC] = int(os.environ.get("MANCALA_ETC", DEFAULT_ETC))
         self._ttmin = int(os.environ.get("MANCALA_TTMIN", DEFAULT_TTMIN))
         self.ctl = ctl
@@ -437,6 +442,18 @@ class Searcher:
         self._attach()
         if self.job is not None:
             self.job.attach(self)
+
+    @staticmethod
+    def _set_evaluation(ctl: np.ndarray, evaluation: str | None, hw: int, total: int) -> tuple:
+        """Set the depth leaves' evaluation in ``ctl``: the row difference in ``hw`` quarters, or
+        the weighted terms of ``evaluation`` (a spec of :mod:`mancala.search.terms`, see its
+        ``engine_weights``).  Returns its identity (what the table's non-exact entries
+        depend on: the weights, and the game's seeds when ``endgame`` uses them)."""
+        if evaluation is None:
+            return ("hw", hw)
+        weights = engine_weights(evaluation)
+        leaf_eval.set_weights(ctl, weights, total)
+        return ("terms", weights, total if any(n == "endgame" for n, _ in weights) else None)
 
     def _attach(self) -> None:
         """Take this rule set's context (and its database) from the pool."""
@@ -465,6 +482,10 @@ class Searcher:
             c.lock.release()
             self._attach()
         try:
+            if c.estimates != self.estimates:
+                if c.dirty:
+                    S.table_forget_estimates(c.tt, c.words)
+                c.estimates = self.estimates
             db = c.db if self._use_db else None
             ctl = self.ctl
             ctl[S.C_DBK] = db.seeds if db is not None else -1
@@ -763,6 +784,7 @@ def warm_up() -> None:
     searcher.line(bridge.code_move(game, code))
     searcher.proven_bounds(state)
     searcher.root_tasks()
+    S.table_forget_estimates(searcher.ctx.tt, searcher.ctx.words)
     bridge.kernel_moves(game, state)
     with _pool.lock:  # the warm-up's context is of no further use
         _pool.contexts.pop(searcher.ctx.key, None)
@@ -831,7 +853,7 @@ def _swap_choice(game: Kalah, state: KalahState, result: SearchResult) -> Search
 
 def best_move(game: Kalah, state: KalahState, seconds: float = 1.0, *, max_depth: int | None = None,
               max_nodes: int | None = None, clock: Callable[[], float] | None = None,
-              use_db: bool = True, hw: int = DEFAULT_HW) -> SearchResult:
+              use_db: bool = True, hw: int = DEFAULT_HW, evaluation: str | None = None) -> SearchResult:
     """The engine's move: iterative deepening MTD(f) within ``seconds`` (single-threaded),
     counted after :func:`prepare` (loading kernels and databases is not part of it).
 
@@ -841,21 +863,28 @@ def best_move(game: Kalah, state: KalahState, seconds: float = 1.0, *, max_depth
     cleanly when the budget ends (``seconds``, or ``max_nodes`` nodes, or
     ``max_depth`` turns) and returns the last complete iteration's move.  ``clock``
     replaces ``time.perf_counter`` for the between-iteration checks (then only
-    ``max_nodes`` stops an iteration midway).
+    ``max_nodes`` stops an iteration midway).  ``evaluation`` (a spec of
+    :mod:`mancala.search.terms` with a positive store weight, e.g. ``store:1,extra:0.5``)
+    replaces the depth leaves' default estimate (the row difference times ``hw / 4``);
+    exact values do not depend on it.
     """
+    if evaluation is not None:
+        engine_weights(evaluation)  # a bad spec is one line before any work
     if state.finished:
         return SearchResult(None, game.score(state, game.to_move(state)), (), 0, 0, "engine(exact)")
     bridge.relative_board(state)  # the engine's limits, checked before any work
     prepare(game)  # loading kernels and databases does not count against the budget
-    return run_job(lambda job: _deepen(job, game, state, seconds, max_depth, max_nodes, clock, use_db, hw))
+    return run_job(lambda job: _deepen(job, game, state, seconds, max_depth, max_nodes, clock, use_db, hw,
+                                       evaluation))
 
 
 def _deepen(job: Job, game: Kalah, state: KalahState, seconds: float, max_depth: int | None,
-            max_nodes: int | None, clock: Callable[[], float] | None, use_db: bool, hw: int) -> SearchResult:
+            max_nodes: int | None, clock: Callable[[], float] | None, use_db: bool, hw: int,
+            evaluation: str | None = None) -> SearchResult:
     """:func:`best_move`'s iterative deepening, in a job's worker thread."""
     real_clock = clock is None
     clock = clock or time.perf_counter
-    searcher = Searcher(game, state, use_db=use_db, hw=hw, job=job)
+    searcher = Searcher(game, state, use_db=use_db, hw=hw, job=job, evaluation=evaluation)
     start = clock()
     deadline = start + seconds
     limit_depth = max_depth if max_depth is not None else FULL_DEPTH

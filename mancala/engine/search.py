@@ -33,6 +33,8 @@ from numba import njit
 
 from mancala.engine.kernels import (EXTRA, OVER, PASS, R_CAPTURE, R_EMPTY, R_PITS, R_REMAIN, R_SKIP, board_seeds,
                                     gen_moves, make_move, rank, row_sums)
+from mancala.engine.leaf_eval import C_END as C_EVAL_END
+from mancala.engine.leaf_eval import C_EVAL, leaf_value
 
 BIG = (1 << 19) - 1
 SOLVED = 1022
@@ -54,7 +56,8 @@ C_ETC = 26        # enhanced transposition cut-offs at nodes with more than DBK 
 C_TTMIN = 27      # the table is used at nodes with more than DBK + TTMIN seeds (and at the root)
 C_PLO = 28        # mtdf: the best lower bound proved by a pass that met no depth leaf (exact)
 C_PHI = 29        # mtdf: the best upper bound proved likewise
-C_SIZE = 32
+C_SIZE = 48       # slots C_EVAL .. C_EVAL_END - 1 (from 32 on): the evaluation terms' weights (leaf_eval)
+assert C_SIZE >= C_EVAL_END
 
 CHECK_EVERY = 8192
 
@@ -71,7 +74,10 @@ def workspace_columns(n: int, words: int) -> int:
 
 @njit(cache=True)
 def heuristic(b, ctl):
-    """A depth leaf's estimate: the row difference times ``hw / 4`` (sign by the end rule)."""
+    """A depth leaf's estimate: the row difference times ``hw / 4`` (sign by the end rule),
+    or, when ``ctl[C_EVAL]`` is set, the weighted evaluation terms (:mod:`leaf_eval`)."""
+    if ctl[C_EVAL] != 0:
+        return leaf_value(b, ctl)
     hw = ctl[C_HW]
     if hw == 0:
         return np.int64(0)
@@ -231,6 +237,17 @@ def table_store(tt, h, key, words, lo, hi, depth, move, work):
     else:
         idx = base + 1
     table_write(tt, idx, key, words, pack(lo, hi, depth, move, work))
+
+
+@njit(cache=True)
+def table_forget_estimates(tt, words):
+    """Empty every entry that is not ``SOLVED``: their bounds rest on depth leaves, that is
+    on one leaf evaluation, and must not serve a search under another.  Exact entries stay."""
+    for i in range(tt.shape[0]):
+        d = tt[i, words]
+        if d != 0 and unpack(d)[2] != SOLVED:
+            for j in range(words + 1):
+                tt[i, j] = 0
 
 
 @njit(cache=True)

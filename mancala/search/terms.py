@@ -302,6 +302,48 @@ def weights_spec(weights) -> str:
     return ",".join(f"{n}:{w:g}" for n, w in weights)
 
 
+#: the engine's leaf weights are integers in this fraction of the store weight
+ENGINE_RESOLUTION = 64
+#: the largest weight relative to the store weight the engine takes (keeps its sums far from overflow)
+ENGINE_MAX_RATIO = 1000
+#: Kalah terms the engine cannot evaluate, and why
+ENGINE_REFUSED = {"majority": "it needs the stores' contents, which the engine's boards and tables leave out "
+                              "(its values are relative to the store difference)"}
+
+
+def engine_weights(spec: str) -> tuple[tuple[str, int], ...]:
+    """The Kalah engine's integer leaf weights for ``spec`` (``store:1,extra:0.5``): each
+    other term's weight divided by the store weight, in ``1/ENGINE_RESOLUTION`` (rounded;
+    a term named twice adds up).
+
+    The engine's values are store differences plus the leaf estimate, so the store
+    weight is the unit and must be positive.  Terms it cannot compute, weights that
+    round to 0 and weights over ``ENGINE_MAX_RATIO`` store weights are one-line
+    :class:`BadInput` errors (no numba needed: players check their spec with this)."""
+    weights = parse_weights(spec)
+    bad = [n for n, _ in weights if n not in KALAH_TERMS]
+    if bad:
+        raise BadInput(f"the engine evaluates Kalah terms only ({', '.join(KALAH_TERMS)}), not {', '.join(bad)}")
+    for name, _ in weights:
+        if name in ENGINE_REFUSED:
+            raise BadInput(f"the engine cannot use evaluation term {name}: {ENGINE_REFUSED[name]}")
+    store = sum(w for n, w in weights if n == "store")
+    if not store > 0:
+        raise BadInput(f"evaluation {spec!r} for the engine needs a positive store weight (e.g. store:1,...): "
+                       f"its values are store differences and the other terms count in store seeds")
+    out: dict[str, int] = {}
+    for name, w in weights:
+        if name == "store" or w == 0:
+            continue
+        ratio = w / store
+        q = round(ratio * ENGINE_RESOLUTION)
+        if q == 0 or abs(ratio) > ENGINE_MAX_RATIO:
+            raise BadInput(f"evaluation term {name}:{w:g} for the engine must be 1/{ENGINE_RESOLUTION} to "
+                           f"{ENGINE_MAX_RATIO} times the store weight ({store:g}) in size")
+        out[name] = out.get(name, 0) + q
+    return tuple((n, q) for n, q in out.items() if q)
+
+
 def make_evaluation(spec: str):
     """The evaluation ``sum(weight * term)`` named by ``spec`` (see the module doc).
 
@@ -344,4 +386,4 @@ def check_evaluation(spec: str, named: dict) -> None:
 
 
 __all__ = ["KALAH_TERMS", "BAO_TERMS", "ALL_TERMS", "KALAH_WIN", "BAO_WIN", "parse_weights",
-           "weights_spec", "make_evaluation", "check_evaluation"]
+           "weights_spec", "make_evaluation", "check_evaluation", "engine_weights", "ENGINE_RESOLUTION"]
