@@ -28,12 +28,12 @@ EPILOG = """examples:
 
 difficulty levels (mancala play --level), measured with this command on Kalah(6,4)
 (docs/evaluation.md; Elo on one joint scale; score vs OpenSpiel MCTS 100/1000/5000 sims):
-  beginner   random                                    -935    0% /  0% /  0%
-  easy       greedy                                    -404   25% /  0% / 25%
-  medium     alphabeta:depth=2,eval=E                  -165   70% / 40% / 10%
-  hard       alphabeta:depth=4,eval=E                   +86   90% / 75% / 55%
-  expert     best:depth=6   (engine, 6 turns)          +291  100% / 80% / 70%
-  strongest  best:nodes=2000000 (engine)               +532   88% vs 5000 sims
+  beginner   random                                    -832    0% /  0% /  0%
+  easy       greedy                                    -418   25% /  0% / 25%
+  medium     alphabeta:depth=2,eval=E                  -205   70% / 40% / 10%
+  hard       alphabeta:depth=4,eval=E                   +18   90% / 75% / 55%
+  expert     best:depth=5   (engine, 5 turns)          +207  100% / 75% / 85%
+  strongest  best:nodes=6000000,eval=E (engine)        +482  100% vs 5000 sims
   E = store:1,seeds:0.25,extra:0.5,threat:0.5
 """
 

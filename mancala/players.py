@@ -56,13 +56,14 @@ LEVEL_EVAL = "store:1,seeds:0.25,extra:0.5,threat:0.5"
 #: Kalah(6,4) with ``mancala arena`` (docs/evaluation.md, "Difficulty levels": Elo on one
 #: joint scale, and the score against OpenSpiel's MCTS at 100 / 1000 / 5000 simulations):
 #:
-#:    beginner   random                     -935   0% /  0% /  0%
-#:    easy       greedy                     -404  25% /  0% / 25%
-#:    medium     alpha-beta depth 2, E      -165  70% / 40% / 10%
-#:    hard       alpha-beta depth 4, E       +86  90% / 75% / 55%
-#:    expert     engine, depth 6            +291 100% / 80% / 70%
-#:    strongest  engine, 2,000,000 nodes    +532   (88% vs 5000)
+#:    beginner   random                     -832   0% /  0% /  0%
+#:    easy       greedy                     -418  25% /  0% / 25%
+#:    medium     alpha-beta depth 2, E      -205  70% / 40% / 10%
+#:    hard       alpha-beta depth 4, E       +18  90% / 75% / 55%
+#:    expert     engine, depth 5            +207 100% / 75% / 85%
+#:    strongest  engine, 6,000,000 nodes, E +482   (100% vs 5000)
 #:
+#: Every step is more than 180 Elo and neighbours' 95% intervals do not overlap.
 #: On Bao the levels are the Bao engine at depths 4, 8, 10 and 14 (docs/evaluation.md, "The
 #: levels on Bao, measured": every step >= 100 Elo; depth 12 for strongest was only ~110
 #: above depth 10, depth 14 is ~200 above).
@@ -71,8 +72,8 @@ LEVELS: dict[str, Level] = {lv.name: lv for lv in (
     Level("easy", "greedy", "greedy", 2.0),
     Level("medium", f"alphabeta:depth=2,eval={LEVEL_EVAL}", "alphabeta:depth=4", 5.0),
     Level("hard", f"alphabeta:depth=4,eval={LEVEL_EVAL}", "alphabeta:depth=8", 15.0),
-    Level("expert", "best:depth=6", "alphabeta:depth=10", 30.0),
-    Level("strongest", "best:nodes=2000000", "alphabeta:depth=14", 60.0),
+    Level("expert", "best:depth=5", "alphabeta:depth=10", 30.0),
+    Level("strongest", f"best:nodes=6000000,eval={LEVEL_EVAL}", "alphabeta:depth=14", 60.0),
 )}
 #: the most a level may think per move in wide games, in seconds
 LEVEL_SECONDS = {name: lv.seconds for name, lv in LEVELS.items()}

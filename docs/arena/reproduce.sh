@@ -49,3 +49,20 @@ $M arena best:nodes=20000 "best:nodes=20000,eval=$COMB" --openings 30 --seed 7 -
   --results kalah-engine-eval-first.jsonl "$@"
 $M arena best:nodes=20000 "best:nodes=20000,eval=$COMB" --openings 100 --seed 8 --workers 1 \
   --results kalah-engine-eval.jsonl "$@"
+# the levels, step by step (session 3): each level against the next, 40-120 games a step, then
+# the new expert and strongest against the MCTS anchors; one joint fit with the first ladder
+$M arena random greedy --openings 20 --seed 11 --workers 1 --results kalah-levels-2.jsonl "$@"
+$M arena greedy "alphabeta:depth=2,eval=$COMB" --openings 60 --seed 11 --workers 1 --results kalah-levels-2.jsonl "$@"
+$M arena "alphabeta:depth=2,eval=$COMB" "alphabeta:depth=4,eval=$COMB" --openings 40 --seed 11 --workers 1 \
+  --results kalah-levels-2.jsonl "$@"
+for pair in "alphabeta:depth=4,eval=$COMB best:depth=6" "alphabeta:depth=4,eval=$COMB best:depth=5" \
+            "best:depth=6 best:nodes=2000000" "best:depth=5 best:nodes=2000000" \
+            "best:depth=5 best:nodes=6000000,eval=$COMB"; do
+  $M arena $pair --openings 20 --seed 11 --workers 1 --results kalah-levels-2.jsonl "$@"
+done
+$M arena best:depth=5 openspiel-mcts:sims=100 openspiel-mcts:sims=1000 openspiel-mcts:sims=5000 --gauntlet \
+  --openings 5 --seed 4 --workers 1 --results kalah-levels-2.jsonl "$@"
+$M arena "best:nodes=6000000,eval=$COMB" openspiel-mcts:sims=5000 --gauntlet --openings 5 --seed 4 --workers 1 \
+  --results kalah-levels-2.jsonl "$@"
+cat kalah-ladder.jsonl kalah-levels-2.jsonl > kalah-ladder-2.jsonl
+$M arena report kalah-ladder-2.jsonl
