@@ -174,6 +174,22 @@ def test_database_file_is_cached_checked_and_rebuilt(tmp_path, monkeypatch):
     assert not list(db.path.parent.glob("*.tmp"))
 
 
+def test_solve_uses_a_larger_cached_database_that_fits(monkeypatch):
+    rules = KalahRules(pits=3, seeds=3)
+    key = bridge.play_key(rules)
+    monkeypatch.setattr(endgame, "DEFAULT_ENTRIES", 10)
+    monkeypatch.setattr(endgame, "SOLVE_ENTRIES", 10)
+    plain = endgame.solve_seeds(3, 40, key, 10**9)
+    assert plain < 6 and endgame.cached_seeds(key, 3, 10**9) == 0
+    db = endgame.obtain(key, bridge.rules_array(rules), 6)
+    assert endgame.cached_seeds(key, 3, 10**9) == 6
+    assert endgame.solve_seeds(3, 40, key, 10**9) == 6
+    assert endgame.solve_seeds(3, 5, key, 10**9) == min(endgame.default_seeds(3), 5)  # small solves: no
+    assert endgame.solve_seeds(3, 40, key, endgame.entries(3, 6) - 1) == plain  # does not fit the memory
+    db.path.write_bytes(db.path.read_bytes()[:endgame.entries(3, 6) // 2])  # truncated: not offered
+    assert endgame.cached_seeds(key, 3, 10**9) == 0
+
+
 # --- commands (through the one CLI entry point) -------------------------------------------
 
 from mancala.cli import main  # noqa: E402

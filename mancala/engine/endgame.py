@@ -82,16 +82,38 @@ SOLVE_ENTRIES = 32_000_000
 LARGE_SOLVE_SEEDS = 40
 
 
-def solve_seeds(pits: int, total: int) -> int:
+def solve_seeds(pits: int, total: int, key: tuple | None = None, room: int | None = None) -> int:
     """K for solving a position with ``total`` seeds in the pits: the usual
     :func:`default_seeds` for small positions, a larger database (within
-    :data:`SOLVE_ENTRIES`) when the proof is big enough to repay building it."""
+    :data:`SOLVE_ENTRIES`) when the proof is big enough to repay building it, or a
+    still larger one already in the cache for play rules ``key`` that fits in ``room``
+    bytes (:func:`cached_seeds`; loading it costs a second, building it minutes)."""
     k = default_seeds(pits, total)
     if total < LARGE_SOLVE_SEEDS or os.environ.get("MANCALA_ENDGAME_SEEDS") is not None:
         return k
     while k < min(total, MAX_K) and entries(pits, k + 1) <= SOLVE_ENTRIES:
         k += 1
+    if key is not None and room is not None:
+        k = max(k, min(cached_seeds(key, pits, room), total))
     return k
+
+
+def cached_seeds(key: tuple, pits: int, most_entries: int) -> int:
+    """The largest K of a database for play rules ``key`` already in the cache with at most
+    ``most_entries`` entries (0 when none): a solve uses a bigger database someone built
+    before (``mancala solve --endgame-seeds K``) instead of building a smaller one.  Only
+    the file's name and size are looked at here; :func:`load` checks its checksum."""
+    best = 0
+    k = 1
+    while k <= MAX_K and entries(pits, k) <= most_entries:
+        path = cache_dir() / file_name(key, k)
+        try:
+            if path.stat().st_size > entries(pits, k):
+                best = k
+        except OSError:
+            pass
+        k += 1
+    return best
 
 
 @dataclass

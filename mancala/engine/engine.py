@@ -256,6 +256,11 @@ def reset() -> None:
     _prepared.clear()
 
 
+def database_room() -> int:
+    """Bytes of endgame database the memory bound allows one rule set (its 1/4 share)."""
+    return memory_limit() // 4
+
+
 def database(game: Kalah, ctx: Context, progress: bool = False, seeds: int | None = None,
              cancel: threading.Event | None = None) -> endgame.Database | None:
     """The endgame database for ``game``'s rules (loaded or built once per process; ``seeds``
