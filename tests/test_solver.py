@@ -222,6 +222,24 @@ def test_database_file_is_cached_checked_and_rebuilt(tmp_path, monkeypatch):
     assert not list(db.path.parent.glob("*.tmp"))
 
 
+def test_database_extended_from_a_smaller_cached_one_equals_a_full_build(monkeypatch):
+    rules = KalahRules(pits=3, seeds=3, empty_capture=True)
+    key, arr = bridge.play_key(rules), bridge.rules_array(rules)
+    full = endgame.build(arr, 13)
+    small = endgame.obtain(key, arr, 10)
+    data = bytearray(small.path.read_bytes())
+    data[-3] ^= 0x10  # a corrupted base is not trusted: the extension starts from nothing
+    small.path.write_bytes(bytes(data))
+    calls = []
+    real = endgame.build
+    monkeypatch.setattr(endgame, "build", lambda *a, **kw: calls.append(a[4] if len(a) > 4 else None) or real(*a))
+    assert np.array_equal(endgame.obtain(key, arr, 11).values, endgame.build(arr, 11).values)
+    assert calls[0] is None
+    grown = endgame.obtain(key, arr, 13)  # on top of the (intact) 11-seed one just saved
+    assert calls[-1].seeds == 11
+    assert grown.built and np.array_equal(grown.values, full.values)
+
+
 def test_solve_uses_a_larger_cached_database_that_fits(monkeypatch):
     rules = KalahRules(pits=3, seeds=3)
     key = bridge.play_key(rules)

@@ -314,10 +314,13 @@ def _offsets(pits: int, k: int) -> np.ndarray:
     return off
 
 
-def build(rules_arr: np.ndarray, k: int, progress: bool = False, cancel: threading.Event | None = None) -> Database:
+def build(rules_arr: np.ndarray, k: int, progress: bool = False, cancel: threading.Event | None = None,
+          base: Database | None = None) -> Database:
     """Build the database of every position with at most ``k`` seeds in the pits (a progress
     bar on a terminal's stderr when ``progress``); ``cancel`` set stops the build (it then
-    raises KeyboardInterrupt) within one job of :data:`BUILD_CHUNK` positions."""
+    raises KeyboardInterrupt) within one job of :data:`BUILD_CHUNK` positions.  ``base``, a
+    smaller database of the same rules and entry width, supplies its levels as they are:
+    only the levels above it are solved (same index, same bits: its bytes are a prefix)."""
     n = int(rules_arr[R_PITS])
     if rules_arr[R_CHOICE]:
         raise ValueError("no endgame database under the choice-of-direction rule")
@@ -326,6 +329,10 @@ def build(rules_arr: np.ndarray, k: int, progress: bool = False, cancel: threadi
     total = int(offsets[-1])
     bits = int(value_bits(k))
     values = np.zeros(nbytes(n, k), dtype=np.uint8)
+    first = 0
+    if base is not None and base.seeds < k and base.bits == bits:
+        values[:base.values.size - 1] = base.values[:-1]
+        first = base.seeds + 1
     depth = 64 + k * 2 * n * n
     bar = None
     console = terminal_console() if progress else None
@@ -334,11 +341,11 @@ def build(rules_arr: np.ndarray, k: int, progress: bool = False, cancel: threadi
         bar = Progress(TextColumn("endgame database ≤{task.fields[k]} seeds"), BarColumn(), MofNCompleteColumn(),
                        TimeElapsedColumn(), console=console, transient=True)
         bar.start()
-        task = bar.add_task("db", total=total, k=k)
+        task = bar.add_task("db", total=total, k=k, completed=int(offsets[first]))
     chunk = BUILD_CHUNK
     workers = build_threads()
     try:
-        for s in range(k + 1):
+        for s in range(first, k + 1):
             size = int(offsets[s + 1] - offsets[s])
             cur = np.full(size, UNKNOWN, dtype=np.int8)  # this level, solved, then packed
             # the level's positions in chunks of consecutive ranks, shared out between
@@ -432,13 +439,22 @@ def save(path: Path, key: tuple, k: int, values: np.ndarray) -> None:
 def obtain(key: tuple, rules_arr: np.ndarray, k: int, progress: bool = False,
            cancel: threading.Event | None = None) -> Database:
     """The database for play rules ``key`` (see :func:`mancala.engine.bridge.play_key`) with
-    ``k`` seeds: loaded from the cache, or built (and saved) when missing or corrupt."""
+    ``k`` seeds: loaded from the cache, or built (and saved) when missing or corrupt — on
+    top of the largest intact smaller one in the cache with the same entry width, if any."""
     n = int(rules_arr[R_PITS])
     path = cache_dir() / file_name(key, k)
     values = load(path, key, k)
     if values is not None and values.size == nbytes(n, k):
         return Database(k, values, _offsets(n, k), composition_table(2 * n, k), path)
-    db = build(rules_arr, k, progress, cancel)
+    base = None
+    for smaller in range(k - 1, 0, -1):  # a cached smaller database of the same width: extend it
+        if value_bits(smaller) != value_bits(k):
+            break
+        base_values = load(cache_dir() / file_name(key, smaller), key, smaller)
+        if base_values is not None and base_values.size == nbytes(n, smaller):
+            base = Database(smaller, base_values, _offsets(n, smaller), composition_table(2 * n, smaller))
+            break
+    db = build(rules_arr, k, progress, cancel, base)
     try:
         save(path, key, k, db.values)
         db.path = path
