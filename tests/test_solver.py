@@ -220,6 +220,11 @@ def test_database_file_is_cached_checked_and_rebuilt(tmp_path, monkeypatch):
     rebuilt = endgame.obtain(key, arr, 6)
     assert rebuilt.built and np.array_equal(rebuilt.values, db.values)
     assert not list(db.path.parent.glob("*.tmp"))
+    db.path.write_bytes(db.path.read_bytes()[:-100])  # truncated (an interrupted copy)
+    assert endgame.load(db.path, key, 6) is None
+    again = endgame.obtain(key, arr, 6)
+    assert again.built and np.array_equal(again.values, db.values)
+    assert endgame.load(db.path, key, 6) is not None
 
 
 def test_database_extended_from_a_smaller_cached_one_equals_a_full_build(monkeypatch):
