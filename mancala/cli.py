@@ -197,12 +197,12 @@ def prepare_engine(game) -> None:
 def cmd_solve(args: argparse.Namespace) -> int:
     """``mancala solve``: the exact value of a Kalah position, a best move and a perfect line."""
     from mancala.engine import solve  # noqa: PLC0415 (numba loads only when needed)
+    if args.endgame_seeds is not None and not 0 <= args.endgame_seeds <= 100:
+        raise BadInput(f"--endgame-seeds must be 0-100, got {args.endgame_seeds}")
     game, state = kalah_position(args)
     if game.is_terminal(state):
         raise BadInput("that position is already finished: there is nothing to solve")
     prepare_engine(game)
-    if args.endgame_seeds is not None and not 0 <= args.endgame_seeds <= 100:
-        raise BadInput(f"--endgame-seeds must be 0-100, got {args.endgame_seeds}")
     result = solve(game, state, progress=not args.no_progress, endgame_seeds=args.endgame_seeds)
     who = game.seat_name(state.seat)
     print(f"value: {result.value:+d} for {who} (final store difference with perfect play)")
