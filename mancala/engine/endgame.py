@@ -43,7 +43,7 @@ FORMAT = 3
 #: a level's scratch entry not solved yet (the build keeps the level being solved as
 #: signed bytes, then packs it)
 UNKNOWN = -128
-#: default budget of database entries (one byte each) when K is not given
+#: default budget of database entries when K is not given
 DEFAULT_ENTRIES = 1_000_000
 MAX_K = 100
 #: positions per job of a database build (jobs are shared out between the worker threads)
@@ -104,6 +104,7 @@ def pack_level(cur, packed, start, s, bits):
         packed[i] |= np.uint8(w & 0xFF)
         packed[i + 1] |= np.uint8(w >> 8)
     return bad
+
 
 def default_seeds(pits: int, total: int | None = None) -> int:
     """K for a board of ``pits`` a side: ``$MANCALA_ENDGAME_SEEDS`` if set, else the largest K
