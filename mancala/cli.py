@@ -197,11 +197,13 @@ def prepare_engine(game) -> None:
 def cmd_solve(args: argparse.Namespace) -> int:
     """``mancala solve``: the exact value of a Kalah position, a best move and a perfect line."""
     from mancala.engine import solve  # noqa: PLC0415 (numba loads only when needed)
+    if args.endgame_seeds is not None and not 0 <= args.endgame_seeds <= 100:
+        raise BadInput(f"--endgame-seeds must be 0-100, got {args.endgame_seeds}")
     game, state = kalah_position(args)
     if game.is_terminal(state):
         raise BadInput("that position is already finished: there is nothing to solve")
     prepare_engine(game)
-    result = solve(game, state, progress=not args.no_progress)
+    result = solve(game, state, progress=not args.no_progress, endgame_seeds=args.endgame_seeds)
     who = game.seat_name(state.seat)
     print(f"value: {result.value:+d} for {who} (final store difference with perfect play)")
     print(f"best move: {result.move}")
@@ -318,6 +320,9 @@ def build_parser() -> argparse.ArgumentParser:
                            formatter_class=argparse.RawDescriptionHelpFormatter)
     add_game_arguments(solve)
     solve.add_argument("--no-progress", action="store_true", help="do not show the progress display")
+    solve.add_argument("--endgame-seeds", type=int, metavar="K",
+                       help="use an endgame database of at least K seeds (built once and cached; later solves "
+                            "use the largest cached one that fits the memory bound)")
     solve.set_defaults(func=cmd_solve)
 
     ana = sub.add_parser("analyse", aliases=["analyze"], help="review a saved game move by move, or analyse a position",

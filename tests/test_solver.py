@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from mancala.engine import analyse, best_move, bridge, endgame, solve
-from mancala.engine.kernels import composition_table, rank
+from mancala.engine.kernels import EXTRA, OVER, PASS, composition_table, gen_moves, is_over, make_move, rank, sweep
 from mancala.engine import engine as E
 from mancala.games import make_game
 from mancala.games.kalah import Capture, GameEnd, Kalah, KalahRules, Remaining
@@ -118,7 +118,56 @@ def test_database_values_match_exhaustive_reference(monkeypatch):
             state = game.position(board, 0)
             ref = alphabeta(game, state, 10_000, score_difference).value if not state.finished else game.score(state, 0)
             b = np.array(board, dtype=np.int64)
-            assert db.values[db.offsets[s] + rank(b, n, s, db.comp)] == ref, (rules, board)
+            assert db.value(b) == ref, (rules, board)
+
+
+@pytest.mark.parametrize("pits,k", [(2, 16), (2, 33), (3, 9)])
+def test_packed_database_holds_every_value_of_the_plain_search(pits, k):
+    """Packed entries (4, 5 or 8 bits as K grows) equal a plain recursive solve (memoised
+    negamax over the rules kernels, every value kept as a whole int) of every position."""
+    rules = KalahRules(pits=pits, seeds=2, empty_capture=True)
+    arr = bridge.rules_array(rules)
+    db = endgame.build(arr, k)
+    assert db.bits == (4 if k <= 15 else 5 if k <= 31 else 8)
+    assert db.values.size == endgame.nbytes(pits, k)
+    got = db.unpacked()
+    memo: dict = {}
+    rng = random.Random(k)
+    for s in sorted(rng.sample(range(k + 1), min(k + 1, 6))) + [k]:
+        for r in rng.sample(range(int(db.comp[2 * pits, s])), min(150, int(db.comp[2 * pits, s]))):
+            parts = endgame.unrank(r, 2 * pits, s, db.comp)
+            board = np.array(list(parts[:pits]) + [0] + list(parts[pits:]) + [0], dtype=np.int64)
+            assert got[db.offsets[s] + r] == _plain_value(tuple(board), arr, memo), board
+
+
+def _plain_value(board: tuple, arr: np.ndarray, memo: dict) -> int:
+    """The relative value of ``board`` (mover to move, empty stores) by plain memoised
+    negamax with the kernels' move generation (no database, no table, no packing)."""
+    if board in memo:
+        return memo[board]
+    n = (len(board) - 2) // 2
+    b = np.array(board, dtype=np.int64)
+    child = np.zeros_like(b)
+    if is_over(b, arr, 1):
+        child[:] = b
+        sweep(child, arr)
+        memo[board] = int(child[n] - child[2 * n + 1])
+        return memo[board]
+    moves = np.zeros(2 * n, dtype=np.int64)
+    best = None
+    for m in moves[:gen_moves(b, arr, moves)]:
+        st = make_move(b, m, child, arr, 0)
+        gain = int(child[n] - child[2 * n + 1]) if st != PASS else int(child[2 * n + 1] - child[n])
+        child[n] = child[2 * n + 1] = 0
+        if st >= OVER:
+            v = gain
+        elif st == EXTRA:
+            v = gain + _plain_value(tuple(child), arr, memo)
+        else:
+            v = gain - _plain_value(tuple(child), arr, memo)
+        best = v if best is None else max(best, v)
+    memo[board] = best
+    return best
 
 
 def test_unrank_inverts_rank():
@@ -139,7 +188,6 @@ def test_threaded_database_build_matches_the_single_threaded_one(threads, monkey
     monkeypatch.setenv("MANCALA_BUILD_THREADS", threads)
     monkeypatch.setattr(endgame, "BUILD_CHUNK", 37)  # many jobs per level, shared out
     db = endgame.build(bridge.rules_array(rules), 8)
-    assert (db.values != endgame.UNKNOWN).all()
     assert np.array_equal(db.values, ref)
 
 
@@ -172,6 +220,45 @@ def test_database_file_is_cached_checked_and_rebuilt(tmp_path, monkeypatch):
     rebuilt = endgame.obtain(key, arr, 6)
     assert rebuilt.built and np.array_equal(rebuilt.values, db.values)
     assert not list(db.path.parent.glob("*.tmp"))
+    db.path.write_bytes(db.path.read_bytes()[:-100])  # truncated (an interrupted copy)
+    assert endgame.load(db.path, key, 6) is None
+    again = endgame.obtain(key, arr, 6)
+    assert again.built and np.array_equal(again.values, db.values)
+    assert endgame.load(db.path, key, 6) is not None
+
+
+def test_database_extended_from_a_smaller_cached_one_equals_a_full_build(monkeypatch):
+    rules = KalahRules(pits=3, seeds=3, empty_capture=True)
+    key, arr = bridge.play_key(rules), bridge.rules_array(rules)
+    full = endgame.build(arr, 13)
+    small = endgame.obtain(key, arr, 10)
+    data = bytearray(small.path.read_bytes())
+    data[-3] ^= 0x10  # a corrupted base is not trusted: the extension starts from nothing
+    small.path.write_bytes(bytes(data))
+    calls = []
+    real = endgame.build
+    monkeypatch.setattr(endgame, "build", lambda *a, **kw: calls.append(a[4] if len(a) > 4 else None) or real(*a))
+    assert np.array_equal(endgame.obtain(key, arr, 11).values, endgame.build(arr, 11).values)
+    assert calls[0] is None
+    grown = endgame.obtain(key, arr, 13)  # on top of the (intact) 11-seed one just saved
+    assert calls[-1].seeds == 11
+    assert grown.built and np.array_equal(grown.values, full.values)
+
+
+def test_solve_uses_a_larger_cached_database_that_fits(monkeypatch):
+    rules = KalahRules(pits=3, seeds=3)
+    key = bridge.play_key(rules)
+    monkeypatch.setattr(endgame, "DEFAULT_ENTRIES", 10)
+    monkeypatch.setattr(endgame, "SOLVE_ENTRIES", 10)
+    plain = endgame.solve_seeds(3, 40, key, 10**9)
+    assert plain < 6 and endgame.cached_seeds(key, 3, 10**9) == 0
+    db = endgame.obtain(key, bridge.rules_array(rules), 6)
+    assert endgame.cached_seeds(key, 3, 10**9) == 6
+    assert endgame.solve_seeds(3, 40, key, 10**9) == 6
+    assert endgame.solve_seeds(3, 5, key, 10**9) == min(endgame.default_seeds(3), 5)  # small solves: no
+    assert endgame.solve_seeds(3, 40, key, endgame.nbytes(3, 6) - 1) == plain  # does not fit the memory
+    db.path.write_bytes(db.path.read_bytes()[:endgame.nbytes(3, 6) // 2])  # truncated: not offered
+    assert endgame.cached_seeds(key, 3, 10**9) == 0
 
 
 # --- commands (through the one CLI entry point) -------------------------------------------
@@ -187,6 +274,14 @@ def test_solve_command_prints_value_move_and_line(capsys):
     assert "value: +10 for South" in out and "perfect line: " in out
 
 
+def test_solve_command_builds_the_database_asked_for(capsys):
+    assert endgame.default_seeds(6) < 11  # (so the command's database is a new one)
+    assert main(["solve", "--game", "kalah(pits=6,seeds=1)", "--endgame-seeds", "11", "--no-progress"]) == 0
+    assert "value: " in capsys.readouterr().out
+    key = bridge.play_key(KalahRules(pits=6, seeds=1))
+    assert endgame.load(endgame.cache_dir() / endgame.file_name(key, 11), key, 11) is not None
+
+
 def test_solve_command_reads_a_position(capsys):
     assert main(["solve", "--position", "0,0,1,0,0,0,20, 0,0,0,0,2,0,25", "--to-move", "north",
                  "--no-progress"]) == 0
@@ -197,7 +292,8 @@ def test_solve_command_reads_a_position(capsys):
 
 
 @pytest.mark.parametrize("argv", [["--position", "1 2 x"], ["--position", "1 2 3"], ["--game", "tictactoe"],
-                                  ["--game", "kalah(pits=99)"], ["--position", "0 0 0 0 0 0 24 0 0 0 0 0 0 24"]])
+                                  ["--game", "kalah(pits=99)"], ["--position", "0 0 0 0 0 0 24 0 0 0 0 0 0 24"],
+                                  ["--seeds", "2", "--endgame-seeds", "-3"]])
 def test_bad_input_is_one_line_and_exit_2(argv, capsys):
     assert main(["solve", *argv, "--no-progress"]) == 2
     err = capsys.readouterr().err

@@ -3,8 +3,11 @@
 A position is its ``2n`` pit counts seen from the mover (stores never matter:
 see :mod:`mancala.engine.search`).  Positions with ``s`` seeds are numbered by
 their rank among all ``C(s+2n-1, 2n-1)`` ways to fill ``2n`` pits with ``s``
-seeds (a combinatorial index, no gaps), after every smaller ``s``; each entry is
-one signed byte, the mover's final margin minus the current store difference.
+seeds (a combinatorial index, no gaps), after every smaller ``s``.  An entry's value
+``v`` is the mover's final margin minus the current store difference: the mover ends
+with ``a`` of the ``s`` seeds and ``v = 2a - s``, so ``a`` alone is stored, packed in
+:func:`value_bits` bits (4 up to 15 seeds, 5 up to 31, else 8): a 22-seed database for
+six pits is 343 MB instead of 548 MB as bytes.
 
 A level ``s`` only depends on itself and smaller levels, and within a level
 moves only push seeds towards the mover's store (a move that keeps every seed in
@@ -29,16 +32,18 @@ from pathlib import Path
 
 import numpy as np
 
-from mancala.atomic import write_atomically
+from mancala.atomic import StagedFile
 from numba import njit
 
 from mancala.engine.kernels import (EXTRA, OVER, PASS, R_CHOICE, R_PITS, board_seeds, composition_table, gen_moves,
                                     is_over, make_move, rank, sweep)
 
-MAGIC = b"MANCALA-ENDGAME-2\n"
-FORMAT = 2
+MAGIC = b"MANCALA-ENDGAME-3\n"
+FORMAT = 3
+#: a level's scratch entry not solved yet (the build keeps the level being solved as
+#: signed bytes, then packs it)
 UNKNOWN = -128
-#: default budget of database entries (one byte each) when K is not given
+#: default budget of database entries when K is not given
 DEFAULT_ENTRIES = 1_000_000
 MAX_K = 100
 #: positions per job of a database build (jobs are shared out between the worker threads)
@@ -58,6 +63,47 @@ def cache_dir() -> Path:
 def entries(pits: int, k: int) -> int:
     """Entries of a database of every position with at most ``k`` seeds in ``2*pits`` pits."""
     return comb(k + 2 * pits, 2 * pits)
+
+
+@njit(cache=True)
+def value_bits(k):
+    """Bits per entry of a ``k``-seed database: the mover's share ``a`` of ``s <= k`` seeds
+    needs 4 bits up to 15 seeds, 5 up to 31, else a byte (:data:`MAX_K` < 256)."""
+    return 4 if k <= 15 else 5 if k <= 31 else 8
+
+
+def nbytes(pits: int, k: int) -> int:
+    """Bytes of a packed ``k``-seed database (one spare byte: :func:`db_get` reads two)."""
+    return (entries(pits, k) * value_bits(k) + 7) // 8 + 1
+
+
+@njit(cache=True)
+def db_get(dbv, idx, s, bits):
+    """The value of entry ``idx`` (a position with ``s`` seeds in the pits) of the packed
+    database ``dbv`` with ``bits`` bits an entry."""
+    bit = idx * bits
+    i = bit >> 3
+    w = np.int64(dbv[i]) | (np.int64(dbv[i + 1]) << 8)
+    return 2 * ((w >> (bit & 7)) & ((1 << bits) - 1)) - s
+
+
+@njit(cache=True)
+def pack_level(cur, packed, start, s, bits):
+    """Pack the solved level ``s`` (signed values ``cur``, entries from ``start`` on) into
+    ``packed`` (zero there before; levels are packed in order, one thread).  Returns the
+    number of entries that were not solved or not a possible value (0 when sound)."""
+    bad = 0
+    for j in range(cur.shape[0]):
+        v = np.int64(cur[j])
+        if v < -s or v > s or (v + s) % 2 != 0:
+            bad += 1
+            continue
+        bit = (start + j) * bits
+        i = bit >> 3
+        w = ((v + s) // 2) << (bit & 7)
+        packed[i] |= np.uint8(w & 0xFF)
+        packed[i + 1] |= np.uint8(w >> 8)
+    return bad
 
 
 def default_seeds(pits: int, total: int | None = None) -> int:
@@ -82,21 +128,44 @@ SOLVE_ENTRIES = 32_000_000
 LARGE_SOLVE_SEEDS = 40
 
 
-def solve_seeds(pits: int, total: int) -> int:
+def solve_seeds(pits: int, total: int, key: tuple | None = None, room: int | None = None) -> int:
     """K for solving a position with ``total`` seeds in the pits: the usual
     :func:`default_seeds` for small positions, a larger database (within
-    :data:`SOLVE_ENTRIES`) when the proof is big enough to repay building it."""
+    :data:`SOLVE_ENTRIES`) when the proof is big enough to repay building it, or a
+    still larger one already in the cache for play rules ``key`` that fits in ``room``
+    bytes (:func:`cached_seeds`; loading it costs a second, building it minutes)."""
     k = default_seeds(pits, total)
     if total < LARGE_SOLVE_SEEDS or os.environ.get("MANCALA_ENDGAME_SEEDS") is not None:
         return k
     while k < min(total, MAX_K) and entries(pits, k + 1) <= SOLVE_ENTRIES:
         k += 1
+    if key is not None and room is not None:
+        k = max(k, min(cached_seeds(key, pits, room), total))
     return k
+
+
+def cached_seeds(key: tuple, pits: int, room: int) -> int:
+    """The largest K of a database for play rules ``key`` already in the cache and at most
+    ``room`` bytes in memory (0 when none): a solve uses a bigger database someone built
+    before (``mancala solve --endgame-seeds K``) instead of building a smaller one.  Only
+    the file's name and size are looked at here; :func:`load` checks its checksum."""
+    best = 0
+    k = 1
+    while k <= MAX_K and nbytes(pits, k) <= room:
+        path = cache_dir() / file_name(key, k)
+        try:
+            if path.stat().st_size > nbytes(pits, k):
+                best = k
+        except OSError:
+            pass
+        k += 1
+    return best
 
 
 @dataclass
 class Database:
-    """A loaded database: ``values[offsets[s] + rank]``; ``seeds`` is K."""
+    """A loaded database: ``values`` packed (:func:`db_get`), entry ``offsets[s] + rank``;
+    ``seeds`` is K."""
 
     seeds: int
     values: np.ndarray
@@ -105,16 +174,43 @@ class Database:
     path: Path | None = None
     built: bool = False
 
+    @property
+    def bits(self) -> int:
+        """Bits per entry."""
+        return int(value_bits(self.seeds))
+
+    def value(self, board: np.ndarray) -> int:
+        """The value of a relative board (empty stores, at most K seeds in its pits)."""
+        n = (board.size - 2) // 2
+        s = int(board.sum())
+        return int(db_get(self.values, self.offsets[s] + rank(board, n, s, self.comp), s, self.bits))
+
+    def unpacked(self) -> np.ndarray:
+        """Every entry's value, in index order (signed bytes; for checks and tests)."""
+        out = np.empty(int(self.offsets[-1]), dtype=np.int8)
+        _unpack(self.values, self.offsets, self.bits, out)
+        return out
+
 
 @njit(cache=True)
-def _solve(ply, boards, mbuf, rules, values, offsets, comp):
-    """The database value of ``boards[ply]``, solving (and storing) it when unknown."""
+def _unpack(values, offsets, bits, out):
+    for s in range(offsets.shape[0] - 1):
+        for idx in range(offsets[s], offsets[s + 1]):
+            out[idx] = db_get(values, idx, s, bits)
+
+
+@njit(cache=True)
+def _solve(ply, boards, mbuf, rules, level, cur, packed, bits, offsets, comp):
+    """The database value of ``boards[ply]``: read from the packed lower levels, or from
+    the scratch ``cur`` of level ``level``, solving (and storing) it there when unknown."""
     b = boards[ply]
     n = rules[R_PITS]
     s = board_seeds(b, n)
-    idx = offsets[s] + rank(b, n, s, comp)
-    if values[idx] != UNKNOWN:
-        return np.int64(values[idx])
+    r = rank(b, n, s, comp)
+    if s != level:
+        return db_get(packed, offsets[s] + r, s, bits)
+    if cur[r] != UNKNOWN:
+        return np.int64(cur[r])
     child = boards[ply + 1]
     if is_over(b, rules, 1):
         for i in range(2 * n + 2):
@@ -133,19 +229,20 @@ def _solve(ply, boards, mbuf, rules, values, offsets, comp):
             if st >= OVER:
                 v = gain
             elif st == EXTRA:
-                v = gain + _solve(ply + 1, boards, mbuf, rules, values, offsets, comp)
+                v = gain + _solve(ply + 1, boards, mbuf, rules, level, cur, packed, bits, offsets, comp)
             else:
-                v = gain - _solve(ply + 1, boards, mbuf, rules, values, offsets, comp)
+                v = gain - _solve(ply + 1, boards, mbuf, rules, level, cur, packed, bits, offsets, comp)
             if v > best:
                 best = v
-    values[idx] = best
+    cur[r] = best
     return best
 
 
 @njit(cache=True, nogil=True)
-def fill(seeds, parts, count, boards, mbuf, rules, values, offsets, comp):
-    """Solve up to ``count`` positions of level ``seeds``, from composition ``parts`` on
-    (advanced in place).  Returns (positions done, 1 when the level is complete)."""
+def fill(seeds, parts, count, boards, mbuf, rules, cur, packed, bits, offsets, comp):
+    """Solve up to ``count`` positions of level ``seeds`` (scratch ``cur``; the smaller
+    levels packed in ``packed``), from composition ``parts`` on (advanced in place).
+    Returns (positions done, 1 when the level is complete)."""
     n = rules[R_PITS]
     p = 2 * n
     done = 0
@@ -155,7 +252,7 @@ def fill(seeds, parts, count, boards, mbuf, rules, values, offsets, comp):
             b[j if j < n else j + 1] = parts[j]
         b[n] = 0
         b[2 * n + 1] = 0
-        _solve(np.int64(0), boards, mbuf, rules, values, offsets, comp)
+        _solve(np.int64(0), boards, mbuf, rules, np.int64(seeds), cur, packed, bits, offsets, comp)
         done += 1
         j = p - 1
         while j >= 1 and parts[j] == 0:
@@ -218,17 +315,25 @@ def _offsets(pits: int, k: int) -> np.ndarray:
     return off
 
 
-def build(rules_arr: np.ndarray, k: int, progress: bool = False, cancel: threading.Event | None = None) -> Database:
+def build(rules_arr: np.ndarray, k: int, progress: bool = False, cancel: threading.Event | None = None,
+          base: Database | None = None) -> Database:
     """Build the database of every position with at most ``k`` seeds in the pits (a progress
     bar on a terminal's stderr when ``progress``); ``cancel`` set stops the build (it then
-    raises KeyboardInterrupt) within one job of :data:`BUILD_CHUNK` positions."""
+    raises KeyboardInterrupt) within one job of :data:`BUILD_CHUNK` positions.  ``base``, a
+    smaller database of the same rules and entry width, supplies its levels as they are:
+    only the levels above it are solved (same index, same bits: its bytes are a prefix)."""
     n = int(rules_arr[R_PITS])
     if rules_arr[R_CHOICE]:
         raise ValueError("no endgame database under the choice-of-direction rule")
     offsets = _offsets(n, k)
     comp = composition_table(2 * n, k)
     total = int(offsets[-1])
-    values = np.full(total, UNKNOWN, dtype=np.int8)
+    bits = int(value_bits(k))
+    values = np.zeros(nbytes(n, k), dtype=np.uint8)
+    first = 0
+    if base is not None and base.seeds < k and base.bits == bits:
+        values[:base.values.size - 1] = base.values[:-1]
+        first = base.seeds + 1
     depth = 64 + k * 2 * n * n
     bar = None
     console = terminal_console() if progress else None
@@ -237,12 +342,13 @@ def build(rules_arr: np.ndarray, k: int, progress: bool = False, cancel: threadi
         bar = Progress(TextColumn("endgame database ≤{task.fields[k]} seeds"), BarColumn(), MofNCompleteColumn(),
                        TimeElapsedColumn(), console=console, transient=True)
         bar.start()
-        task = bar.add_task("db", total=total, k=k)
+        task = bar.add_task("db", total=total, k=k, completed=int(offsets[first]))
     chunk = BUILD_CHUNK
     workers = build_threads()
     try:
-        for s in range(k + 1):
+        for s in range(first, k + 1):
             size = int(offsets[s + 1] - offsets[s])
+            cur = np.full(size, UNKNOWN, dtype=np.int8)  # this level, solved, then packed
             # the level's positions in chunks of consecutive ranks, shared out between
             # the workers (each with its own stacks); two workers may meet on the same
             # unsolved position and both solve it: same value, a harmless race
@@ -263,7 +369,8 @@ def build(rules_arr: np.ndarray, k: int, progress: bool = False, cancel: threadi
                                 return
                             start, count = jobs.pop(0)
                         parts = unrank(start, 2 * n, s, comp)
-                        done, _ = fill(s, parts, count, boards, mbuf, rules_arr, values, offsets, comp)
+                        done, _ = fill(s, parts, count, boards, mbuf, rules_arr, cur, values, bits, offsets,
+                                       comp)
                         if bar is not None:
                             with lock:
                                 bar.advance(task, int(done))
@@ -280,6 +387,9 @@ def build(rules_arr: np.ndarray, k: int, progress: bool = False, cancel: threadi
                     t.join()
             if failure:
                 raise failure[0]
+            if pack_level(cur, values, int(offsets[s]), s, bits):  # pragma: no cover - a bug, never data
+                raise RuntimeError(f"endgame database build: level {s} has unsolved entries")
+            del cur
     finally:
         if bar is not None:
             bar.stop()
@@ -288,7 +398,7 @@ def build(rules_arr: np.ndarray, k: int, progress: bool = False, cancel: threadi
 
 def _header(key: tuple, k: int, values: np.ndarray) -> bytes:
     meta = {"rules": list(key), "seeds": k, "entries": int(values.size),
-            "sha256": hashlib.sha256(values.tobytes()).hexdigest()}
+            "sha256": hashlib.sha256(values.data).hexdigest()}
     return json.dumps(meta, sort_keys=True).encode() + b"\n"
 
 
@@ -299,44 +409,57 @@ def file_name(key: tuple, k: int) -> str:
 
 
 def load(path: Path, key: tuple, k: int) -> np.ndarray | None:
-    """The values stored at ``path`` if the file is intact and matches; else None."""
+    """The values stored at ``path`` if the file is intact and matches; else None.  The
+    payload is read once into its array (no copies: a 22-seed database is 343 MB)."""
     try:
-        data = path.read_bytes()
-    except OSError:
+        with open(path, "rb") as f:
+            if f.read(len(MAGIC)) != MAGIC:
+                return None
+            line = f.readline(1 << 16)
+            meta = json.loads(line)
+            size = int(meta.get("entries", -1))
+            if (meta.get("rules") != list(key) or meta.get("seeds") != k
+                    or size != os.fstat(f.fileno()).st_size - f.tell()):
+                return None  # another database, or truncated, or longer than its header says
+            values = np.empty(size, dtype=np.uint8)
+            if f.readinto(memoryview(values)) != size:
+                return None
+    except (OSError, ValueError, AttributeError, TypeError):
         return None
-    if not data.startswith(MAGIC):
+    if meta.get("sha256") != hashlib.sha256(values.data).hexdigest():
         return None
-    end = data.find(b"\n", len(MAGIC))
-    if end < 0:
-        return None
-    try:
-        meta = json.loads(data[len(MAGIC):end])
-    except ValueError:
-        return None
-    payload = data[end + 1:]
-    if (meta.get("rules") != list(key) or meta.get("seeds") != k
-            or meta.get("entries") != len(payload)
-            or meta.get("sha256") != hashlib.sha256(payload).hexdigest()):
-        return None
-    return np.frombuffer(payload, dtype=np.int8).copy()
+    return values
 
 
 def save(path: Path, key: tuple, k: int, values: np.ndarray) -> None:
-    """Write atomically (:func:`mancala.atomic.write_atomically`): never a half-written file."""
+    """Write atomically (:class:`mancala.atomic.StagedFile`): never a half-written file
+    (the payload is written from the array itself, not copied)."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    write_atomically(path, MAGIC + _header(key, k, values) + values.tobytes())
+    with StagedFile(path, binary=True) as staged:
+        staged.stream.write(MAGIC + _header(key, k, values))
+        staged.stream.write(memoryview(values))
+        staged.commit()
 
 
 def obtain(key: tuple, rules_arr: np.ndarray, k: int, progress: bool = False,
            cancel: threading.Event | None = None) -> Database:
     """The database for play rules ``key`` (see :func:`mancala.engine.bridge.play_key`) with
-    ``k`` seeds: loaded from the cache, or built (and saved) when missing or corrupt."""
+    ``k`` seeds: loaded from the cache, or built (and saved) when missing or corrupt — on
+    top of the largest intact smaller one in the cache with the same entry width, if any."""
     n = int(rules_arr[R_PITS])
     path = cache_dir() / file_name(key, k)
     values = load(path, key, k)
-    if values is not None and values.size == entries(n, k):
+    if values is not None and values.size == nbytes(n, k):
         return Database(k, values, _offsets(n, k), composition_table(2 * n, k), path)
-    db = build(rules_arr, k, progress, cancel)
+    base = None
+    for smaller in range(k - 1, 0, -1):  # a cached smaller database of the same width: extend it
+        if value_bits(smaller) != value_bits(k):
+            break
+        base_values = load(cache_dir() / file_name(key, smaller), key, smaller)
+        if base_values is not None and base_values.size == nbytes(n, smaller):
+            base = Database(smaller, base_values, _offsets(n, smaller), composition_table(2 * n, smaller))
+            break
+    db = build(rules_arr, k, progress, cancel, base)
     try:
         save(path, key, k, db.values)
         db.path = path

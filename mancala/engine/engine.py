@@ -260,6 +260,11 @@ def reset() -> None:
     _prepared.clear()
 
 
+def database_room() -> int:
+    """Bytes of endgame database the memory bound allows one rule set (its 1/4 share)."""
+    return memory_limit() // 4
+
+
 def database(game: Kalah, ctx: Context, progress: bool = False, seeds: int | None = None,
              cancel: threading.Event | None = None) -> endgame.Database | None:
     """The endgame database for ``game``'s rules (loaded or built once per process; ``seeds``
@@ -277,8 +282,8 @@ def database(game: Kalah, ctx: Context, progress: bool = False, seeds: int | Non
         return None
     n = game.rules.pits
     with _pool.lock:
-        room = _fit_databases(endgame.entries(n, k), ctx) + ctx.database_bytes()
-    while k > 0 and endgame.entries(n, k) > room:
+        room = _fit_databases(endgame.nbytes(n, k), ctx) + ctx.database_bytes()
+    while k > 0 and endgame.nbytes(n, k) > room:
         k -= 1
     if ctx.db is not None and ctx.db.seeds >= k:
         ctx.db_checked = True
@@ -400,7 +405,7 @@ def run_job(work: Callable[[Job], T], *, tick: Callable[[Job], None] | None = No
     return box["result"]
 
 
-_NO_DB = (np.zeros(1, dtype=np.int8), np.zeros((2, 2), dtype=np.int64))
+_NO_DB = (np.zeros(2, dtype=np.uint8), np.zeros((2, 2), dtype=np.int64))
 
 
 class Searcher:
@@ -740,7 +745,8 @@ class Searcher:
         seeds = int(b.sum())
         with self.lease() as (c, dbv, dbm):
             if self.ctl[S.C_DBK] >= seeds:
-                v = acc + int(dbv[dbm[0, seeds] + rank(b, n, seeds, dbm[1:])])
+                v = acc + int(endgame.db_get(dbv, dbm[0, seeds] + rank(b, n, seeds, dbm[1:]), seeds,
+                                             endgame.value_bits(self.ctl[S.C_DBK])))
                 return v, v
             if seeds.bit_length() > c.bits:
                 return -inf, inf

@@ -33,6 +33,7 @@ from numba import njit
 
 from mancala.engine.kernels import (EXTRA, OVER, PASS, R_CAPTURE, R_EMPTY, R_PITS, R_REMAIN, R_SKIP, board_seeds,
                                     gen_moves, make_move, rank, row_sums)
+from mancala.engine.endgame import db_get, value_bits
 from mancala.engine.leaf_eval import C_END as C_EVAL_END
 from mancala.engine.leaf_eval import C_EVAL, leaf_value
 
@@ -294,7 +295,7 @@ def negamax(ply, alpha, beta, depth, extra, flags, acc, ws, ctl, tt, dbv, dbm):
     ``flags``: 1 = the first move of the game (no extra turn under that rule),
     2 = still in the first turn under the pie rule (children that pass the turn
     let the opponent swap); ``acc`` is then the mover's absolute store difference.
-    ``dbv``/``dbm``: endgame values and their index tables (``dbm`` row 0: level
+    ``dbv``/``dbm``: endgame values (packed, :func:`mancala.engine.endgame.db_get`) and their index tables (``dbm`` row 0: level
     offsets, rows 1..: composition counts).
     """
     # typed (non-literal) constants: literal arguments in recursive calls break numba's cache
@@ -316,7 +317,7 @@ def negamax(ply, alpha, beta, depth, extra, flags, acc, ws, ctl, tt, dbv, dbm):
     seeds = board_seeds(b, n)
     if not root and flags == 0:
         if seeds <= ctl[C_DBK]:
-            return np.int64(dbv[dbm[0, seeds] + rank(b, n, seeds, dbm[1:])])
+            return db_get(dbv, dbm[0, seeds] + rank(b, n, seeds, dbm[1:]), seeds, value_bits(ctl[C_DBK]))
         if seeds <= alpha:
             return seeds
         if -seeds >= beta:

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from mancala.engine import bridge
-from mancala.engine.engine import Searcher, prepare, run_job, solve_threads
+from mancala.engine.engine import Searcher, database_room, prepare, run_job, solve_threads
 from mancala.engine.search import BIG
 from mancala.engine.endgame import solve_seeds, terminal_console
 from mancala.games.kalah import SWAP, Kalah, KalahMove, KalahState
@@ -155,7 +155,8 @@ def solve(game: Kalah, state: KalahState, progress: bool = True, *, endgame_seed
         return SolveResult(game.score(state, game.to_move(state)), None, (), 0, 0.0)
     bridge.relative_board(state)  # the engine's limits, checked before any work
     if endgame_seeds is None:
-        endgame_seeds = solve_seeds(game.rules.pits, sum(state.row(0)) + sum(state.row(1)))
+        endgame_seeds = solve_seeds(game.rules.pits, sum(state.row(0)) + sum(state.row(1)),
+                                    bridge.play_key(game.rules), database_room())
     prepare(game)
     console = terminal_console() if progress else None
     shown: dict = {}
