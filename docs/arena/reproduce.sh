@@ -38,7 +38,7 @@ cat kalah-levels.jsonl kalah-strongest.jsonl > kalah-ladder.jsonl
 $M arena report kalah-ladder.jsonl
 # equal time (wall clock: a rerun on another machine or load plays other games)
 $M arena "alphabeta:time=0.05,eval=score" "alphabeta:time=0.05,eval=material" \
-  "alphabeta:time=0.05,eval=$COMB" --openings 60 --seed 11 --workers 1 --results kalah-time-0.05.jsonl "$@"
+  "alphabeta:time=0.05,eval=$COMB" --openings 150 --seed 11 --workers 1 --results kalah-time-0.05.jsonl "$@"
 # the levels on Bao (strongest was depth 12 then), and depth 14 as the candidate for strongest
 $M arena beginner easy medium hard expert strongest --game bao --plies 4 --balance 3 --openings 10 \
   --seed 12 --workers 1 --results bao-levels.jsonl "$@"
