@@ -81,6 +81,8 @@ def play_one(task: dict) -> dict:
         value = solve(game, state, progress=False).value  # for the mover after the opening
         solve_seconds = round(time.perf_counter() - start, 1)
         exact = value if game.to_move(state) == 0 else -value  # for player 0
+    from mancala.engine.engine import reset  # noqa: PLC0415
+    reset()  # our player starts from an empty table and its usual database, not the solve's proof
     start = time.perf_counter()
     record = play_game(game, players, GameRecord(game, [p.spec for p in players], list(opening)))
     final = record.final_state()

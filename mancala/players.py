@@ -276,10 +276,10 @@ def best_search(game: Game, state, seconds: float = 1.0, *, max_depth: int | Non
     searches; once it proves the value (``"engine(exact)"``) its move keeps that value."""
     if isinstance(game, Kalah):
         if book and not game.is_terminal(state):
-            from mancala.engine.book import probe  # noqa: PLC0415
+            from mancala.engine.book import book_line, probe  # noqa: PLC0415
             hit = probe(game, state)
             if hit is not None:
-                return SearchResult(hit[0], hit[1], (hit[0],), 0, 0, "book(exact)")
+                return SearchResult(hit[0], hit[1], book_line(game, state), 0, 0, "book(exact)")
         from mancala.engine import best_move as engine_best_move  # noqa: PLC0415 (loads numba only when needed)
         return engine_best_move(game, state, seconds, max_depth=max_depth, max_nodes=max_nodes)
     if isinstance(game, Bao):

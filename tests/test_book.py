@@ -220,3 +220,39 @@ def test_the_best_player_finds_exact_moves_near_the_end():
     player.choose(game, state)
     assert player.last.algorithm == "engine(exact)"
     assert player.last.value == solve(game, state, progress=False).value
+
+
+def test_ctrl_c_during_a_build_exits_130_and_the_build_resumes(tmp_path):
+    import os
+    import signal
+    out = tmp_path / "b.json"
+    env = dict(os.environ, MANCALA_CACHE_DIR=str(tmp_path / "cache"), MANCALA_TT_MB="16", PYTHONUNBUFFERED="1")
+    args = [sys.executable, "-m", "mancala", "book", "build", "--pits", "6", "--seeds", "3", "--turns", "3",
+            "--out", str(out)]
+    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    for line in proc.stderr:
+        if line.startswith("solved 2/"):
+            break
+    assert proc.poll() is None, "the build ended before it could be interrupted"
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130 and err.strip().splitlines()[-1] == "mancala book: interrupted"
+    assert "Traceback" not in err and not out.exists()
+    partial = tmp_path / "b.json.partial"
+    assert len(partial.read_text().splitlines()) >= 3  # the header and the first solves
+    # resumed (to one turn): the start is read back from the partial file, not solved again
+    r = subprocess.run(args[:-3] + ["1", "--out", str(out)], capture_output=True, text=True, env=env)
+    assert r.returncode == 0, r.stderr
+    assert "solved" not in r.stderr and out.exists() and not partial.exists()
+    assert B.load_book(out).get(Kalah(KalahRules(pits=6, seeds=3)), Kalah(KalahRules(pits=6, seeds=3)).initial_state())
+
+
+def test_book_line_follows_the_book(small_book):
+    start = SMALL.initial_state()
+    line = B.book_line(SMALL, start, small_book)
+    assert line and line[0] == B.probe(SMALL, start, small_book)[0]
+    state = start
+    for m in line:
+        assert small_book.get(SMALL, state) is not None
+        state = SMALL.apply(state, m)

@@ -236,6 +236,19 @@ def probe(game: Kalah, state: KalahState, book: Book | None = None) -> tuple[Kal
     return move, entry.value
 
 
+def book_line(game: Kalah, state: KalahState, book: Book | None = None, limit: int = 40) -> tuple:
+    """The book's moves from ``state`` for as long as the positions they lead to are in the
+    book (a perfect line: every book move keeps the value); () when ``state`` is not in it."""
+    line: list = []
+    while len(line) < limit:
+        hit = probe(game, state, book)
+        if hit is None:
+            break
+        line.append(hit[0])
+        state = game.apply(state, hit[0])
+    return tuple(line)
+
+
 # --- building ----------------------------------------------------------------------------
 
 def turn_ends(game: Kalah, state: KalahState) -> list[KalahState]:
