@@ -10,9 +10,9 @@ gave us.  Also the first of our moves whose value the engine proved (``exact fro
 the shortfall from that proved value (0 whenever exact moves keep the value).
 
 With ``--mankalah-jar JAR ...`` it also plays each ManKalah agent (``java -jar JAR``, our
-``command:`` player) on Kalah(7,7) with the ManKalah rules from balanced openings; the solver
-cannot value those openings, so only the result and the shortfall from our first proved
-value are reported.  The jars are fetched by whoever runs this and kept outside the
+``command:`` player) on Kalah(7,7) with the ManKalah rules, from the start (an external agent
+cannot join a game under way), seats alternating; the solver cannot value the start
+(98 seeds), so only the result and the shortfall from our first proved value are reported.  The jars are fetched by whoever runs this and kept outside the
 repository.
 
 Results go to a JSON-lines file (``--results``), one line per game, appended as games
@@ -107,10 +107,11 @@ def play_one(task: dict) -> dict:
     }
 
 
-def tasks_for(args, game_spec: str, other: str, prefix: str, solve: bool, count: int) -> list[dict]:
+def tasks_for(args, game_spec: str, other: str, prefix: str, solve: bool, count: int,
+              plies: int) -> list[dict]:
     """Both seats of ``count`` // 2 balanced openings (an odd count plays one more seat 0)."""
     game = make_game(game_spec)
-    openings = make_openings(game, (count + 1) // 2, args.plies, args.balance, args.seed)
+    openings = make_openings(game, (count + 1) // 2, plies, args.balance, args.seed)
     out = []
     for k, op in enumerate(openings):
         for seat in (0, 1):
@@ -165,7 +166,8 @@ def main() -> int:
     ap.add_argument("--workers", type=int, default=1, help="games in parallel (processes)")
     ap.add_argument("--results", default="shortfall.jsonl", help="JSON-lines results, resumed from")
     ap.add_argument("--mankalah-jar", nargs="*", default=[], metavar="JAR", help="ManKalah agents to play too")
-    ap.add_argument("--mankalah-games", type=int, default=10, help="games against each ManKalah agent")
+    ap.add_argument("--mankalah-games", type=int, default=2,
+                    help="games against each ManKalah agent, from the start, seats alternating (default 2)")
     ap.add_argument("--report-only", action="store_true", help="print the games already in --results; play none")
     args = ap.parse_args()
     path = Path(args.results)
@@ -178,10 +180,11 @@ def main() -> int:
     tasks = []
     if args.games > 0:
         tasks += tasks_for(args, "kalah", f"openspiel-mcts:sims={args.sims}", f"p{args.plies}s{args.seed}n{args.nodes}",
-                           True, args.games)
+                           True, args.games, args.plies)
     for jar in args.mankalah_jar:
+        # an external agent cannot join a game under way: ManKalah games start from the start
         tasks += tasks_for(args, "kalah(preset=mankalah)", f"command:java -jar {jar}",
-                           f"p{args.plies}s{args.seed}n{args.nodes}", False, args.mankalah_games)
+                           f"p0s{args.seed}n{args.nodes}", False, args.mankalah_games, 0)
     # both seats of an opening share one solve: the second seat waits for the first's value
     values = {(r["game"], r["opening_index"], tuple(r["opening"])): r["exact_p0"] for r in done.values()}
     todo = [] if args.report_only else [t for t in tasks if t["key"] not in done]
