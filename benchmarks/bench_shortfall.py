@@ -107,6 +107,16 @@ def play_one(task: dict) -> dict:
     }
 
 
+def play_opening(tasks: list[dict]) -> list[dict]:
+    """The games of one opening, in order; the first one's solve gives the others the value."""
+    rows = []
+    for t in tasks:
+        if rows and t.get("exact") is None:
+            t["exact"] = rows[0]["exact_p0"]
+        rows.append(play_one(t))
+    return rows
+
+
 def tasks_for(args, game_spec: str, other: str, prefix: str, solve: bool, count: int,
               plies: int) -> list[dict]:
     """Both seats of ``count`` // 2 balanced openings (an odd count plays one more seat 0)."""
@@ -185,7 +195,6 @@ def main() -> int:
         # an external agent cannot join a game under way: ManKalah games start from the start
         tasks += tasks_for(args, "kalah(preset=mankalah)", f"command:java -jar {jar}",
                            f"p0s{args.seed}n{args.nodes}", False, args.mankalah_games, 0)
-    # both seats of an opening share one solve: the second seat waits for the first's value
     values = {(r["game"], r["opening_index"], tuple(r["opening"])): r["exact_p0"] for r in done.values()}
     todo = [] if args.report_only else [t for t in tasks if t["key"] not in done]
     print(f"{len(tasks)} games, {len(tasks) - len(todo)} already in {path}; {args.workers} worker(s)", flush=True)
@@ -200,28 +209,21 @@ def main() -> int:
     for r in done.values():
         if any(t["key"] == r["key"] for t in tasks):
             show(r)
-    with open(path, "a", encoding="utf-8") as out, ProcessPoolExecutor(max(1, args.workers)) as pool:
-        # seat 0 first for every opening (it solves); seat 1 follows with the value known
-        first = [t for t in todo if t["seat"] == 0 or (t["game"], t["opening_index"], tuple(t["opening"])) in values]
-        later = [t for t in todo if t not in first]
-        for t in first:
+    # one opening at a time in a worker: its value is solved once, then both seats are played
+    groups: dict = {}
+    for t in todo:
+        groups.setdefault((t["game"], t["opening_index"]), []).append(t)
+    for group in groups.values():
+        for t in group:
             t["exact"] = values.get((t["game"], t["opening_index"], tuple(t["opening"])))
-        running = {pool.submit(play_one, t): t for t in first}
-        while running:
-            for fut in as_completed(list(running)):
-                running.pop(fut)
-                r = fut.result()
+    with open(path, "a", encoding="utf-8") as out, ProcessPoolExecutor(max(1, args.workers)) as pool:
+        for fut in as_completed([pool.submit(play_opening, g) for g in groups.values()]):
+            for r in fut.result():
                 out.write(json.dumps(r) + "\n")
                 out.flush()
                 os.fsync(out.fileno())
                 done[r["key"]] = r
                 show(r)
-                values[(r["game"], r["opening_index"], tuple(r["opening"]))] = r["exact_p0"]
-                for t in [t for t in later if (t["game"], t["opening_index"], tuple(t["opening"])) in values]:
-                    later.remove(t)
-                    t["exact"] = values[(t["game"], t["opening_index"], tuple(t["opening"]))]
-                    running[pool.submit(play_one, t)] = t
-                break
     rows = [done[t["key"]] for t in tasks if t["key"] in done]
     if not rows:
         return 0
