@@ -256,3 +256,16 @@ def test_book_line_follows_the_book(small_book):
     for m in line:
         assert small_book.get(SMALL, state) is not None
         state = SMALL.apply(state, m)
+
+
+def test_a_book_under_the_mankalah_rules_pie_and_first_move():
+    """ManKalah's rules (pie rule, no extra turn on the first move) on a small board: the
+    keys carry the first-turn flags, and every entry is the solver's value."""
+    game = Kalah(KalahRules(pits=3, seeds=2, pie_rule=True, no_first_extra_turn=True))
+    book = B.build_book(game, 3)
+    flagged = [k for k in book.entries if k[1] or k[2]]
+    assert flagged and B.check_consistency(game, book) == []
+    for key, entry in book.entries.items():
+        state = B.state_of(game, key)
+        assert state is not None and B.position_key(game, state) == key
+        assert solve(game, state, progress=False).value == entry.value

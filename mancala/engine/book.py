@@ -32,7 +32,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable, Iterable
 
@@ -449,10 +449,13 @@ def check_consistency(game: Kalah, book: Book) -> list[str]:
 
 
 def state_of(game: Kalah, key: Key) -> KalahState | None:
-    """A position with ``key`` (South to move), or None when the key does not fit ``game``'s
-    board size or its flags cannot be set up from a board alone."""
+    """A position with ``key`` (South to move; the first-turn flags set up through the move
+    and turn counts), or None when the key does not fit ``game``'s board size or rules."""
     board, flags, swap = key
-    if len(board) != 2 * game.rules.pits + 2 or flags != 0 or swap:
+    if len(board) != 2 * game.rules.pits + 2:
         return None
-    state = game.position(board, 0)
-    return None if state.finished else state
+    state = replace(game.position(board, 0), ply=0 if flags & bridge.FLAG_FIRST else 1,
+                    turns=0 if flags & bridge.FLAG_PIE else 1, swap_allowed=swap)
+    if state.finished or position_key(game, state) != key:
+        return None
+    return state
