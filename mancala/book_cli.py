@@ -33,7 +33,7 @@ def register(sub) -> None:
     p.add_argument("action", choices=["build", "check"], help="build a book, or check a book file")
     p.add_argument("file", nargs="?", help="check: the book file (default: every shipped book)")
     p.add_argument("--turns", type=int, default=None,
-                   help="build: the book player's first TURNS turns are covered (default 3)")
+                   help="build: the book player's first TURNS turns are covered (default 2)")
     p.add_argument("--out", metavar="FILE",
                    help="build: where to write the book (default: the shipped book of these rules and size)")
     p.add_argument("--no-progress", action="store_true", help="no progress display")
