@@ -25,12 +25,13 @@ EPILOG = """examples:
   mancala explain --game tictactoe --position 'XX./.O./...'
   mancala solve --preset empty-capture --seeds 3    the exact value of Kalah(6,3)
   mancala analyse mancala-save.json               review a saved game, move by move
+  mancala book build --preset empty-capture       rebuild an opening book of solved positions
   mancala homework input.txt                      the homework file interface
 """
 
 PLAYER_HELP = ("player spec: human, random[:seed=N], greedy, minimax:depth=N, alphabeta:depth=N[,eval=material|"
                "store:1,extra:0.5,...], beginner|easy|medium|hard|expert|strongest (measured levels: "
-               "docs/evaluation.md), best[:time=S|depth=N|nodes=N], openspiel-mcts:sims=N, openspiel-ab:depth=N, "
+               "docs/evaluation.md), best[:time=S|depth=N|nodes=N][,book=off], openspiel-mcts:sims=N, openspiel-ab:depth=N, "
                "module:file.py[:Class], command:CMD (an external ManKalah agent program)")
 
 
@@ -350,6 +351,8 @@ def build_parser() -> argparse.ArgumentParser:
     register_server(sub)
     from mancala import arena_cli  # noqa: PLC0415 (mancala arena: tournaments, ratings, plots)
     arena_cli.register(sub)
+    from mancala import book_cli  # noqa: PLC0415 (mancala book: opening books of solved positions)
+    book_cli.register(sub)
     return parser
 
 

@@ -7,7 +7,8 @@ directly as an object::
     make_player("minimax:depth=3,eval=material")
     make_player("alphabeta:time=0.05")      iterative deepening within 0.05 s a move
     make_player("hard")                     a difficulty level (beginner ... strongest, see LEVELS)
-    make_player("best:time=2")              iterative deepening within 2 s a move
+    make_player("best:time=2")              iterative deepening within 2 s a move (opening book first)
+    make_player("best:nodes=2000000,book=off")   2 M engine nodes a move, no opening book
     make_player("best:nodes=20000,eval=store:1,extra:0.5")   the engine, leaves by evaluation terms
     make_player("random:seed=7"), make_player("greedy"), make_player("human")
 """
@@ -267,12 +268,22 @@ def best_move(game: Game, state, seconds: float = 1.0) -> Any:
 
 
 def best_search(game: Game, state, seconds: float = 1.0, *, max_depth: int | None = None,
-                max_nodes: int | None = None, evaluation: str | None = None) -> SearchResult:
+                max_nodes: int | None = None, evaluation: str | None = None, book: bool = True) -> SearchResult:
     """The search result behind :func:`best_move`; ``max_depth`` (turns) and ``max_nodes``
     bound the engine's search as well (a budget that means the same on a busy machine).
     ``evaluation`` (Kalah only: a term spec with a positive store weight, see
-    :func:`mancala.search.terms.engine_weights`) replaces the engine's leaf estimate."""
+    :func:`mancala.search.terms.engine_weights`) replaces the engine's leaf estimate.
+
+    On Kalah, a position in the opening book of its rules (``book``, see
+    :mod:`mancala.engine.book`: the solver's results for the first turns) is answered from
+    the book: an exact move, ``algorithm="book(exact)"``, no search.  Elsewhere the engine
+    searches; once it proves the value (``"engine(exact)"``) its move keeps that value."""
     if isinstance(game, Kalah):
+        if book and not game.is_terminal(state):
+            from mancala.engine.book import book_line, probe  # noqa: PLC0415
+            hit = probe(game, state)
+            if hit is not None:
+                return SearchResult(hit[0], hit[1], book_line(game, state), 0, 0, "book(exact)")
         from mancala.engine import best_move as engine_best_move  # noqa: PLC0415 (loads numba only when needed)
         return engine_best_move(game, state, seconds, max_depth=max_depth, max_nodes=max_nodes,
                                 evaluation=evaluation)
@@ -288,7 +299,9 @@ def best_search(game: Game, state, seconds: float = 1.0, *, max_depth: int | Non
 
 @dataclass
 class BestPlayer:
-    """Our strongest player: a time budget per move instead of a depth."""
+    """Our strongest player: a time budget per move instead of a depth; on Kalah it plays
+    the opening book's exact moves at the start and the engine's exact moves once the
+    engine proves the value within the budget (:func:`best_search`)."""
 
     seconds: float = 1.0
     spec: str = ""
@@ -298,6 +311,8 @@ class BestPlayer:
     nodes: int | None = None
     #: the Kalah engine's leaf evaluation, a term spec (``store:1,extra:0.5``); None: its default
     evaluation: str | None = None
+    #: whether positions in the opening book (Kalah) are played from it (``book=off`` in a spec)
+    book: bool = True
 
     def __post_init__(self) -> None:
         if not self.seconds > 0:
@@ -312,13 +327,14 @@ class BestPlayer:
             parts = [f"time={self.seconds:g}"] if self.depth is None and self.nodes is None else []
             parts += [f"depth={self.depth}"] if self.depth is not None else []
             parts += [f"nodes={self.nodes}"] if self.nodes is not None else []
+            parts += [] if self.book else ["book=off"]
             parts += [f"eval={self.evaluation}"] if self.evaluation is not None else []  # last: its commas end the spec
             self.spec = "best:" + ",".join(parts)
 
     def choose(self, game: Game, state) -> Any:
         """The best move found within the budget."""
         self.last = best_search(game, state, self.seconds, max_depth=self.depth, max_nodes=self.nodes,
-                                evaluation=self.evaluation)
+                                evaluation=self.evaluation, book=self.book)
         return self.last.move
 
 
@@ -351,6 +367,10 @@ def take_option(options: dict[str, str], name: str, convert: Callable[[str], Any
         return convert(options.pop(name))
     except ValueError:
         raise BadInput(f"player {spec!r}: {name} must be a number") from None
+
+
+#: the words a spec's on/off option takes
+ON_OFF = {"on": True, "yes": True, "1": True, "true": True, "off": False, "no": False, "0": False, "false": False}
 
 
 def make_player(spec: str, ask: Callable | None = None) -> Player:
@@ -395,10 +415,13 @@ def make_player(spec: str, ask: Callable | None = None) -> Player:
                                f"seconds a move, got {seconds:g}")
         else:
             seconds = default_time
-        player = BestPlayer(seconds, depth=depth, nodes=nodes, evaluation=opts.pop("eval", None))
+        book = ON_OFF.get(opts.pop("book", "on").lower())
+        if book is None:
+            raise BadInput(f"player {spec!r}: book must be on or off")
+        player = BestPlayer(seconds, depth=depth, nodes=nodes, evaluation=opts.pop("eval", None), book=book)
     else:
         raise BadInput(f"unknown player {kind!r}: choose human, random, greedy, minimax:depth=N, "
-                       f"alphabeta:depth=N, {', '.join(LEVELS)}, best:time=S|depth=N|nodes=N[,eval=SPEC], "
+                       f"alphabeta:depth=N, {', '.join(LEVELS)}, best:time=S|depth=N|nodes=N[,book=off][,eval=SPEC], "
                        f"openspiel-mcts:sims=N, openspiel-ab:depth=N or module:file.py[:Class]")
     if opts:
         raise BadInput(f"player {spec!r}: unknown option(s) {', '.join(opts)}")

@@ -123,6 +123,13 @@ class OpenSpielPlayer:
             return pyspiel.MCTSBot(os_game, evaluator, self.uct, self.sims, 1000, True, self.seed, False)
         return None
 
+    def sync(self, game: Kalah, state: KalahState) -> None:
+        """Bring the OpenSpiel state in step with ``state`` (:meth:`choose` does it; the path
+        search from the bot's last position grows with the moves in between, so a caller
+        replaying a long opening calls this after each of its moves)."""
+        check_standard(game)
+        self._sync(game, state)
+
     def _sync(self, game: Kalah, state: KalahState) -> None:
         """Bring the OpenSpiel state in step with ``state``."""
         pyspiel = _pyspiel()

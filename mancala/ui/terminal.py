@@ -306,7 +306,9 @@ class TerminalGame:
         with self.waiting("thinking about a hint"):
             result = best_search(self.game, state, self.hint_seconds)
         line = ", ".join(line_by_turn(self.game, state, result.line[:8]))
-        self.say(f"Hint: {result.move} (value {result.value:+g} for you at depth {result.depth}; "
+        how = ("exact, from the opening book" if result.algorithm == "book(exact)" else
+               "exact" if result.algorithm == "engine(exact)" else f"at depth {result.depth}")
+        self.say(f"Hint: {result.move} (value {result.value:+g} for you, {how}; "
                  f"expected line {line})")
 
     def resign(self, player: int) -> None:
