@@ -17,26 +17,12 @@ compare the default's speed before and after a change).
 from __future__ import annotations
 
 import argparse
-import random
 import time
 
 from mancala.engine import engine
 from mancala.games import make_game
 
-
-def positions(game, count: int, seed: int = 1) -> list:
-    """The start position plus positions a few random moves in."""
-    rng = random.Random(seed)
-    out = [game.initial_state()]
-    while len(out) < count:
-        state = game.initial_state()
-        for _ in range(rng.randint(2, 12)):
-            if state.finished:
-                break
-            state = game.apply(state, rng.choice(game.legal_moves(state)))
-        if not state.finished:
-            out.append(state)
-    return out
+from bench_engine import positions  # the same positions (benchmarks/ is on the path when run)
 
 
 def timed(game, state, depth: int, evaluation: str | None, repeat: int = 1) -> tuple[int, float]:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 
 def random_position(game, rng, plies: int):
     """The state after up to ``plies`` random legal moves from the start (fewer if the game ends)."""
@@ -37,3 +39,16 @@ def random_mtaji_sides(rng, low: int = 12, high: int = 30) -> tuple[list[int], l
     if not any(me[:8]) or not any(op[:8]):
         return None
     return me, op
+
+
+@pytest.fixture(autouse=True)
+def small_engine_cache(tmp_path_factory, monkeypatch):
+    """Engine tests (import it into the module): databases go to a temporary cache, small
+    enough to build in a blink, with a small table, and the engine starts afresh."""
+    from mancala.engine import engine  # noqa: PLC0415
+    monkeypatch.setenv("MANCALA_CACHE_DIR", str(tmp_path_factory.getbasetemp() / "engine-cache"))
+    monkeypatch.setenv("MANCALA_ENDGAME_SEEDS", "8")
+    monkeypatch.setenv("MANCALA_TT_MB", "8")
+    engine.reset()
+    yield
+    engine.reset()

@@ -14,18 +14,9 @@ from mancala.engine import best_move
 from mancala.games.kalah import (PRESETS, SWAP, Capture, GameEnd, Kalah, KalahRules, Remaining, Sowing)
 from mancala.search import alphabeta, score_difference
 
-from helpers import random_position
+from helpers import random_position, small_engine_cache  # noqa: F401 (an autouse fixture)
 
 
-@pytest.fixture(autouse=True)
-def _private_cache(tmp_path_factory, monkeypatch):
-    """Databases go to a temporary cache, small enough to build in a blink."""
-    monkeypatch.setenv("MANCALA_CACHE_DIR", str(tmp_path_factory.getbasetemp() / "engine-cache"))
-    monkeypatch.setenv("MANCALA_ENDGAME_SEEDS", "8")
-    monkeypatch.setenv("MANCALA_TT_MB", "8")
-    E.reset()
-    yield
-    E.reset()
 
 
 def random_rules(rng: random.Random, max_pits: int = 8, max_seeds: int = 9, choice: bool = True) -> KalahRules:

@@ -21,7 +21,7 @@ from mancala.players import BestPlayer, make_player
 from mancala.search import alphabeta
 from mancala.search.terms import ENGINE_RESOLUTION, KALAH_TERMS, engine_weights
 
-from helpers import random_position
+from helpers import random_position, small_engine_cache  # noqa: F401 (an autouse fixture)
 
 #: rule sets for the differential tests: every preset, plus the options no preset has
 RULES = {**PRESETS,
@@ -33,15 +33,6 @@ ALL_TERMS_SPEC = ("store:1,seeds:0.25,empty:-0.5,extra:0.75,threat:0.5,exposure:
                   "hoard:0.125,mobility:0.3,endgame:1.5,starve:2")
 
 
-@pytest.fixture(autouse=True)
-def _private_cache(tmp_path_factory, monkeypatch):
-    """Databases go to a temporary cache, small enough to build in a blink."""
-    monkeypatch.setenv("MANCALA_CACHE_DIR", str(tmp_path_factory.getbasetemp() / "engine-cache"))
-    monkeypatch.setenv("MANCALA_ENDGAME_SEEDS", "8")
-    monkeypatch.setenv("MANCALA_TT_MB", "8")
-    E.reset()
-    yield
-    E.reset()
 
 
 def positions(game: Kalah, rng: random.Random, count: int) -> list:
