@@ -181,7 +181,7 @@ def _fit_tables(need: int, keep: Context | None) -> int:
 def _fit_databases(need: int, keep: Context | None) -> int:
     """Like :func:`_fit_tables` for databases (1/4 of the bound): drop idle contexts'
     databases until ``need`` more bytes fit; return the bytes then free."""
-    cap = memory_limit() // 4
+    cap = database_room()
     for ctx in list(_pool.contexts.values()):
         used = sum(c.database_bytes() for c in _pool.contexts.values())
         if used + need <= cap:
