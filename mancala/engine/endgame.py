@@ -33,6 +33,7 @@ from pathlib import Path
 import numpy as np
 
 from mancala.atomic import StagedFile
+from mancala.engine import pages
 from numba import njit
 
 from mancala.engine.kernels import (EXTRA, OVER, PASS, R_CHOICE, R_PITS, board_seeds, composition_table, gen_moves,
@@ -329,7 +330,7 @@ def build(rules_arr: np.ndarray, k: int, progress: bool = False, cancel: threadi
     comp = composition_table(2 * n, k)
     total = int(offsets[-1])
     bits = int(value_bits(k))
-    values = np.zeros(nbytes(n, k), dtype=np.uint8)
+    values = pages.zeros(nbytes(n, k), np.uint8)
     first = 0
     if base is not None and base.seeds < k and base.bits == bits:
         values[:base.values.size - 1] = base.values[:-1]
@@ -421,7 +422,7 @@ def load(path: Path, key: tuple, k: int) -> np.ndarray | None:
             if (meta.get("rules") != list(key) or meta.get("seeds") != k
                     or size != os.fstat(f.fileno()).st_size - f.tell()):
                 return None  # another database, or truncated, or longer than its header says
-            values = np.empty(size, dtype=np.uint8)
+            values = pages.zeros(size, np.uint8)
             if f.readinto(memoryview(values)) != size:
                 return None
     except (OSError, ValueError, AttributeError, TypeError):
