@@ -31,7 +31,8 @@ DEFAULT_TT_MB = 64
 DEFAULT_HW = 1
 #: enhanced transposition cut-offs are tried at nodes with more than K + this many seeds
 DEFAULT_ETC = 1000
-#: the table is skipped at nodes with at most K + this many seeds (their children mostly hit the database)
+#: the table is skipped at nodes with at most K + this many seeds (their children mostly hit
+#: the database); solves use 3 (:data:`mancala.engine.solver.SOLVE_TTMIN`)
 DEFAULT_TTMIN = 1
 
 
@@ -423,7 +424,7 @@ class Searcher:
 
     def __init__(self, game: Kalah, state: KalahState, *, use_db: bool = True, hw: int = DEFAULT_HW,
                  progress: bool = False, db_seeds: int | None = None, megabytes: float | None = None,
-                 job: Job | None = None, evaluation: str | None = None) -> None:
+                 job: Job | None = None, evaluation: str | None = None, ttmin: int | None = None) -> None:
         if not isinstance(game, Kalah):
             raise BadInput(f"the engine plays Kalah only, not {game!r}")
         if state.finished:
@@ -444,7 +445,7 @@ class Searcher:
         ctl[S.C_HW] = hw
         self.estimates = self._set_evaluation(ctl, evaluation, hw, sum(state.board))
         ctl[S.C_ETC] = int(os.environ.get("MANCALA_ETC", DEFAULT_ETC))
-        self._ttmin = int(os.environ.get("MANCALA_TTMIN", DEFAULT_TTMIN))
+        self._ttmin = int(os.environ.get("MANCALA_TTMIN", DEFAULT_TTMIN if ttmin is None else ttmin))
         self.ctl = ctl
         self.ctx: Context
         self._attach()
