@@ -160,3 +160,46 @@ def test_max_depth_and_finished_positions():
     over = game.position([0] * 6 + [30] + [0] * 6 + [18], 0)
     done = best_move(game, over)
     assert done.move is None and done.value == 12
+
+
+@pytest.mark.parametrize("shape,dtype", [((3, 4), np.int64), (10 << 20, np.uint8), ((1 << 18, 3), np.uint64)])
+def test_big_arrays_are_zeroed_writable_and_shaped_like_numpy_ones(shape, dtype):
+    """Tables and databases come from ``pages.zeros`` (huge pages when big enough): the
+    same contents, shape and dtype as ``np.zeros``, and writable."""
+    from mancala.engine import pages
+    a = pages.zeros(shape, dtype)
+    expected = np.zeros(shape, dtype=dtype)
+    assert a.shape == expected.shape and a.dtype == expected.dtype and a.flags.writeable
+    assert not a.any()
+    a.flat[-1] = 7
+    assert a.flat[-1] == 7 and int(a.sum()) == 7
+
+
+def test_moves_are_ordered_table_move_extra_turns_then_by_seeds_gained_at_once():
+    """The search's move order (the biggest lever of the solver's speed): the table's move,
+    then extra turns (rightmost first), then by the seeds a move puts in the store or
+    captures at once, right to left among equals."""
+    game = Kalah(KalahRules(pits=6, seeds=4))
+    ctl = np.zeros(S.C_SIZE, dtype=np.int64)
+    ctl[:len(bridge.rules_array(game.rules))] = bridge.rules_array(game.rules)
+    # South's pits 0..5, store 6, North's pits 7..12 (North's pit 12 faces South's pit 0)
+    b = np.zeros(14, dtype=np.int64)
+    b[0] = 2   # ends in pit 2 (empty), capturing the 5 seeds opposite: gains 6
+    b[1] = 6   # passes the store: gains 1
+    b[3] = 3   # ends in the store: extra turn
+    b[4] = 1   # ends in pit 5 (not empty): gains 0
+    b[5] = 1   # ends in the store: extra turn
+    b[10] = 5  # opposite pit 2
+    mv = np.zeros(12, dtype=np.int64)
+    cnt = gen_moves_for(b, ctl, mv)
+    scores = np.zeros(12, dtype=np.int64)
+    S.order_moves(b, mv, cnt, scores, -1, ctl)
+    assert list(mv[:cnt]) == [5, 3, 0, 1, 4]
+    S.order_moves(b, mv, cnt, scores, 4, ctl)  # the table's move first
+    assert list(mv[:cnt]) == [4, 5, 3, 0, 1]
+
+
+def gen_moves_for(b, ctl, mv):
+    """The kernels' legal moves of ``b`` (the mover South)."""
+    from mancala.engine.kernels import gen_moves
+    return gen_moves(b, ctl, mv)
