@@ -229,10 +229,13 @@ def _solve(ply, boards, mbuf, rules, level, cur, packed, bits, offsets, comp):
             child[2 * n + 1] = 0
             if st >= OVER:
                 v = gain
-            elif st == EXTRA:
-                v = gain + _solve(ply + 1, boards, mbuf, rules, level, cur, packed, bits, offsets, comp)
             else:
-                v = gain - _solve(ply + 1, boards, mbuf, rules, level, cur, packed, bits, offsets, comp)
+                cs = board_seeds(child, n)
+                if cs != level:  # a smaller level: read at once
+                    w = db_get(packed, offsets[cs] + rank(child, n, cs, comp), cs, bits)
+                else:
+                    w = _solve(ply + 1, boards, mbuf, rules, level, cur, packed, bits, offsets, comp)
+                v = gain + w if st == EXTRA else gain - w
             if v > best:
                 best = v
     cur[r] = best
