@@ -203,7 +203,8 @@ def solve(game: Kalah, state: KalahState, progress: bool = True, *, endgame_seed
         shown["bar"].update(shown["task"], nodes=job.nodes())
 
     def work(job) -> SolveResult:
-        searcher = Searcher(game, state, progress=progress, db_seeds=endgame_seeds, job=job, hw=SOLVE_HW, ttmin=SOLVE_TTMIN,
+        searcher = Searcher(game, state, progress=progress, db_seeds=endgame_seeds, job=job, hw=SOLVE_HW,
+                            ttmin=SOLVE_TTMIN,
                             megabytes=megabytes if megabytes is not None else solve_table_megabytes(seeds))
         with searcher.lease() as (ctx, _, _):
             ctx.clear(touch=True)  # a solve starts from an empty table: old proofs would crowd it
