@@ -31,9 +31,6 @@ DEFAULT_TT_MB = 64
 DEFAULT_HW = 1
 #: enhanced transposition cut-offs are tried at nodes with more than K + this many seeds
 DEFAULT_ETC = 1000
-#: a thread with no root task left helps one still running, in another move order at
-#: this many plies from the task's root (:data:`search.C_HELPER`)
-HELPER_PLIES = 3
 #: the table is skipped at nodes with at most K + this many seeds (their children mostly hit
 #: the database); solves use 3 (:data:`mancala.engine.solver.SOLVE_TTMIN`)
 DEFAULT_TTMIN = 1
@@ -615,10 +612,7 @@ class Searcher:
         threads by root move (extra-turn chains followed): each refutation is a separate
         null-window search of the opponent's position, handed to the next free thread.
         The threads share the table (a row torn between two writes reads as absent:
-        :func:`search.table_probe`), each has its own stack and counters.  A thread with
-        no task left to start joins one still running alone, searching it in another
-        move order near its root (:data:`HELPER_PLIES`); the first to finish gives the
-        result and stops the other (a stopped search stores nothing).  Falls back to
+        :func:`search.table_probe`), each has its own stack and counters.  Falls back to
         :meth:`run` under a root flag, with one thread, or with one position to search."""
         tasks = self.root_tasks()
         if threads < 2 or tasks is None or sum(t[2] is not None for t in tasks) < 2:
@@ -678,9 +672,6 @@ class Searcher:
         state = {"best": best, "move": best_move, "stop": False}
         size = len(self.root)
 
-        running: dict = {}  # task -> the threads searching it
-        done: set = set()
-
         def work(t: int) -> None:
             ctl = ctls[t]
             ws = stacks[t]
@@ -688,18 +679,9 @@ class Searcher:
                 with lock:
                     if state["stop"] or self._aborted:
                         return
-                    if todo:
-                        i = todo.pop(0)
-                        ctl[S.C_HELPER] = 0
-                    else:
-                        # nothing left to start: help a task still running alone (the same
-                        # search in another move order, sharing the table; first one done wins)
-                        alone = [j for j, who in running.items() if len(who) == 1]
-                        if not alone:
-                            return
-                        i = alone[0]
-                        ctl[S.C_HELPER] = HELPER_PLIES
-                    running.setdefault(i, []).append(t)
+                    if not todo:
+                        return
+                    i = todo.pop(0)
                     ctl[S.C_ABORT] = 0
                 code, gain, board = tasks[i]
                 ws[0, :size] = board
@@ -707,14 +689,8 @@ class Searcher:
                 ctl[S.C_CHECK] = ctl[S.C_NODES] + S.CHECK_EVERY
                 r = S.negamax(0, gain - beta, gain - beta + 1, depth - 1, 0, 0, 0, ws, ctl, tt, dbv, dbm)
                 with lock:
-                    if state["stop"] or self._aborted:
+                    if ctl[S.C_ABORT] != 0:
                         return
-                    if i in done:  # the other thread on this task finished first
-                        continue
-                    done.add(i)
-                    for other in running.pop(i):
-                        if other != t:
-                            ctls[other][S.C_ABORT] = 1
                     v = gain - int(r)
                     if v > state["best"]:
                         state["best"], state["move"] = v, code
@@ -731,7 +707,6 @@ class Searcher:
             th.join()
         for x in ctls:
             x[S.C_ABORT] = 0
-            x[S.C_HELPER] = 0
         if self._aborted:
             for x in ctls:
                 x[S.C_ABORT] = 1

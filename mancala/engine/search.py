@@ -57,7 +57,6 @@ C_ETC = 26        # enhanced transposition cut-offs at nodes with more than DBK 
 C_TTMIN = 27      # the table is used at nodes with more than DBK + TTMIN seeds (and at the root)
 C_PLO = 28        # mtdf: the best lower bound proved by a pass that met no depth leaf (exact)
 C_PHI = 29        # mtdf: the best upper bound proved likewise
-C_HELPER = 30     # a helper thread: at plies below this, the first two moves swap places
 C_SIZE = 48       # slots C_EVAL .. C_EVAL_END - 1 (from 32 on): the evaluation terms' weights (leaf_eval)
 assert C_SIZE >= C_EVAL_END
 
@@ -381,12 +380,6 @@ def negamax(ply, alpha, beta, depth, extra, flags, acc, ws, ctl, tt, dbv, dbm):
                 table_store(tt, h, key, words, bound, big, cd if cd == SOLVED else tdepth, mv[k], cw)
                 return bound
     order_moves(b, mv, cnt, scores, ttm, ctl)
-    if ply < ctl[C_HELPER] and cnt > 1:
-        # a second thread on the same position: it starts where the first one will not,
-        # and each finds the other's results in the shared table
-        c = mv[0]
-        mv[0] = mv[1]
-        mv[1] = c
     alpha0 = alpha
     heur0 = ctl[C_HEUR]
     nodes0 = ctl[C_NODES]
