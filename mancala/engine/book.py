@@ -256,8 +256,7 @@ def turn_ends(game: Kalah, state: KalahState) -> list[KalahState]:
     """Every position after one whole turn from ``state`` (extra-turn chains followed to
     their end), unfinished ones only, each once, in move order."""
     mover = game.to_move(state)
-    out: list[KalahState] = []
-    seen: set = set()
+    ends: list[KalahState] = []
 
     def walk(s: KalahState) -> None:
         for m in game.legal_moves(s):
@@ -267,12 +266,9 @@ def turn_ends(game: Kalah, state: KalahState) -> list[KalahState]:
             if game.to_move(c) == mover and m != SWAP:
                 walk(c)
             else:
-                k = position_key(game, c)
-                if k not in seen:
-                    seen.add(k)
-                    out.append(c)
+                ends.append(c)
     walk(state)
-    return out
+    return _unique(game, ends)
 
 
 def book_turn(game: Kalah, state: KalahState, book: Book) -> tuple[list[KalahState], KalahState | None]:

@@ -202,14 +202,12 @@ def _unpack(values, offsets, bits, out):
 
 @njit(cache=True)
 def _solve(ply, boards, mbuf, rules, level, cur, packed, bits, offsets, comp):
-    """The database value of ``boards[ply]``: read from the packed lower levels, or from
-    the scratch ``cur`` of level ``level``, solving (and storing) it there when unknown."""
+    """The database value of ``boards[ply]``, a position of level ``level``: read from the
+    scratch ``cur``, or solved (and stored there) when unknown; its children of smaller
+    levels are read from the packed lower levels."""
     b = boards[ply]
     n = rules[R_PITS]
-    s = board_seeds(b, n)
-    r = rank(b, n, s, comp)
-    if s != level:
-        return db_get(packed, offsets[s] + r, s, bits)
+    r = rank(b, n, level, comp)
     if cur[r] != UNKNOWN:
         return np.int64(cur[r])
     child = boards[ply + 1]

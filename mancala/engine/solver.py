@@ -11,7 +11,7 @@ from typing import NamedTuple
 from mancala.engine import bridge
 from mancala.engine.engine import Searcher, database_room, prepare, run_job, solve_threads
 from mancala.engine.search import BIG
-from mancala.engine.endgame import solve_seeds, terminal_console
+from mancala.engine.endgame import LARGE_SOLVE_SEEDS, solve_seeds, terminal_console
 from mancala.games.kalah import SWAP, Kalah, KalahMove, KalahState
 
 #: iterative deepening gives the full-depth search its first guess and its move order; it
@@ -149,7 +149,7 @@ SMALL_SOLVE_SEEDS = 50
 SMALL_SOLVE_MB = 256
 
 
-def solve_table_megabytes(seeds: int = 72) -> float:
+def solve_table_megabytes(seeds: int) -> float:
     """The table a solve of a position with ``seeds`` in the pits asks for:
     ``$MANCALA_TT_MB`` when set, else 1/16 of the machine's memory, 64 MB to 1 GB, and
     at most 256 MB up to 50 seeds.  A solve maps its whole table first (a second per
@@ -207,7 +207,9 @@ def solve(game: Kalah, state: KalahState, progress: bool = True, *, endgame_seed
                             ttmin=SOLVE_TTMIN,
                             megabytes=megabytes if megabytes is not None else solve_table_megabytes(seeds))
         with searcher.lease() as (ctx, _, _):
-            ctx.clear(touch=True)  # a solve starts from an empty table: old proofs would crowd it
+            # a solve starts from an empty table (old proofs would crowd it); a big proof will
+            # touch all of it, so it is mapped at once (a small one maps only what it uses)
+            ctx.clear(touch=seeds >= LARGE_SOLVE_SEEDS)
         setup = time.perf_counter() - start
         proving.set()
         value, move, nodes = _exact(game, state, None, searcher)

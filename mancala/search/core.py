@@ -94,7 +94,13 @@ class SearchResult:
     nodes: int
     #: the cut-off depth searched, in turns
     depth: int
+    #: how it was found; ``"...(exact)"`` when ``value`` is proved (``engine(exact)``, ``book(exact)``)
     algorithm: str
+
+    @property
+    def exact(self) -> bool:
+        """Whether ``value`` is the proved value of the root, not an estimate."""
+        return self.algorithm.endswith("(exact)")
 
 
 def natural_order(game: Game, state, moves: Sequence) -> Sequence:

@@ -61,7 +61,7 @@ def unit(game: Game) -> str:
 def hint(game: Game, state, seconds: float) -> dict:
     """The strongest player's move for the player to move, with its value and line."""
     result = best_search(game, state, seconds)
-    exact = result.algorithm in ("engine(exact)", "book(exact)") or (game.name == "tictactoe")
+    exact = result.exact or (game.name == "tictactoe")
     return {"move": str(result.move), "value": jsonable(float(result.value)),
             "line": [str(m) for m in result.line[:12]], "turns": line_by_turn(game, state, result.line[:12]),
             "depth": result.depth, "exact": exact,

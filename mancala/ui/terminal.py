@@ -307,7 +307,7 @@ class TerminalGame:
             result = best_search(self.game, state, self.hint_seconds)
         line = ", ".join(line_by_turn(self.game, state, result.line[:8]))
         how = ("exact, from the opening book" if result.algorithm == "book(exact)" else
-               "exact" if result.algorithm == "engine(exact)" else f"at depth {result.depth}")
+               "exact" if result.exact else f"at depth {result.depth}")
         self.say(f"Hint: {result.move} (value {result.value:+g} for you, {how}; "
                  f"expected line {line})")
 
