@@ -107,6 +107,22 @@ class LevelPlayer:
         self._last_player = player
         return player.choose(game, state)
 
+    def memory(self) -> Memory:
+        """The memories of the players this level has been so far (by ``kalah``/``other``)."""
+        out = {("kalah" if key else "other"): player_memory(p) for key, p in self._players.items()}
+        return {k: v for k, v in out.items() if v}
+
+    def restore(self, memory: Memory) -> None:
+        """Take up :meth:`memory` again (in another process)."""
+        for name, inner in memory.items():
+            key = name == "kalah"
+            if key not in self._players:
+                p = make_player(self.level.kalah if key else self.level.other)
+                if isinstance(p, SearchPlayer) and p.algorithm == "alphabeta" and not key:
+                    p.seconds = self.level.seconds
+                self._players[key] = p
+            restore_memory(self._players[key], inner)
+
     @property
     def last(self) -> SearchResult | None:
         """The search behind the last move chosen (None for players that do not search)."""
@@ -114,7 +130,12 @@ class LevelPlayer:
 
 
 class Player(Protocol):
-    """Anything that picks a move for the player to move."""
+    """Anything that picks a move for the player to move.
+
+    A player crosses a process boundary as data only: its ``spec`` rebuilds it, and whatever
+    it must remember from one move to the next is its :func:`player_memory` (plain data that
+    :func:`restore_memory` takes up again).  Players whose memory is a live thing (an outside
+    program's process) say ``portable = False``: they stay in the process that started them."""
 
     #: the spec string that rebuilds this player
     spec: str
@@ -122,6 +143,37 @@ class Player(Protocol):
     def choose(self, game: Game, state) -> Any:
         """A legal move for the player to move in ``state``."""
         ...
+
+
+#: what a player carries from one move to the next, as plain data (JSON-ready: numbers,
+#: strings, lists and dicts); empty for players that remember nothing
+Memory = dict[str, Any]
+
+
+def player_memory(player: Player) -> Memory:
+    """What ``player`` must remember to go on playing in another process (``{}``: nothing)."""
+    memory = getattr(player, "memory", None)
+    return memory() if callable(memory) else {}
+
+
+def restore_memory(player: Player, memory: Memory | None) -> Player:
+    """``player`` (just built from its spec) with ``memory`` taken up again; returns it."""
+    restore = getattr(player, "restore", None)
+    if memory and callable(restore):
+        restore(memory)
+    return player
+
+
+def is_portable(player: Player) -> bool:
+    """Whether ``player`` can be rebuilt from its spec and memory in any process (outside
+    programs cannot: their process holds the game)."""
+    return bool(getattr(player, "portable", True))
+
+
+def rebuild_player(spec: str, memory: Memory | None = None) -> Player:
+    """The player of ``spec`` in the state ``memory`` describes: how a worker process, an
+    arena worker or a Ray task takes up a player it was sent as data."""
+    return restore_memory(make_player(spec), memory)
 
 
 def default_evaluation(game: Game) -> Evaluation:
@@ -174,6 +226,19 @@ class RandomPlayer:
     def choose(self, game: Game, state) -> Any:
         """A random legal move."""
         return random_move(game, state, self.rng)
+
+    def memory(self) -> Memory:
+        """The generator's state (so a game replays the same in any process)."""
+        version, internal, gauss = self.rng.getstate()
+        return {"rng": [version, list(internal), gauss]}
+
+    def restore(self, memory: Memory) -> None:
+        """Take up :meth:`memory` again; a memory that is not one of ours is one line."""
+        try:
+            version, internal, gauss = memory["rng"]
+            self.rng.setstate((version, tuple(internal), gauss))
+        except (KeyError, TypeError, ValueError) as e:
+            raise BadInput(f"{self.spec}: cannot take up its memory ({e})") from None
 
 
 @dataclass

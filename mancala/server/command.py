@@ -14,6 +14,7 @@ import webbrowser
 from pathlib import Path
 
 from mancala.errors import BadInput
+from mancala.server.workers import MAX_DEFAULT_WORKERS, default_workers
 
 DEFAULT_PORT = 8000
 #: ``mancala serve``'s per-move clock for matches created without one, in seconds
@@ -60,8 +61,9 @@ def _common(parser: argparse.ArgumentParser) -> None:
                         help="running games one client address may create (default 50)")
     parser.add_argument("--allow-origin", action="append", default=[], metavar="ORIGIN",
                         help="also accept browser pages from ORIGIN (e.g. http://example.org); repeatable")
-    parser.add_argument("--workers", type=int, default=min(4, os.cpu_count() or 1),
-                        help="processes for AI moves and analysis (default: cores, at most 4)")
+    parser.add_argument("--workers", type=int, default=default_workers(),
+                        help=f"processes for AI moves and analysis (default: one a core, at most {MAX_DEFAULT_WORKERS}; "
+                             f"here {default_workers()})")
 
 
 def is_loopback(host: str) -> bool:

@@ -9,13 +9,12 @@ The wire format is ``docs/protocol.md``.
 from __future__ import annotations
 
 import asyncio
-import functools
 import json
 import logging
 import os
 import secrets
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Callable
@@ -26,12 +25,12 @@ from mancala.errors import BadInput, IllegalMove
 from mancala.games import PRESETS, make_game
 from mancala.games.base import Game
 from mancala.games.bao import Bao
-from mancala.players import BestPlayer, HumanPlayer, SearchPlayer, make_player
+from mancala.players import BestPlayer, HumanPlayer, SearchPlayer, is_portable, make_player, player_memory
 from mancala.record import GameRecord
 from mancala.server import study
 from mancala.server.protocol import ProtocolError, error, message
 from mancala.server.views import board_view, last_view, legal_view, result_view
-from mancala.server.workers import WorkerPool
+from mancala.server.workers import WorkerPool, default_workers
 
 log = logging.getLogger("mancala.server")
 
@@ -65,9 +64,9 @@ class ServerConfig:
     idle_grace: float = 10.0
     #: the folder finished games and the journal are written to (None: nothing written)
     results: Path | None = None
-    #: worker processes for AI moves and studies
-    workers: int = 2
-    #: warm the engine in the workers at start-up
+    #: worker processes for AI moves and studies (one a core, see :func:`default_workers`)
+    workers: int = field(default_factory=lambda: default_workers())
+    #: warm the engine in the background at start-up
     warm: bool = True
     #: default clocks for games with a remote seat: {"move": s, "game": s} (None: no clock)
     clock: dict | None = None
@@ -82,8 +81,11 @@ class Seat:
     spec: str
     #: ``human``, ``ai`` or ``remote``
     kind: str
-    #: the AI player object (None for humans and remote players)
-    player: Any = None
+    #: what the AI player remembers between moves (plain data, see players.Memory): the
+    #: player itself is rebuilt from ``spec`` in whichever worker process plays its move
+    memory: dict | None = None
+    #: whether the AI can move in any worker (False: an outside program, kept in one worker)
+    portable: bool = True
     holder: "Client | None" = None
     #: the secret a disconnected holder presents to take the seat back
     token: str | None = None
@@ -118,6 +120,8 @@ class GameSession:
         self.hub = hub
         self.id = hub.new_id()
         self.game = game
+        #: the game as data: what worker processes are sent to rebuild it
+        self.game_spec = _spec(game)
         self.seats = [_seat(spec, game) for spec in specs]
         self.record = GameRecord(game, [s.spec for s in self.seats])
         self.states = [game.initial_state()]
@@ -403,10 +407,12 @@ class GameSession:
     async def _think(self, generation: int, mover: int) -> None:
         seat = self.seats[mover]
         try:
-            move, player = await self.hub.run(study.think, self.game, self.state, seat.player)
+            move, memory = await self.hub.run(
+                study.think, self.game_spec, self.state, seat.spec, seat.memory, f"{self.id}/{mover}",
+                affinity=None if seat.portable else f"{self.id}/{mover}", urgent=not self.all_ai)
             if generation != self.generation:
                 return
-            seat.player = player
+            seat.memory = memory
             wait = self.last_move_time + self.move_delay - time.monotonic()
             if wait > 0:
                 await asyncio.sleep(wait)
@@ -673,7 +679,7 @@ def _seat(spec: str, game: Game) -> Seat:
                        f"at most")
     if isinstance(player, BestPlayer) and player.seconds > MAX_AI_SECONDS:
         raise BadInput(f"player {spec!r}: this server gives an AI at most {MAX_AI_SECONDS:g} s a move")
-    return Seat(player.spec, "ai", player)
+    return Seat(player.spec, "ai", memory=player_memory(player), portable=is_portable(player))
 
 
 def _spec(game: Game) -> str:
@@ -740,7 +746,7 @@ class Hub:
 
     async def _warm(self) -> None:
         try:
-            await self.run(study.warm_engine)
+            await self.run(study.warm_engine, urgent=False)
         except Exception:  # the engine is an optimisation for Kalah's best player: go on without
             log.exception("engine warm-up failed")
         self.engine_ready = True
@@ -760,12 +766,13 @@ class Hub:
             pool, self.pool = self.pool, None
             pool.shutdown()  # searches under way are abandoned: end the workers now
 
-    async def run(self, fn, *args):
+    async def run(self, fn, *args, affinity: str | None = None, urgent: bool = True):
         """Run ``fn(*args)`` in a worker process and await its answer (cancelling the
-        caller stops the work)."""
+        caller stops the work).  ``urgent`` work (a person waits for it) goes ahead of the
+        rest; work with an ``affinity`` runs in the worker that ran that key before."""
         if self.pool is None:
-            self.pool = WorkerPool(self.config.workers, functools.partial(_worker_init, self.config.warm))
-        return await self.pool.run(fn, *args)
+            self.pool = WorkerPool(self.config.workers, _worker_init)
+        return await self.pool.run(fn, *args, affinity=affinity, urgent=urgent)
 
     def new_id(self) -> str:
         """A fresh game id."""
@@ -925,9 +932,8 @@ def _safe(text: Any) -> str:
     return "".join(ch for ch in str(text) if ch.isalnum() or ch in "-_")[:40] or "x"
 
 
-def _worker_init(warm: bool) -> None:
-    """Worker process start-up: bound the engine's memory, load its kernels."""
+def _worker_init() -> None:
+    """Worker process start-up: bound the engine's memory (the kernels load when a task
+    first needs them; the hub warms them in the background, see :meth:`Hub._warm`)."""
     # several workers each hold an engine: keep each one's tables modest unless told otherwise
     os.environ.setdefault("MANCALA_MEMORY_MB", str(WORKER_MEMORY_MB))
-    if warm:
-        study.warm_kernels()
