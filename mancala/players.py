@@ -403,6 +403,64 @@ class BestPlayer:
         return self.last.move
 
 
+@dataclass(frozen=True)
+class PlayerKind:
+    """One kind of player in the catalogue: what the CLI's help, the server's ``players``
+    answer, the page's new-game form and the conformance tests are drawn from."""
+
+    #: the kind's name, the first word of its specs
+    name: str
+    #: what it is, in a line
+    text: str
+    #: the spec the page offers for it
+    spec: str
+    #: a spec of this kind with a small budget (the conformance tests play it everywhere)
+    quick: str
+    #: its options (name, kind, default) as the new-game form shows them
+    options: tuple[dict, ...] = ()
+    #: a module it needs that is not a dependency of ours (None: always there)
+    needs: str | None = None
+    #: an AI (chooses its own moves) rather than a person or an empty seat
+    ai: bool = True
+
+
+_EVALS = {"name": "eval", "kind": "choice", "values": ["score", "material", "percent", "bao"]}
+
+#: the player kinds, in the order the new-game form lists them (levels are :data:`LEVELS`)
+PLAYER_KINDS: dict[str, PlayerKind] = {k.name: k for k in (
+    PlayerKind("human", "you, at this board", "human", "human", ai=False),
+    PlayerKind("best", "our strongest player within a time per move (the engine for Kalah and Bao)",
+               "best:time=1", "best:depth=2", ({"name": "time", "kind": "float", "default": 1.0},)),
+    PlayerKind("alphabeta", "alpha-beta search to a depth in turns", "alphabeta:depth=4", "alphabeta:depth=2",
+               ({"name": "depth", "kind": "int", "default": 4}, _EVALS)),
+    PlayerKind("minimax", "plain minimax to a depth in turns", "minimax:depth=3", "minimax:depth=1",
+               ({"name": "depth", "kind": "int", "default": 3}, _EVALS)),
+    PlayerKind("greedy", "the move that scores best now", "greedy", "greedy"),
+    PlayerKind("random", "random legal moves", "random", "random:seed=1",
+               ({"name": "seed", "kind": "int", "default": None},)),
+    PlayerKind("openspiel-mcts", "OpenSpiel's Monte Carlo tree search (standard Kalah only)",
+               "openspiel-mcts:sims=1000", "openspiel-mcts:sims=50",
+               ({"name": "sims", "kind": "int", "default": 1000},), needs="pyspiel"),
+    PlayerKind("openspiel-ab", "OpenSpiel's alpha-beta (standard Kalah only)", "openspiel-ab:depth=6",
+               "openspiel-ab:depth=2", ({"name": "depth", "kind": "int", "default": 6},), needs="pyspiel"),
+)}
+
+
+def kind_available(kind: PlayerKind) -> bool:
+    """Whether ``kind`` can be played here (its outside package is installed)."""
+    if kind.needs is None:
+        return True
+    import importlib.util  # noqa: PLC0415
+    return importlib.util.find_spec(kind.needs) is not None
+
+
+def ai_specs(quick: bool = False) -> list[str]:
+    """Every AI a user can choose by name: the levels, then one spec of each AI kind that can
+    be played here (``quick``: their small-budget specs)."""
+    kinds = [k for k in PLAYER_KINDS.values() if k.ai and kind_available(k)]
+    return list(LEVELS) + [k.quick if quick else k.spec for k in kinds]
+
+
 def parse_player_spec(spec: str) -> tuple[str, dict[str, str]]:
     """Split ``kind:key=value,...`` into the kind and its options."""
     m = re.fullmatch(r"\s*([a-z-]+)\s*(?::(.*))?", spec, flags=re.I)

@@ -28,7 +28,7 @@ from mancala.errors import BadInput, IllegalMove
 from mancala.games import GAMES, PRESETS
 from mancala.games.bao import BaoRules
 from mancala.games.kalah import KalahRules
-from mancala.players import LEVELS, LEVEL_SECONDS
+from mancala.players import LEVEL_SECONDS, LEVELS, PLAYER_KINDS, kind_available
 from mancala.record import record_from_json
 from mancala.server import study
 from mancala.server.protocol import MAX_MESSAGE_BYTES, Message, ProtocolError, encode, error, message, parse
@@ -116,26 +116,12 @@ async def api_games(request: Request):
 
 async def api_players(request: Request):
     """Player kinds and levels, as ``make_player`` takes them."""
-    kinds = [
-        {"kind": "human", "spec": "human", "options": [], "text": "you, at this board"},
-        {"kind": "remote", "spec": "remote", "options": [],
-         "text": "a seat for another client (a remote agent or a second browser) to join"},
-        {"kind": "level", "spec": "medium", "options": [],
-         "text": "the AI at a difficulty level, weakest first: " + ", ".join(LEVELS)},
-        {"kind": "best", "spec": "best:time=1", "options": [{"name": "time", "kind": "float", "default": 1.0}],
-         "text": "our strongest player within a time per move (the engine for Kalah)"},
-        {"kind": "alphabeta", "spec": "alphabeta:depth=4",
-         "options": [{"name": "depth", "kind": "int", "default": 4}, {"name": "eval", "kind": "choice",
-                                                                     "values": ["score", "material", "percent", "bao"]}],
-         "text": "alpha-beta search to a depth in turns"},
-        {"kind": "minimax", "spec": "minimax:depth=3",
-         "options": [{"name": "depth", "kind": "int", "default": 3}, {"name": "eval", "kind": "choice",
-                                                                     "values": ["score", "material", "percent", "bao"]}],
-         "text": "plain minimax to a depth in turns"},
-        {"kind": "greedy", "spec": "greedy", "options": [], "text": "the move that scores best now"},
-        {"kind": "random", "spec": "random", "options": [{"name": "seed", "kind": "int", "default": None}],
-         "text": "random legal moves"},
-    ]
+    kinds = [{"kind": k.name, "spec": k.spec, "options": list(k.options), "text": k.text}
+             for k in PLAYER_KINDS.values() if kind_available(k)]
+    kinds.insert(1, {"kind": "remote", "spec": "remote", "options": [],
+                     "text": "a seat for another client (a remote agent or a second browser) to join"})
+    kinds.insert(2, {"kind": "level", "spec": "medium", "options": [],
+                     "text": "the AI at a difficulty level, weakest first: " + ", ".join(LEVELS)})
     levels = {name: {"kalah": lv.kalah, "other": lv.other, "seconds": LEVEL_SECONDS[name]}
               for name, lv in LEVELS.items()}
     return JSONResponse({"kinds": kinds, "levels": levels, "default": DEFAULT_PLAYERS})
