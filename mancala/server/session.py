@@ -48,6 +48,10 @@ WORKER_MEMORY_MB = 512
 MAX_BAO_LAPS = 1_000_000
 
 
+#: the names of this machine seen from itself: what a server bound to loopback answers to
+LOOPBACK_NAMES = ("localhost", "127.0.0.1", "::1")
+
+
 @dataclass
 class ServerConfig:
     """The server's settings (``mancala web``/``mancala serve`` options; ``docs/protocol.md``)."""
@@ -56,6 +60,9 @@ class ServerConfig:
     token: str | None = None
     #: extra allowed ``Origin`` values for browsers (besides the server's own address)
     allow_origins: tuple[str, ...] = ()
+    #: the host names the server answers to: a request whose ``Host`` header names another
+    #: host is refused (DNS rebinding); ``*`` answers to any name
+    hosts: tuple[str, ...] = LOOPBACK_NAMES
     max_games: int = 200
     max_games_per_client: int = 50
     #: seconds a disconnected player of a network game may take to come back
@@ -145,6 +152,9 @@ class GameSession:
         self.written = False
         #: the resume token of the client that created the game (and of its human seats)
         self.creator_token = secrets.token_urlsafe(16)
+        #: connections that created the game (or came back with its creator's token): with
+        #: the seats' holders, the only ones who may steer it (pause, step, settings, undo, resign)
+        self.creators: set[Client] = set()
         for move in moves or []:
             self._push(move)
         #: a loaded game that was already over is not a result of this server
@@ -319,6 +329,17 @@ class GameSession:
         self.redo_stack.clear()
         self.play(move, client, request_id)
 
+    def may_steer(self, client: Client | None) -> bool:
+        """Whether ``client`` may pause, resume, step, change settings, undo, redo or resign:
+        a player of one of the game's seats or its creator; watchers only watch."""
+        return client is None or bool(client.seats) or client in self.creators
+
+    def check_steer(self, client: Client | None, what: str) -> None:
+        """Refuse ``what`` to a watcher (see :meth:`may_steer`)."""
+        if not self.may_steer(client):
+            raise ProtocolError("not_allowed", f"{what}: you are watching this game; only its players and the "
+                                               f"one who created it may {what} it", what)
+
     def _seats_text(self, client: Client) -> str:
         if not client.seats:
             return "no seat: you are watching"
@@ -343,6 +364,7 @@ class GameSession:
     def undo(self, client: Client, request_id: Any = None) -> None:
         """Take back moves through the last one a human of ``client`` made (the AI's whole
         turn included); they can be redone."""
+        self.check_steer(client, "undo")
         self._check_study_allowed("undo")
         if self.forced_result is not None:
             raise ProtocolError("game_over", f"the game ended ({self.forced_result['reason']}): nothing to undo", "undo")
@@ -358,6 +380,7 @@ class GameSession:
 
     def redo(self, client: Client, request_id: Any = None) -> None:
         """Play again the moves the last undo took back."""
+        self.check_steer(client, "redo")
         self._check_study_allowed("redo")
         if not self.redo_stack:
             raise ProtocolError("refused", "nothing to redo", "redo")
@@ -444,6 +467,7 @@ class GameSession:
 
     def pause(self, on: bool, client: Client | None = None, request_id: Any = None) -> None:
         """Pause (at once: a search under way is abandoned) or resume an AI-vs-AI game."""
+        self.check_steer(client, "pause" if on else "resume")
         if not self.all_ai and (on or not self.paused):
             raise ProtocolError("refused", "pause, resume and step are for games between two AIs "
                                            "(resume also restarts an AI whose move failed)",
@@ -458,6 +482,7 @@ class GameSession:
 
     def step(self, client: Client | None = None, request_id: Any = None) -> None:
         """Play one AI move of a paused AI-vs-AI game."""
+        self.check_steer(client, "step")
         if not self.all_ai:
             raise ProtocolError("refused", "step is for games between two AIs", "step")
         if not self.paused:
@@ -479,8 +504,10 @@ class GameSession:
         """The client's player resigns (the one to move among its seats, else its first)."""
         if self.over():
             raise ProtocolError("game_over", "the game is already over", "resign")
+        self.check_steer(client, "resign")
         if not client.seats:
-            raise ProtocolError("refused", "watchers cannot resign", "resign")
+            raise ProtocolError("refused", "resign: you hold no seat of this game (an AI-vs-AI game "
+                                           "ends when you leave it or start another)", "resign")
         mover = self.game.to_move(self.state)
         loser = mover if mover in client.seats else client.seats[0]
         self.forced_result = self._win_for(1 - loser, "resign", f"{self.names()[loser]} resigned")
@@ -547,6 +574,7 @@ class GameSession:
     def detach(self, client: Client, leaving: bool) -> None:
         """``client`` left (``leaving``: on purpose, else its connection dropped)."""
         self.clients.discard(client)
+        self.creators.discard(client)
         for p in client.seats:
             seat = self.seats[p]
             if seat.holder is client:
