@@ -461,6 +461,30 @@ def ai_specs(quick: bool = False) -> list[str]:
     return list(LEVELS) + [k.quick if quick else k.spec for k in kinds]
 
 
+def uses_engine(player: Player, game: Game) -> bool:
+    """Whether ``player`` searches ``game`` with a compiled engine: its first move in a process
+    loads the engine, and on a machine that never ran it, compiles it first (a minute or more)."""
+    if isinstance(player, LevelPlayer):
+        return uses_engine(player.player_for(game), game)
+    if isinstance(player, BestPlayer):
+        return isinstance(game, (Kalah, Bao))
+    if isinstance(player, SearchPlayer):
+        return player.seconds is not None and isinstance(game, Bao) and player.evaluation in (None, "bao")
+    return False
+
+
+def expected_seconds(player: Player, game: Game) -> float | None:
+    """The most ``player`` may think about a move of ``game`` when it has a time budget
+    (what a person waiting is told); None when its budget is depth or nodes, not time."""
+    if isinstance(player, LevelPlayer):
+        return expected_seconds(player.player_for(game), game)
+    if isinstance(player, BestPlayer):
+        return player.seconds if player.seconds < 1e8 else None
+    if isinstance(player, SearchPlayer):
+        return player.seconds
+    return None
+
+
 def parse_player_spec(spec: str) -> tuple[str, dict[str, str]]:
     """Split ``kind:key=value,...`` into the kind and its options."""
     m = re.fullmatch(r"\s*([a-z-]+)\s*(?::(.*))?", spec, flags=re.I)

@@ -134,3 +134,20 @@ def test_the_names_a_server_answers_to():
     assert "mancala.example.org" in wide and "0.0.0.0" not in wide and "localhost" in wide
     assert "192.0.2.7" in names("192.0.2.7")
     assert "evil.example" not in wide
+
+
+# --- what a waiting person is told (issue 17, item 8) ------------------------------------
+
+def test_an_engine_player_waiting_for_the_warm_up_is_told_what_and_how_long():
+    from mancala.games import make_game
+    from mancala.server.session import Hub, _seat
+    hub = Hub(ServerConfig(hosts=TEST_HOSTS, warm=True))
+    assert not hub.engine_ready
+    kalah, bao = make_game("kalah"), make_game("bao")
+    expert = hub.expectation(_seat("expert", kalah))
+    assert "preparing the engine" in expert["doing"] and expert["estimate"] >= 1
+    assert hub.expectation(_seat("medium", kalah)) == {"doing": "searching", "estimate": None}
+    assert "preparing the engine" in hub.expectation(_seat("medium", bao))["doing"]  # Bao's levels use its engine
+    assert hub.expectation(_seat("best:time=2", kalah))["estimate"] >= 3
+    hub.engine_ready = True
+    assert hub.expectation(_seat("best:time=2", kalah)) == {"doing": "searching", "estimate": 2.0}

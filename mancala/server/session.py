@@ -25,7 +25,8 @@ from mancala.errors import BadInput, IllegalMove
 from mancala.games import PRESETS, make_game
 from mancala.games.base import Game
 from mancala.games.bao import Bao
-from mancala.players import BestPlayer, HumanPlayer, SearchPlayer, is_portable, make_player, player_memory
+from mancala.players import (BestPlayer, HumanPlayer, SearchPlayer, expected_seconds, is_portable, make_player,
+                             player_memory, uses_engine)
 from mancala.record import GameRecord
 from mancala.server import study
 from mancala.server.protocol import ProtocolError, error, message
@@ -93,6 +94,10 @@ class Seat:
     memory: dict | None = None
     #: whether the AI can move in any worker (False: an outside program, kept in one worker)
     portable: bool = True
+    #: whether the AI searches with the compiled engine (its first move waits for it)
+    engine: bool = False
+    #: the most the AI thinks a move, when its budget is time (None: depth or nodes)
+    budget: float | None = None
     holder: "Client | None" = None
     #: the secret a disconnected holder presents to take the seat back
     token: str | None = None
@@ -254,8 +259,8 @@ class GameSession:
         seat = self.seats[mover]
         name = self.names()[mover]
         if seat.kind == "ai":
-            if not self.hub.engine_ready:
-                return "Preparing the engine…"
+            if seat.engine and not self.hub.engine_ready:
+                return f"{name} is waiting for the engine: {self.hub.preparing_text()}…"
             if self.paused:
                 return f"Paused; {name} to move."
             return f"{name} is thinking…"
@@ -424,7 +429,8 @@ class GameSession:
         if self.paused and not self.step_pending:
             return
         self.generation += 1
-        self.thinking = {"player": mover, "spec": seat.spec, "since": time.monotonic()}
+        self.thinking = {"player": mover, "spec": seat.spec, "since": time.monotonic(),
+                         **self.hub.expectation(seat)}
         self.think_task = asyncio.get_running_loop().create_task(self._think(self.generation, mover))
 
     async def _think(self, generation: int, mover: int) -> None:
@@ -707,7 +713,8 @@ def _seat(spec: str, game: Game) -> Seat:
                        f"at most")
     if isinstance(player, BestPlayer) and player.seconds > MAX_AI_SECONDS:
         raise BadInput(f"player {spec!r}: this server gives an AI at most {MAX_AI_SECONDS:g} s a move")
-    return Seat(player.spec, "ai", memory=player_memory(player), portable=is_portable(player))
+    return Seat(player.spec, "ai", memory=player_memory(player), portable=is_portable(player),
+                engine=uses_engine(player, game), budget=expected_seconds(player, game))
 
 
 def _spec(game: Game) -> str:
@@ -756,6 +763,9 @@ class Hub:
         self.sessions: dict[str, GameSession] = {}
         self.clients: set[Client] = set()
         self.engine_ready = not self.config.warm
+        #: when the engine's warm-up started (monotonic) and about how long it takes here
+        self.engine_since = time.monotonic()
+        self.engine_estimate = study.warm_up_estimate()
         self.pool: WorkerPool | None = None
         self.interrupted: list[dict] = []
         self._warm_task: asyncio.Task | None = None
@@ -772,7 +782,24 @@ class Hub:
         if self.config.warm:
             self._warm_task = asyncio.get_running_loop().create_task(self._warm())
 
+    def preparing_text(self) -> str:
+        """What the engine's warm-up is doing and about how long it has left."""
+        left = max(1.0, self.engine_estimate - (time.monotonic() - self.engine_since))
+        what = "compiling it for this machine (first run only)" if self.engine_estimate > study.LOAD_SECONDS \
+            else "loading it"
+        return f"{what}, about {left:.0f} s left"
+
+    def expectation(self, seat: Seat) -> dict:
+        """What an AI's move waits for and about how long (``doing``, ``estimate`` seconds,
+        None when unknown), for the ``thinking`` field a waiting person sees."""
+        if seat.engine and not self.engine_ready:
+            left = max(1.0, self.engine_estimate - (time.monotonic() - self.engine_since))
+            return {"doing": f"preparing the engine: {self.preparing_text()}",
+                    "estimate": round(left + (seat.budget or 1.0), 1)}
+        return {"doing": "searching", "estimate": seat.budget}
+
     async def _warm(self) -> None:
+        self.engine_since = time.monotonic()
         try:
             await self.run(study.warm_engine, urgent=False)
         except Exception:  # the engine is an optimisation for Kalah's best player: go on without

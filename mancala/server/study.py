@@ -37,18 +37,37 @@ def warm_kernels() -> None:
     warm_up()
 
 
+#: about how long the engines' warm-up takes when their compiled kernels are on disk (loading
+#: them), and when they are not (compiling them: the first run after install), in seconds on
+#: a 2-core machine with the other core busy (benchmarks/bench_first_move.py measures it)
+LOAD_SECONDS = 6.0
+COMPILE_SECONDS = 90.0
+
+
+def engine_on_disk() -> bool:
+    """Whether the engines' compiled kernels are in numba's cache beside their modules (the
+    warm-up then loads them instead of compiling them).  Reads file names only: the server's
+    own process never loads numba."""
+    from importlib.util import find_spec  # noqa: PLC0415
+    from pathlib import Path  # noqa: PLC0415
+    spec = find_spec("mancala.engine")
+    folders = [Path(p) / "__pycache__" for p in (spec.submodule_search_locations or [])] if spec else []
+    wanted = ("search.negamax-", "bao_search.negamax-")
+    return all(any(any(f.glob(w + "*.nbi")) for f in folders if f.is_dir()) for w in wanted)
+
+
+def warm_up_estimate() -> float:
+    """About how many seconds the engines' warm-up (:func:`warm_engine`) will take here."""
+    return LOAD_SECONDS if engine_on_disk() else COMPILE_SECONDS
+
+
 def warm_engine() -> bool:
-    """Make the engine ready for the default game, standard Kalah: kernels, and (with the
-    engine's ``prepare``) its table and endgame database."""
-    try:
-        from mancala.engine import prepare  # noqa: PLC0415 (added by the engine work; used when present)
-    except ImportError:
-        prepare = None
-    if prepare is not None:
-        prepare(Kalah())
-    else:
-        from mancala.engine.engine import warm_up  # noqa: PLC0415
-        warm_up()
+    """Make the engines ready, the default game's first: standard Kalah's kernels, table and
+    endgame database, then Bao's kernels."""
+    from mancala.engine import prepare  # noqa: PLC0415 (numba: loaded in workers only)
+    from mancala.engine.bao_search import warm_up as warm_bao  # noqa: PLC0415
+    prepare(Kalah())
+    warm_bao()
     return True
 
 
