@@ -782,20 +782,25 @@ class Hub:
         if self.config.warm:
             self._warm_task = asyncio.get_running_loop().create_task(self._warm())
 
+    def preparing_left(self) -> float:
+        """About how many seconds the engine's warm-up has left (at least one)."""
+        return max(1.0, self.engine_estimate - (time.monotonic() - self.engine_since))
+
+    def preparing_what(self) -> str:
+        """What the engine's warm-up is doing."""
+        return "compiling it for this machine (first run only)" if self.engine_estimate > study.LOAD_SECONDS \
+            else "loading it"
+
     def preparing_text(self) -> str:
         """What the engine's warm-up is doing and about how long it has left."""
-        left = max(1.0, self.engine_estimate - (time.monotonic() - self.engine_since))
-        what = "compiling it for this machine (first run only)" if self.engine_estimate > study.LOAD_SECONDS \
-            else "loading it"
-        return f"{what}, about {left:.0f} s left"
+        return f"{self.preparing_what()}, about {self.preparing_left():.0f} s left"
 
     def expectation(self, seat: Seat) -> dict:
         """What an AI's move waits for and about how long (``doing``, ``estimate`` seconds,
         None when unknown), for the ``thinking`` field a waiting person sees."""
         if seat.engine and not self.engine_ready:
-            left = max(1.0, self.engine_estimate - (time.monotonic() - self.engine_since))
-            return {"doing": f"preparing the engine: {self.preparing_text()}",
-                    "estimate": round(left + (seat.budget or 1.0), 1)}
+            return {"doing": f"preparing the engine: {self.preparing_what()}",
+                    "estimate": round(self.preparing_left() + (seat.budget or 1.0), 1)}
         return {"doing": "searching", "estimate": seat.budget}
 
     async def _warm(self) -> None:
