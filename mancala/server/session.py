@@ -247,7 +247,10 @@ class GameSession:
             can_redo=bool(self.redo_stack) and not self.strict,
             thinking=thinking, paused=self.paused, move_delay=self.move_delay,
             clock=self.clock.view(mover if not self.over() else None) if self.clock else None,
-            engine="ready" if self.hub.engine_ready else "preparing", result=self.result())
+            engine="ready" if self.hub.engine_ready else "preparing",
+            engine_detail=None if self.hub.engine_ready else {"what": self.hub.preparing_what(),
+                                                              "left": round(self.hub.preparing_left())},
+            result=self.result())
 
     def status(self, mover: int | None) -> str:
         """One line for the status bar."""

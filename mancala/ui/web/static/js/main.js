@@ -146,8 +146,11 @@ function showError(text) {
   announce(text);
 }
 
-function setEngine(engine) {
+function setEngine(engine, detail) {
   $("engine").hidden = engine !== "preparing";
+  // the stronger AIs and the hint wait for it; say what it does and about how long is left
+  $("engine").textContent = engine === "preparing" && detail
+    ? `preparing the engine: ${detail.what}, about ${Math.ceil(detail.left)} s left` : "preparing the engine…";
   document.body.dataset.engine = engine;
 }
 
@@ -157,7 +160,7 @@ function onState(s) {
   const newGame = !app.state || app.state.game_id !== s.game_id;
   const previous = app.state;
   app.state = s;
-  setEngine(s.engine);
+  setEngine(s.engine, s.engine_detail);
   if (newGame) {
     app.queue = [];
     app.viewing = null;
