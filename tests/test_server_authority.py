@@ -151,3 +151,10 @@ def test_an_engine_player_waiting_for_the_warm_up_is_told_what_and_how_long():
     assert hub.expectation(_seat("best:time=2", kalah))["estimate"] >= 3
     hub.engine_ready = True
     assert hub.expectation(_seat("best:time=2", kalah)) == {"doing": "searching", "estimate": 2.0}
+
+
+def test_every_message_type_of_the_protocol_has_one_handler():
+    from mancala.server.app import GAME_HANDLERS, HANDLERS
+    from mancala.server.protocol import MESSAGES
+    assert set(HANDLERS) | set(GAME_HANDLERS) == set(MESSAGES)
+    assert not set(HANDLERS) & set(GAME_HANDLERS)

@@ -14,7 +14,7 @@ import logging
 import secrets
 from enum import Enum
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 from urllib.parse import urlsplit
 
 from starlette.applications import Starlette
@@ -301,85 +301,69 @@ async def handle_frame(hub: Hub, client: Client, text: str) -> None:
 
 
 async def dispatch(hub: Hub, client: Client, msg: Message) -> None:
-    """Act on one checked message."""
-    kind, rid = msg.type, msg.id
-    if kind == "hello":
-        if not _token_ok(hub, msg.get("token")):
-            raise ProtocolError("bad_token", "a valid token is required by this server (ask its operator; "
-                                             "the page takes it from ?token= in its address)", "hello", rid)
-        client.greeted = True
-        client.name = str(msg.get("client", ""))[:80] or None
-        client.send(hub.welcome(rid))
-        return
-    if not client.greeted:
-        raise ProtocolError("hello_first", "send hello first: {\"v\": 1, \"type\": \"hello\"}", kind, rid)
-    if kind == "ping":
-        client.send(message("pong", rid))
-        return
-    if kind == "list":
-        client.send(message("games", rid, games=[s.summary() for s in hub.sessions.values()],
-                            interrupted=hub.interrupted))
-        return
-    if kind in ("create", "new"):
-        _create(hub, client, msg)
-        return
-    if kind == "load":
-        _load(hub, client, msg)
-        return
-    if kind in ("join", "watch"):
-        _join(hub, client, msg)
+    """Act on one checked message: hello first, then the handler of its type (:data:`HANDLERS`
+    for messages about no game in particular, :data:`GAME_HANDLERS` for the client's game)."""
+    kind = msg.type
+    if kind != "hello" and not client.greeted:
+        raise ProtocolError("hello_first", "send hello first: {\"v\": 1, \"type\": \"hello\"}", kind, msg.id)
+    if kind in HANDLERS:
+        HANDLERS[kind](hub, client, msg)
         return
     session = client.session
     if session is None:
-        raise ProtocolError("no_game", f"{kind} needs a game: create, join or watch one first", kind, rid)
-    if kind == "leave":
-        session.detach(client, leaving=True)
-        client.send(message("left", rid))
-        return
-    if kind == "move":
-        session.human_move(client, str(msg.get("move")), rid)
-        return
-    if kind == "undo":
-        session.undo(client, rid)
-        return
-    if kind == "redo":
-        session.redo(client, rid)
-        return
-    if kind in ("pause", "resume"):
-        session.pause(kind == "pause", client, rid)
-        return
-    if kind == "step":
-        session.step(client, rid)
-        return
-    if kind == "settings":
-        session.check_steer(client, "settings")
-        delay = msg.get("move_delay")
-        if delay is not None:
-            session.move_delay = _clamp(delay, 0.0, 10.0)
-        session.broadcast(client, rid)
-        return
-    if kind == "resign":
-        session.resign(client, rid)
-        return
-    if kind == "save":
-        client.send(message("record", rid, record=session.record_json(),
-                            filename=f"{session.game.name}-{session.id}.json"))
-        return
-    if kind == "view":
-        ply = msg.get("ply")
-        if not 0 <= ply <= len(session.record.moves):
-            raise ProtocolError("bad_request", f"view: ply must be 0-{len(session.record.moves)}, got {ply}", kind)
-        state = session.states[ply]
-        last = last_view(session.game, session.states[ply - 1], session.record.moves[ply - 1], state, ply) \
-            if ply else None
-        mover = None if session.game.is_terminal(state) else session.game.to_move(state)
-        client.send(message("view", rid, ply=ply, board=board_view(session.game, state), to_move=mover, last=last,
-                            text=session.game.render(state)))
-        return
-    if kind in ("hint", "analyse", "review", "tree"):
-        _study(hub, client, session, msg)
-        return
-    raise ProtocolError("unknown_type", f"message type {kind!r} is not handled", kind, rid)
+        raise ProtocolError("no_game", f"{kind} needs a game: create, join or watch one first", kind, msg.id)
+    handler = GAME_HANDLERS.get(kind)
+    if handler is None:
+        raise ProtocolError("unknown_type", f"message type {kind!r} is not handled", kind, msg.id)
+    handler(hub, client, session, msg)
+
+
+def _hello(hub: Hub, client: Client, msg: Message) -> None:
+    if not _token_ok(hub, msg.get("token")):
+        raise ProtocolError("bad_token", "a valid token is required by this server (ask its operator; "
+                                         "the page takes it from ?token= in its address)", "hello", msg.id)
+    client.greeted = True
+    client.name = str(msg.get("client", ""))[:80] or None
+    client.send(hub.welcome(msg.id))
+
+
+def _ping(hub: Hub, client: Client, msg: Message) -> None:
+    client.send(message("pong", msg.id))
+
+
+def _list(hub: Hub, client: Client, msg: Message) -> None:
+    client.send(message("games", msg.id, games=[s.summary() for s in hub.sessions.values()],
+                        interrupted=hub.interrupted))
+
+
+def _leave(hub: Hub, client: Client, session: GameSession, msg: Message) -> None:
+    session.detach(client, leaving=True)
+    client.send(message("left", msg.id))
+
+
+def _settings(hub: Hub, client: Client, session: GameSession, msg: Message) -> None:
+    session.check_steer(client, "settings")
+    delay = msg.get("move_delay")
+    if delay is not None:
+        session.move_delay = _clamp(delay, 0.0, 10.0)
+    session.broadcast(client, msg.id)
+
+
+def _save(hub: Hub, client: Client, session: GameSession, msg: Message) -> None:
+    client.send(message("record", msg.id, record=session.record_json(),
+                        filename=f"{session.game.name}-{session.id}.json"))
+
+
+def _view(hub: Hub, client: Client, session: GameSession, msg: Message) -> None:
+    ply = msg.get("ply")
+    if not 0 <= ply <= len(session.record.moves):
+        raise ProtocolError("bad_request", f"view: ply must be 0-{len(session.record.moves)}, got {ply}", msg.type)
+    state = session.states[ply]
+    last = last_view(session.game, session.states[ply - 1], session.record.moves[ply - 1], state, ply) \
+        if ply else None
+    mover = None if session.game.is_terminal(state) else session.game.to_move(state)
+    client.send(message("view", msg.id, ply=ply, board=board_view(session.game, state), to_move=mover, last=last,
+                        text=session.game.render(state)))
 
 
 def _clamp(value: float, low: float, high: float) -> float:
@@ -565,3 +549,35 @@ def _study(hub: Hub, client: Client, session: GameSession, msg: Message) -> None
 
 
 __all__ = ["create_app", "ServerConfig", "MAX_MESSAGE_BYTES", "HARD_FRAME_LIMIT", "origin_allowed"]
+
+
+#: handlers of the messages about no game in particular (``hello`` is answered before greeting)
+HANDLERS: dict[str, Callable[[Hub, Client, Message], None]] = {
+    "hello": _hello,
+    "ping": _ping,
+    "list": _list,
+    "create": _create,
+    "new": _create,
+    "load": _load,
+    "join": _join,
+    "watch": _join,
+}
+
+#: handlers of the messages about the client's game
+GAME_HANDLERS: dict[str, Callable[[Hub, Client, GameSession, Message], None]] = {
+    "leave": _leave,
+    "move": lambda hub, client, session, msg: session.human_move(client, str(msg.get("move")), msg.id),
+    "undo": lambda hub, client, session, msg: session.undo(client, msg.id),
+    "redo": lambda hub, client, session, msg: session.redo(client, msg.id),
+    "pause": lambda hub, client, session, msg: session.pause(True, client, msg.id),
+    "resume": lambda hub, client, session, msg: session.pause(False, client, msg.id),
+    "step": lambda hub, client, session, msg: session.step(client, msg.id),
+    "settings": _settings,
+    "resign": lambda hub, client, session, msg: session.resign(client, msg.id),
+    "save": _save,
+    "view": _view,
+    "hint": _study,
+    "analyse": _study,
+    "review": _study,
+    "tree": _study,
+}
