@@ -88,7 +88,7 @@ def test_two_agents_in_two_processes_play_a_full_game(server):
     code2, out2, err2 = finish(second)
     assert (code1, err1) == (0, "") and (code2, err2) == (0, "")
     data = result_file(results, game_id)
-    assert data["game"] == "kalah(pits=7,seeds=7,pie_rule=True,no_first_extra_turn=True)"
+    assert data["game"] == "kalah(pits=7,seeds=7,pie_rule=true,no_first_extra_turn=true)"
     assert data["result"]["finished"] and data["result"]["reason"] == "rules"
     assert [s["client"] for s in data["server"]["seats"]] == ["mancala agent random:seed=1", "mancala agent greedy"]
     record = load_record(next(results.glob(f"*-{game_id}.json")))

@@ -15,21 +15,18 @@ from __future__ import annotations
 import re
 
 from mancala.errors import BadInput
-from mancala.games.bao import Bao, BaoRules, bao_from_options
 from mancala.games.base import Game, outcome_text, winner
-from mancala.games.kalah import PRESETS, Kalah, KalahRules
+from mancala.games.catalogue import CATALOGUE, GameInfo, game_info, normalise_name, register, spec_of
+# each game registers itself in the catalogue when its module is imported, in this order
+from mancala.games.kalah import PRESETS, Kalah, KalahRules  # noqa: I001
+from mancala.games.bao import Bao, BaoRules
 from mancala.games.tictactoe import TicTacToe
 
-__all__ = ["Bao", "BaoRules", "Game", "Kalah", "KalahRules", "PRESETS", "TicTacToe", "make_game", "game_spec", "winner",
-           "outcome_text", "GAMES"]
+__all__ = ["Bao", "BaoRules", "CATALOGUE", "Game", "GameInfo", "Kalah", "KalahRules", "PRESETS", "TicTacToe",
+           "game_info", "game_spec", "make_game", "outcome_text", "register", "winner", "GAMES"]
 
-#: registry: game name -> one-line description
-GAMES = {
-    "kalah": "Kalah with every rule variant (options: preset, pits, seeds, capture, ...)",
-    "tictactoe": "tic-tac-toe, the alpha-beta teaching aid of seed 003",
-    "bao": ("Bao la Kiswahili, Zanzibar rules (options: singletons, mtaji_house, tax_small_house, "
-            "takasia, takasia_exempt_singletons, takasia_forces_capture, max_plies, max_laps)"),
-}
+#: registry: game name -> one-line description (a view of :data:`CATALOGUE`)
+GAMES = {name: info.text for name, info in CATALOGUE.items()}
 
 
 def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
@@ -37,7 +34,7 @@ def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
     m = re.fullmatch(r"\s*([a-z_-]+)\s*(?:\((.*)\))?\s*", spec, flags=re.I | re.S)
     if not m:
         raise BadInput(f"cannot read game spec {spec!r}: expected name or name(key=value,...)")
-    name = m.group(1).lower().replace("-", "").replace("_", "")
+    name = normalise_name(m.group(1))
     options: dict[str, str] = {}
     body = (m.group(2) or "").strip()
     if body:
@@ -56,45 +53,16 @@ def make_game(spec: str = "kalah", **overrides) -> Game:
     """The game named by ``spec`` (see the module doc), with keyword overrides."""
     name, options = parse_spec(spec)
     options.update({k: v for k, v in overrides.items() if v is not None})
-    if name == "tictactoe":
-        if options:
-            raise BadInput(f"tictactoe takes no options, got {', '.join(options)}")
-        return TicTacToe()
-    if name == "kalah":
-        return Kalah(kalah_rules(options))
-    if name == "bao":
-        return bao_from_options(options)
-    raise BadInput(f"unknown game {name!r}; known games: {', '.join(GAMES)}")
+    if name not in CATALOGUE:
+        raise BadInput(f"unknown game {name!r}; known games: {', '.join(CATALOGUE)}")
+    return CATALOGUE[name].make(options)
 
 
 def kalah_rules(options: dict) -> KalahRules:
     """Kalah rules from a preset name (key ``preset``) and option overrides."""
-    options = dict(options)
-    preset = str(options.pop("preset", "standard")).lower()
-    if preset not in PRESETS:
-        raise BadInput(f"unknown Kalah preset {preset!r}; presets: {', '.join(PRESETS)}")
-    data = PRESETS[preset].to_dict()
-    data.update(options)
-    return KalahRules.from_dict(data)
+    return make_game("kalah", **options).rules
 
 
 def game_spec(game: Game) -> str:
     """The spec string that rebuilds ``game`` with :func:`make_game`."""
-    if isinstance(game, TicTacToe):
-        return "tictactoe"
-    if isinstance(game, Kalah):
-        data = game.rules.to_dict()
-        default = KalahRules().to_dict()
-        parts = []
-        for key, value in data.items():
-            if value != default[key]:
-                if isinstance(value, list):
-                    value = " ".join(map(str, value))
-                parts.append(f"{key}={value}")
-        return "kalah(" + ",".join(parts) + ")" if parts else "kalah"
-    if isinstance(game, Bao):
-        default = BaoRules().to_dict()
-        parts = [f"{k}={str(v).lower() if isinstance(v, bool) else v}"
-                 for k, v in game.rules.to_dict().items() if v != default[k]]
-        return "bao(" + ",".join(parts) + ")" if parts else "bao"
-    raise BadInput(f"no spec for {game!r}")
+    return spec_of(game)

@@ -58,6 +58,7 @@ from enum import Enum
 
 from mancala.errors import BadInput, IllegalMove
 from mancala.games.base import RulesGame, Segment, layout_text
+from mancala.games.catalogue import GameInfo, register
 from mancala.games.options import bool_option, enum_option, int_option
 
 SOUTH, NORTH = 0, 1
@@ -982,3 +983,11 @@ def parse_hole(text: str) -> int:
 def bao_from_options(options: dict[str, str] | None = None) -> Bao:
     """A Bao game from text options, as a game spec gives them (``singletons=any``, ...)."""
     return Bao(BaoRules.from_dict(dict(options or {})))
+
+
+#: Bao in the game catalogue
+BAO = register(GameInfo(
+    "bao", "Bao la Kiswahili",
+    "Bao la Kiswahili, Zanzibar rules (options: singletons, mtaji_house, tax_small_house, takasia, "
+    "takasia_exempt_singletons, takasia_forces_capture, max_plies, max_laps)",
+    bao_from_options, BaoRules, conserves_seeds=True))

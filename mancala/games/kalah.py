@@ -26,6 +26,7 @@ from enum import Enum
 
 from mancala.errors import BadInput, IllegalMove
 from mancala.games.base import Segment, layout_text, RulesGame
+from mancala.games.catalogue import GameInfo, options_with_preset, register
 from mancala.games.options import bool_option, enum_option, int_option
 
 
@@ -607,3 +608,13 @@ class Kalah(RulesGame):
             parts.append("game over")
         tail = (": " + ", ".join(parts)) if parts else ""
         return f"{who} plays {event.move}{tail}."
+
+
+def _kalah_from_options(options: dict[str, str]) -> Kalah:
+    return Kalah(KalahRules.from_dict(options_with_preset(KALAH, options)))
+
+
+#: Kalah in the game catalogue
+KALAH = register(GameInfo(
+    "kalah", "Kalah", "Kalah with every rule variant (options: preset, pits, seeds, capture, ...)",
+    _kalah_from_options, KalahRules, PRESETS, "standard", conserves_seeds=True))

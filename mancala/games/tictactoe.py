@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from mancala.errors import BadInput, IllegalMove
 from mancala.games.base import Segment
+from mancala.games.catalogue import GameInfo, register
 
 LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6))
 MARKS = ("X", "O")
@@ -162,3 +163,14 @@ class TicTacToe:
         if isinstance(move, TicTacToeMove) and 0 <= move.cell <= 8:
             return f"cell {move.cell} is taken; {self._expected(state)}"
         return f"{move} is not a cell (0-8); {self._expected(state)}"
+
+
+def _tictactoe_from_options(options: dict[str, str]) -> TicTacToe:
+    if options:
+        raise BadInput(f"tictactoe takes no options, got {', '.join(options)}")
+    return TicTacToe()
+
+
+#: tic-tac-toe in the game catalogue
+TICTACTOE = register(GameInfo("tictactoe", "Tic-tac-toe", "tic-tac-toe, the teaching aid for alpha-beta",
+                              _tictactoe_from_options))

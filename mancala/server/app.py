@@ -26,9 +26,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket
 
 from mancala.errors import BadInput, IllegalMove
-from mancala.games import GAMES, PRESETS
-from mancala.games.bao import BaoRules
-from mancala.games.kalah import KalahRules
+from mancala.games import CATALOGUE
 from mancala.players import LEVEL_SECONDS, LEVELS, PLAYER_KINDS, kind_available
 from mancala.record import record_from_json
 from mancala.server import study
@@ -142,13 +140,14 @@ def _option_list(rules_class) -> list[dict]:
 
 async def api_games(request: Request):
     """Games, their rule options and (Kalah) presets, for the new-game form."""
-    games = [
-        {"name": "kalah", "title": "Kalah", "text": GAMES["kalah"], "options": _option_list(KalahRules),
-         "presets": {name: rules.to_dict() for name, rules in PRESETS.items()}, "default_preset": "standard"},
-        {"name": "bao", "title": "Bao la Kiswahili", "text": GAMES["bao"], "options": _option_list(BaoRules),
-         "presets": {}},
-        {"name": "tictactoe", "title": "Tic-tac-toe", "text": GAMES["tictactoe"], "options": [], "presets": {}},
-    ]
+    games = []
+    for info in CATALOGUE.values():
+        entry = {"name": info.name, "title": info.title, "text": info.text,
+                 "options": _option_list(info.rules) if info.rules is not None else [],
+                 "presets": {name: rules.to_dict() for name, rules in info.presets.items()}}
+        if info.default_preset is not None:
+            entry["default_preset"] = info.default_preset
+        games.append(entry)
     return JSONResponse({"games": games})
 
 

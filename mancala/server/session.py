@@ -22,9 +22,9 @@ from typing import Any, Callable
 from mancala import __version__
 from mancala.atomic import write_atomically
 from mancala.errors import BadInput, IllegalMove
-from mancala.games import PRESETS, make_game
+from mancala.games import game_spec, make_game
 from mancala.games.base import Game
-from mancala.games.bao import Bao
+from mancala.games.catalogue import title_of
 from mancala.players import (BestPlayer, HumanPlayer, SearchPlayer, expected_seconds, is_portable, make_player,
                              player_memory, uses_engine)
 from mancala.record import GameRecord
@@ -721,17 +721,11 @@ def _seat(spec: str, game: Game) -> Seat:
 
 
 def _spec(game: Game) -> str:
-    from mancala.games import game_spec  # noqa: PLC0415
     return game_spec(game)
 
 
 def _title(game: Game) -> str:
-    if game.name == "kalah":
-        preset = next((name for name, rules in PRESETS.items() if rules == game.rules), None)
-        return f"Kalah ({preset or game.rules.describe()})"
-    if game.name == "bao":
-        return "Bao la Kiswahili" + ("" if game.rules.describe() == "standard" else f" ({game.rules.describe()})")
-    return "Tic-tac-toe"
+    return title_of(game)
 
 
 def _now_iso() -> str:
@@ -753,8 +747,9 @@ def build_game(spec: Any, options: Any) -> Game:
             value = " ".join(str(v) for v in value)
         clean[str(key).replace("-", "_")] = str(value).lower() if isinstance(value, bool) else str(value)
     game = make_game(spec, **clean)
-    if isinstance(game, Bao) and not 0 < game.rules.max_laps <= MAX_BAO_LAPS:
-        raise BadInput(f"the server plays Bao with max_laps from 1 to {MAX_BAO_LAPS}, got {game.rules.max_laps}")
+    laps = getattr(getattr(game, "rules", None), "max_laps", None)  # a never-ending move's cap (Bao)
+    if laps is not None and not 0 < laps <= MAX_BAO_LAPS:
+        raise BadInput(f"the server plays {game.name} with max_laps from 1 to {MAX_BAO_LAPS}, got {laps}")
     return game
 
 
