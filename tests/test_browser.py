@@ -521,3 +521,56 @@ def test_bao_kichwa_and_nyumba_choices(page, server_url):
     page.get_by_role("button", name="Play the nyumba (safari) — A8>").click()
     settled(page, 5)
     expect(page.locator("#history button[data-ply='5']")).to_contain_text("A8>")
+
+
+# --- issue 17, item 7: the board ---------------------------------------------------------------
+
+
+#: the bounding boxes of the count texts that overlap, and the counts wider than their pit
+OVERLAPS = """() => {
+  const boxes = [...document.querySelectorAll('#board .count')].map((e) => [e.textContent, e.getBoundingClientRect()]);
+  const out = [];
+  for (let i = 0; i < boxes.length; i++) for (let j = i + 1; j < boxes.length; j++) {
+    const [ta, a] = boxes[i], [tb, b] = boxes[j];
+    if (a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom) out.push(`${ta} overlaps ${tb}`);
+  }
+  for (const pit of document.querySelectorAll('#board .pit, #board .store')) {
+    const p = pit.getBoundingClientRect(), c = pit.querySelector('.count').getBoundingClientRect();
+    if (c.left < p.left - 0.5 || c.right > p.right + 0.5) out.push(`${pit.getAttribute('aria-label')}: count wider than the pit`);
+  }
+  return out;
+}"""
+
+
+def test_a_big_board_keeps_its_counts_apart(page, server_url):
+    open_game(page, server_url, "kalah", "human", "human", options={"pits": 20, "seeds": 1000}, animate=True)
+    assert page.locator("#board .count").count() == 42
+    for size in (DESKTOP, PHONE):
+        page.set_viewport_size(size)
+        page.wait_for_timeout(150)
+        assert page.evaluate(OVERLAPS) == [], f"at {size['width']} px wide"
+    page.set_viewport_size(DESKTOP)
+    shoot(page, "kalah-20-pits-1000-seeds")
+
+
+#: the longest the page animates one move, in seconds (ANIMATION_CAP_MS in animate.js)
+ANIMATION_CAP = 12
+
+
+def test_sowing_a_big_pit_is_animated_within_the_cap(page, server_url):
+    open_game(page, server_url, "kalah", "human", "human", options={"pits": 20, "seeds": 1000}, animate=True)
+    # sowing 1000 seeds is animated within the cap (12 s), not seed by seed for minutes
+    start = time.monotonic()
+    page.get_by_role("button", name="South pit 20: 1000 seeds, legal move").click()
+    page.wait_for_function("document.body.dataset.busy === 'animating'")
+    limit = ANIMATION_CAP + 4  # seconds: the cap and a margin for a busy machine
+    try:
+        page.wait_for_function("document.body.dataset.busy === 'idle' && document.body.dataset.ply === '1'",
+                               timeout=limit * 1000)
+    except playwright_sync.TimeoutError:
+        pytest.fail(f"sowing 1000 seeds was still animated after {limit} s")
+    took = time.monotonic() - start
+    assert took < limit, f"the animation took {took:.1f} s"
+    cells = kalah_cells(page)
+    assert sum(cells.values()) == 40 * 1000 and cells["19"] < 100 and cells["20"] > 0  # the board after the move
+    assert page.evaluate(OVERLAPS) == []

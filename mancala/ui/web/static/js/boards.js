@@ -72,9 +72,22 @@ export function drawKalah(view) {
     const p = view.players && view.players[seatOwner(seat)];
     return p ? describePlayer(p) : seatName[seat];
   };
+  // the longest count sets the narrowest a pit (or a store) may be, so counts never overlap;
+  // a board too wide for the screen scrolls sideways instead
+  const digits = (cells) => Math.max(1, ...cells.map((c) => String(b.cells[c]).length));
+  const pitDigits = digits([...b.rows.north, ...b.rows.south]);
+  const storeDigits = digits(b.stores);
+  // sizes in rem: a bold digit is about 0.6 of its font size wide
+  const pitFont = pitDigits >= 4 ? 0.68 : pitDigits === 3 || n > 10 ? 0.85 : 1.15;
+  const pitPad = pitDigits >= 4 ? 0.1 : pitDigits === 3 || n > 10 ? 0.15 : 0.3;
+  const pitMin = pitDigits * 0.65 * pitFont + 2 * pitPad + 0.25;
+  const storeFont = storeDigits >= 4 ? 1 : 1.5;
+  const storeMin = Math.max(2.4, storeDigits * 0.7 * storeFont + 0.85);
   const grid = el("div", {
-    class: "kalah", role: "group", "aria-label": `Kalah board, ${n} pits a side`,
-    style: `grid-template-columns: minmax(2.4rem, 1.1fr) repeat(${n}, minmax(0, 1fr)) minmax(2.4rem, 1.1fr);`,
+    class: "kalah" + (n > 10 ? " many" : ""), role: "group", "aria-label": `Kalah board, ${n} pits a side`,
+    style: `--count-font:${pitFont}rem;--count-pad:${pitPad}rem;--store-font:${storeFont}rem;` +
+      `grid-template-columns: minmax(${storeMin.toFixed(2)}rem, 1.1fr) repeat(${n}, minmax(${pitMin.toFixed(2)}rem, 1fr)) ` +
+      `minmax(${storeMin.toFixed(2)}rem, 1.1fr);`,
   });
   grid.append(el("div", { class: "row-label", style: "grid-row:1", text: `North — ${who(1)}` }));
   const store = (seat, col) => {

@@ -3,7 +3,7 @@
 // and every answer (state, error) comes back from the server.
 import { Connection } from "./conn.js";
 import { drawBoard, el, describePlayer } from "./boards.js";
-import { framesFor } from "./animate.js";
+import { framesFor, frameSchedule } from "./animate.js";
 import { renderAnalysis, renderReview, renderTree, fmtValue, lineText } from "./panels.js";
 
 const $ = (id) => document.getElementById(id);
@@ -217,17 +217,26 @@ function sleep(ms) {
 async function playFrames(s) {
   const frames = framesFor(s.last);
   if (!frames.length) return;
-  let delay = delayMs();
-  if (frames.length * delay > 12000) delay = Math.max(8, 12000 / frames.length); // long Bao moves
-  for (const frame of frames) {
+  const { starts, end } = frameSchedule(frames, delayMs());
+  const t0 = performance.now();
+  let i = 0;
+  while (i < frames.length) {
     if (!$("animate").checked || app.viewing || app.state.game_id !== s.game_id) return;
+    const frame = frames[i];
     drawBoard($("board"), {
       board: frame.board, legal: [], interactive: false, players: playersWithYou(s),
       hot: frame.hot, picked: frame.picked, captured: frame.captured, inHand: frame.inHand,
       lastCells: null,
     });
     if (frame.say) flashNotice(frame.say);
-    await sleep(frame.slow ? delay * 3 : delay);
+    const wait = (i + 1 < frames.length ? starts[i + 1] : end) - (performance.now() - t0);
+    if (wait > 0) await sleep(wait);
+    // drawing a frame may take longer than its share (a big board): skip to the frame due now,
+    // so the move's animation still ends on time
+    const now = performance.now() - t0;
+    let next = i + 1;
+    while (next + 1 < frames.length && starts[next + 1] <= now) next++;
+    i = now >= end ? frames.length : next;
   }
 }
 
