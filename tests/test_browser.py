@@ -526,6 +526,40 @@ def test_bao_kichwa_and_nyumba_choices(page, server_url):
 # --- issue 17, item 7: the board ---------------------------------------------------------------
 
 
+def test_an_error_goes_once_a_later_request_succeeds_and_is_shown_once(page, server_url, tmp_path):
+    open_game(page, server_url, "kalah", "human", "greedy")
+    page.get_by_role("button", name="South pit 3: 4 seeds, legal move").click()
+    settled(page, 1)
+    with page.expect_download() as info:
+        page.get_by_role("button", name="Save").click()
+    saved = tmp_path / "game.json"
+    info.value.save_as(saved)
+    big = tmp_path / "big.json"
+    big.write_text(json.dumps({"moves": ["1"] * 40000}))
+    page.set_input_files("#load-file", str(big))
+    expect(page.locator("#error")).to_contain_text("too large")
+    game_id = page.evaluate("document.body.dataset.gameId")
+    page.set_input_files("#load-file", str(saved))  # a good file: it loads, and the error goes
+    page.wait_for_function(f"document.body.dataset.gameId !== '{game_id}'")
+    settled(page, 1)
+    expect(page.locator("#error")).to_be_hidden()
+    # an illegal move's reason goes once the next request (a hint) succeeds
+    page.fill("#move-input", "3")
+    page.press("#move-input", "Enter")
+    expect(page.locator("#error")).to_contain_text("pit 3 is empty")
+    page.get_by_role("button", name="Hint").click()
+    expect(page.locator("#hint-out")).to_contain_text("play")
+    expect(page.locator("#error")).to_be_hidden()
+    # a panel's error is shown in that panel only, once
+    page.locator("#tree-panel summary").click()
+    page.fill("#tree-depth", "5")
+    page.select_option("#tree-algo", "minimax")
+    page.get_by_role("button", name="Show the tree").click()
+    expect(page.locator("#tree-out")).to_contain_text("choose a smaller depth")
+    expect(page.locator("#error")).to_be_hidden()
+    assert page.evaluate("document.body.innerText.split('choose a smaller depth').length - 1") == 1
+
+
 #: the bounding boxes of the count texts that overlap, and the counts wider than their pit
 OVERLAPS = """() => {
   const boxes = [...document.querySelectorAll('#board .count')].map((e) => [e.textContent, e.getBoundingClientRect()]);

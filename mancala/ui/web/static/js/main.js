@@ -96,6 +96,8 @@ function request(type, fields, what) {
 function onMessage(msg) {
   const what = msg.id !== undefined ? app.pending.get(msg.id) : undefined;
   if (msg.id !== undefined && msg.type !== "joined") app.pending.delete(msg.id);
+  // a request of ours that succeeded: the error of an earlier one no longer holds
+  if (what !== undefined && msg.type !== "error") clearError();
   switch (msg.type) {
     case "welcome": setEngine(msg.engine); break;
     case "joined":
@@ -132,18 +134,27 @@ function onError(msg, what) {
     $("new-dialog").showModal?.();
     return;
   }
+  // the answer to a panel's request is shown in that panel, and only there
+  const panel = { analyse: "analysis", review: "review-out", tree: "tree-out" }[what];
+  if (panel) {
+    $(panel).replaceChildren(el("p", { class: "error", role: $(panel).hasAttribute("aria-live") ? null : "alert" }, msg.message));
+    return;
+  }
   const prefix = msg.code === "illegal" ? "Not a legal move: " : msg.code === "bad_record" ? "Could not load that file: " : "";
   const suffix = msg.code === "bad_record" && !/current game/i.test(msg.message) ? " Your current game goes on." : "";
   showError(prefix + msg.message + suffix);
-  if (what === "analyse") $("analysis").textContent = msg.message;
-  if (what === "review") $("review-out").textContent = msg.message;
-  if (what === "tree") $("tree-out").textContent = msg.message;
 }
 
+/** Show an error in the page's one error box (an alert: read out once, not also by the live region). */
 function showError(text) {
+  $("error").textContent = "";
   $("error").hidden = false;
   $("error").textContent = text;
-  announce(text);
+}
+
+function clearError() {
+  $("error").hidden = true;
+  $("error").textContent = "";
 }
 
 function setEngine(engine) {
@@ -165,11 +176,16 @@ function onState(s) {
     $("review-out").replaceChildren();
     $("tree-out").replaceChildren();
     $("notices").replaceChildren();
+    clearError();
+    app.hint = null;
+    $("hint-out").hidden = true;
+    app.selected = null;
+    app.choiceStage = null;
     render(s, { final: true });
     return;
   }
   if (previous && s.ply !== previous.ply) {
-    $("error").hidden = true;
+    clearError();
     app.hint = null;
     $("hint-out").hidden = true;
     app.selected = null;
