@@ -526,6 +526,78 @@ def test_bao_kichwa_and_nyumba_choices(page, server_url):
 # --- issue 17, item 7: the board ---------------------------------------------------------------
 
 
+def _frames(page) -> tuple[list[dict], list[dict]]:
+    """The protocol messages the page sends and receives from now on (lists filled as they pass)."""
+    sent: list[dict] = []
+    received: list[dict] = []
+
+    def watch(ws) -> None:
+        ws.on("framesent", lambda payload: sent.append(json.loads(payload)))
+        ws.on("framereceived", lambda payload: received.append(json.loads(payload)))
+    page.on("websocket", watch)
+    return sent, received
+
+
+FLAKY_PLAYER = '''
+from pathlib import Path
+
+OUT_OF_ORDER = Path({flag!r})
+
+
+class Player:
+    """A starter-code player that fails while a flag file exists, else plays its first non-empty cup."""
+
+    def __init__(self, num):
+        self.num = num
+
+    def chooseMove(self, board):
+        if OUT_OF_ORDER.exists():
+            raise RuntimeError("out of order")
+        cups = board.P1Cups if self.num == 1 else board.P2Cups
+        return next(i + 1 for i, seeds in enumerate(cups) if seeds)
+'''
+
+
+@pytest.fixture
+def short_tmp():
+    """A folder with a short path (the server takes player specs of at most 80 characters)."""
+    import tempfile  # noqa: PLC0415
+    folder = Path(tempfile.mkdtemp(prefix="mk"))
+    yield folder
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+def test_a_game_paused_by_a_failed_ai_move_resumes_from_the_page(page, server_url, short_tmp):
+    flag = short_tmp / "out-of-order"
+    flag.write_text("")
+    module = short_tmp / "flaky.py"
+    module.write_text(FLAKY_PLAYER.format(flag=str(flag)))
+    sent, received = _frames(page)
+    open_game(page, server_url, "kalah", "human", f"module:{module}")
+    expect(page.locator("#watch")).to_be_hidden()  # not a game between two AIs
+    expect(page.locator("#paused-bar")).to_be_hidden()
+    page.get_by_role("button", name="South pit 1: 4 seeds, legal move").click()
+    # the AI's move fails: the server pauses the game and says so
+    page.wait_for_function("document.body.dataset.paused === 'yes'")
+    expect(page.locator("#error")).to_contain_text("failed")
+    resume = page.get_by_role("button", name="▶ Resume")
+    expect(resume).to_be_visible()
+    shoot(page, "paused-after-a-failed-ai-move")
+    flag.unlink()
+    resume.click()
+    deadline = time.monotonic() + 30
+    asked = None
+    while time.monotonic() < deadline:
+        asked = next((m for m in sent if m.get("type") == "resume"), None)
+        answer = asked and next((m for m in received if m.get("id") == asked["id"]), None)
+        if answer:
+            break
+        page.wait_for_timeout(100)
+    assert asked is not None, "the page sent no resume"
+    assert answer["type"] == "state", f"the server refused the resume: {answer}"
+    assert answer["paused"] is False
+
+
 def test_an_error_goes_once_a_later_request_succeeds_and_is_shown_once(page, server_url, tmp_path):
     open_game(page, server_url, "kalah", "human", "greedy")
     page.get_by_role("button", name="South pit 3: 4 seeds, legal move").click()

@@ -333,11 +333,13 @@ function render(s, { final }) {
   $("move-input").disabled = !mine || !!s.result;
   const aiOnly = s.players.every((p) => p.kind === "ai");
   $("watch").hidden = !aiOnly;
+  body.paused = s.paused ? "yes" : "no";
+  // a game with a person in it pauses when its AI's move failed: it goes on from here
+  $("paused-bar").hidden = aiOnly || !s.paused || !!s.result;
   if (aiOnly) {
     $("w-play").disabled = !s.paused || !!s.result;
     $("w-pause").disabled = s.paused || !!s.result;
     $("w-step").disabled = !s.paused || !!s.result;
-    body.paused = s.paused ? "yes" : "no";
     if (document.activeElement !== $("w-delay") && typeof s.move_delay === "number") { // the server's setting
       $("w-delay").value = String(s.move_delay);
       $("w-delay-out").textContent = `${s.move_delay.toFixed(1)} s`;
@@ -793,6 +795,7 @@ function wire() {
   });
   $("view-back").addEventListener("click", leaveView);
   $("w-play").addEventListener("click", () => request("resume", {}, "resume-ai"));
+  $("resume").addEventListener("click", () => request("resume", {}, "resume-ai"));
   $("w-pause").addEventListener("click", () => request("pause", {}, "pause"));
   $("w-step").addEventListener("click", () => request("step", {}, "step"));
   const delayOut = () => { $("w-delay-out").textContent = `${Number($("w-delay").value).toFixed(1)} s`; };
