@@ -680,3 +680,102 @@ def test_sowing_a_big_pit_is_animated_within_the_cap(page, server_url):
     cells = kalah_cells(page)
     assert sum(cells.values()) == 40 * 1000 and cells["19"] < 100 and cells["20"] > 0  # the board after the move
     assert page.evaluate(OVERLAPS) == []
+
+
+def test_tab_visits_only_the_playable_pits_and_enter_or_space_plays(page, server_url):
+    open_game(page, server_url, "kalah", "human", "human")
+
+    def tab_through_board() -> list[str]:
+        page.locator("a.skip").focus()
+        seen = []
+        for _ in range(20):
+            page.keyboard.press("Tab")
+            inside = page.evaluate("document.getElementById('board').contains(document.activeElement)")
+            if not inside:
+                break
+            seen.append(page.evaluate("document.activeElement.getAttribute('aria-label')"))
+        return seen
+
+    # South to move: Tab visits South's six pits, none of North's
+    assert tab_through_board() == [f"South pit {n}: 4 seeds, legal move" for n in range(1, 7)]
+    page.keyboard.press("Shift+Tab")  # back onto South's pit 6
+    assert page.evaluate("document.activeElement.getAttribute('aria-label')").startswith("South pit 6")
+    page.keyboard.press("Enter")
+    settled(page, 1)
+    # North to move: only North's pits now; the keyboard focus stays on the board
+    assert page.evaluate("document.activeElement.getAttribute('aria-label')").startswith("North pit")
+    seen = tab_through_board()
+    assert len(seen) == 6 and all(label.startswith("North pit") and label.endswith("legal move") for label in seen)
+    page.keyboard.press("Shift+Tab")
+    label = page.evaluate("document.activeElement.getAttribute('aria-label')")
+    page.keyboard.press(" ")
+    settled(page, 2)
+    assert page.locator("#history button[data-ply='2']").text_content().endswith(label.split("pit ")[1].split(":")[0])
+
+
+# --- accessibility: axe-core on every screen ------------------------------------------------------
+
+AXE_DIR = Path.home() / ".cache" / "mancala-tests" / "axe"
+AXE_JS = AXE_DIR / "node_modules" / "axe-core" / "axe.min.js"
+
+
+@pytest.fixture(scope="module")
+def axe_script() -> Path:
+    """axe-core's script, installed from the npm registry into a cache folder the first time.
+    Fails (does not skip) when npm is missing or the install fails: the check must run."""
+    if not AXE_JS.is_file():
+        import subprocess  # noqa: PLC0415
+        npm = shutil.which("npm")
+        if npm is None:
+            pytest.fail("npm is not installed: it is needed to fetch axe-core for the accessibility test "
+                        "(apt install npm, or put axe.min.js at " + str(AXE_JS) + ")")
+        AXE_DIR.mkdir(parents=True, exist_ok=True)
+        done = subprocess.run([npm, "install", "--no-save", "--no-audit", "--no-fund", "--prefix", str(AXE_DIR),
+                               "axe-core@4"], capture_output=True, text=True, timeout=300)
+        if done.returncode != 0 or not AXE_JS.is_file():
+            pytest.fail(f"npm could not install axe-core@4 into {AXE_DIR} (exit {done.returncode}):\n"
+                        f"{done.stderr[-2000:]}")
+    return AXE_JS
+
+
+def axe_problems(page, axe_js: Path, screen: str) -> list[str]:
+    """axe-core's serious and critical violations on the page as it is, one line each."""
+    if not page.evaluate("typeof window.axe !== 'undefined'"):
+        page.add_script_tag(path=str(axe_js))
+    found = page.evaluate("""async () => (await axe.run(document)).violations
+        .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+        .map((v) => `${v.id} (${v.impact}): ${v.nodes.length} element(s), e.g. ${v.nodes[0].target.join(' ')}`)""")
+    return [f"{screen}: {line}" for line in found]
+
+
+def test_axe_finds_no_serious_problem_on_any_screen(page, server_url, axe_script):
+    problems: list[str] = []
+    open_game(page, server_url, "kalah", "human", "greedy")
+    problems += axe_problems(page, axe_script, "Kalah board")
+    page.get_by_role("button", name="New game…").click()
+    expect(page.locator("#new-dialog")).to_be_visible()
+    problems += axe_problems(page, axe_script, "new-game dialog")
+    page.locator("#new-cancel").click()
+    page.locator("#analysis-panel summary").click()
+    page.get_by_role("button", name="Analyse this position").click()
+    expect(page.locator("#analysis-table tbody tr")).to_have_count(6)
+    problems += axe_problems(page, axe_script, "analysis panel")
+    page.locator("#tree-panel summary").click()
+    page.get_by_role("button", name="Show the tree").click()
+    page.locator("#tree-root > li > button.toggle").click()
+    problems += axe_problems(page, axe_script, "search-tree panel")
+    page.get_by_role("button", name="South pit 1: 4 seeds, legal move").click()
+    page.wait_for_function("Number(document.body.dataset.ply) >= 2")
+    settled(page)
+    page.locator("#review-panel summary").click()
+    page.get_by_role("button", name="Review the moves played").click()
+    expect(page.locator("#review-table tbody tr")).to_have_count(ply(page))
+    problems += axe_problems(page, axe_script, "review panel")
+    open_game(page, server_url, "bao", "human", "human")
+    problems += axe_problems(page, axe_script, "Bao board")
+    open_game(page, server_url, "tictactoe", "human", "human")
+    problems += axe_problems(page, axe_script, "tic-tac-toe board")
+    open_game(page, server_url, "kalah", "greedy", "random:seed=3", options={"pits": 4, "seeds": 3})
+    expect(page.locator("#watch")).to_be_visible()
+    problems += axe_problems(page, axe_script, "AI-vs-AI controls")
+    assert problems == []

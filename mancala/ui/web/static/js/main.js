@@ -440,9 +440,9 @@ function renderHistory(s) {
     items.push(el("li", {}, el("button", {
       type: "button", title: h.text, dataset: { ply: h.ply },
       "aria-current": app.viewing && app.viewing.ply === h.ply ? "true" : null,
-      "aria-label": `Show the position after move ${h.ply}: ${h.text}`,
       onclick: () => request("view", { ply: h.ply }),
-    }, el("span", { class: "ply" }, `${h.ply}.`), `${h.name ?? s.players[h.player].name} ${h.move}`)));
+    }, el("span", { class: "visually-hidden" }, "Show the position after move "),
+    el("span", { class: "ply" }, `${h.ply}.`), ` ${h.name ?? s.players[h.player].name} ${h.move}`)));
   }
   if (!s.history.length) items.push(el("li", { class: "empty" }, "No moves yet."));
   list.replaceChildren(...items);
