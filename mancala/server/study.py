@@ -13,6 +13,7 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
+from mancala.games.bao import Bao
 from mancala.games.base import Game
 from mancala.games.kalah import Kalah
 from mancala.players import default_evaluation
@@ -93,8 +94,8 @@ def position_values(game: Game, state, seconds: float) -> tuple[list[dict], list
 
     Kalah reads the opening book first (the position itself and the positions one move
     on: exact values without a search) and the engine for the other moves, every
-    estimate kept at or below the position's proved value; other games search every
-    move.  A table is kept in the worker process and given again to any later request
+    estimate kept at or below the position's proved value; Bao searches every move with
+    its fast engine; tic-tac-toe with alpha-beta.  A table is kept in the worker process and given again to any later request
     of no more ``seconds`` (a request with more time searches again and replaces it; an
     all-exact table is always given again)."""
     key = _position_key(game, state)
@@ -104,6 +105,8 @@ def position_values(game: Game, state, seconds: float) -> tuple[list[dict], list
         return [dict(r) for r in kept.rows], list(kept.line)
     if isinstance(game, Kalah):
         rows, line = _kalah_values(game, state, seconds)
+    elif isinstance(game, Bao):
+        rows, line = _bao_values(game, state, seconds)
     else:
         rows, line = _searched_values(game, state, seconds)
     _kept[key] = _Values([dict(r) for r in rows], list(line), seconds)
@@ -178,6 +181,32 @@ def _kalah_values(game: Kalah, state, seconds: float) -> tuple[list[dict], list[
     else:
         line = engine_line if engine_line[:1] == [best] else [best]
     return rows, line[:16]
+
+
+def _bao_values(game: Bao, state, seconds: float) -> tuple[list[dict], list[str]]:
+    """Bao's table: every move searched by the fast Bao engine (its values are alpha-beta's
+    with Bao's evaluation, the same as :func:`_searched_values` would find at the same
+    depth, only deeper in the time), sharing one transposition table."""
+    from mancala.engine.bao_search import BaoSearcher, search  # noqa: PLC0415
+    mover = game.to_move(state)
+    evaluate = default_evaluation(game)
+    moves = list(game.legal_moves(state))
+    searcher = BaoSearcher(game)
+    deadline = time.perf_counter() + seconds
+    rows, lines = [], {}
+    for i, move in enumerate(moves):
+        child = game.apply(state, move)
+        if game.is_terminal(child):
+            value, line, exact, depth = evaluate(game, child, mover), (), True, 0
+        else:
+            share = max(0.005, (deadline - time.perf_counter()) / (len(moves) - i))
+            result = search(game, child, share, searcher=searcher)
+            sign = 1 if game.to_move(child) == mover else -1
+            value, line, exact, depth = sign * result.value, result.line, result.exact, result.depth
+        rows.append({"move": str(move), "value": jsonable(float(value)), "exact": bool(exact), "depth": depth + 1})
+        lines[str(move)] = [str(move)] + [str(m) for m in line]
+    rows.sort(key=lambda r: -float(r["value"]))
+    return rows, (lines[rows[0]["move"]][:16] if rows else [])
 
 
 def _searched_values(game: Game, state, seconds: float) -> tuple[list[dict], list[str]]:
