@@ -573,6 +573,8 @@ def test_a_game_paused_by_a_failed_ai_move_resumes_from_the_page(page, server_ur
     module = short_tmp / "flaky.py"
     module.write_text(FLAKY_PLAYER.format(flag=str(flag)))
     sent, received = _frames(page)
+    # (today the server cannot hand a module player to its worker processes at all, so its moves
+    # fail with or without the flag; the test holds either way: it checks the page and the resume)
     open_game(page, server_url, "kalah", "human", f"module:{module}")
     expect(page.locator("#watch")).to_be_hidden()  # not a game between two AIs
     expect(page.locator("#paused-bar")).to_be_hidden()
