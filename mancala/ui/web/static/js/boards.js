@@ -140,7 +140,8 @@ export function drawKalah(view) {
   b.rows.south.forEach((cell, i) => grid.append(pit(cell, 0, i + 1, 1, i)));
   grid.append(store(0, n + 2));
   grid.append(el("div", { class: "row-label", style: "grid-row:4", text: `South — ${who(0)}` }));
-  const wood = el("div", { class: "wood", style: `max-width:${n * 7 + 16}rem;margin:0 auto` }, grid);
+  const wide = n > 8 || pitDigits >= 3 || storeDigits >= 4; // may be wider than a phone: it scrolls
+  const wood = el("div", { class: "wood" + (wide ? " wide" : ""), style: `max-width:${n * 7 + 16}rem;margin:0 auto` }, grid);
   if (view.inHand) wood.append(el("span", { class: "in-hand", text: `in hand: ${view.inHand}` }));
   const out = [wood];
   if (swap && view.interactive) {
