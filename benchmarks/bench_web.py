@@ -5,6 +5,10 @@
 2. Load: the same probe while K games between two AIs run on the server at once, their
    AIs thinking all the time (Kalah, ``alphabeta:depth=7``, no delay between moves);
    K doubles until the probe's 95th percentile passes 100 ms (or ``--max-games``).
+3. Humans first: the time from a person's move to the default AI's reply (you against
+   ``medium``, the game ``mancala web`` opens with) on an idle server, then with
+   ``--busy-games`` (100) AI-vs-AI games running; prints both medians and their ratio
+   (issue 17's goal: within 2x).
 
 The server runs in its own process (``mancala web --no-browser --port 0``), as a user
 starts it; the benchmark is a separate client process.  Prints median and p95 in ms.
@@ -81,6 +85,36 @@ async def probe(url: str, clicks: int) -> list[float]:
     return times
 
 
+async def reply_probe(url: str, replies: int) -> list[float]:
+    """Seconds from a person's move to the default AI's reply, ``replies`` times."""
+    times = []
+    async with websockets.connect(url, max_size=2 ** 22) as ws:
+        await send(ws, "hello", id=0)
+        await answer(ws, 0)
+        rid = 1
+        state = None
+        while len(times) < replies:
+            if state is None or state["result"] is not None:
+                rid += 1
+                await send(ws, "create", id=rid, game="kalah")  # the default players: you against medium
+                state = await answer(ws, rid)
+                while state["type"] != "state":
+                    state = await answer(ws, rid)
+            move = state["legal"][len(times) % len(state["legal"])]["move"]
+            rid += 1
+            t0 = time.perf_counter()
+            await send(ws, "move", id=rid, move=move)
+            state = await answer(ws, rid)
+            while state["result"] is None and not state["legal"]:  # until it is your move again
+                state = json.loads(await ws.recv())
+                if state["type"] != "state":
+                    raise SystemExit(f"unexpected message: {state}")
+            if state["players"][0]["kind"] == "human" and len(state["history"]) >= 2 \
+                    and state["history"][-1]["player"] == 1:
+                times.append(time.perf_counter() - t0)
+    return times
+
+
 async def ai_game(url: str, stop: asyncio.Event, moves: list[int]) -> None:
     """One AI-vs-AI game kept running (a new one when it ends) until ``stop``."""
     async with websockets.connect(url, max_size=2 ** 22) as ws:
@@ -133,6 +167,18 @@ async def run(args) -> None:
             games *= 2
         print(f"concurrent AI games with click p95 under 100 ms: {best}"
               + (" (or more: the limit tried)" if best == args.max_games else ""))
+        idle = statistics.median(await reply_probe(url, args.replies))
+        stop = asyncio.Event()
+        moves = [0]
+        tasks = [asyncio.create_task(ai_game(url, stop, moves)) for _ in range(args.busy_games)]
+        await asyncio.sleep(3.0)
+        busy_times = await reply_probe(url, args.replies)
+        stop.set()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        busy = statistics.median(busy_times)
+        print(f"AI reply in a human game (you vs medium): idle median {idle * 1000:.0f} ms; with "
+              f"{args.busy_games} AI-vs-AI games running median {busy * 1000:.0f} ms, max "
+              f"{max(busy_times) * 1000:.0f} ms; ratio {busy / idle:.2f} (goal: at most 2)")
         print(f"machine: {os.cpu_count()} cores (shared with other work while measuring)")
     finally:
         proc.terminate()
@@ -145,6 +191,8 @@ def main() -> None:
     parser.add_argument("--clicks", type=int, default=200)
     parser.add_argument("--max-games", type=int, default=64)
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--replies", type=int, default=30, help="AI replies timed in each phase of part 3")
+    parser.add_argument("--busy-games", type=int, default=100, help="AI-vs-AI games running in part 3")
     asyncio.run(run(parser.parse_args()))
 
 

@@ -758,6 +758,9 @@ class CommandPlayer:
     stopped when the game ends after its own move, or when the player is dropped.
     """
 
+    #: its memory is a running program: it stays in the process that started it
+    portable = False
+
     def __init__(self, command: str, total_seconds: float = DEFAULT_TOTAL_SECONDS) -> None:
         self.command = command.strip()
         if not self.command:

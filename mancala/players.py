@@ -107,6 +107,22 @@ class LevelPlayer:
         self._last_player = player
         return player.choose(game, state)
 
+    def memory(self) -> Memory:
+        """The memories of the players this level has been so far (by ``kalah``/``other``)."""
+        out = {("kalah" if key else "other"): player_memory(p) for key, p in self._players.items()}
+        return {k: v for k, v in out.items() if v}
+
+    def restore(self, memory: Memory) -> None:
+        """Take up :meth:`memory` again (in another process)."""
+        for name, inner in memory.items():
+            key = name == "kalah"
+            if key not in self._players:
+                p = make_player(self.level.kalah if key else self.level.other)
+                if isinstance(p, SearchPlayer) and p.algorithm == "alphabeta" and not key:
+                    p.seconds = self.level.seconds
+                self._players[key] = p
+            restore_memory(self._players[key], inner)
+
     @property
     def last(self) -> SearchResult | None:
         """The search behind the last move chosen (None for players that do not search)."""
@@ -114,7 +130,12 @@ class LevelPlayer:
 
 
 class Player(Protocol):
-    """Anything that picks a move for the player to move."""
+    """Anything that picks a move for the player to move.
+
+    A player crosses a process boundary as data only: its ``spec`` rebuilds it, and whatever
+    it must remember from one move to the next is its :func:`player_memory` (plain data that
+    :func:`restore_memory` takes up again).  Players whose memory is a live thing (an outside
+    program's process) say ``portable = False``: they stay in the process that started them."""
 
     #: the spec string that rebuilds this player
     spec: str
@@ -122,6 +143,37 @@ class Player(Protocol):
     def choose(self, game: Game, state) -> Any:
         """A legal move for the player to move in ``state``."""
         ...
+
+
+#: what a player carries from one move to the next, as plain data (JSON-ready: numbers,
+#: strings, lists and dicts); empty for players that remember nothing
+Memory = dict[str, Any]
+
+
+def player_memory(player: Player) -> Memory:
+    """What ``player`` must remember to go on playing in another process (``{}``: nothing)."""
+    memory = getattr(player, "memory", None)
+    return memory() if callable(memory) else {}
+
+
+def restore_memory(player: Player, memory: Memory | None) -> Player:
+    """``player`` (just built from its spec) with ``memory`` taken up again; returns it."""
+    restore = getattr(player, "restore", None)
+    if memory and callable(restore):
+        restore(memory)
+    return player
+
+
+def is_portable(player: Player) -> bool:
+    """Whether ``player`` can be rebuilt from its spec and memory in any process (outside
+    programs cannot: their process holds the game)."""
+    return bool(getattr(player, "portable", True))
+
+
+def rebuild_player(spec: str, memory: Memory | None = None) -> Player:
+    """The player of ``spec`` in the state ``memory`` describes: how a worker process, an
+    arena worker or a Ray task takes up a player it was sent as data."""
+    return restore_memory(make_player(spec), memory)
 
 
 def default_evaluation(game: Game) -> Evaluation:
@@ -174,6 +226,19 @@ class RandomPlayer:
     def choose(self, game: Game, state) -> Any:
         """A random legal move."""
         return random_move(game, state, self.rng)
+
+    def memory(self) -> Memory:
+        """The generator's state (so a game replays the same in any process)."""
+        version, internal, gauss = self.rng.getstate()
+        return {"rng": [version, list(internal), gauss]}
+
+    def restore(self, memory: Memory) -> None:
+        """Take up :meth:`memory` again; a memory that is not one of ours is one line."""
+        try:
+            version, internal, gauss = memory["rng"]
+            self.rng.setstate((version, tuple(internal), gauss))
+        except (KeyError, TypeError, ValueError) as e:
+            raise BadInput(f"{self.spec}: cannot take up its memory ({e})") from None
 
 
 @dataclass
@@ -336,6 +401,88 @@ class BestPlayer:
         self.last = best_search(game, state, self.seconds, max_depth=self.depth, max_nodes=self.nodes,
                                 evaluation=self.evaluation, book=self.book)
         return self.last.move
+
+
+@dataclass(frozen=True)
+class PlayerKind:
+    """One kind of player in the catalogue: what the CLI's help, the server's ``players``
+    answer, the page's new-game form and the conformance tests are drawn from."""
+
+    #: the kind's name, the first word of its specs
+    name: str
+    #: what it is, in a line
+    text: str
+    #: the spec the page offers for it
+    spec: str
+    #: a spec of this kind with a small budget (the conformance tests play it everywhere)
+    quick: str
+    #: its options (name, kind, default) as the new-game form shows them
+    options: tuple[dict, ...] = ()
+    #: a module it needs that is not a dependency of ours (None: always there)
+    needs: str | None = None
+    #: an AI (chooses its own moves) rather than a person or an empty seat
+    ai: bool = True
+
+
+_EVALS = {"name": "eval", "kind": "choice", "values": ["score", "material", "percent", "bao"]}
+
+#: the player kinds, in the order the new-game form lists them (levels are :data:`LEVELS`)
+PLAYER_KINDS: dict[str, PlayerKind] = {k.name: k for k in (
+    PlayerKind("human", "you, at this board", "human", "human", ai=False),
+    PlayerKind("best", "our strongest player within a time per move (the engine for Kalah and Bao)",
+               "best:time=1", "best:depth=2", ({"name": "time", "kind": "float", "default": 1.0},)),
+    PlayerKind("alphabeta", "alpha-beta search to a depth in turns", "alphabeta:depth=4", "alphabeta:depth=2",
+               ({"name": "depth", "kind": "int", "default": 4}, _EVALS)),
+    PlayerKind("minimax", "plain minimax to a depth in turns", "minimax:depth=3", "minimax:depth=1",
+               ({"name": "depth", "kind": "int", "default": 3}, _EVALS)),
+    PlayerKind("greedy", "the move that scores best now", "greedy", "greedy"),
+    PlayerKind("random", "random legal moves", "random", "random:seed=1",
+               ({"name": "seed", "kind": "int", "default": None},)),
+    PlayerKind("openspiel-mcts", "OpenSpiel's Monte Carlo tree search (standard Kalah only)",
+               "openspiel-mcts:sims=1000", "openspiel-mcts:sims=50",
+               ({"name": "sims", "kind": "int", "default": 1000},), needs="pyspiel"),
+    PlayerKind("openspiel-ab", "OpenSpiel's alpha-beta (standard Kalah only)", "openspiel-ab:depth=6",
+               "openspiel-ab:depth=2", ({"name": "depth", "kind": "int", "default": 6},), needs="pyspiel"),
+)}
+
+
+def kind_available(kind: PlayerKind) -> bool:
+    """Whether ``kind`` can be played here (its outside package is installed)."""
+    if kind.needs is None:
+        return True
+    import importlib.util  # noqa: PLC0415
+    return importlib.util.find_spec(kind.needs) is not None
+
+
+def ai_specs(quick: bool = False) -> list[str]:
+    """Every AI a user can choose by name: the levels, then one spec of each AI kind that can
+    be played here (``quick``: their small-budget specs)."""
+    kinds = [k for k in PLAYER_KINDS.values() if k.ai and kind_available(k)]
+    return list(LEVELS) + [k.quick if quick else k.spec for k in kinds]
+
+
+def uses_engine(player: Player, game: Game) -> bool:
+    """Whether ``player`` searches ``game`` with a compiled engine: its first move in a process
+    loads the engine, and on a machine that never ran it, compiles it first (a minute or more)."""
+    if isinstance(player, LevelPlayer):
+        return uses_engine(player.player_for(game), game)
+    if isinstance(player, BestPlayer):
+        return isinstance(game, (Kalah, Bao))
+    if isinstance(player, SearchPlayer):
+        return player.seconds is not None and isinstance(game, Bao) and player.evaluation in (None, "bao")
+    return False
+
+
+def expected_seconds(player: Player, game: Game) -> float | None:
+    """The most ``player`` may think about a move of ``game`` when it has a time budget
+    (what a person waiting is told); None when its budget is depth or nodes, not time."""
+    if isinstance(player, LevelPlayer):
+        return expected_seconds(player.player_for(game), game)
+    if isinstance(player, BestPlayer):
+        return player.seconds if player.seconds < 1e8 else None
+    if isinstance(player, SearchPlayer):
+        return player.seconds
+    return None
 
 
 def parse_player_spec(spec: str) -> tuple[str, dict[str, str]]:

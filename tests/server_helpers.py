@@ -8,6 +8,9 @@ from typing import Any
 
 import anyio
 
+#: the host names a test server answers to: this machine's, and Starlette's test client's
+TEST_HOSTS = ("localhost", "127.0.0.1", "::1", "testserver")
+
 #: the longest a test waits for one message (a hang guard, not a speed assertion)
 WAIT = 60.0
 

@@ -18,7 +18,7 @@ from mancala.search.core import alphabeta
 from mancala.server.app import create_app
 from mancala.server.protocol import MAX_MESSAGE_BYTES
 from mancala.server.session import ServerConfig
-from server_helpers import Conn
+from server_helpers import Conn, TEST_HOSTS
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -26,7 +26,7 @@ pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 @pytest.fixture(scope="module")
 def client():
     """One server (and its worker processes) shared by the tests of this file."""
-    app = create_app(ServerConfig(warm=False, workers=2, idle_grace=0.0))
+    app = create_app(ServerConfig(hosts=TEST_HOSTS, warm=False, workers=2, idle_grace=0.0))
     with TestClient(app) as c:
         yield c
 
@@ -431,7 +431,7 @@ def test_leaving_frees_the_game(client, conn):
 
 
 def test_limit_of_games_per_client():
-    app = create_app(ServerConfig(warm=False, workers=1, max_games_per_client=1))
+    app = create_app(ServerConfig(hosts=TEST_HOSTS, warm=False, workers=1, max_games_per_client=1))
     with TestClient(app) as c, c.websocket_connect("/ws") as w1, c.websocket_connect("/ws") as w2:
         a, b = Conn(w1), Conn(w2)
         a.hello()
@@ -459,7 +459,7 @@ def test_new_plays_again_with_the_same_settings_and_settings_change_the_delay(co
 
 
 def test_the_engine_is_warmed_in_the_background_and_announced():
-    app = create_app(ServerConfig(warm=True, workers=1))
+    app = create_app(ServerConfig(hosts=TEST_HOSTS, warm=True, workers=1))
     with TestClient(app) as c, c.websocket_connect("/ws") as ws:
         conn = Conn(ws)
         assert conn.hello()["engine"] in ("preparing", "ready")

@@ -13,7 +13,7 @@ from starlette.testclient import TestClient
 from mancala.server.app import create_app
 from mancala.server.protocol import MESSAGES
 from mancala.server.session import ServerConfig
-from server_helpers import Conn
+from server_helpers import Conn, TEST_HOSTS
 
 VALUES = st.one_of(
     st.none(), st.booleans(), st.integers(-10**12, 10**12), st.floats(allow_nan=False),
@@ -39,7 +39,7 @@ def messages(draw):
 
 
 def test_random_messages_never_break_the_server():
-    app = create_app(ServerConfig(warm=False, workers=1, idle_grace=0.0))
+    app = create_app(ServerConfig(hosts=TEST_HOSTS, warm=False, workers=1, idle_grace=0.0))
     with TestClient(app) as client, client.websocket_connect("/ws") as ws:
         conn = Conn(ws)
         conn.hello()

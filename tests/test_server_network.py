@@ -21,7 +21,7 @@ from mancala.cli import main
 from mancala.record import load_record
 from mancala.server.app import create_app
 from mancala.server.session import ServerConfig
-from server_helpers import Conn
+from server_helpers import Conn, TEST_HOSTS
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -30,7 +30,7 @@ def server(**options):
     """A test client around a fresh server with ``options``."""
     options.setdefault("warm", False)
     options.setdefault("workers", 1)
-    return TestClient(create_app(ServerConfig(**options)))
+    return TestClient(create_app(ServerConfig(**{"hosts": TEST_HOSTS, **options})))
 
 
 def connect(c: TestClient, **hello) -> tuple:

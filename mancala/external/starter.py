@@ -137,6 +137,8 @@ class ModulePlayer:
     _module: Any = field(default=None, init=False, repr=False)
     _cls: Any = field(default=None, init=False, repr=False)
     _players: dict = field(default_factory=dict, init=False, repr=False)
+    #: the module's objects may remember anything: they stay in the process that loaded them
+    portable = False
 
     def __post_init__(self) -> None:
         self._module = load_module(self.path)

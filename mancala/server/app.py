@@ -18,8 +18,9 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
-from starlette.responses import FileResponse, HTMLResponse, JSONResponse
+from starlette.responses import FileResponse, HTMLResponse, JSONResponse, PlainTextResponse
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket
@@ -28,7 +29,7 @@ from mancala.errors import BadInput, IllegalMove
 from mancala.games import GAMES, PRESETS
 from mancala.games.bao import BaoRules
 from mancala.games.kalah import KalahRules
-from mancala.players import LEVELS, LEVEL_SECONDS
+from mancala.players import LEVEL_SECONDS, LEVELS, PLAYER_KINDS, kind_available
 from mancala.record import record_from_json
 from mancala.server import study
 from mancala.server.protocol import MAX_MESSAGE_BYTES, Message, ProtocolError, encode, error, message, parse
@@ -69,9 +70,46 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         WebSocketRoute("/ws", websocket_endpoint),
         Mount("/static", app=StaticFiles(directory=STATIC, check_dir=False), name="static"),
     ]
-    app = Starlette(routes=routes, lifespan=lifespan)
+    app = Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(HostCheck, hosts=hub.config.hosts)])
     app.state.hub = hub
     return app
+
+
+def host_name(header: str) -> str:
+    """The host name of a ``Host`` header (``[::1]:8000`` -> ``::1``), lower case."""
+    header = header.strip().lower()
+    if header.startswith("["):
+        return header[1:].split("]", 1)[0]
+    return header.rsplit(":", 1)[0] if header.count(":") == 1 else header
+
+
+class HostCheck:
+    """Refuse every HTTP and WebSocket request whose ``Host`` header names a host the server
+    does not answer to: a page of another site whose name was rebound to this machine's
+    address (DNS rebinding) sends its own name there, and is turned away before anything
+    runs (HTTP 421; a WebSocket handshake gets 403)."""
+
+    def __init__(self, app, hosts: tuple[str, ...]) -> None:
+        self.app = app
+        self.hosts = {h.lower().strip("[]") for h in hosts}
+
+    def allowed(self, scope) -> bool:
+        """Whether the request of ``scope`` names one of the server's hosts."""
+        if "*" in self.hosts:
+            return True
+        header = next((v.decode("latin-1") for k, v in scope.get("headers", []) if k == b"host"), "")
+        return host_name(header) in self.hosts
+
+    async def __call__(self, scope, receive, send) -> None:
+        if scope["type"] not in ("http", "websocket") or self.allowed(scope):
+            await self.app(scope, receive, send)
+            return
+        if scope["type"] == "websocket":
+            await send({"type": "websocket.close", "code": 1008, "reason": "host not allowed"})
+            return
+        response = PlainTextResponse("this server does not answer to that host name (Host header); "
+                                     "open it by its own address", status_code=421)
+        await response(scope, receive, send)
 
 
 # --- HTTP ---------------------------------------------------------------------------------
@@ -116,26 +154,12 @@ async def api_games(request: Request):
 
 async def api_players(request: Request):
     """Player kinds and levels, as ``make_player`` takes them."""
-    kinds = [
-        {"kind": "human", "spec": "human", "options": [], "text": "you, at this board"},
-        {"kind": "remote", "spec": "remote", "options": [],
-         "text": "a seat for another client (a remote agent or a second browser) to join"},
-        {"kind": "level", "spec": "medium", "options": [],
-         "text": "the AI at a difficulty level, weakest first: " + ", ".join(LEVELS)},
-        {"kind": "best", "spec": "best:time=1", "options": [{"name": "time", "kind": "float", "default": 1.0}],
-         "text": "our strongest player within a time per move (the engine for Kalah)"},
-        {"kind": "alphabeta", "spec": "alphabeta:depth=4",
-         "options": [{"name": "depth", "kind": "int", "default": 4}, {"name": "eval", "kind": "choice",
-                                                                     "values": ["score", "material", "percent", "bao"]}],
-         "text": "alpha-beta search to a depth in turns"},
-        {"kind": "minimax", "spec": "minimax:depth=3",
-         "options": [{"name": "depth", "kind": "int", "default": 3}, {"name": "eval", "kind": "choice",
-                                                                     "values": ["score", "material", "percent", "bao"]}],
-         "text": "plain minimax to a depth in turns"},
-        {"kind": "greedy", "spec": "greedy", "options": [], "text": "the move that scores best now"},
-        {"kind": "random", "spec": "random", "options": [{"name": "seed", "kind": "int", "default": None}],
-         "text": "random legal moves"},
-    ]
+    kinds = [{"kind": k.name, "spec": k.spec, "options": list(k.options), "text": k.text}
+             for k in PLAYER_KINDS.values() if kind_available(k)]
+    kinds.insert(1, {"kind": "remote", "spec": "remote", "options": [],
+                     "text": "a seat for another client (a remote agent or a second browser) to join"})
+    kinds.insert(2, {"kind": "level", "spec": "medium", "options": [],
+                     "text": "the AI at a difficulty level, weakest first: " + ", ".join(LEVELS)})
     levels = {name: {"kalah": lv.kalah, "other": lv.other, "seconds": LEVEL_SECONDS[name]}
               for name, lv in LEVELS.items()}
     return JSONResponse({"kinds": kinds, "levels": levels, "default": DEFAULT_PLAYERS})
@@ -328,6 +352,7 @@ async def dispatch(hub: Hub, client: Client, msg: Message) -> None:
         session.step(client, rid)
         return
     if kind == "settings":
+        session.check_steer(client, "settings")
         delay = msg.get("move_delay")
         if delay is not None:
             session.move_delay = _clamp(delay, 0.0, 10.0)
@@ -379,6 +404,8 @@ def _switch(client: Client, session: GameSession, seats: list[int], request_id: 
     token = next((session.seats[p].token for p in seats if session.seats[p].token), None)
     if token is None and creator:
         token = session.creator_token
+    if creator:
+        session.creators.add(client)
     session.attach(client, seats)
     client.send(message("joined", request_id, game_id=session.id, seats=sorted(seats), resume=token,
                         role="player" if seats or creator else "watcher"))

@@ -14,6 +14,7 @@ import webbrowser
 from pathlib import Path
 
 from mancala.errors import BadInput
+from mancala.server.workers import MAX_DEFAULT_WORKERS, default_workers
 
 DEFAULT_PORT = 8000
 #: ``mancala serve``'s per-move clock for matches created without one, in seconds
@@ -58,10 +59,14 @@ def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--max-games", type=int, default=200, help="games the server holds at once (default 200)")
     parser.add_argument("--max-games-per-client", type=int, default=50,
                         help="running games one client address may create (default 50)")
+    parser.add_argument("--allow-host", action="append", default=[], metavar="NAME",
+                        help="also answer to requests for host NAME (the name clients use to reach this server, "
+                             "e.g. behind a proxy; * for any); repeatable")
     parser.add_argument("--allow-origin", action="append", default=[], metavar="ORIGIN",
                         help="also accept browser pages from ORIGIN (e.g. http://example.org); repeatable")
-    parser.add_argument("--workers", type=int, default=min(4, os.cpu_count() or 1),
-                        help="processes for AI moves and analysis (default: cores, at most 4)")
+    parser.add_argument("--workers", type=int, default=default_workers(),
+                        help=f"processes for AI moves and analysis (default: one a core, at most {MAX_DEFAULT_WORKERS}; "
+                             f"here {default_workers()})")
 
 
 def is_loopback(host: str) -> bool:
@@ -74,6 +79,19 @@ def is_loopback(host: str) -> bool:
         return False
 
 
+def server_names(args: argparse.Namespace) -> tuple[str, ...]:
+    """The host names the server answers to (checked against every request's ``Host``):
+    this machine's loopback names, and when it listens beyond loopback the address it was
+    given, the machine's own names and every ``--allow-host``."""
+    from mancala.server.session import LOOPBACK_NAMES  # noqa: PLC0415
+    names = list(LOOPBACK_NAMES)
+    if not is_loopback(args.host):
+        if args.host not in ("0.0.0.0", "::", ""):
+            names.append(args.host)
+        names += [socket.gethostname(), socket.getfqdn()]
+    return tuple(dict.fromkeys(n.lower() for n in [*names, *args.allow_host] if n))
+
+
 def _config(args: argparse.Namespace, results: Path | None, clock: dict | None):
     from mancala.server.session import ServerConfig  # noqa: PLC0415
     token = args.token or os.environ.get("MANCALA_TOKEN") or None
@@ -83,7 +101,8 @@ def _config(args: argparse.Namespace, results: Path | None, clock: dict | None):
     for name in ("grace", "max_games", "max_games_per_client", "workers"):
         if getattr(args, name) is not None and getattr(args, name) <= 0:
             raise BadInput(f"--{name.replace('_', '-')} must be more than 0")
-    return ServerConfig(token=token, allow_origins=tuple(args.allow_origin), max_games=args.max_games,
+    return ServerConfig(token=token, allow_origins=tuple(args.allow_origin), hosts=server_names(args),
+                        max_games=args.max_games,
                         max_games_per_client=args.max_games_per_client, grace=args.grace, results=results,
                         workers=args.workers, clock=clock)
 

@@ -9,13 +9,12 @@ The wire format is ``docs/protocol.md``.
 from __future__ import annotations
 
 import asyncio
-import functools
 import json
 import logging
 import os
 import secrets
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Callable
@@ -26,12 +25,13 @@ from mancala.errors import BadInput, IllegalMove
 from mancala.games import PRESETS, make_game
 from mancala.games.base import Game
 from mancala.games.bao import Bao
-from mancala.players import BestPlayer, HumanPlayer, SearchPlayer, make_player
+from mancala.players import (BestPlayer, HumanPlayer, SearchPlayer, expected_seconds, is_portable, make_player,
+                             player_memory, uses_engine)
 from mancala.record import GameRecord
 from mancala.server import study
 from mancala.server.protocol import ProtocolError, error, message
 from mancala.server.views import board_view, last_view, legal_view, result_view
-from mancala.server.workers import WorkerPool
+from mancala.server.workers import WorkerPool, default_workers
 
 log = logging.getLogger("mancala.server")
 
@@ -49,6 +49,10 @@ WORKER_MEMORY_MB = 512
 MAX_BAO_LAPS = 1_000_000
 
 
+#: the names of this machine seen from itself: what a server bound to loopback answers to
+LOOPBACK_NAMES = ("localhost", "127.0.0.1", "::1")
+
+
 @dataclass
 class ServerConfig:
     """The server's settings (``mancala web``/``mancala serve`` options; ``docs/protocol.md``)."""
@@ -57,6 +61,9 @@ class ServerConfig:
     token: str | None = None
     #: extra allowed ``Origin`` values for browsers (besides the server's own address)
     allow_origins: tuple[str, ...] = ()
+    #: the host names the server answers to: a request whose ``Host`` header names another
+    #: host is refused (DNS rebinding); ``*`` answers to any name
+    hosts: tuple[str, ...] = LOOPBACK_NAMES
     max_games: int = 200
     max_games_per_client: int = 50
     #: seconds a disconnected player of a network game may take to come back
@@ -65,9 +72,9 @@ class ServerConfig:
     idle_grace: float = 10.0
     #: the folder finished games and the journal are written to (None: nothing written)
     results: Path | None = None
-    #: worker processes for AI moves and studies
-    workers: int = 2
-    #: warm the engine in the workers at start-up
+    #: worker processes for AI moves and studies (one a core, see :func:`default_workers`)
+    workers: int = field(default_factory=lambda: default_workers())
+    #: warm the engine in the background at start-up
     warm: bool = True
     #: default clocks for games with a remote seat: {"move": s, "game": s} (None: no clock)
     clock: dict | None = None
@@ -82,8 +89,15 @@ class Seat:
     spec: str
     #: ``human``, ``ai`` or ``remote``
     kind: str
-    #: the AI player object (None for humans and remote players)
-    player: Any = None
+    #: what the AI player remembers between moves (plain data, see players.Memory): the
+    #: player itself is rebuilt from ``spec`` in whichever worker process plays its move
+    memory: dict | None = None
+    #: whether the AI can move in any worker (False: an outside program, kept in one worker)
+    portable: bool = True
+    #: whether the AI searches with the compiled engine (its first move waits for it)
+    engine: bool = False
+    #: the most the AI thinks a move, when its budget is time (None: depth or nodes)
+    budget: float | None = None
     holder: "Client | None" = None
     #: the secret a disconnected holder presents to take the seat back
     token: str | None = None
@@ -118,6 +132,8 @@ class GameSession:
         self.hub = hub
         self.id = hub.new_id()
         self.game = game
+        #: the game as data: what worker processes are sent to rebuild it
+        self.game_spec = _spec(game)
         self.seats = [_seat(spec, game) for spec in specs]
         self.record = GameRecord(game, [s.spec for s in self.seats])
         self.states = [game.initial_state()]
@@ -141,6 +157,9 @@ class GameSession:
         self.written = False
         #: the resume token of the client that created the game (and of its human seats)
         self.creator_token = secrets.token_urlsafe(16)
+        #: connections that created the game (or came back with its creator's token): with
+        #: the seats' holders, the only ones who may steer it (pause, step, settings, undo, resign)
+        self.creators: set[Client] = set()
         for move in moves or []:
             self._push(move)
         #: a loaded game that was already over is not a result of this server
@@ -240,8 +259,8 @@ class GameSession:
         seat = self.seats[mover]
         name = self.names()[mover]
         if seat.kind == "ai":
-            if not self.hub.engine_ready:
-                return "Preparing the engine…"
+            if seat.engine and not self.hub.engine_ready:
+                return f"{name} is waiting for the engine: {self.hub.preparing_text()}…"
             if self.paused:
                 return f"Paused; {name} to move."
             return f"{name} is thinking…"
@@ -315,6 +334,17 @@ class GameSession:
         self.redo_stack.clear()
         self.play(move, client, request_id)
 
+    def may_steer(self, client: Client | None) -> bool:
+        """Whether ``client`` may pause, resume, step, change settings, undo, redo or resign:
+        a player of one of the game's seats or its creator; watchers only watch."""
+        return client is None or bool(client.seats) or client in self.creators
+
+    def check_steer(self, client: Client | None, what: str) -> None:
+        """Refuse ``what`` to a watcher (see :meth:`may_steer`)."""
+        if not self.may_steer(client):
+            raise ProtocolError("not_allowed", f"{what}: you are watching this game; only its players and the "
+                                               f"one who created it may {what} it", what)
+
     def _seats_text(self, client: Client) -> str:
         if not client.seats:
             return "no seat: you are watching"
@@ -339,6 +369,7 @@ class GameSession:
     def undo(self, client: Client, request_id: Any = None) -> None:
         """Take back moves through the last one a human of ``client`` made (the AI's whole
         turn included); they can be redone."""
+        self.check_steer(client, "undo")
         self._check_study_allowed("undo")
         if self.forced_result is not None:
             raise ProtocolError("game_over", f"the game ended ({self.forced_result['reason']}): nothing to undo", "undo")
@@ -354,6 +385,7 @@ class GameSession:
 
     def redo(self, client: Client, request_id: Any = None) -> None:
         """Play again the moves the last undo took back."""
+        self.check_steer(client, "redo")
         self._check_study_allowed("redo")
         if not self.redo_stack:
             raise ProtocolError("refused", "nothing to redo", "redo")
@@ -397,16 +429,19 @@ class GameSession:
         if self.paused and not self.step_pending:
             return
         self.generation += 1
-        self.thinking = {"player": mover, "spec": seat.spec, "since": time.monotonic()}
+        self.thinking = {"player": mover, "spec": seat.spec, "since": time.monotonic(),
+                         **self.hub.expectation(seat)}
         self.think_task = asyncio.get_running_loop().create_task(self._think(self.generation, mover))
 
     async def _think(self, generation: int, mover: int) -> None:
         seat = self.seats[mover]
         try:
-            move, player = await self.hub.run(study.think, self.game, self.state, seat.player)
+            move, memory = await self.hub.run(
+                study.think, self.game_spec, self.state, seat.spec, seat.memory, f"{self.id}/{mover}",
+                affinity=None if seat.portable else f"{self.id}/{mover}", urgent=not self.all_ai)
             if generation != self.generation:
                 return
-            seat.player = player
+            seat.memory = memory
             wait = self.last_move_time + self.move_delay - time.monotonic()
             if wait > 0:
                 await asyncio.sleep(wait)
@@ -438,6 +473,7 @@ class GameSession:
 
     def pause(self, on: bool, client: Client | None = None, request_id: Any = None) -> None:
         """Pause (at once: a search under way is abandoned) or resume an AI-vs-AI game."""
+        self.check_steer(client, "pause" if on else "resume")
         if not self.all_ai and (on or not self.paused):
             raise ProtocolError("refused", "pause, resume and step are for games between two AIs "
                                            "(resume also restarts an AI whose move failed)",
@@ -452,6 +488,7 @@ class GameSession:
 
     def step(self, client: Client | None = None, request_id: Any = None) -> None:
         """Play one AI move of a paused AI-vs-AI game."""
+        self.check_steer(client, "step")
         if not self.all_ai:
             raise ProtocolError("refused", "step is for games between two AIs", "step")
         if not self.paused:
@@ -473,8 +510,10 @@ class GameSession:
         """The client's player resigns (the one to move among its seats, else its first)."""
         if self.over():
             raise ProtocolError("game_over", "the game is already over", "resign")
+        self.check_steer(client, "resign")
         if not client.seats:
-            raise ProtocolError("refused", "watchers cannot resign", "resign")
+            raise ProtocolError("refused", "resign: you hold no seat of this game (an AI-vs-AI game "
+                                           "ends when you leave it or start another)", "resign")
         mover = self.game.to_move(self.state)
         loser = mover if mover in client.seats else client.seats[0]
         self.forced_result = self._win_for(1 - loser, "resign", f"{self.names()[loser]} resigned")
@@ -541,6 +580,7 @@ class GameSession:
     def detach(self, client: Client, leaving: bool) -> None:
         """``client`` left (``leaving``: on purpose, else its connection dropped)."""
         self.clients.discard(client)
+        self.creators.discard(client)
         for p in client.seats:
             seat = self.seats[p]
             if seat.holder is client:
@@ -673,7 +713,8 @@ def _seat(spec: str, game: Game) -> Seat:
                        f"at most")
     if isinstance(player, BestPlayer) and player.seconds > MAX_AI_SECONDS:
         raise BadInput(f"player {spec!r}: this server gives an AI at most {MAX_AI_SECONDS:g} s a move")
-    return Seat(player.spec, "ai", player)
+    return Seat(player.spec, "ai", memory=player_memory(player), portable=is_portable(player),
+                engine=uses_engine(player, game), budget=expected_seconds(player, game))
 
 
 def _spec(game: Game) -> str:
@@ -722,6 +763,9 @@ class Hub:
         self.sessions: dict[str, GameSession] = {}
         self.clients: set[Client] = set()
         self.engine_ready = not self.config.warm
+        #: when the engine's warm-up started (monotonic) and about how long it takes here
+        self.engine_since = time.monotonic()
+        self.engine_estimate = study.warm_up_estimate()
         self.pool: WorkerPool | None = None
         self.interrupted: list[dict] = []
         self._warm_task: asyncio.Task | None = None
@@ -738,9 +782,31 @@ class Hub:
         if self.config.warm:
             self._warm_task = asyncio.get_running_loop().create_task(self._warm())
 
+    def preparing_left(self) -> float:
+        """About how many seconds the engine's warm-up has left (at least one)."""
+        return max(1.0, self.engine_estimate - (time.monotonic() - self.engine_since))
+
+    def preparing_what(self) -> str:
+        """What the engine's warm-up is doing."""
+        return "compiling it for this machine (first run only)" if self.engine_estimate > study.LOAD_SECONDS \
+            else "loading it"
+
+    def preparing_text(self) -> str:
+        """What the engine's warm-up is doing and about how long it has left."""
+        return f"{self.preparing_what()}, about {self.preparing_left():.0f} s left"
+
+    def expectation(self, seat: Seat) -> dict:
+        """What an AI's move waits for and about how long (``doing``, ``estimate`` seconds,
+        None when unknown), for the ``thinking`` field a waiting person sees."""
+        if seat.engine and not self.engine_ready:
+            return {"doing": f"preparing the engine: {self.preparing_what()}",
+                    "estimate": round(self.preparing_left() + (seat.budget or 1.0), 1)}
+        return {"doing": "searching", "estimate": seat.budget}
+
     async def _warm(self) -> None:
+        self.engine_since = time.monotonic()
         try:
-            await self.run(study.warm_engine)
+            await self.run(study.warm_engine, urgent=False)
         except Exception:  # the engine is an optimisation for Kalah's best player: go on without
             log.exception("engine warm-up failed")
         self.engine_ready = True
@@ -760,12 +826,13 @@ class Hub:
             pool, self.pool = self.pool, None
             pool.shutdown()  # searches under way are abandoned: end the workers now
 
-    async def run(self, fn, *args):
+    async def run(self, fn, *args, affinity: str | None = None, urgent: bool = True):
         """Run ``fn(*args)`` in a worker process and await its answer (cancelling the
-        caller stops the work)."""
+        caller stops the work).  ``urgent`` work (a person waits for it) goes ahead of the
+        rest; work with an ``affinity`` runs in the worker that ran that key before."""
         if self.pool is None:
-            self.pool = WorkerPool(self.config.workers, functools.partial(_worker_init, self.config.warm))
-        return await self.pool.run(fn, *args)
+            self.pool = WorkerPool(self.config.workers, _worker_init)
+        return await self.pool.run(fn, *args, affinity=affinity, urgent=urgent)
 
     def new_id(self) -> str:
         """A fresh game id."""
@@ -925,9 +992,8 @@ def _safe(text: Any) -> str:
     return "".join(ch for ch in str(text) if ch.isalnum() or ch in "-_")[:40] or "x"
 
 
-def _worker_init(warm: bool) -> None:
-    """Worker process start-up: bound the engine's memory, load its kernels."""
+def _worker_init() -> None:
+    """Worker process start-up: bound the engine's memory (the kernels load when a task
+    first needs them; the hub warms them in the background, see :meth:`Hub._warm`)."""
     # several workers each hold an engine: keep each one's tables modest unless told otherwise
     os.environ.setdefault("MANCALA_MEMORY_MB", str(WORKER_MEMORY_MB))
-    if warm:
-        study.warm_kernels()

@@ -1,9 +1,9 @@
 """The server's CPU work, run in worker processes off the event loop: AI moves, hints,
 analysis, game review and search trees.
 
-Every function here is a plain function of picklable arguments returning JSON-ready data
-(except :func:`think`, which returns the move and the player, whose state — a random
-player's generator — goes on with the game).
+Every function here is a plain function of data (game specs, positions, player specs and
+memories) returning JSON-ready data, so it runs the same in any worker process; :func:`think`
+returns the move and the player's memory afterwards (a random player's generator moved on).
 """
 
 from __future__ import annotations
@@ -11,12 +11,14 @@ from __future__ import annotations
 import time
 from collections import OrderedDict
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from mancala.games.bao import Bao
 from mancala.games.base import Game
 from mancala.games.kalah import Kalah
-from mancala.players import default_evaluation
+from mancala.games import make_game
+from mancala.players import Memory, Player, default_evaluation, player_memory, rebuild_player, restore_memory
 from mancala.search.core import INF, Node, SearchAborted, Tracer, alphabeta, minimax
 from mancala.search.evaluation import score_difference, win_loss_percent
 from mancala.search.explain import compact_board, line_by_turn, prune_reason
@@ -38,24 +40,78 @@ def warm_kernels() -> None:
     warm_up()
 
 
+#: about how long the engines' warm-up takes when their compiled kernels are on disk (loading
+#: them), and when they are not (compiling them: the first run after install), in seconds on
+#: a 2-core machine with the other core busy (benchmarks/bench_first_move.py measures it)
+LOAD_SECONDS = 6.0
+COMPILE_SECONDS = 90.0
+
+
+def engine_on_disk() -> bool:
+    """Whether the engines' compiled kernels are in numba's cache beside their modules (the
+    warm-up then loads them instead of compiling them).  Reads file names only: the server's
+    own process never loads numba."""
+    from importlib.util import find_spec  # noqa: PLC0415
+    from pathlib import Path  # noqa: PLC0415
+    spec = find_spec("mancala.engine")
+    folders = [Path(p) / "__pycache__" for p in (spec.submodule_search_locations or [])] if spec else []
+    wanted = ("search.negamax-", "bao_search.negamax-")
+    return all(any(any(f.glob(w + "*.nbi")) for f in folders if f.is_dir()) for w in wanted)
+
+
+def warm_up_estimate() -> float:
+    """About how many seconds the engines' warm-up (:func:`warm_engine`) will take here."""
+    return LOAD_SECONDS if engine_on_disk() else COMPILE_SECONDS
+
+
 def warm_engine() -> bool:
-    """Make the engine ready for the default game, standard Kalah: kernels, and (with the
-    engine's ``prepare``) its table and endgame database."""
-    try:
-        from mancala.engine import prepare  # noqa: PLC0415 (added by the engine work; used when present)
-    except ImportError:
-        prepare = None
-    if prepare is not None:
-        prepare(Kalah())
-    else:
-        from mancala.engine.engine import warm_up  # noqa: PLC0415
-        warm_up()
+    """Make the engines ready, the default game's first: standard Kalah's kernels, table and
+    endgame database, then Bao's kernels."""
+    from mancala.engine import prepare  # noqa: PLC0415 (numba: loaded in workers only)
+    from mancala.engine.bao_search import warm_up as warm_bao  # noqa: PLC0415
+    prepare(Kalah())
+    warm_bao()
     return True
 
 
-def think(game: Game, state, player) -> tuple[Any, Any]:
-    """``player``'s move in ``state``, and the player afterwards (its random state moved on)."""
-    return player.choose(game, state), player
+#: the players this worker process has built, by seat (most recent last): kept so an engine
+#: player keeps its tables and an outside program its process from one move to the next
+_SEATED: OrderedDict[str, tuple[str, Player]] = OrderedDict()
+#: the most seats one worker keeps players for (the oldest is dropped, and rebuilt if needed)
+MAX_SEATED = 64
+
+
+@lru_cache(maxsize=64)
+def game_of(spec: str) -> Game:
+    """The game of a game spec (``kalah(pits=4)``), built once per process."""
+    return make_game(spec)
+
+
+def think(game_spec: str, state, spec: str, memory: Memory | None = None,
+          seat: str | None = None) -> tuple[Any, Memory]:
+    """The move of the player ``spec`` (with its ``memory``) in ``state`` of the game
+    ``game_spec``, and its memory afterwards.  ``seat`` names the game's seat, so that the
+    player built for it is used again on its next move in this process."""
+    player = None
+    if seat is not None and seat in _SEATED and _SEATED[seat][0] == spec:
+        player = restore_memory(_SEATED[seat][1], memory)
+        _SEATED.move_to_end(seat)
+    if player is None:
+        player = rebuild_player(spec, memory)
+        if seat is not None:
+            _SEATED[seat] = (spec, player)
+            while len(_SEATED) > MAX_SEATED:
+                _SEATED.popitem(last=False)
+    move = player.choose(game_of(game_spec), state)
+    return move, player_memory(player)
+
+
+def forget(seat: str) -> None:
+    """Drop the player kept for ``seat`` (its game is over)."""
+    entry = _SEATED.pop(seat, None)
+    close = getattr(entry[1], "close", None) if entry else None
+    if callable(close):
+        close()
 
 
 def unit(game: Game) -> str:

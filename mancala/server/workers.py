@@ -28,6 +28,16 @@ log = logging.getLogger("mancala.server")
 ABANDON_GRACE = 1.0
 
 
+#: the most worker processes the server starts by default (each may hold an engine of
+#: 512 MB, the server's worker memory bound: eight keep the whole server within about 4 GB)
+MAX_DEFAULT_WORKERS = 8
+
+
+def default_workers() -> int:
+    """One worker process a core (at most :data:`MAX_DEFAULT_WORKERS`)."""
+    return max(1, min(MAX_DEFAULT_WORKERS, os.cpu_count() or 1))
+
+
 class WorkerDied(RuntimeError):
     """The worker running a task stopped before answering (killed, or out of memory)."""
 
@@ -75,10 +85,29 @@ class _Worker:
         self.conn = conn
         self.future: asyncio.Future | None = None
         self.task_id: int | None = None
+        #: whether the task it runs is background work (nobody waiting for it)
+        self.background = False
+        #: the affinity keys of the tasks it has run (their players live in this process)
+        self.keys: set[str] = set()
+
+
+class _Task:
+    """A task waiting for a worker."""
+
+    def __init__(self, future: asyncio.Future, task_id: int, fn: Callable, args: tuple,
+                 affinity: str | None) -> None:
+        self.future, self.task_id, self.fn, self.args, self.affinity = future, task_id, fn, args, affinity
 
 
 class WorkerPool:
     """``size`` worker processes; :meth:`run` awaits a function's result from one of them.
+
+    Urgent tasks (a person is waiting: an AI's reply in a human game, a hint) are dispatched
+    before background ones (AI-vs-AI games, warming the engine), and background tasks never
+    hold the last free worker when there are two or more, so a person's request waits at
+    most for one task to end, never behind a queue of them.  A task with an ``affinity`` key
+    runs in the worker that ran that key before (while that worker lives): how an outside
+    program's player stays in the process that started it.
 
     Must be used from one event loop.  Cancelling the awaiting task cancels the work.
     """
@@ -89,7 +118,8 @@ class WorkerPool:
         self.context = multiprocessing.get_context("spawn")
         self.workers: list[_Worker] = []
         self.idle: deque[_Worker] = deque()
-        self.pending: deque[tuple[asyncio.Future, int, Callable, tuple]] = deque()
+        self.urgent: deque[_Task] = deque()
+        self.background: deque[_Task] = deque()
         self.ids = itertools.count(1)
         self.loop: asyncio.AbstractEventLoop | None = None
         self.closed = False
@@ -111,15 +141,14 @@ class WorkerPool:
         while len(self.workers) < self.size and not self.closed:
             self._spawn()
 
-    async def run(self, fn: Callable, *args: Any) -> Any:
+    async def run(self, fn: Callable, *args: Any, affinity: str | None = None, urgent: bool = True) -> Any:
         """``fn(*args)`` in a worker; its exception is raised here.  Cancelling the caller
         ends the work (the worker is replaced)."""
         if self.closed:
             raise RuntimeError("the server is stopping")
         self._ensure_started()
         future = self.loop.create_future()
-        task_id = next(self.ids)
-        self.pending.append((future, task_id, fn, args))
+        (self.urgent if urgent else self.background).append(_Task(future, next(self.ids), fn, args, affinity))
         self._dispatch()
         try:
             return await future
@@ -127,23 +156,46 @@ class WorkerPool:
             self._cancel(future)
             raise
 
+    def _worker_for(self, affinity: str | None) -> _Worker | None:
+        """The idle worker a task with ``affinity`` may run in now (None: wait)."""
+        if affinity is not None:
+            for worker in self.workers:
+                if affinity in worker.keys:
+                    return worker if worker in self.idle else None
+        return self.idle[0] if self.idle else None
+
     def _dispatch(self) -> None:
-        while self.idle and self.pending:
-            future, task_id, fn, args = self.pending.popleft()
-            if future.done():
-                continue
-            worker = self.idle.popleft()
-            worker.future, worker.task_id = future, task_id
-            try:
-                worker.conn.send((task_id, fn, args))
-            except Exception as e:  # noqa: BLE001 (arguments that cannot be pickled, a broken pipe)
-                worker.future = worker.task_id = None
-                if not future.done():
-                    future.set_exception(e)
-                if isinstance(e, (BrokenPipeError, OSError)):
-                    self._replace(worker)
-                else:
-                    self.idle.append(worker)
+        for queue, background in ((self.urgent, False), (self.background, True)):
+            for task in list(queue):
+                if not self.idle:
+                    return
+                if task.future.done():
+                    queue.remove(task)
+                    continue
+                if background and self.size > 1 and \
+                        sum(1 for w in self.workers if w.future is not None and w.background) >= self.size - 1:
+                    return
+                worker = self._worker_for(task.affinity)
+                if worker is None:
+                    continue
+                queue.remove(task)
+                self._send(worker, task, background)
+
+    def _send(self, worker: _Worker, task: _Task, background: bool) -> None:
+        self.idle.remove(worker)
+        worker.future, worker.task_id, worker.background = task.future, task.task_id, background
+        if task.affinity is not None:
+            worker.keys.add(task.affinity)
+        try:
+            worker.conn.send((task.task_id, task.fn, task.args))
+        except Exception as e:  # noqa: BLE001 (arguments that cannot be pickled, a broken pipe)
+            worker.future = worker.task_id = None
+            if not task.future.done():
+                task.future.set_exception(e)
+            if isinstance(e, (BrokenPipeError, OSError)):
+                self._replace(worker)
+            else:
+                self.idle.append(worker)
 
     def _readable(self, worker: _Worker) -> None:
         try:
@@ -175,7 +227,8 @@ class WorkerPool:
             if worker.future is future:
                 self.loop.call_later(ABANDON_GRACE, self._end_if_running, worker, worker.task_id)
                 return
-        self.pending = deque(p for p in self.pending if p[0] is not future)
+        self.urgent = deque(t for t in self.urgent if t.future is not future)
+        self.background = deque(t for t in self.background if t.future is not future)
 
     def _end_if_running(self, worker: _Worker, task_id: int) -> None:
         if worker.task_id == task_id and worker in self.workers and not self.closed:
@@ -193,7 +246,8 @@ class WorkerPool:
         if worker.process.is_alive():
             worker.process.kill()
         worker.conn.close()
-        worker.process.join(timeout=0)
+        # reap it off the event loop, so no <defunct> process is left behind
+        threading.Thread(target=worker.process.join, name="reap-worker", daemon=True).start()
 
     def _replace(self, worker: _Worker) -> None:
         """End ``worker`` (its task abandoned) and start a fresh one in its place."""
@@ -209,10 +263,11 @@ class WorkerPool:
     def shutdown(self) -> None:
         """End every worker (tasks under way are abandoned)."""
         self.closed = True
-        for future, *_ in self.pending:
-            if not future.done():
-                future.cancel()
-        self.pending.clear()
+        for task in (*self.urgent, *self.background):
+            if not task.future.done():
+                task.future.cancel()
+        self.urgent.clear()
+        self.background.clear()
         for worker in list(self.workers):
             if worker.future is not None and not worker.future.done():
                 worker.future.cancel()

@@ -400,9 +400,15 @@ function updateThinking() {
   }
   const secs = (performance.now() - app.thinkingAt) / 1000;
   const p = s.players[s.thinking.player];
-  const waiting = s.engine === "preparing" ? " — preparing the engine…" : "";
+  const t = s.thinking;
+  const preparing = t.doing && t.doing !== "searching";
+  // what the wait is for, and about how long is left of it, when the server knows
+  const left = t.estimate != null ? Math.max(0, t.estimate - secs) : null;
+  const estimate = left != null && (preparing || t.estimate >= 1)
+    ? ` (about ${left >= 1 ? Math.ceil(left) : "<1"} s left)` : "";
+  const what = preparing ? `waiting — ${t.doing}` : "thinking…";
   box.hidden = false;
-  box.textContent = `${p.name} (${s.thinking.spec}) is thinking… ${secs.toFixed(1)} s${waiting}`;
+  box.textContent = `${p.name} (${t.spec}) is ${what} ${secs.toFixed(1)} s${estimate}`;
   document.body.dataset.thinking = "yes";
 }
 

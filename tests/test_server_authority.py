@@ -1,0 +1,153 @@
+"""Who may send what (issue 17, item 4): watchers watch — only a game's seats and its creator
+steer it — and a request for a host name the server does not answer to (DNS rebinding) is
+refused on every HTTP and WebSocket route."""
+
+from __future__ import annotations
+
+import argparse
+
+import pytest
+from starlette.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
+
+from mancala.server.app import create_app, host_name
+from mancala.server.command import server_names
+from mancala.server.session import LOOPBACK_NAMES, ServerConfig
+from server_helpers import TEST_HOSTS, Conn
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+
+@pytest.fixture(scope="module")
+def client():
+    """One server for the file's tests."""
+    app = create_app(ServerConfig(hosts=TEST_HOSTS, warm=False, workers=1, idle_grace=0.0))
+    with TestClient(app) as c:
+        yield c
+
+
+def _ai_game(conn: Conn) -> str:
+    """An AI-vs-AI game created (and so steerable) by ``conn``, paused; its id."""
+    joined, _ = conn.create(game="tictactoe", players=["random:seed=1", "random:seed=2"], move_delay=5.0)
+    state = conn.ask("pause")
+    assert state["type"] == "state" and state["paused"], state
+    return joined["game_id"]
+
+
+@pytest.mark.parametrize("intent, fields", [
+    ("pause", {}), ("resume", {}), ("step", {}), ("settings", {"move_delay": 0.0}),
+    ("undo", {}), ("redo", {}), ("resign", {}),
+])
+def test_a_watcher_cannot_steer_an_ai_game(client, intent, fields):
+    with client.websocket_connect("/ws") as w1, client.websocket_connect("/ws") as w2:
+        owner, watcher = Conn(w1), Conn(w2)
+        owner.hello(), watcher.hello()
+        gid = _ai_game(owner)
+        before = owner.ask("view", "view", ply=0)
+        watched = watcher.ask("watch", "state", game_id=gid)
+        assert watched["type"] == "state"
+        answer = watcher.ask(intent, **fields)
+        assert answer["type"] == "error" and answer["code"] == "not_allowed", answer
+        assert "watching" in answer["message"]
+        # nothing changed: still paused, same delay, no result, the same first position
+        state = owner.ask("ping", "pong") and owner.ask("view", "view", ply=0)
+        assert state["board"] == before["board"]
+        now = watcher.ask("list", "games")
+        mine = next(g for g in now["games"] if g["game_id"] == gid)
+        assert mine.get("result") is None
+
+
+def test_a_watcher_cannot_slow_a_clocked_game_to_make_it_lose_on_time(client):
+    with client.websocket_connect("/ws") as w1, client.websocket_connect("/ws") as w2:
+        owner, watcher = Conn(w1), Conn(w2)
+        owner.hello(), watcher.hello()
+        joined, state = owner.create(game="tictactoe", players=["greedy", "greedy"], move_delay=0.0)
+        watcher.ask("watch", "state", game_id=joined["game_id"])
+        refused = watcher.ask("settings", move_delay=10.0)
+        assert refused["code"] == "not_allowed"
+        final = owner.settle(lambda s: s.get("result") is not None)
+        assert final["result"]["reason"] != "time"
+
+
+def test_the_creator_and_the_players_may_steer(client):
+    with client.websocket_connect("/ws") as ws:
+        owner = Conn(ws)
+        owner.hello()
+        _ai_game(owner)
+        assert owner.ask("settings", move_delay=0.0)["type"] == "state"
+        stepped = owner.ask("step")
+        assert stepped["type"] == "state", stepped
+        assert owner.ask("resume")["type"] == "state"
+    with client.websocket_connect("/ws") as ws:
+        player = Conn(ws)
+        player.hello()
+        player.create(game="tictactoe", players=["human", "random:seed=3"])
+        moved = player.ask("move", move="5")
+        assert moved["type"] == "state"
+        player.settle(lambda s: len(s["history"]) >= 2)
+        assert player.ask("undo")["type"] == "state"
+        assert player.ask("resign")["result"]["reason"] == "resign"
+
+
+def test_the_creator_who_comes_back_with_its_token_may_steer_again(client):
+    with client.websocket_connect("/ws") as ws:
+        owner = Conn(ws)
+        owner.hello()
+        joined, _ = owner.create(game="tictactoe", players=["random:seed=1", "random:seed=2"], move_delay=5.0)
+        token, gid = joined["resume"], joined["game_id"]
+        with client.websocket_connect("/ws") as ws2:
+            back = Conn(ws2)
+            back.hello()
+            assert back.ask("join", "joined", game_id=gid, resume=token)["role"] == "player"
+            assert back.ask("pause")["paused"] is True
+
+
+@pytest.mark.parametrize("path", ["/", "/api/results", "/api/status", "/api/players", "/api/games",
+                                  "/static/index.html"])
+def test_a_foreign_host_name_is_refused_on_every_http_route(client, path):
+    refused = client.get(path, headers={"host": "evil.example:8000"})
+    assert refused.status_code == 421, (path, refused.status_code)
+    assert client.get(path, headers={"host": "localhost:8000"}).status_code in (200, 404)
+
+
+def test_a_foreign_host_name_cannot_open_the_websocket(client):
+    headers = {"host": "evil.example:8000", "origin": "http://evil.example:8000"}
+    with pytest.raises(WebSocketDisconnect):
+        with client.websocket_connect("/ws", headers=headers) as ws:
+            ws.send_text('{"v": 1, "type": "hello"}')
+            ws.receive_text()  # a welcome, were the handshake accepted
+
+
+@pytest.mark.parametrize("header, name", [
+    ("localhost:8000", "localhost"), ("127.0.0.1", "127.0.0.1"), ("[::1]:8000", "::1"),
+    ("EVIL.example:80", "evil.example"), ("", ""),
+])
+def test_host_name_reads_the_header(header, name):
+    assert host_name(header) == name
+
+
+def test_the_names_a_server_answers_to():
+    def names(host: str, *allow: str) -> tuple[str, ...]:
+        return server_names(argparse.Namespace(host=host, allow_host=list(allow)))
+    assert names("127.0.0.1") == LOOPBACK_NAMES
+    wide = names("0.0.0.0", "mancala.example.org")
+    assert "mancala.example.org" in wide and "0.0.0.0" not in wide and "localhost" in wide
+    assert "192.0.2.7" in names("192.0.2.7")
+    assert "evil.example" not in wide
+
+
+# --- what a waiting person is told (issue 17, item 8) ------------------------------------
+
+def test_an_engine_player_waiting_for_the_warm_up_is_told_what_and_how_long():
+    from mancala.games import make_game
+    from mancala.server.session import Hub, _seat
+    hub = Hub(ServerConfig(hosts=TEST_HOSTS, warm=True))
+    assert not hub.engine_ready
+    kalah, bao = make_game("kalah"), make_game("bao")
+    expert = hub.expectation(_seat("expert", kalah))
+    assert "preparing the engine" in expert["doing"] and expert["estimate"] >= 1
+    assert hub.expectation(_seat("medium", kalah)) == {"doing": "searching", "estimate": None}
+    assert "preparing the engine" in hub.expectation(_seat("medium", bao))["doing"]  # Bao's levels use its engine
+    assert hub.expectation(_seat("best:time=2", kalah))["estimate"] >= 3
+    hub.engine_ready = True
+    assert hub.expectation(_seat("best:time=2", kalah)) == {"doing": "searching", "estimate": 2.0}

@@ -1,0 +1,112 @@
+"""The server's worker pool (issue 17, items 1, 7 and 9): people first, outside programs kept
+in their worker, abandoned workers reaped, players sent as data."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import time
+from pathlib import Path
+
+import pytest
+
+from mancala.games import make_game
+from mancala.players import make_player, player_memory, rebuild_player
+from mancala.server import study
+from mancala.server.workers import ABANDON_GRACE, WorkerPool
+
+
+def nap(seconds: float, label: str) -> tuple[str, int]:
+    """Sleep, then say who ran it where."""
+    time.sleep(seconds)
+    return label, os.getpid()
+
+
+def where() -> int:
+    """This worker's process id."""
+    return os.getpid()
+
+
+def test_a_person_waits_for_at_most_one_task_not_behind_ai_games():
+    async def scenario():
+        pool = WorkerPool(2)
+        try:
+            await pool.run(where)  # the workers are up
+            background = [asyncio.ensure_future(pool.run(nap, 0.5, f"ai{i}", urgent=False)) for i in range(6)]
+            await asyncio.sleep(0.05)
+            started = time.monotonic()
+            label, _ = await pool.run(nap, 0.0, "person")
+            waited = time.monotonic() - started
+            done = await asyncio.gather(*background)
+            return waited, done, time.monotonic() - started
+        finally:
+            pool.shutdown()
+    waited, done, total = asyncio.run(scenario())
+    assert waited < 0.4, waited  # a worker was kept free: not behind six half-second tasks
+    assert [d[0] for d in done] == [f"ai{i}" for i in range(6)]
+    assert total >= 2.7, total  # background work ran one task at a time: one worker of two
+
+
+def test_a_task_with_an_affinity_runs_in_the_worker_that_ran_its_key():
+    async def scenario():
+        pool = WorkerPool(2)
+        try:
+            first = await pool.run(where, affinity="g1/0")
+            others = await asyncio.gather(*(pool.run(where, affinity="g1/0") for _ in range(5)),
+                                          *(pool.run(nap, 0.05, "x") for _ in range(5)))
+            return first, others[:5]
+        finally:
+            pool.shutdown()
+    first, pinned = asyncio.run(scenario())
+    assert set(pinned) == {first}
+
+
+def _state_of(pid: int) -> str | None:
+    """The kernel's state letter of process ``pid`` (None once it is gone and reaped)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (FileNotFoundError, ProcessLookupError):
+        return None
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
+def test_a_cancelled_search_leaves_no_defunct_worker():
+    async def scenario():
+        pool = WorkerPool(1)
+        try:
+            pid = await pool.run(where)
+            task = asyncio.ensure_future(pool.run(nap, 30, "long"))
+            await asyncio.sleep(0.2)
+            task.cancel()
+            await asyncio.sleep(ABANDON_GRACE + 1.5)
+            fresh = await pool.run(where)
+            return pid, fresh
+        finally:
+            pool.shutdown()
+    old, fresh = asyncio.run(scenario())
+    assert fresh != old
+    assert _state_of(old) is None, f"worker {old} left as state {_state_of(old)}"
+
+
+@pytest.mark.parametrize("spec", ["random:seed=5", "random", "beginner", "medium", "greedy"])
+def test_a_player_sent_as_data_plays_on_as_if_it_had_never_moved_process(spec):
+    """A player rebuilt from its spec and the memory of a player that has been playing (what
+    each worker task does) chooses the same moves as that player from then on."""
+    game = make_game("kalah")
+    whole, state = make_player(spec), game.initial_state()
+    state = game.apply(state, whole.choose(game, state))  # an unseeded player's first draw is its own
+    for _ in range(12):
+        if game.is_terminal(state):
+            break
+        rebuilt = rebuild_player(spec, player_memory(whole))
+        move = rebuilt.choose(game, state)
+        assert move == whole.choose(game, state)
+        state = game.apply(state, move)
+
+
+def test_think_takes_and_returns_data_only():
+    import pickle
+    game = make_game("bao")
+    move, memory = study.think("bao", game.initial_state(), "random:seed=2", None, "g/1")
+    assert move in game.legal_moves(game.initial_state())
+    assert pickle.loads(pickle.dumps(memory)) == memory and set(memory) == {"rng"}
