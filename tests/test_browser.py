@@ -573,8 +573,6 @@ def test_a_game_paused_by_a_failed_ai_move_resumes_from_the_page(page, server_ur
     module = short_tmp / "flaky.py"
     module.write_text(FLAKY_PLAYER.format(flag=str(flag)))
     sent, received = _frames(page)
-    # (today the server cannot hand a module player to its worker processes at all, so its moves
-    # fail with or without the flag; the test holds either way: it checks the page and the resume)
     open_game(page, server_url, "kalah", "human", f"module:{module}")
     expect(page.locator("#watch")).to_be_hidden()  # not a game between two AIs
     expect(page.locator("#paused-bar")).to_be_hidden()
@@ -598,6 +596,11 @@ def test_a_game_paused_by_a_failed_ai_move_resumes_from_the_page(page, server_ur
     assert asked is not None, "the page sent no resume"
     assert answer["type"] == "state", f"the server refused the resume: {answer}"
     assert answer["paused"] is False
+    # the AI tries again, and plays now: the game goes on, the pause and its error gone
+    settled(page, 2)
+    expect(page.locator("#paused-bar")).to_be_hidden()
+    expect(page.locator("#error")).to_be_hidden()
+    assert page.evaluate("document.body.dataset.paused") == "no"
 
 
 def test_an_error_goes_once_a_later_request_succeeds_and_is_shown_once(page, server_url, tmp_path):
