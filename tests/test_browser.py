@@ -521,3 +521,266 @@ def test_bao_kichwa_and_nyumba_choices(page, server_url):
     page.get_by_role("button", name="Play the nyumba (safari) — A8>").click()
     settled(page, 5)
     expect(page.locator("#history button[data-ply='5']")).to_contain_text("A8>")
+
+
+# --- issue 17, item 7: the board ---------------------------------------------------------------
+
+
+def _frames(page) -> tuple[list[dict], list[dict]]:
+    """The protocol messages the page sends and receives from now on (lists filled as they pass)."""
+    sent: list[dict] = []
+    received: list[dict] = []
+
+    def watch(ws) -> None:
+        ws.on("framesent", lambda payload: sent.append(json.loads(payload)))
+        ws.on("framereceived", lambda payload: received.append(json.loads(payload)))
+    page.on("websocket", watch)
+    return sent, received
+
+
+FLAKY_PLAYER = '''
+from pathlib import Path
+
+OUT_OF_ORDER = Path({flag!r})
+
+
+class Player:
+    """A starter-code player that fails while a flag file exists, else plays its first non-empty cup."""
+
+    def __init__(self, num):
+        self.num = num
+
+    def chooseMove(self, board):
+        if OUT_OF_ORDER.exists():
+            raise RuntimeError("out of order")
+        cups = board.P1Cups if self.num == 1 else board.P2Cups
+        return next(i + 1 for i, seeds in enumerate(cups) if seeds)
+'''
+
+
+@pytest.fixture
+def short_tmp():
+    """A folder with a short path (the server takes player specs of at most 80 characters)."""
+    import tempfile  # noqa: PLC0415
+    folder = Path(tempfile.mkdtemp(prefix="mk"))
+    yield folder
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+def test_a_game_paused_by_a_failed_ai_move_resumes_from_the_page(page, server_url, short_tmp):
+    flag = short_tmp / "out-of-order"
+    flag.write_text("")
+    module = short_tmp / "flaky.py"
+    module.write_text(FLAKY_PLAYER.format(flag=str(flag)))
+    sent, received = _frames(page)
+    open_game(page, server_url, "kalah", "human", f"module:{module}")
+    expect(page.locator("#watch")).to_be_hidden()  # not a game between two AIs
+    expect(page.locator("#paused-bar")).to_be_hidden()
+    page.get_by_role("button", name="South pit 1: 4 seeds, legal move").click()
+    # the AI's move fails: the server pauses the game and says so
+    page.wait_for_function("document.body.dataset.paused === 'yes'")
+    expect(page.locator("#error")).to_contain_text("failed")
+    resume = page.get_by_role("button", name="▶ Resume")
+    expect(resume).to_be_visible()
+    shoot(page, "paused-after-a-failed-ai-move")
+    flag.unlink()
+    resume.click()
+    deadline = time.monotonic() + 30
+    asked = None
+    while time.monotonic() < deadline:
+        asked = next((m for m in sent if m.get("type") == "resume"), None)
+        answer = asked and next((m for m in received if m.get("id") == asked["id"]), None)
+        if answer:
+            break
+        page.wait_for_timeout(100)
+    assert asked is not None, "the page sent no resume"
+    assert answer["type"] == "state", f"the server refused the resume: {answer}"
+    assert answer["paused"] is False
+    # the AI tries again, and plays now: the game goes on, the pause and its error gone
+    settled(page, 2)
+    expect(page.locator("#paused-bar")).to_be_hidden()
+    expect(page.locator("#error")).to_be_hidden()
+    assert page.evaluate("document.body.dataset.paused") == "no"
+
+
+def test_an_error_goes_once_a_later_request_succeeds_and_is_shown_once(page, server_url, tmp_path):
+    open_game(page, server_url, "kalah", "human", "greedy")
+    page.get_by_role("button", name="South pit 3: 4 seeds, legal move").click()
+    settled(page, 1)
+    with page.expect_download() as info:
+        page.get_by_role("button", name="Save").click()
+    saved = tmp_path / "game.json"
+    info.value.save_as(saved)
+    big = tmp_path / "big.json"
+    big.write_text(json.dumps({"moves": ["1"] * 40000}))
+    page.set_input_files("#load-file", str(big))
+    expect(page.locator("#error")).to_contain_text("too large")
+    game_id = page.evaluate("document.body.dataset.gameId")
+    page.set_input_files("#load-file", str(saved))  # a good file: it loads, and the error goes
+    page.wait_for_function(f"document.body.dataset.gameId !== '{game_id}'")
+    settled(page, 1)
+    expect(page.locator("#error")).to_be_hidden()
+    # an illegal move's reason goes once the next request (a hint) succeeds
+    page.fill("#move-input", "3")
+    page.press("#move-input", "Enter")
+    expect(page.locator("#error")).to_contain_text("pit 3 is empty")
+    page.get_by_role("button", name="Hint").click()
+    expect(page.locator("#hint-out")).to_contain_text("play")
+    expect(page.locator("#error")).to_be_hidden()
+    # a panel's error is shown in that panel only, once
+    page.locator("#tree-panel summary").click()
+    page.fill("#tree-depth", "5")
+    page.select_option("#tree-algo", "minimax")
+    page.get_by_role("button", name="Show the tree").click()
+    expect(page.locator("#tree-out")).to_contain_text("choose a smaller depth")
+    expect(page.locator("#error")).to_be_hidden()
+    assert page.evaluate("document.body.innerText.split('choose a smaller depth').length - 1") == 1
+
+
+#: the bounding boxes of the count texts that overlap, and the counts wider than their pit
+OVERLAPS = """() => {
+  const boxes = [...document.querySelectorAll('#board .count')].map((e) => [e.textContent, e.getBoundingClientRect()]);
+  const out = [];
+  for (let i = 0; i < boxes.length; i++) for (let j = i + 1; j < boxes.length; j++) {
+    const [ta, a] = boxes[i], [tb, b] = boxes[j];
+    if (a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom) out.push(`${ta} overlaps ${tb}`);
+  }
+  for (const pit of document.querySelectorAll('#board .pit, #board .store')) {
+    const p = pit.getBoundingClientRect(), c = pit.querySelector('.count').getBoundingClientRect();
+    if (c.left < p.left - 0.5 || c.right > p.right + 0.5) out.push(`${pit.getAttribute('aria-label')}: count wider than the pit`);
+  }
+  return out;
+}"""
+
+
+def test_a_big_board_keeps_its_counts_apart(page, server_url):
+    open_game(page, server_url, "kalah", "human", "human", options={"pits": 20, "seeds": 1000}, animate=True)
+    assert page.locator("#board .count").count() == 42
+    for size in (DESKTOP, PHONE):
+        page.set_viewport_size(size)
+        page.wait_for_timeout(150)
+        assert page.evaluate(OVERLAPS) == [], f"at {size['width']} px wide"
+    page.set_viewport_size(DESKTOP)
+    shoot(page, "kalah-20-pits-1000-seeds")
+
+
+#: the longest the page animates one move, in seconds (ANIMATION_CAP_MS in animate.js)
+ANIMATION_CAP = 12
+
+
+def test_sowing_a_big_pit_is_animated_within_the_cap(page, server_url):
+    open_game(page, server_url, "kalah", "human", "human", options={"pits": 20, "seeds": 1000}, animate=True)
+    # sowing 1000 seeds is animated within the cap (12 s), not seed by seed for minutes
+    start = time.monotonic()
+    page.get_by_role("button", name="South pit 20: 1000 seeds, legal move").click()
+    page.wait_for_function("document.body.dataset.busy === 'animating'")
+    limit = ANIMATION_CAP + 4  # seconds: the cap and a margin for a busy machine
+    try:
+        page.wait_for_function("document.body.dataset.busy === 'idle' && document.body.dataset.ply === '1'",
+                               timeout=limit * 1000)
+    except playwright_sync.TimeoutError:
+        pytest.fail(f"sowing 1000 seeds was still animated after {limit} s")
+    took = time.monotonic() - start
+    assert took < limit, f"the animation took {took:.1f} s"
+    cells = kalah_cells(page)
+    assert sum(cells.values()) == 40 * 1000 and cells["19"] < 100 and cells["20"] > 0  # the board after the move
+    assert page.evaluate(OVERLAPS) == []
+
+
+def test_tab_visits_only_the_playable_pits_and_enter_or_space_plays(page, server_url):
+    open_game(page, server_url, "kalah", "human", "human")
+
+    def tab_through_board() -> list[str]:
+        page.locator("a.skip").focus()
+        seen = []
+        for _ in range(20):
+            page.keyboard.press("Tab")
+            inside = page.evaluate("document.getElementById('board').contains(document.activeElement)")
+            if not inside:
+                break
+            seen.append(page.evaluate("document.activeElement.getAttribute('aria-label')"))
+        return seen
+
+    # South to move: Tab visits South's six pits, none of North's
+    assert tab_through_board() == [f"South pit {n}: 4 seeds, legal move" for n in range(1, 7)]
+    page.keyboard.press("Shift+Tab")  # back onto South's pit 6
+    assert page.evaluate("document.activeElement.getAttribute('aria-label')").startswith("South pit 6")
+    page.keyboard.press("Enter")
+    settled(page, 1)
+    # North to move: only North's pits now; the keyboard focus stays on the board
+    assert page.evaluate("document.activeElement.getAttribute('aria-label')").startswith("North pit")
+    seen = tab_through_board()
+    assert len(seen) == 6 and all(label.startswith("North pit") and label.endswith("legal move") for label in seen)
+    page.keyboard.press("Shift+Tab")
+    label = page.evaluate("document.activeElement.getAttribute('aria-label')")
+    page.keyboard.press(" ")
+    settled(page, 2)
+    assert page.locator("#history button[data-ply='2']").text_content().endswith(label.split("pit ")[1].split(":")[0])
+
+
+# --- accessibility: axe-core on every screen ------------------------------------------------------
+
+AXE_DIR = Path.home() / ".cache" / "mancala-tests" / "axe"
+AXE_JS = AXE_DIR / "node_modules" / "axe-core" / "axe.min.js"
+
+
+@pytest.fixture(scope="module")
+def axe_script() -> Path:
+    """axe-core's script, installed from the npm registry into a cache folder the first time.
+    Fails (does not skip) when npm is missing or the install fails: the check must run."""
+    if not AXE_JS.is_file():
+        import subprocess  # noqa: PLC0415
+        npm = shutil.which("npm")
+        if npm is None:
+            pytest.fail("npm is not installed: it is needed to fetch axe-core for the accessibility test "
+                        "(apt install npm, or put axe.min.js at " + str(AXE_JS) + ")")
+        AXE_DIR.mkdir(parents=True, exist_ok=True)
+        done = subprocess.run([npm, "install", "--no-save", "--no-audit", "--no-fund", "--prefix", str(AXE_DIR),
+                               "axe-core@4"], capture_output=True, text=True, timeout=300)
+        if done.returncode != 0 or not AXE_JS.is_file():
+            pytest.fail(f"npm could not install axe-core@4 into {AXE_DIR} (exit {done.returncode}):\n"
+                        f"{done.stderr[-2000:]}")
+    return AXE_JS
+
+
+def axe_problems(page, axe_js: Path, screen: str) -> list[str]:
+    """axe-core's serious and critical violations on the page as it is, one line each."""
+    if not page.evaluate("typeof window.axe !== 'undefined'"):
+        page.add_script_tag(path=str(axe_js))
+    found = page.evaluate("""async () => (await axe.run(document)).violations
+        .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+        .map((v) => `${v.id} (${v.impact}): ${v.nodes.length} element(s), e.g. ${v.nodes[0].target.join(' ')}`)""")
+    return [f"{screen}: {line}" for line in found]
+
+
+def test_axe_finds_no_serious_problem_on_any_screen(page, server_url, axe_script):
+    problems: list[str] = []
+    open_game(page, server_url, "kalah", "human", "greedy")
+    problems += axe_problems(page, axe_script, "Kalah board")
+    page.get_by_role("button", name="New game…").click()
+    expect(page.locator("#new-dialog")).to_be_visible()
+    problems += axe_problems(page, axe_script, "new-game dialog")
+    page.locator("#new-cancel").click()
+    page.locator("#analysis-panel summary").click()
+    page.get_by_role("button", name="Analyse this position").click()
+    expect(page.locator("#analysis-table tbody tr")).to_have_count(6)
+    problems += axe_problems(page, axe_script, "analysis panel")
+    page.locator("#tree-panel summary").click()
+    page.get_by_role("button", name="Show the tree").click()
+    page.locator("#tree-root > li > button.toggle").click()
+    problems += axe_problems(page, axe_script, "search-tree panel")
+    page.get_by_role("button", name="South pit 1: 4 seeds, legal move").click()
+    page.wait_for_function("Number(document.body.dataset.ply) >= 2")
+    settled(page)
+    page.locator("#review-panel summary").click()
+    page.get_by_role("button", name="Review the moves played").click()
+    expect(page.locator("#review-table tbody tr")).to_have_count(ply(page))
+    problems += axe_problems(page, axe_script, "review panel")
+    open_game(page, server_url, "bao", "human", "human")
+    problems += axe_problems(page, axe_script, "Bao board")
+    open_game(page, server_url, "tictactoe", "human", "human")
+    problems += axe_problems(page, axe_script, "tic-tac-toe board")
+    open_game(page, server_url, "kalah", "greedy", "random:seed=3", options={"pits": 4, "seeds": 3})
+    expect(page.locator("#watch")).to_be_visible()
+    problems += axe_problems(page, axe_script, "AI-vs-AI controls")
+    assert problems == []

@@ -10,14 +10,15 @@ from __future__ import annotations
 
 import time
 from collections import OrderedDict
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from mancala.games.bao import Bao
 from mancala.games.base import Game
 from mancala.games.kalah import Kalah
 from mancala.games import make_game
-from mancala.players import Memory, Player, best_search, default_evaluation, player_memory, rebuild_player, \
-    restore_memory
+from mancala.players import Memory, Player, default_evaluation, player_memory, rebuild_player, restore_memory
 from mancala.search.core import INF, Node, SearchAborted, Tracer, alphabeta, minimax
 from mancala.search.evaluation import score_difference, win_loss_percent
 from mancala.search.explain import compact_board, line_by_turn, prune_reason
@@ -28,6 +29,8 @@ MAX_TREE_DEPTH = 5
 MAX_TREE_NODES = 5_000
 #: minimax is only counted up to this many nodes (beyond it the count is reported as a bound)
 MAX_MINIMAX_COUNT = 200_000
+#: the share of a review's time a forced move's position gets (its value still counts)
+FORCED_SHARE = 0.25
 
 
 def warm_kernels() -> None:
@@ -116,24 +119,155 @@ def unit(game: Game) -> str:
     return {"kalah": "seeds", "bao": "eval"}.get(game.name, "outcome")
 
 
-def hint(game: Game, state, seconds: float) -> dict:
-    """The strongest player's move for the player to move, with its value and line."""
-    result = best_search(game, state, seconds)
-    exact = result.exact or (game.name == "tictactoe")
-    return {"move": str(result.move), "value": jsonable(float(result.value)),
-            "line": [str(m) for m in result.line[:12]], "turns": line_by_turn(game, state, result.line[:12]),
-            "depth": result.depth, "exact": exact,
-            "unit": unit(game)}
+#: the least time a hint searches: as long as the analysis panel asks for, so that a hint
+#: and an analysis of the same position read the same table (:func:`position_values`)
+HINT_SECONDS = 2.0
+#: how many positions' tables a worker process keeps, the newest last
+KEPT_POSITIONS = 512
 
 
-def _move_values(game: Game, state, seconds: float) -> tuple[list[dict], list[str]]:
-    """[{move, value, exact}] best first (values for the player to move) and the best line."""
+@dataclass
+class _Values:
+    """A position's move values (best first), best line and the time searched for them."""
+
+    rows: list[dict]
+    line: list[str]
+    seconds: float
+
+
+_kept: OrderedDict[tuple, _Values] = OrderedDict()
+
+
+def _position_key(game: Game, state) -> tuple:
+    """What identifies a position across requests: the game, its rules and the state."""
+    return (game.name, repr(getattr(game, "rules", None)), repr(state))
+
+
+def position_values(game: Game, state, seconds: float) -> tuple[list[dict], list[str]]:
+    """Every legal move's value for the player to move, best first, as
+    ``[{move, value, exact[, depth]}]``, and the best line: the one table that the hint,
+    the analysis and the review all read, so that they agree on a position.
+
+    Kalah reads the opening book first (the position itself and the positions one move
+    on: exact values without a search) and the engine for the other moves, every
+    estimate kept at or below the position's proved value; Bao searches every move with
+    its fast engine; tic-tac-toe with alpha-beta.  A table is kept in the worker process and given again to any later request
+    of no more ``seconds`` (a request with more time searches again and replaces it; an
+    all-exact table is always given again)."""
+    key = _position_key(game, state)
+    kept = _kept.get(key)
+    if kept is not None and (kept.seconds >= seconds or all(r["exact"] for r in kept.rows)):
+        _kept.move_to_end(key)
+        return [dict(r) for r in kept.rows], list(kept.line)
     if isinstance(game, Kalah):
+        rows, line = _kalah_values(game, state, seconds)
+    elif isinstance(game, Bao):
+        rows, line = _bao_values(game, state, seconds)
+    else:
+        rows, line = _searched_values(game, state, seconds)
+    _kept[key] = _Values([dict(r) for r in rows], list(line), seconds)
+    _kept.move_to_end(key)
+    while len(_kept) > KEPT_POSITIONS:
+        _kept.popitem(last=False)
+    return rows, line
+
+
+def forget_positions() -> None:
+    """Drop the tables kept by :func:`position_values` (a test starting afresh)."""
+    _kept.clear()
+
+
+def hint(game: Game, state, seconds: float) -> dict:
+    """The best move for the player to move, with its value and line: the first row of
+    the position's table (:func:`position_values`), searched for at least
+    :data:`HINT_SECONDS`."""
+    rows, line = position_values(game, state, max(seconds, HINT_SECONDS))
+    if not rows:
+        raise ValueError("the game is over: there is no move to hint")
+    best = rows[0]
+    line = line[:12] if line[:1] == [best["move"]] else [best["move"]]
+    return {"move": best["move"], "value": best["value"], "line": line,
+            "turns": line_by_turn(game, state, line), "depth": best.get("depth", 0),
+            "exact": bool(best["exact"]), "unit": unit(game)}
+
+
+def _kalah_values(game: Kalah, state, seconds: float) -> tuple[list[dict], list[str]]:
+    """Kalah's table: the opening book's exact values where it has them (the position
+    itself, the positions one move on, and finished games), the engine's analysis for
+    the other moves, their estimates capped by the book's value of the position."""
+    from mancala.engine.book import book_line, probe  # noqa: PLC0415
+    mover = game.to_move(state)
+    moves = list(game.legal_moves(state))
+    order = [str(m) for m in moves]
+    known: dict[str, tuple[float, list[str]]] = {}  # move -> (exact value, the book's line after it)
+    for move in moves:
+        child = game.apply(state, move)
+        if game.is_terminal(child):
+            known[str(move)] = (float(game.score(child, mover)), [])
+            continue
+        hit = probe(game, child)
+        if hit is not None:
+            sign = 1 if game.to_move(child) == mover else -1
+            known[str(move)] = (float(sign * hit[1]), [str(m) for m in book_line(game, child)])
+    root = probe(game, state) if moves else None
+    if root is not None:
+        known.setdefault(str(root[0]), (float(root[1]), [str(m) for m in book_line(game, state)][1:]))
+    rows: list[dict] = []
+    engine_line: list[str] = []
+    if len(known) < len(moves):
         from mancala.engine import analyse  # noqa: PLC0415
         table = analyse(game, state, seconds)
-        return ([{"move": str(mv.move), "value": jsonable(float(mv.value)), "exact": bool(mv.exact),
-                  **({"depth": mv.depth} if getattr(mv, "depth", None) is not None else {})}
-                 for mv in table], [str(m) for m in table.line[:16]])
+        engine_line = [str(m) for m in table.line]
+        for mv in table:
+            if str(mv.move) in known:
+                continue
+            value = float(mv.value)
+            if root is not None:  # no move is better than the position's proved value
+                value = min(value, float(root[1]))
+            rows.append({"move": str(mv.move), "value": jsonable(value), "exact": bool(mv.exact),
+                         **({"depth": mv.depth} if getattr(mv, "depth", None) is not None else {})})
+    rows += [{"move": m, "value": jsonable(v), "exact": True} for m, (v, _) in known.items()]
+    book_move = str(root[0]) if root is not None else None
+    rows.sort(key=lambda r: (-float(r["value"]), not r["exact"], r["move"] != book_move, order.index(r["move"])))
+    if not rows:
+        return rows, []
+    best = rows[0]["move"]
+    if best in known:
+        line = [best] + known[best][1]
+    else:
+        line = engine_line if engine_line[:1] == [best] else [best]
+    return rows, line[:16]
+
+
+def _bao_values(game: Bao, state, seconds: float) -> tuple[list[dict], list[str]]:
+    """Bao's table: every move searched by the fast Bao engine (its values are alpha-beta's
+    with Bao's evaluation, the same as :func:`_searched_values` would find at the same
+    depth, only deeper in the time), sharing one transposition table."""
+    from mancala.engine.bao_search import BaoSearcher, search  # noqa: PLC0415
+    mover = game.to_move(state)
+    evaluate = default_evaluation(game)
+    moves = list(game.legal_moves(state))
+    searcher = BaoSearcher(game)
+    deadline = time.perf_counter() + seconds
+    rows, lines = [], {}
+    for i, move in enumerate(moves):
+        child = game.apply(state, move)
+        if game.is_terminal(child):
+            value, line, exact, depth = evaluate(game, child, mover), (), True, 0
+        else:
+            share = max(0.005, (deadline - time.perf_counter()) / (len(moves) - i))
+            result = search(game, child, share, searcher=searcher)
+            sign = 1 if game.to_move(child) == mover else -1
+            value, line, exact, depth = sign * result.value, result.line, result.exact, result.depth
+        rows.append({"move": str(move), "value": jsonable(float(value)), "exact": bool(exact), "depth": depth + 1})
+        lines[str(move)] = [str(move)] + [str(m) for m in line]
+    rows.sort(key=lambda r: -float(r["value"]))
+    return rows, (lines[rows[0]["move"]][:16] if rows else [])
+
+
+def _searched_values(game: Game, state, seconds: float) -> tuple[list[dict], list[str]]:
+    """The table of a game other than Kalah: every move searched by alpha-beta, deepened
+    while time lasts (exact once the search sees only finished games)."""
     mover = game.to_move(state)
     evaluate = default_evaluation(game)
     moves = list(game.legal_moves(state))
@@ -142,18 +276,19 @@ def _move_values(game: Game, state, seconds: float) -> tuple[list[dict], list[st
     for i, move in enumerate(moves):
         child = game.apply(state, move)
         share = max(0.005, (deadline - time.perf_counter()) / (len(moves) - i))
-        value, line, exact = _deepening_value(game, child, mover, evaluate, share)
-        rows.append({"move": str(move), "value": jsonable(float(value)), "exact": exact})
+        value, line, exact, depth = _deepening_value(game, child, mover, evaluate, share)
+        rows.append({"move": str(move), "value": jsonable(float(value)), "exact": exact, "depth": depth + 1})
         lines[str(move)] = [str(move)] + [str(m) for m in line]
     rows.sort(key=lambda r: -float(r["value"]))
     return rows, (lines[rows[0]["move"]][:16] if rows else [])
 
 
-def _deepening_value(game: Game, state, mover: int, evaluate, seconds: float) -> tuple[float, tuple, bool]:
+def _deepening_value(game: Game, state, mover: int, evaluate, seconds: float) -> tuple[float, tuple, bool, int]:
     """The value of ``state`` for ``mover`` by alpha-beta deepened until ``seconds`` run out
-    or the search sees only finished games (the value is then exact)."""
+    or the search sees only finished games (the value is then exact), its line, whether it
+    is exact and the depth searched."""
     if game.is_terminal(state):
-        return evaluate(game, state, mover), (), True
+        return evaluate(game, state, mover), (), True, 0
     deadline = time.perf_counter() + seconds
     cut_off = [False]
 
@@ -171,7 +306,7 @@ def _deepening_value(game: Game, state, mover: int, evaluate, seconds: float) ->
                                stop=(lambda: time.perf_counter() >= deadline) if best else None)
         except SearchAborted:
             break
-        best = (sign * result.value, result.line, not cut_off[0])
+        best = (sign * result.value, result.line, not cut_off[0], depth)
         if not cut_off[0] or time.perf_counter() >= deadline:
             break
     return best
@@ -194,14 +329,15 @@ def _who_wins(game: Game, state, value: float) -> str:
 
 def analysis(game: Game, state, seconds: float) -> dict:
     """Every legal move's value for the player to move, the best line and a summary."""
-    rows, line = _move_values(game, state, seconds)
+    rows, line = position_values(game, state, seconds)
     solved = bool(rows) and all(r["exact"] for r in rows)
     if not rows:
         summary = "the game is over"
     elif solved:  # every move's value is proven, so the best one is perfect play
         summary = _who_wins(game, state, float(rows[0]["value"]))
     else:
-        summary = f"best: {rows[0]['move']} ({float(rows[0]['value']):+g} estimated)"
+        best = rows[0]
+        summary = f"best: {best['move']} ({float(best['value']):+g} {'exact' if best['exact'] else 'estimated'})"
     turns = line_by_turn(game, state, line)
     return {"player": game.to_move(state), "moves": rows, "line": line, "turns": turns, "unit": unit(game),
             "solved": solved, "summary": summary}
@@ -209,47 +345,33 @@ def analysis(game: Game, state, seconds: float) -> dict:
 
 def review(game: Game, moves: list, seconds: float) -> dict:
     """Each move's value against the best move's in the same position, and the biggest
-    mistakes (largest losses) of the game (``moves`` played from the start).  Kalah games
-    are reviewed by :func:`mancala.review.review_game`, the engine's review that
-    ``mancala analyse GAME.json`` prints; other games move by move here."""
-    if isinstance(game, Kalah):
-        out = _kalah_review(game, moves, seconds)
-    else:
-        out = _searched_review(game, moves, seconds)
+    mistakes (largest losses) of the game (``moves`` played from the start), every
+    position's values read from :func:`position_values` (as the hint and the analysis
+    read them), ``seconds`` a position."""
+    out = _searched_review(game, moves, seconds)
     mistakes = sorted((r for r in out if r["loss"] and float(r["loss"]) > 0), key=lambda r: -float(r["loss"]))[:5]
     return {"moves": out, "mistakes": mistakes, "unit": unit(game)}
 
 
-def _kalah_review(game: Kalah, moves: list, seconds: float) -> list[dict]:
-    """The engine's review of a Kalah game, as the protocol's review rows."""
-    from mancala.record import GameRecord  # noqa: PLC0415
-    from mancala.review import review_game  # noqa: PLC0415
-    reviewed = review_game(GameRecord(game, ["", ""], list(moves)), seconds)
-    return [{"ply": m.number, "player": m.player, "move": str(m.move), "value": jsonable(float(m.value)),
-             "best": str(m.best), "best_value": jsonable(float(m.best_value)), "loss": jsonable(float(m.loss)),
-             "exact": bool(m.exact and m.best_exact)} for m in reviewed.moves]
-
-
 def _searched_review(game: Game, moves: list, seconds: float) -> list[dict]:
-    """Each move's value against the best move's, from :func:`_move_values` (games other than Kalah)."""
+    """Each move's value against the best move's, from :func:`position_values`; positions
+    reviewed from the last to the first (a Kalah engine's endgame proofs help the earlier
+    positions), a forced move's position given a quarter of the time."""
     states = [game.initial_state()]
     for move in moves[:-1]:
         states.append(game.apply(states[-1], move))
-    out = []
-    for ply, (state, move) in enumerate(zip(states, moves), start=1):
-        if len(game.legal_moves(state)) == 1:
-            rows = [{"move": str(move), "value": None, "exact": True}]
-        else:
-            rows, _ = _move_values(game, state, seconds)
+    out: list[dict] = []
+    for ply in range(len(moves), 0, -1):
+        state, move = states[ply - 1], moves[ply - 1]
+        forced = len(game.legal_moves(state)) == 1
+        rows, _ = position_values(game, state, seconds * (FORCED_SHARE if forced else 1.0))
         played = next((r for r in rows if r["move"] == str(move)), rows[0])
         best = rows[0]
-        if played["value"] is None:
-            loss = 0
-        else:
-            loss = jsonable(float(best["value"]) - float(played["value"]))
+        loss = max(0.0, float(best["value"]) - float(played["value"]))
         out.append({"ply": ply, "player": game.to_move(state), "move": str(move), "value": played["value"],
-                    "best": best["move"], "best_value": best["value"], "loss": loss,
+                    "best": best["move"], "best_value": best["value"], "loss": jsonable(loss),
                     "exact": bool(played["exact"] and best["exact"])})
+    out.reverse()
     return out
 
 
@@ -356,4 +478,5 @@ def tree(game: Game, state, depth: int, algorithm: str = "alphabeta") -> dict:
             "evaluation": getattr(evaluate, "__name__", "evaluation")}
 
 
-__all__ = ["warm_kernels", "warm_engine", "think", "hint", "analysis", "review", "tree", "MAX_TREE_DEPTH", "INF"]
+__all__ = ["warm_kernels", "warm_engine", "think", "position_values", "forget_positions", "hint", "analysis", "review",
+           "tree", "MAX_TREE_DEPTH", "INF"]

@@ -3,6 +3,21 @@
 // frames only replay the events the server reported, and the final board is always the
 // server's `board`.
 
+/** The longest one move's sowing is animated, in ms (frames are skipped to keep to it). */
+export const ANIMATION_CAP_MS = 12000;
+
+/** When each frame is due (ms from the start) and when the move's animation ends: a seed a
+ * delay (slow frames three), the whole squeezed into ANIMATION_CAP_MS when it would be longer. */
+export function frameSchedule(frames, delay, cap = ANIMATION_CAP_MS) {
+  const weights = frames.map((f) => (f.slow ? 3 : 1));
+  const total = weights.reduce((a, w) => a + w, 0) * delay;
+  const step = total > cap ? delay * (cap / total) : delay;
+  const starts = [];
+  let t = 0;
+  for (const w of weights) { starts.push(t); t += w * step; }
+  return { starts, end: t };
+}
+
 function clone(x) {
   return JSON.parse(JSON.stringify(x));
 }

@@ -72,9 +72,22 @@ export function drawKalah(view) {
     const p = view.players && view.players[seatOwner(seat)];
     return p ? describePlayer(p) : seatName[seat];
   };
+  // the longest count sets the narrowest a pit (or a store) may be, so counts never overlap;
+  // a board too wide for the screen scrolls sideways instead
+  const digits = (cells) => Math.max(1, ...cells.map((c) => String(b.cells[c]).length));
+  const pitDigits = digits([...b.rows.north, ...b.rows.south]);
+  const storeDigits = digits(b.stores);
+  // sizes in rem: a bold digit is about 0.6 of its font size wide
+  const pitFont = pitDigits >= 4 ? 0.68 : pitDigits === 3 || n > 10 ? 0.85 : 1.15;
+  const pitPad = pitDigits >= 4 ? 0.1 : pitDigits === 3 || n > 10 ? 0.15 : 0.3;
+  const pitMin = pitDigits * 0.65 * pitFont + 2 * pitPad + 0.25;
+  const storeFont = storeDigits >= 4 ? 1 : 1.5;
+  const storeMin = Math.max(2.4, storeDigits * 0.7 * storeFont + 0.85);
   const grid = el("div", {
-    class: "kalah", role: "group", "aria-label": `Kalah board, ${n} pits a side`,
-    style: `grid-template-columns: minmax(2.4rem, 1.1fr) repeat(${n}, minmax(0, 1fr)) minmax(2.4rem, 1.1fr);`,
+    class: "kalah" + (n > 10 ? " many" : ""), role: "group", "aria-label": `Kalah board, ${n} pits a side`,
+    style: `--count-font:${pitFont}rem;--count-pad:${pitPad}rem;--store-font:${storeFont}rem;` +
+      `grid-template-columns: minmax(${storeMin.toFixed(2)}rem, 1.1fr) repeat(${n}, minmax(${pitMin.toFixed(2)}rem, 1fr)) ` +
+      `minmax(${storeMin.toFixed(2)}rem, 1.1fr);`,
   });
   grid.append(el("div", { class: "row-label", style: "grid-row:1", text: `North — ${who(1)}` }));
   const store = (seat, col) => {
@@ -99,15 +112,15 @@ export function drawKalah(view) {
       "aria-label": label + (playable && !directed ? ", legal move" : ""),
       dataset: { cell, r: row, c: col, pit: pitNo, seat },
     };
-    let button;
-    if (playable && !directed) {
-      button = el("button", { ...attrs, type: "button", onclick: () => view.onMove(moves[0].move) },
-        seedDots(count, cell), el("span", { class: "count", text: count }), el("span", { class: "num", text: pitNo }));
-    } else {
-      button = el("button", { ...attrs, type: "button", "aria-disabled": "true", tabindex: directed ? "-1" : null },
-        seedDots(count, cell), el("span", { class: "count", text: count }), el("span", { class: "num", text: pitNo }));
-    }
-    const wrap = el("div", { class: "pit-cell", style: `grid-row:${row + 2};grid-column:${col + 2}` }, button);
+    // only the count is text inside the button, so its name ("South pit 3: 4 seeds") holds all it
+    // shows; the pit number is drawn over it.  Only playable pits are in the Tab order.
+    const button = playable && !directed
+      ? el("button", { ...attrs, type: "button", onclick: () => view.onMove(moves[0].move) },
+        seedDots(count, cell), el("span", { class: "count", text: count }))
+      : el("button", { ...attrs, type: "button", "aria-disabled": "true", tabindex: "-1" },
+        seedDots(count, cell), el("span", { class: "count", text: count }));
+    const wrap = el("div", { class: "pit-cell", style: `grid-row:${row + 2};grid-column:${col + 2}` }, button,
+      el("span", { class: "num", "aria-hidden": "true", text: pitNo }));
     if (directed) {
       const arrows = el("div", { class: "arrows" });
       for (const m of moves.filter((x) => x.dir).sort((a, c) => arrowOrder(a, seat) - arrowOrder(c, seat))) {
@@ -127,7 +140,8 @@ export function drawKalah(view) {
   b.rows.south.forEach((cell, i) => grid.append(pit(cell, 0, i + 1, 1, i)));
   grid.append(store(0, n + 2));
   grid.append(el("div", { class: "row-label", style: "grid-row:4", text: `South — ${who(0)}` }));
-  const wood = el("div", { class: "wood", style: `max-width:${n * 7 + 16}rem;margin:0 auto` }, grid);
+  const wide = n > 8 || pitDigits >= 3 || storeDigits >= 4; // may be wider than a phone: it scrolls
+  const wood = el("div", { class: "wood" + (wide ? " wide" : ""), style: `max-width:${n * 7 + 16}rem;margin:0 auto` }, grid);
   if (view.inHand) wood.append(el("span", { class: "in-hand", text: `in hand: ${view.inHand}` }));
   const out = [wood];
   if (swap && view.interactive) {
@@ -198,15 +212,15 @@ export function drawBao(view) {
       if (view.selected === hole.name) extra += " picked";
       const label = `${names[hole.player]} hole ${hole.name}: ${plural(hole.seeds, "seed")}` +
         (marks.length ? `, ${marks.join(", ")}` : "") + (playable ? ", legal" : "");
-      grid.append(el("button", {
+      grid.append(el("div", { class: "hole-cell" }, el("button", {
         type: "button", class: "pit hole" + (playable ? " legal" : "") + extra + cls(view, hole.name),
-        "aria-label": label, "aria-disabled": playable ? null : "true",
+        "aria-label": label, "aria-disabled": playable ? null : "true", tabindex: playable ? null : "-1",
         "aria-pressed": view.selected === hole.name ? "true" : null,
         dataset: { hole: hole.name, r, c },
         onclick: playable ? () => view.onHole(hole.name) : null,
-      }, seedDots(hole.seeds, r * 8 + c), el("span", { class: "name", text: hole.name }),
-      el("span", { class: "count", text: hole.seeds }),
-      marks.length ? el("span", { class: "mark", text: marks.map(shortMark).join(" ") }) : null));
+      }, seedDots(hole.seeds, r * 8 + c), el("span", { class: "count", text: hole.seeds })),
+      el("span", { class: "name", "aria-hidden": "true", text: hole.name }),
+      marks.length ? el("span", { class: "mark", "aria-hidden": "true", text: marks.map(shortMark).join(" ") }) : null));
     });
   });
   const legend = el("div", { class: "bao-legend" },
@@ -238,16 +252,32 @@ export function drawTicTacToe(view) {
       type: "button",
       class: "cell" + (m ? " legal" : "") + (mark === "X" ? " x" : mark === "O" ? " o" : "") + (win.has(i) ? " win" : "") + cls(view, i),
       "aria-label": `square ${i} (row ${r + 1}, column ${c + 1}): ${text || "empty"}${m ? ", legal" : ""}`,
-      "aria-disabled": m ? null : "true", dataset: { cell: i, r, c },
+      "aria-disabled": m ? null : "true", tabindex: m ? null : "-1", dataset: { cell: i, r, c },
       onclick: m ? () => view.onMove(m.move) : null,
     }, text));
   });
   return [el("div", { class: "wood", style: "max-width:26rem;margin:0 auto" }, grid)];
 }
 
-/** Draw any board into `container`. */
+/** The key of a board button (its cell, hole or arrow), to find it again after a redraw. */
+function focusKey(node) {
+  if (!node || !node.dataset) return null;
+  return node.dataset.move ? `[data-move="${node.dataset.move}"]` : node.dataset.hole ? `[data-hole="${node.dataset.hole}"]`
+    : node.dataset.cell !== undefined ? `button[data-cell="${node.dataset.cell}"]` : null;
+}
+
+/** Draw any board into `container`.  When the keyboard focus was on the board it stays there:
+ * on the same pit if it is still playable, else on the first playable one, else on the board. */
 export function drawBoard(container, view) {
   const kind = view.board.kind;
+  const focused = container.contains(document.activeElement) ? document.activeElement : null;
+  const key = focused && focused !== container ? focusKey(focused) : null;
   const parts = kind === "kalah" ? drawKalah(view) : kind === "bao" ? drawBao(view) : drawTicTacToe(view);
   container.replaceChildren(...parts);
+  if (!focused) return;
+  const playable = (node) => node && node.tabIndex !== -1 && node.getAttribute("aria-disabled") !== "true";
+  const same = key ? container.querySelector(key) : null;
+  const target = playable(same) ? same
+    : [...container.querySelectorAll("button")].find((b) => playable(b)) || container;
+  target.focus({ preventScroll: true });
 }

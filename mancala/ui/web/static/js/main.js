@@ -3,7 +3,7 @@
 // and every answer (state, error) comes back from the server.
 import { Connection } from "./conn.js";
 import { drawBoard, el, describePlayer } from "./boards.js";
-import { framesFor } from "./animate.js";
+import { framesFor, frameSchedule } from "./animate.js";
 import { renderAnalysis, renderReview, renderTree, fmtValue, lineText } from "./panels.js";
 
 const $ = (id) => document.getElementById(id);
@@ -96,6 +96,8 @@ function request(type, fields, what) {
 function onMessage(msg) {
   const what = msg.id !== undefined ? app.pending.get(msg.id) : undefined;
   if (msg.id !== undefined && msg.type !== "joined") app.pending.delete(msg.id);
+  // a request of ours that succeeded: the error of an earlier one no longer holds
+  if (what !== undefined && msg.type !== "error") clearError();
   switch (msg.type) {
     case "welcome": setEngine(msg.engine); break;
     case "joined":
@@ -132,18 +134,27 @@ function onError(msg, what) {
     $("new-dialog").showModal?.();
     return;
   }
+  // the answer to a panel's request is shown in that panel, and only there
+  const panel = { analyse: "analysis", review: "review-out", tree: "tree-out" }[what];
+  if (panel) {
+    $(panel).replaceChildren(el("p", { class: "error", role: $(panel).hasAttribute("aria-live") ? null : "alert" }, msg.message));
+    return;
+  }
   const prefix = msg.code === "illegal" ? "Not a legal move: " : msg.code === "bad_record" ? "Could not load that file: " : "";
   const suffix = msg.code === "bad_record" && !/current game/i.test(msg.message) ? " Your current game goes on." : "";
   showError(prefix + msg.message + suffix);
-  if (what === "analyse") $("analysis").textContent = msg.message;
-  if (what === "review") $("review-out").textContent = msg.message;
-  if (what === "tree") $("tree-out").textContent = msg.message;
 }
 
+/** Show an error in the page's one error box (an alert: read out once, not also by the live region). */
 function showError(text) {
+  $("error").textContent = "";
   $("error").hidden = false;
   $("error").textContent = text;
-  announce(text);
+}
+
+function clearError() {
+  $("error").hidden = true;
+  $("error").textContent = "";
 }
 
 function setEngine(engine, detail) {
@@ -168,11 +179,16 @@ function onState(s) {
     $("review-out").replaceChildren();
     $("tree-out").replaceChildren();
     $("notices").replaceChildren();
+    clearError();
+    app.hint = null;
+    $("hint-out").hidden = true;
+    app.selected = null;
+    app.choiceStage = null;
     render(s, { final: true });
     return;
   }
   if (previous && s.ply !== previous.ply) {
-    $("error").hidden = true;
+    clearError();
     app.hint = null;
     $("hint-out").hidden = true;
     app.selected = null;
@@ -220,17 +236,26 @@ function sleep(ms) {
 async function playFrames(s) {
   const frames = framesFor(s.last);
   if (!frames.length) return;
-  let delay = delayMs();
-  if (frames.length * delay > 12000) delay = Math.max(8, 12000 / frames.length); // long Bao moves
-  for (const frame of frames) {
+  const { starts, end } = frameSchedule(frames, delayMs());
+  const t0 = performance.now();
+  let i = 0;
+  while (i < frames.length) {
     if (!$("animate").checked || app.viewing || app.state.game_id !== s.game_id) return;
+    const frame = frames[i];
     drawBoard($("board"), {
       board: frame.board, legal: [], interactive: false, players: playersWithYou(s),
       hot: frame.hot, picked: frame.picked, captured: frame.captured, inHand: frame.inHand,
       lastCells: null,
     });
     if (frame.say) flashNotice(frame.say);
-    await sleep(frame.slow ? delay * 3 : delay);
+    const wait = (i + 1 < frames.length ? starts[i + 1] : end) - (performance.now() - t0);
+    if (wait > 0) await sleep(wait);
+    // drawing a frame may take longer than its share (a big board): skip to the frame due now,
+    // so the move's animation still ends on time
+    const now = performance.now() - t0;
+    let next = i + 1;
+    while (next + 1 < frames.length && starts[next + 1] <= now) next++;
+    i = now >= end ? frames.length : next;
   }
 }
 
@@ -311,11 +336,13 @@ function render(s, { final }) {
   $("move-input").disabled = !mine || !!s.result;
   const aiOnly = s.players.every((p) => p.kind === "ai");
   $("watch").hidden = !aiOnly;
+  body.paused = s.paused ? "yes" : "no";
+  // a game with a person in it pauses when its AI's move failed: it goes on from here
+  $("paused-bar").hidden = aiOnly || !s.paused || !!s.result;
   if (aiOnly) {
     $("w-play").disabled = !s.paused || !!s.result;
     $("w-pause").disabled = s.paused || !!s.result;
     $("w-step").disabled = !s.paused || !!s.result;
-    body.paused = s.paused ? "yes" : "no";
     if (document.activeElement !== $("w-delay") && typeof s.move_delay === "number") { // the server's setting
       $("w-delay").value = String(s.move_delay);
       $("w-delay-out").textContent = `${s.move_delay.toFixed(1)} s`;
@@ -422,9 +449,9 @@ function renderHistory(s) {
     items.push(el("li", {}, el("button", {
       type: "button", title: h.text, dataset: { ply: h.ply },
       "aria-current": app.viewing && app.viewing.ply === h.ply ? "true" : null,
-      "aria-label": `Show the position after move ${h.ply}: ${h.text}`,
       onclick: () => request("view", { ply: h.ply }),
-    }, el("span", { class: "ply" }, `${h.ply}.`), `${h.name ?? s.players[h.player].name} ${h.move}`)));
+    }, el("span", { class: "visually-hidden" }, "Show the position after move "),
+    el("span", { class: "ply" }, `${h.ply}.`), ` ${h.name ?? s.players[h.player].name} ${h.move}`)));
   }
   if (!s.history.length) items.push(el("li", { class: "empty" }, "No moves yet."));
   list.replaceChildren(...items);
@@ -777,6 +804,7 @@ function wire() {
   });
   $("view-back").addEventListener("click", leaveView);
   $("w-play").addEventListener("click", () => request("resume", {}, "resume-ai"));
+  $("resume").addEventListener("click", () => request("resume", {}, "resume-ai"));
   $("w-pause").addEventListener("click", () => request("pause", {}, "pause"));
   $("w-step").addEventListener("click", () => request("step", {}, "step"));
   const delayOut = () => { $("w-delay-out").textContent = `${Number($("w-delay").value).toFixed(1)} s`; };

@@ -37,7 +37,7 @@ export function renderAnalysis(msg, name) {
     el("p", { class: "summary", id: "analysis-summary" }, msg.summary || ""),
     el("p", {}, `Values for ${name} (the player to move)${unit ? ", in " + unit : ""}, best first:`),
     el("table", { class: "values", id: "analysis-table" },
-      el("thead", {}, el("tr", {}, el("th", {}, "move"), el("th", {}, "value"), el("th", {}, ""))),
+      el("thead", {}, el("tr", {}, el("th", {}, "move"), el("th", {}, "value"), el("th", {}, "exact?"))),
       el("tbody", {}, rows)),
     msg.line && msg.line.length ? el("p", {}, "Expected line: ", el("span", { class: "line" }, lineText(msg))) : null,
   ];
