@@ -422,27 +422,32 @@ class PlayerKind:
     needs: str | None = None
     #: an AI (chooses its own moves) rather than a person or an empty seat
     ai: bool = True
+    #: how the new-game form names its spec
+    label: str = ""
 
 
 _EVALS = {"name": "eval", "kind": "choice", "values": ["score", "material", "percent", "bao"]}
 
 #: the player kinds, in the order the new-game form lists them (levels are :data:`LEVELS`)
 PLAYER_KINDS: dict[str, PlayerKind] = {k.name: k for k in (
-    PlayerKind("human", "you, at this board", "human", "human", ai=False),
+    PlayerKind("human", "you, at this board", "human", "human", ai=False, label="You (at this board)"),
     PlayerKind("best", "our strongest player within a time per move (the engine for Kalah and Bao)",
-               "best:time=1", "best:depth=2", ({"name": "time", "kind": "float", "default": 1.0},)),
-    PlayerKind("alphabeta", "alpha-beta search to a depth in turns", "alphabeta:depth=4", "alphabeta:depth=2",
-               ({"name": "depth", "kind": "int", "default": 4}, _EVALS)),
-    PlayerKind("minimax", "plain minimax to a depth in turns", "minimax:depth=3", "minimax:depth=1",
-               ({"name": "depth", "kind": "int", "default": 3}, _EVALS)),
-    PlayerKind("greedy", "the move that scores best now", "greedy", "greedy"),
+               "best:time=1", "best:depth=2", ({"name": "time", "kind": "float", "default": 1.0},),
+               label="AI — best (1 s a move)"),
+    PlayerKind("greedy", "the move that scores best now", "greedy", "greedy", label="Greedy"),
     PlayerKind("random", "random legal moves", "random", "random:seed=1",
-               ({"name": "seed", "kind": "int", "default": None},)),
+               ({"name": "seed", "kind": "int", "default": None},), label="Random"),
+    PlayerKind("alphabeta", "alpha-beta search to a depth in turns", "alphabeta:depth=4", "alphabeta:depth=2",
+               ({"name": "depth", "kind": "int", "default": 4}, _EVALS), label="Alpha-beta, depth 4"),
+    PlayerKind("minimax", "plain minimax to a depth in turns", "minimax:depth=3", "minimax:depth=1",
+               ({"name": "depth", "kind": "int", "default": 3}, _EVALS), label="Minimax, depth 3"),
     PlayerKind("openspiel-mcts", "OpenSpiel's Monte Carlo tree search (standard Kalah only)",
                "openspiel-mcts:sims=1000", "openspiel-mcts:sims=50",
-               ({"name": "sims", "kind": "int", "default": 1000},), needs="pyspiel"),
+               ({"name": "sims", "kind": "int", "default": 1000},), needs="pyspiel",
+               label="OpenSpiel MCTS, 1000 simulations (standard Kalah)"),
     PlayerKind("openspiel-ab", "OpenSpiel's alpha-beta (standard Kalah only)", "openspiel-ab:depth=6",
-               "openspiel-ab:depth=2", ({"name": "depth", "kind": "int", "default": 6},), needs="pyspiel"),
+               "openspiel-ab:depth=2", ({"name": "depth", "kind": "int", "default": 6},), needs="pyspiel",
+               label="OpenSpiel alpha-beta, depth 6 (standard Kalah)"),
 )}
 
 
@@ -452,6 +457,14 @@ def kind_available(kind: PlayerKind) -> bool:
         return True
     import importlib.util  # noqa: PLC0415
     return importlib.util.find_spec(kind.needs) is not None
+
+
+def player_choices() -> list[tuple[str, str]]:
+    """(spec, label) of every player the new-game form offers, in its order: a person, the
+    levels weakest first, then each AI kind that can be played here."""
+    kinds = [k for k in PLAYER_KINDS.values() if kind_available(k)]
+    return ([(k.spec, k.label) for k in kinds if not k.ai] + [(name, f"AI — {name}") for name in LEVELS]
+            + [(k.spec, k.label) for k in kinds if k.ai])
 
 
 def ai_specs(quick: bool = False) -> list[str]:

@@ -428,6 +428,26 @@ def test_the_ai_thinking_is_shown_with_its_time(page, server_url):
     assert page.locator(".pit.legal").count() == 6
 
 
+def test_the_new_game_form_is_drawn_from_the_catalogues(page, server_url):
+    from mancala.games import CATALOGUE
+    from mancala.players import LEVELS, player_choices
+    open_game(page, server_url, "kalah", "human", "greedy")
+    page.get_by_role("button", name="New game…").click()
+    games = page.eval_on_selector_all("#f-game option", "os => os.map(o => o.value)")
+    assert games == list(CATALOGUE)
+    offered = page.eval_on_selector_all("#f-p1 option", "os => os.map(o => o.value)")
+    assert offered[:len(player_choices())] == [spec for spec, _ in player_choices()]
+    assert set(LEVELS) <= set(offered) and {"remote", "custom"} <= set(offered)
+    for name, info in CATALOGUE.items():
+        page.select_option("#f-game", name)
+        sides = info.make({})
+        expect(page.locator("#l-p0")).to_have_text(f"{sides.player_name(0)} plays")
+        expect(page.locator("#l-p1")).to_have_text(f"{sides.player_name(1)} plays")
+        assert page.locator("#f-preset").is_visible() == bool(info.presets)
+        presets = page.eval_on_selector_all("#f-preset option", "os => os.map(o => o.value)")
+        assert presets == list(info.presets)
+
+
 def test_new_game_form_and_keyboard_only(page, server_url):
     open_game(page, server_url, "kalah", "human", "greedy")
     page.get_by_role("button", name="New game…").click()

@@ -27,7 +27,7 @@ from starlette.websockets import WebSocket
 
 from mancala.errors import BadInput, IllegalMove
 from mancala.games import CATALOGUE
-from mancala.players import LEVEL_SECONDS, LEVELS, PLAYER_KINDS, kind_available
+from mancala.players import LEVEL_SECONDS, LEVELS, PLAYER_KINDS, kind_available, player_choices
 from mancala.record import record_from_json
 from mancala.server import study
 from mancala.server.protocol import MAX_MESSAGE_BYTES, Message, ProtocolError, encode, error, message, parse
@@ -142,7 +142,9 @@ async def api_games(request: Request):
     """Games, their rule options and (Kalah) presets, for the new-game form."""
     games = []
     for info in CATALOGUE.values():
+        sample = info.make({})
         entry = {"name": info.name, "title": info.title, "text": info.text,
+                 "sides": [sample.player_name(0), sample.player_name(1)],
                  "options": _option_list(info.rules) if info.rules is not None else [],
                  "presets": {name: rules.to_dict() for name, rules in info.presets.items()}}
         if info.default_preset is not None:
@@ -161,7 +163,10 @@ async def api_players(request: Request):
                      "text": "the AI at a difficulty level, weakest first: " + ", ".join(LEVELS)})
     levels = {name: {"kalah": lv.kalah, "other": lv.other, "seconds": LEVEL_SECONDS[name]}
               for name, lv in LEVELS.items()}
-    return JSONResponse({"kinds": kinds, "levels": levels, "default": DEFAULT_PLAYERS})
+    choices = [{"spec": spec, "label": label} for spec, label in player_choices()]
+    choices += [{"spec": "remote", "label": "Another client (remote seat)"},
+                {"spec": "custom", "label": "Other player spec…"}]
+    return JSONResponse({"kinds": kinds, "levels": levels, "choices": choices, "default": DEFAULT_PLAYERS})
 
 
 async def api_status(request: Request):

@@ -8,23 +8,8 @@ import { renderAnalysis, renderReview, renderTree, fmtValue, lineText } from "./
 
 const $ = (id) => document.getElementById(id);
 const MAX_RECORD_BYTES = 60 * 1024; // the server refuses messages over 64 KiB
-const PLAYER_CHOICES = [
-  ["human", "You (at this board)"],
-  ["beginner", "AI — beginner"],
-  ["easy", "AI — easy"],
-  ["medium", "AI — medium"],
-  ["hard", "AI — hard"],
-  ["expert", "AI — expert"],
-  ["strongest", "AI — strongest"],
-  ["best:time=1", "AI — best (1 s a move)"],
-  ["greedy", "Greedy"],
-  ["random", "Random"],
-  ["alphabeta:depth=4", "Alpha-beta, depth 4"],
-  ["minimax:depth=3", "Minimax, depth 3"],
-  ["remote", "Another client (remote seat)"],
-  ["custom", "Other player spec…"],
-];
-const SIDE_NAMES = { kalah: ["South", "North"], bao: ["South", "North"], tictactoe: ["X", "O"] };
+// the games, their sides and options, and the players offered come from the server's
+// catalogues (/api/games, /api/players): no list of games or levels lives in the page
 
 const app = {
   conn: null,
@@ -632,17 +617,26 @@ async function loadCatalogue() {
   } catch {
     app.games = [];
   }
+  if (app.games.length) {
+    $("f-game").replaceChildren(...app.games.map((g) => el("option", { value: g.name }, g.title)));
+  }
+  const choices = (app.players && app.players.choices) || [{ spec: "human", label: "You (at this board)" },
+    { spec: "medium", label: "AI — medium" }, { spec: "custom", label: "Other player spec…" }];
   for (const side of ["f-p0", "f-p1"]) {
-    $(side).replaceChildren(...PLAYER_CHOICES.map(([spec, text]) => el("option", { value: spec }, text)));
+    $(side).replaceChildren(...choices.map((c) => el("option", { value: c.spec }, c.label)));
   }
-  $("f-p0").value = "human";
-  $("f-p1").value = "medium";
-  const kalah = (app.games || []).find((g) => g.name === "kalah");
-  if (kalah) {
-    $("f-preset").replaceChildren(...Object.keys(kalah.presets).map((name) => el("option", { value: name }, name)));
-    $("f-preset").value = kalah.default_preset || "standard";
-  }
+  const defaults = (app.players && app.players.default) || ["human", "medium"];
+  $("f-p0").value = defaults[0];
+  $("f-p1").value = defaults[1];
+  formPresets();
   formChanged();
+}
+
+function formPresets() {
+  const g = formGame();
+  const names = g ? Object.keys(g.presets || {}) : [];
+  $("f-preset").replaceChildren(...names.map((name) => el("option", { value: name }, name)));
+  if (names.length) $("f-preset").value = g.default_preset || names[0];
 }
 
 function formGame() {
@@ -652,22 +646,24 @@ function formGame() {
 function presetValues() {
   const g = formGame();
   if (!g) return {};
-  if (g.name === "kalah") return g.presets[$("f-preset").value] || {};
+  if (Object.keys(g.presets || {}).length) return g.presets[$("f-preset").value] || {};
   return Object.fromEntries(g.options.map((o) => [o.name, o.default]));
 }
 
 function formChanged(presetOnly = false) {
-  const game = $("f-game").value;
-  for (const node of document.querySelectorAll(".kalah-only")) node.hidden = game !== "kalah";
-  const names = SIDE_NAMES[game];
+  const g = formGame();
+  const has = (name) => !!g && g.options.some((o) => o.name === name);
+  const hasPresets = !!g && Object.keys(g.presets || {}).length > 0;
+  for (const node of document.querySelectorAll(".preset-row")) node.hidden = !hasPresets;
+  for (const node of document.querySelectorAll(".size-row")) node.hidden = !(has("pits") && has("seeds"));
+  const names = g && g.sides ? g.sides : ["First player", "Second player"];
   $("l-p0").textContent = `${names[0]} plays`;
   $("l-p1").textContent = `${names[1]} plays`;
   const values = presetValues();
-  if (game === "kalah") {
+  if (has("pits") && has("seeds")) {
     $("f-pits").value = values.pits ?? 6;
     $("f-seeds").value = values.seeds ?? 4;
   }
-  const g = formGame();
   const rows = [];
   for (const o of g ? g.options : []) {
     if (o.name === "pits" || o.name === "seeds") continue;
@@ -686,11 +682,11 @@ function formChanged(presetOnly = false) {
 }
 
 function formOptions() {
-  const game = $("f-game").value;
+  const g = formGame();
   const values = presetValues();
   const options = {};
-  if (game === "kalah") {
-    options.preset = $("f-preset").value;
+  if (g && Object.keys(g.presets || {}).length) options.preset = $("f-preset").value;
+  if (g && g.options.some((o) => o.name === "pits") && g.options.some((o) => o.name === "seeds")) {
     if (Number($("f-pits").value) !== values.pits) options.pits = Number($("f-pits").value);
     if (Number($("f-seeds").value) !== values.seeds) options.seeds = Number($("f-seeds").value);
   }
@@ -785,7 +781,7 @@ function wire() {
   $("new-game").addEventListener("click", () => { $("new-error").hidden = true; $("new-dialog").showModal(); });
   $("new-cancel").addEventListener("click", () => $("new-dialog").close());
   $("new-form").addEventListener("submit", startFromForm);
-  $("f-game").addEventListener("change", () => formChanged());
+  $("f-game").addEventListener("change", () => { formPresets(); formChanged(); });
   $("f-preset").addEventListener("change", () => formChanged(true));
   for (const side of [0, 1]) {
     $(`f-p${side}`).addEventListener("change", () => { $(`f-p${side}-custom`).hidden = $(`f-p${side}`).value !== "custom"; });
