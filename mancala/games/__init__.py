@@ -21,6 +21,9 @@ from mancala.games.catalogue import CATALOGUE, GameInfo, game_info, normalise_na
 from mancala.games.kalah import PRESETS, Kalah, KalahRules  # noqa: I001
 from mancala.games.bao import Bao, BaoRules
 from mancala.games.tictactoe import TicTacToe
+from mancala.games.catalogue import load_plugins  # noqa: I001
+
+load_plugins()
 
 __all__ = ["Bao", "BaoRules", "CATALOGUE", "Game", "GameInfo", "Kalah", "KalahRules", "PRESETS", "TicTacToe",
            "game_info", "game_spec", "make_game", "outcome_text", "register", "winner", "GAMES"]

@@ -990,4 +990,4 @@ BAO = register(GameInfo(
     "bao", "Bao la Kiswahili",
     "Bao la Kiswahili, Zanzibar rules (options: singletons, mtaji_house, tax_small_house, takasia, "
     "takasia_exempt_singletons, takasia_forces_capture, max_plies, max_laps)",
-    bao_from_options, BaoRules, conserves_seeds=True))
+    bao_from_options, BaoRules, seeds=lambda state: sum(map(sum, state.holes)) + sum(state.stock)))

@@ -35,8 +35,9 @@ class GameInfo:
     presets: Mapping[str, Any] = field(default_factory=dict)
     #: the preset the game starts from when none is named
     default_preset: str | None = None
-    #: whether seeds are only moved, never created or destroyed (a conformance property)
-    conserves_seeds: bool = False
+    #: the seeds in a position, all of them (board, stores, hands), for a game whose seeds
+    #: are only ever moved, never created or destroyed (None: not such a game)
+    seeds: Callable[[Any], int] | None = None
     #: whether a game may repeat positions forever (a random playout may then be cut short)
     may_repeat: bool = False
 
@@ -49,6 +50,27 @@ def register(info: GameInfo) -> GameInfo:
     """Add ``info`` to the catalogue (a game module does it once, when imported)."""
     CATALOGUE[info.name] = info
     return info
+
+
+#: the environment variable naming modules of more games (comma-separated), imported with
+#: the built-in ones in every process (worker processes included)
+PLUGINS_VARIABLE = "MANCALA_GAMES"
+
+
+def load_plugins() -> None:
+    """Import the game modules of installed packages (entry point group ``mancala.games``)
+    and those named in ``$MANCALA_GAMES``: each registers its game on import."""
+    import importlib  # noqa: PLC0415 (plugins are rare: keep the import off the common path)
+    import os  # noqa: PLC0415
+    from importlib.metadata import entry_points  # noqa: PLC0415
+    names = [e.value for e in entry_points(group="mancala.games")]
+    names += [n.strip() for n in os.environ.get(PLUGINS_VARIABLE, "").split(",") if n.strip()]
+    for name in names:
+        try:
+            importlib.import_module(name)
+        except Exception as e:  # noqa: BLE001 (a plugin's own failure: say which, in one line)
+            raise BadInput(f"the game module {name!r} (from {PLUGINS_VARIABLE} or an installed package) "
+                           f"could not be loaded: {type(e).__name__}: {e}") from None
 
 
 def normalise_name(name: str) -> str:

@@ -617,4 +617,4 @@ def _kalah_from_options(options: dict[str, str]) -> Kalah:
 #: Kalah in the game catalogue
 KALAH = register(GameInfo(
     "kalah", "Kalah", "Kalah with every rule variant (options: preset, pits, seeds, capture, ...)",
-    _kalah_from_options, KalahRules, PRESETS, "standard", conserves_seeds=True))
+    _kalah_from_options, KalahRules, PRESETS, "standard", seeds=lambda state: sum(state.board)))

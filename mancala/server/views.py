@@ -8,7 +8,8 @@ needs to draw and to know which clicks make a move is here.
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Callable
 
 from mancala.games.bao import CW, NYUMBA, Bao, BaoState, hole_name
 from mancala.games.base import Game, outcome_text
@@ -16,46 +17,28 @@ from mancala.games.kalah import Capture, Kalah, KalahState, Remaining, opposite_
 from mancala.games.tictactoe import LINES, TicTacToe, TicTacToeState
 
 
+@dataclass(frozen=True)
+class GameView:
+    """How the page draws one game: its board, its legal moves (with what to click) and what
+    a move did (notices and animation steps).  Games without a view of their own get
+    :data:`TEXT_VIEW`: their text picture and their moves as buttons."""
+
+    #: (game, state) -> the ``board`` field
+    board: Callable[[Any, Any], dict]
+    #: (game, state) -> the ``legal`` field
+    legal: Callable[[Any, Any], list[dict]]
+    #: (game, before, move, after) -> ``notices``, ``steps`` and any field of its own
+    events: Callable[[Any, Any, Any, Any], dict]
+
+
 def board_view(game: Game, state) -> dict:
     """The position as the page draws it (see ``docs/protocol.md``, the ``board`` field)."""
-    if isinstance(game, Kalah):
-        return _kalah_board(game, state)
-    if isinstance(game, Bao):
-        return _bao_board(game, state)
-    if isinstance(game, TicTacToe):
-        return _ttt_board(state)
-    raise TypeError(f"no view for {game!r}")
+    return view_of(game).board(game, state)
 
 
 def legal_view(game: Game, state) -> list[dict]:
     """The legal moves, each with its notation (``move``) and what to click."""
-    moves = game.legal_moves(state)
-    if isinstance(game, Kalah):
-        out = []
-        for m in moves:
-            if m.pit is None:
-                out.append({"move": "swap", "swap": True})
-                continue
-            entry = {"move": str(m), "pit": m.pit, "cell": pit_index(state.pits, state.seat, m.pit)}
-            if m.directed:
-                entry["dir"] = "L" if m.clockwise else "R"
-            out.append(entry)
-        return out
-    if isinstance(game, Bao):
-        pairs: dict[tuple[int, int], int] = {}
-        for m in moves:
-            pairs[(m.hole, m.direction)] = pairs.get((m.hole, m.direction), 0) + 1
-        out = []
-        for m in moves:
-            kichwa = None
-            if m.capture and m.namua:
-                kichwa = "left" if m.direction == CW else "right"
-            out.append({"move": str(m), "hole": hole_name(m.player, m.hole), "dir": m.letter,
-                        "sow": "cw" if m.direction == CW else "acw", "capture": m.capture,
-                        "house": m.house if pairs[(m.hole, m.direction)] > 1 else None,
-                        "kichwa": kichwa})
-        return out
-    return [{"move": str(m), "cell": m.cell} for m in moves]
+    return view_of(game).legal(game, state)
 
 
 def result_view(game: Game, state, names: list[str]) -> dict | None:
@@ -66,11 +49,13 @@ def result_view(game: Game, state, names: list[str]) -> dict | None:
     winner = 0 if score[0] > 0 else 1 if score[0] < 0 else None
     reason = "rules"
     text = outcome_text(game, state, names)
-    if isinstance(game, Bao):
-        winner = game.winner(state)
-        if winner is None:
+    decided = getattr(game, "winner", None)  # games whose winner is not the score's sign (Bao)
+    if callable(decided):
+        winner = decided(state)
+        max_plies = getattr(getattr(game, "rules", None), "max_plies", None)
+        if winner is None and max_plies:
             reason = "draw_limit"
-            text = f"Draw: the ply limit ({game.rules.max_plies}) was reached."
+            text = f"Draw: the ply limit ({max_plies}) was reached."
     return {"winner": winner, "score": score, "text": text, "reason": reason}
 
 
@@ -80,22 +65,58 @@ def last_view(game: Game, before, move, after, ply: int) -> dict:
     player = game.to_move(before)
     out = {"ply": ply, "player": player, "move": str(move),
            "text": game.describe_move(before, move, after), "before": board_view(game, before)}
-    if isinstance(game, Kalah):
-        out["notices"], out["steps"] = _kalah_events(game, before, move, after)
-    elif isinstance(game, Bao):
-        out["notices"], out["steps"] = _bao_events(game, before, after)
-        ev = after.last
-        out["laps_total"] = ev.lap_count if ev else 0
-    else:
-        notices = []
-        if game.is_terminal(after):
-            notices.append({"kind": "game_over", "text": outcome_text(game, after, ["X", "O"])})
-        out["notices"] = notices
-        out["steps"] = [{"kind": "place", "cell": move.cell, "mark": "XO"[player]}]
+    out.update(view_of(game).events(game, before, move, after))
     return out
 
 
+def _game_over(game: Game, after, names: list[str]) -> list[dict]:
+    return [{"kind": "game_over", "text": outcome_text(game, after, names)}] if game.is_terminal(after) else []
+
+
+# --- any game: its text picture and its moves as buttons ---------------------------------------
+
+
+def _text_board(game: Game, state) -> dict:
+    return {"kind": "text", "text": game.render(state),
+            "names": [game.player_name(0, state), game.player_name(1, state)]}
+
+
+def _text_legal(game: Game, state) -> list[dict]:
+    return [{"move": str(m)} for m in game.legal_moves(state)]
+
+
+def _text_events(game: Game, before, move, after) -> dict:
+    return {"notices": _game_over(game, after, [game.player_name(0), game.player_name(1)]), "steps": []}
+
+
+#: the view of a game without one of its own
+TEXT_VIEW = GameView(_text_board, _text_legal, _text_events)
+
+
+def view_of(game: Game) -> GameView:
+    """The view of ``game`` (:data:`VIEWS` by name, else :data:`TEXT_VIEW`)."""
+    return VIEWS.get(game.name, TEXT_VIEW)
+
+
 # --- Kalah ------------------------------------------------------------------------------
+
+
+def _kalah_legal(game: Kalah, state: KalahState) -> list[dict]:
+    out = []
+    for m in game.legal_moves(state):
+        if m.pit is None:
+            out.append({"move": "swap", "swap": True})
+            continue
+        entry = {"move": str(m), "pit": m.pit, "cell": pit_index(state.pits, state.seat, m.pit)}
+        if m.directed:
+            entry["dir"] = "L" if m.clockwise else "R"
+        out.append(entry)
+    return out
+
+
+def _kalah_last(game: Kalah, before: KalahState, move, after: KalahState) -> dict:
+    notices, steps = _kalah_events(game, before, move, after)
+    return {"notices": notices, "steps": steps}
 
 
 def _kalah_board(game: Kalah, state: KalahState) -> dict:
@@ -165,6 +186,29 @@ def _board_before_sweep(before: KalahState, steps: list[dict]) -> list[int]:
 
 
 # --- Bao --------------------------------------------------------------------------------
+
+
+def _bao_legal(game: Bao, state: BaoState) -> list[dict]:
+    moves = game.legal_moves(state)
+    pairs: dict[tuple[int, int], int] = {}
+    for m in moves:
+        pairs[(m.hole, m.direction)] = pairs.get((m.hole, m.direction), 0) + 1
+    out = []
+    for m in moves:
+        kichwa = None
+        if m.capture and m.namua:
+            kichwa = "left" if m.direction == CW else "right"
+        out.append({"move": str(m), "hole": hole_name(m.player, m.hole), "dir": m.letter,
+                    "sow": "cw" if m.direction == CW else "acw", "capture": m.capture,
+                    "house": m.house if pairs[(m.hole, m.direction)] > 1 else None,
+                    "kichwa": kichwa})
+    return out
+
+
+def _bao_last(game: Bao, before: BaoState, move, after: BaoState) -> dict:
+    notices, steps = _bao_events(game, before, after)
+    ev = after.last
+    return {"notices": notices, "steps": steps, "laps_total": ev.lap_count if ev else 0}
 
 
 def _bao_board(game: Bao, state: BaoState) -> dict:
@@ -242,6 +286,24 @@ def _ttt_board(state: TicTacToeState) -> dict:
             line = [a, b, c]
             break
     return {"kind": "tictactoe", "cells": list(state.cells), "line": line}
+
+
+def _ttt_legal(game: TicTacToe, state: TicTacToeState) -> list[dict]:
+    return [{"move": str(m), "cell": m.cell} for m in game.legal_moves(state)]
+
+
+def _ttt_last(game: TicTacToe, before: TicTacToeState, move, after: TicTacToeState) -> dict:
+    player = game.to_move(before)
+    return {"notices": _game_over(game, after, ["X", "O"]),
+            "steps": [{"kind": "place", "cell": move.cell, "mark": "XO"[player]}]}
+
+
+#: the games with a board of their own on the page, by name
+VIEWS: dict[str, GameView] = {
+    "kalah": GameView(_kalah_board, _kalah_legal, _kalah_last),
+    "bao": GameView(_bao_board, _bao_legal, _bao_last),
+    "tictactoe": GameView(lambda game, state: _ttt_board(state), _ttt_legal, _ttt_last),
+}
 
 
 def jsonable(value: Any) -> Any:

@@ -266,13 +266,25 @@ function focusKey(node) {
     : node.dataset.cell !== undefined ? `button[data-cell="${node.dataset.cell}"]` : null;
 }
 
+/** Any other game: its text picture, and its legal moves as buttons in its own notation. */
+export function drawText(view) {
+  const b = view.board;
+  const picture = el("pre", { class: "text-board", role: "img", "aria-label": b.text }, b.text);
+  const moves = el("div", { class: "text-moves", role: "group", "aria-label": "Legal moves" },
+    (view.interactive ? view.legal : []).map((m) => el("button", {
+      type: "button", class: "legal", dataset: { move: m.move }, onclick: () => view.onMove(m.move),
+    }, m.move)));
+  return [el("div", { class: "wood text-wrap" }, picture, moves)];
+}
+
 /** Draw any board into `container`.  When the keyboard focus was on the board it stays there:
  * on the same pit if it is still playable, else on the first playable one, else on the board. */
 export function drawBoard(container, view) {
   const kind = view.board.kind;
   const focused = container.contains(document.activeElement) ? document.activeElement : null;
   const key = focused && focused !== container ? focusKey(focused) : null;
-  const parts = kind === "kalah" ? drawKalah(view) : kind === "bao" ? drawBao(view) : drawTicTacToe(view);
+  const parts = kind === "kalah" ? drawKalah(view) : kind === "bao" ? drawBao(view)
+    : kind === "tictactoe" ? drawTicTacToe(view) : drawText(view);
   container.replaceChildren(...parts);
   if (!focused) return;
   const playable = (node) => node && node.tabIndex !== -1 && node.getAttribute("aria-disabled") !== "true";
