@@ -1,1 +1,0 @@
-"""Players from outside: OpenSpiel bots, and Python modules written against seed 003's starter API."""
