@@ -27,7 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from mancala.games.bao import Bao  # noqa: E402
 from mancala.search import alphabeta  # noqa: E402
-from mancala.search.bao_eval import FIRST, MATERIAL, BaoWeights, make_evaluation  # noqa: E402
+from mancala.evaluation.bao import FIRST, MATERIAL, BaoWeights, make_evaluation  # noqa: E402
 
 #: the first hand-set weights; the first rounds varied one feature of these at a time
 V1 = FIRST

@@ -2,7 +2,7 @@
 
 1. Speed: nodes per second of the reference alpha-beta (``mancala.search.alphabeta``
    with ``bao_eval``, what ``hard`` and ``best`` ran before the engine) and of the
-   engine (``mancala.engine.bao_search``, iterative deepening to depth 8), on the same
+   engine (``mancala.engine.bao.search``, iterative deepening to depth 8), on the same
    positions, and their ratio; also the time each needs to finish the same depth.
 2. ``hard`` (depth 8): the depth it completes and its time from each position.
 3. Strength: a match, old ``best`` (reference iterative deepening) against new ``best``
@@ -31,11 +31,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from rich.progress import Progress  # noqa: E402
 
-from mancala.engine import bao_search  # noqa: E402
+from mancala.engine.bao import search as bao_search  # noqa: E402
 from mancala.games.bao import Bao  # noqa: E402
-from mancala.players import LEVEL_SECONDS, LEVELS, iterative_deepening, make_player  # noqa: E402
+from mancala.players import LEVEL_SECONDS, LEVELS, make_player  # noqa: E402
+from mancala.search.deepening import iterative_deepening  # noqa: E402
 from mancala.search import alphabeta  # noqa: E402
-from mancala.search.bao_eval import evaluate  # noqa: E402
+from mancala.evaluation.bao import evaluate  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bao_match import openings  # noqa: E402

@@ -18,7 +18,8 @@ import numpy as np
 from mancala.engine import bridge, engine
 from mancala.engine import search as S
 from mancala.games import make_game
-from mancala.search import alphabeta, score_difference
+from mancala.search import alphabeta
+from mancala.evaluation import score_difference
 
 
 def positions(game, count: int, seed: int = 1) -> list:

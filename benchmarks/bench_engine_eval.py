@@ -2,7 +2,7 @@
 
 Runs ``mancala.engine.best_move`` to a fixed depth (default 12 turns, no clock) on the
 same positions with the default leaf estimate (the row difference in quarters) and,
-unless ``--default-only``, with an evaluation spec of :mod:`mancala.search.terms`
+unless ``--default-only``, with an evaluation spec of :mod:`mancala.evaluation.terms`
 (``--eval``).  The two are interleaved position by position (the machine's load hits
 both alike); each search runs ``--repeat`` times from an empty table and the fastest
 run counts.  Prints nodes, CPU seconds and nodes per CPU second

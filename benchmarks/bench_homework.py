@@ -24,7 +24,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from mancala.homework import TRAVERSE_LOG, read_input, solve  # noqa: E402
+from mancala.cli.homework import TRAVERSE_LOG, read_input, solve  # noqa: E402
 
 
 def input_text(task: int, player: int, depth: int, row_a, row_b, store_a: int = 0, store_b: int = 0) -> str:

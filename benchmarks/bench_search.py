@@ -8,7 +8,8 @@ import argparse
 import time
 
 from mancala.games import make_game
-from mancala.search import alphabeta, minimax, score_difference
+from mancala.search import alphabeta, minimax
+from mancala.evaluation import score_difference
 
 
 def measure(search, game, state, depth):

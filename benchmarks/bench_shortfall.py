@@ -33,11 +33,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from mancala.arena import play_game  # noqa: E402
+from mancala.arena.match import play_game  # noqa: E402
 from mancala.games import make_game  # noqa: E402
 from mancala.players import make_player  # noqa: E402
 from mancala.record import GameRecord  # noqa: E402
-from mancala.tournament import _parse_moves, make_openings  # noqa: E402
+from mancala.arena.tournament import _parse_moves, make_openings  # noqa: E402
 
 
 class Watched:

@@ -5,7 +5,7 @@ move is random with probability 0.3 (so the positions vary), kept when at most
 ``--max-on-board`` seeds are still in the pits (the solver then answers in well under a
 second with the endgame databases).  Each kept position is solved exactly
 (:func:`mancala.engine.solve`): the final margin for the side to move under perfect play.
-The evaluation terms of :mod:`mancala.search.terms`, from the mover's side, are the
+The evaluation terms of :mod:`mancala.evaluation.terms`, from the mover's side, are the
 features; ordinary least squares gives the weights (no intercept: the position is
 symmetric).  Printed: R² of the store difference alone, of store + each term, and of all
 terms together, and the fitted weights, as JSON too (``--out``).
@@ -26,7 +26,7 @@ import numpy as np
 from mancala.engine import solve
 from mancala.games import make_game
 from mancala.players import make_player
-from mancala.search.terms import KALAH_TERMS
+from mancala.evaluation.terms import KALAH_TERMS
 
 
 def sample_positions(game, count: int, max_on_board: int, seed: int) -> list:

@@ -2,6 +2,6 @@
 
 import sys
 
-from mancala.cli import main
+from mancala.cli.main import main
 
 sys.exit(main())

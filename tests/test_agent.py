@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from mancala.agent import websocket_url
+from mancala.server.agent import websocket_url
 from mancala.errors import BadInput
 from mancala.games import make_game
 from mancala.record import load_record
@@ -95,7 +95,7 @@ def test_two_agents_in_two_processes_play_a_full_game(server):
     final = record.final_state()
     assert final.finished and record.game == make_game("kalah(preset=mankalah)")
     # the agents played the moves their players choose in our own arena
-    from mancala.arena import play_game
+    from mancala.arena.match import play_game
     from mancala.players import make_player
     local = play_game(record.game, [make_player("random:seed=1"), make_player("greedy")])
     assert [str(m) for m in local.moves] == data["moves"]

@@ -712,7 +712,7 @@ def test_describe_move():
 
 def test_search_plays_bao():
     from mancala.search import alphabeta
-    from mancala.search.bao_eval import evaluate
+    from mancala.evaluation.bao import evaluate
     state = _state("P05")
     result = alphabeta(GAME, state, 2, evaluate)
     assert result.move in GAME.legal_moves(state)

@@ -11,13 +11,13 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from mancala.engine import bao_kernels as K
-from mancala.engine import bao_search as B
+from mancala.engine.bao import kernels as K
+from mancala.engine.bao import search as B
 from mancala.games.bao import Bao, BaoMove, BaoRules, MtajiHouse, NeverEnding, SingletonRule
 from mancala.players import make_player
 from mancala.search import alphabeta
-from mancala.search.bao_eval import FIRST, make_evaluation
-from mancala.search.bao_eval import evaluate as reference_evaluate
+from mancala.evaluation.bao import FIRST, make_evaluation
+from mancala.evaluation.bao import evaluate as reference_evaluate
 
 from helpers import random_mtaji_sides
 

@@ -12,7 +12,8 @@ from mancala.engine import engine as E
 from mancala.engine import search as S
 from mancala.engine import best_move
 from mancala.games.kalah import (PRESETS, SWAP, Capture, GameEnd, Kalah, KalahRules, Remaining, Sowing)
-from mancala.search import alphabeta, score_difference
+from mancala.search import alphabeta
+from mancala.evaluation import score_difference
 
 from helpers import random_position, small_engine_cache  # noqa: F401 (an autouse fixture)
 

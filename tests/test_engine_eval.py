@@ -1,4 +1,4 @@
-"""The engine's leaf evaluation by named terms (best:eval=SPEC) against mancala.search.terms
+"""The engine's leaf evaluation by named terms (best:eval=SPEC) against mancala.evaluation.terms
 and the reference alpha-beta; exactness and table safety under changing evaluations."""
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from mancala.errors import BadInput
 from mancala.games.kalah import PRESETS, GameEnd, Kalah, KalahRules, Remaining
 from mancala.players import BestPlayer, make_player
 from mancala.search import alphabeta
-from mancala.search.terms import ENGINE_RESOLUTION, KALAH_TERMS, engine_weights
+from mancala.evaluation.terms import ENGINE_RESOLUTION, KALAH_TERMS, engine_weights
 
 from helpers import random_position, small_engine_cache  # noqa: F401 (an autouse fixture)
 
@@ -71,7 +71,7 @@ def exact(x: float) -> Fraction:
 
 
 def reference_leaf(game: Kalah, state, weights) -> int:
-    """The leaf estimate the engine should give, computed from mancala.search.terms: the
+    """The leaf estimate the engine should give, computed from mancala.evaluation.terms: the
     weighted terms for the mover, rounded to the nearest seed (halves up), clamped to the
     seeds in the pits."""
     mover = game.to_move(state)
@@ -267,7 +267,7 @@ def test_the_table_does_not_carry_estimates_from_one_evaluation_to_another():
 
 
 def test_match_and_play_accept_best_with_an_evaluation(capsys):
-    from mancala.cli import main  # noqa: PLC0415
+    from mancala.cli.main import main  # noqa: PLC0415
     spec = "best:depth=3,eval=store:1,seeds:0.25,extra:0.5,threat:0.5"
     assert main(["match", spec, "greedy", "--games", "2", "--pits", "3", "--seeds", "2"]) == 0
     assert main(["play", "--p1", spec, "--p2", "greedy", "--pits", "3", "--seeds", "2"]) == 0
@@ -275,7 +275,7 @@ def test_match_and_play_accept_best_with_an_evaluation(capsys):
 
 
 def test_cli_refuses_a_bad_engine_evaluation_in_one_line(capsys):
-    from mancala.cli import main  # noqa: PLC0415
+    from mancala.cli.main import main  # noqa: PLC0415
     assert main(["match", "greedy", "best:nodes=100,eval=store:1,majority:1", "--games", "1"]) == 2
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and "majority" in err

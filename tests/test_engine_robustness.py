@@ -16,14 +16,14 @@ from pathlib import Path
 
 import pytest
 
-from mancala.cli import main
+from mancala.cli.main import main
 from mancala.engine import (analyse, best_move, is_prepared, memory_in_use, prepare, set_memory_limit, solve)
 from mancala.engine import engine as E
 from mancala.errors import BadInput
 from mancala.games import make_game
 from mancala.games.kalah import Kalah, KalahRules, KalahState
 from mancala.record import GameRecord, load_record, save_record
-from mancala.review import review_game
+from mancala.arena.review import review_game
 
 from helpers import random_position
 

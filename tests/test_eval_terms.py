@@ -7,7 +7,7 @@ import pytest
 from mancala.errors import BadInput
 from mancala.games import make_game
 from mancala.players import make_player
-from mancala.search.terms import BAO_TERMS, KALAH_TERMS, KALAH_WIN, make_evaluation, parse_weights
+from mancala.evaluation.terms import BAO_TERMS, KALAH_TERMS, KALAH_WIN, make_evaluation, parse_weights
 
 # South pits 1..6, South store, North pits 1..6, North store (North's pit p faces South's 7-p)
 BOARD = (0, 3, 0, 1, 2, 1, 10, 4, 0, 2, 0, 5, 6, 7)

@@ -15,11 +15,12 @@ from pathlib import Path
 
 import pytest
 
-from mancala import homework
-from mancala.cli import main as cli_main
+from mancala.cli import homework
+from mancala.cli.main import main as cli_main
 from mancala.errors import BadInput
-from mancala.players import iterative_deepening
-from mancala.homework import (HomeworkInput, competition_turn, format_next_state, parse_input, pit_label,
+from mancala.evaluation import default_evaluation
+from mancala.search.deepening import iterative_deepening
+from mancala.cli.homework import (HomeworkInput, competition_turn, format_next_state, parse_input, pit_label,
                               solve, to_position)
 from mancala.search.core import SearchResult
 
@@ -348,7 +349,7 @@ def run_cli_process(folder: Path, *options: str) -> subprocess.CompletedProcess:
     """``mancala homework`` in a separate process, in ``folder`` (so a crash is a failure, not the end
     of the test run)."""
     env = dict(os.environ, PYTHONPATH=str(REPO))
-    return subprocess.run([sys.executable, "-m", "mancala.cli", "homework", *options], cwd=folder, env=env,
+    return subprocess.run([sys.executable, "-m", "mancala", "homework", *options], cwd=folder, env=env,
                           capture_output=True, text=True, timeout=120)
 
 
@@ -365,7 +366,7 @@ def test_competition_writes_a_whole_legal_turn_within_its_budget(player, tmp_pat
 
     def search_using_its_whole_budget(game, state, seconds):
         budgets.append(seconds)
-        result = iterative_deepening(game, state, seconds, max_depth=3, clock=lambda: 0.0)  # a real, bounded search
+        result = iterative_deepening(game, state, seconds, default_evaluation(game), max_depth=3, clock=lambda: 0.0)  # a real, bounded search
         now[0] += seconds
         return result
 
@@ -406,7 +407,7 @@ def test_competition_with_the_pure_python_player(player, tmp_path, capsys, monke
         return ticks[0] / 1000
 
     monkeypatch.setattr(players, "best_search",
-                        lambda game, state, seconds: iterative_deepening(game, state, seconds, clock=clock))
+                        lambda game, state, seconds: iterative_deepening(game, state, seconds, default_evaluation(game), clock=clock))
     text = board(4, player, 7, "3 0 1 4 2", "1 4 0 2 3", 2, 1)
     code, out, err = run_homework(tmp_path, text, "--time", "0.3", capsys=capsys)
     assert (code, err) == (0, "")

@@ -20,7 +20,8 @@ from mancala.games import PRESETS
 from mancala.games.kalah import (SWAP, Capture, GameEnd, Kalah, KalahMove, KalahRules, Remaining,
                                  Sowing)
 from mancala.games.tictactoe import TicTacToe
-from mancala.search import alphabeta, minimax, score_difference
+from mancala.search import alphabeta, minimax
+from mancala.evaluation import score_difference
 
 #: no random game may last longer than this many moves
 MOVE_CAP = 5000

@@ -16,13 +16,15 @@ from pathlib import Path
 
 import pytest
 
-from mancala.arena import play_game
-from mancala.cli import main
+from mancala.arena.match import play_game
+from mancala.cli.main import main
 from mancala.errors import BadInput
 from mancala.games.kalah import SWAP, KalahMove
-from mancala.mankalah import (AgentSession, Change, CommandPlayer, End, ProtocolError, Start, board_from_text,
-                              change_message, mankalah_game, parse_agent_message, parse_engine_message,
-                              referee_game, state_text, Fault)
+from mancala.mankalah.agent import AgentSession
+from mancala.mankalah.protocol import (Change, End, Fault, ProtocolError, Start, board_from_text, change_message,
+                                       mankalah_game, parse_agent_message, parse_engine_message, state_text)
+from mancala.mankalah.referee import referee_game
+from mancala.players.command import CommandPlayer
 from mancala.players import RandomPlayer, make_player
 from mancala.record import load_record
 

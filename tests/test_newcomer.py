@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from mancala.cli import main
+from mancala.cli.main import main
 
 from helpers import scripted
 
@@ -437,7 +437,7 @@ def test_sigint_during_a_python_search_is_one_line():
 
 @pytest.mark.skipif(not Path("/proc").is_dir(), reason="needs a folder that takes no new files (/proc)")
 def test_save_into_a_folder_that_takes_no_files_says_so(capsys):
-    from mancala.cli import main  # noqa: PLC0415
+    from mancala.cli.main import main  # noqa: PLC0415
     assert main(["play", "--save", "/proc/g.json"]) == 2
     err = capsys.readouterr().err
     assert "files cannot be created in /proc" in err and "no such directory" not in err

@@ -9,13 +9,14 @@ import sys
 
 import pytest
 
-from mancala.arena import play_game, play_match
-from mancala.cli import main
+from mancala.arena.match import play_game, play_match
+from mancala.cli.main import main
 from mancala.errors import BadInput
 from mancala.games import make_game
 from mancala.games.kalah import KalahMove
-from mancala.players import (HumanPlayer, RandomPlayer, SearchPlayer, iterative_deepening,
-                             make_player)
+from mancala.evaluation import default_evaluation
+from mancala.players import HumanPlayer, RandomPlayer, SearchPlayer, make_player
+from mancala.search.deepening import iterative_deepening
 from mancala.record import GameRecord, load_record, save_record
 from mancala.search.explain import explain
 from mancala.ui.terminal import TerminalGame
@@ -88,14 +89,14 @@ def test_iterative_deepening_stops_when_the_clock_runs_out():
     """Counted, not timed: a fake clock advancing one second per reading, budget 40 s."""
     ticks = iter(range(10**9))
     game = make_game("kalah")
-    result = iterative_deepening(game, game.initial_state(), 40, clock=lambda: next(ticks))
+    result = iterative_deepening(game, game.initial_state(), 40, default_evaluation(game), clock=lambda: next(ticks))
     assert result.move in game.legal_moves(game.initial_state())
     assert 1 <= result.depth < 20
 
 
 def test_iterative_deepening_is_exact_once_the_tree_is_exhausted():
     game = make_game("tictactoe")
-    result = iterative_deepening(game, game.initial_state(), 60)
+    result = iterative_deepening(game, game.initial_state(), 60, default_evaluation(game))
     assert result.value == 0 and result.depth == 9
 
 
@@ -218,7 +219,7 @@ def test_ai_vs_ai_at_different_depths_plays_to_the_end():
 
 def test_piped_cli_session_saves_and_resumes(tmp_path):
     save = tmp_path / "game.json"
-    run = lambda args, text: subprocess.run([sys.executable, "-m", "mancala.cli", *args], input=text,  # noqa: E731
+    run = lambda args, text: subprocess.run([sys.executable, "-m", "mancala", *args], input=text,  # noqa: E731
                                             capture_output=True, text=True, timeout=120)
     first = run(["play", "--level", "easy", "--save", str(save)], "3\n6\nquit\n")
     assert first.returncode == 0, first.stderr
@@ -236,7 +237,7 @@ def test_explain_reproduces_seed_003s_pruning_example():
     the score 0, so the rest of that min node is not searched."""
     game = make_game("tictactoe")
     lines = []
-    from mancala.search.evaluation import win_loss_percent
+    from mancala.evaluation.basic import win_loss_percent
     result = explain(game, game.position("XX./.O./..."), 9, win_loss_percent, lines.append, prunes_only=True)
     assert result.move.cell == 2 and result.value == 50
     assert any(line.strip().startswith("PRUNE: alpha is 50, score is 0: moves 2-5 (5, 6, 7, 8) of this min node "
@@ -277,7 +278,7 @@ def test_bao_in_the_terminal_with_hint_and_an_illegal_move():
 
 def test_output_cut_short_by_the_reader_is_not_a_traceback():
     """`mancala ... | head -1`: the reader closes the pipe early; no traceback, exit 0."""
-    proc = subprocess.run(f"'{sys.executable}' -m mancala.cli explain --game tictactoe --position '.........' | head -1",
+    proc = subprocess.run(f"'{sys.executable}' -m mancala explain --game tictactoe --position '.........' | head -1",
                           shell=True, capture_output=True, text=True, timeout=120)
     assert proc.stdout.strip() == "012" and proc.stderr == ""
 
@@ -290,7 +291,7 @@ def test_output_cut_short_by_the_reader_is_not_a_traceback():
     ("best:depth=100", "depth must be 1-64"),
 ])
 def test_absurd_player_budgets_are_refused_in_one_line(spec, message, capsys):
-    from mancala.cli import main  # noqa: PLC0415
+    from mancala.cli.main import main  # noqa: PLC0415
     assert main(["match", "greedy", spec, "--games", "1"]) == 2
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and message in err

@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from mancala.ratings import ELO, Z95, elo_difference, fit_bradley_terry, needs_ridge
+from mancala.arena.ratings import ELO, Z95, elo_difference, fit_bradley_terry, needs_ridge
 
 
 def by_name(ratings):

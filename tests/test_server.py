@@ -12,7 +12,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from mancala.games import make_game
 from mancala.record import GameRecord, record_from_json
-from mancala.search.evaluation import win_loss_percent
+from mancala.evaluation.basic import win_loss_percent
 from mancala.search.explain import ExplainTracer
 from mancala.search.core import alphabeta
 from mancala.server.app import create_app

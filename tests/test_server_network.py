@@ -17,7 +17,7 @@ import pytest
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
-from mancala.cli import main
+from mancala.cli.main import main
 from mancala.record import load_record
 from mancala.server.app import create_app
 from mancala.server.session import ServerConfig
@@ -280,7 +280,7 @@ def test_a_match_cannot_be_swapped_for_a_loaded_game():
 
 
 def test_serve_options(tmp_path, monkeypatch):
-    from mancala.cli import build_parser
+    from mancala.cli.main import build_parser
     from mancala.server.command import serve_config
     monkeypatch.setenv("MANCALA_TOKEN", "from-env")
     args = build_parser().parse_args(["serve", "--host", "0.0.0.0", "--results", str(tmp_path / "r")])

@@ -13,7 +13,8 @@ from mancala.engine.kernels import EXTRA, OVER, PASS, composition_table, gen_mov
 from mancala.engine import engine as E
 from mancala.games import make_game
 from mancala.games.kalah import Capture, GameEnd, Kalah, KalahRules, Remaining
-from mancala.search import alphabeta, score_difference
+from mancala.search import alphabeta
+from mancala.evaluation import score_difference
 
 from helpers import random_position
 
@@ -263,7 +264,7 @@ def test_solve_uses_a_larger_cached_database_that_fits(monkeypatch):
 
 # --- commands (through the one CLI entry point) -------------------------------------------
 
-from mancala.cli import main  # noqa: E402
+from mancala.cli.main import main  # noqa: E402
 from mancala.games.kalah import KalahMove  # noqa: E402
 from mancala.record import GameRecord, save_record  # noqa: E402
 

@@ -14,7 +14,8 @@ import pytest
 from mancala.errors import BadInput, IllegalMove
 from mancala.games import make_game
 from mancala.games.tictactoe import TicTacToe, TicTacToeMove
-from mancala.search import alphabeta, minimax, score_difference
+from mancala.search import alphabeta, minimax
+from mancala.evaluation import score_difference
 
 GAME = TicTacToe()
 

@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from mancala import tournament as T
-from mancala.arena_report import report_paths, summarize
+from mancala.arena import tournament as T
+from mancala.arena.report import report_paths, summarize
 from mancala.games import make_game
-from mancala.tournament import TournamentSpec, comparable, judge, make_openings, read_results, run_tournament
+from mancala.arena.tournament import TournamentSpec, comparable, judge, make_openings, read_results, run_tournament
 
 GAME = "kalah(pits=3,seeds=2)"
 PLAYERS = ("greedy", "alphabeta:depth=2", "random")
@@ -180,7 +180,7 @@ class Cheater(Player):
 '''
 
 STARTER_BOARD = '''
-from mancala.external.starter import StarterBoard as _Board
+from mancala.players.module import StarterBoard as _Board
 
 
 class MancalaBoard(_Board):

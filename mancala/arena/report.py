@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Sequence
 
 from mancala.atomic import write_atomically
-from mancala.ratings import Rating, fit_bradley_terry, needs_ridge
+from mancala.arena.ratings import Rating, fit_bradley_terry, needs_ridge
 
 
 @dataclass
@@ -72,7 +72,7 @@ def summarize(results: Sequence[dict]) -> list[PairingSummary]:
 
 
 def ratings(results: Sequence[dict]) -> tuple[list[Rating], float]:
-    """Bradley–Terry ratings of every player (see :mod:`mancala.ratings`) and the ridge used."""
+    """Bradley–Terry ratings of every player (see :mod:`mancala.arena.ratings`) and the ridge used."""
     players = players_in(results)
     games = [(r["pairing"][0], r["pairing"][1], r["points_a"]) for r in results]
     ridge = 0.01 if needs_ridge(players, games) else 0.0

@@ -121,7 +121,7 @@ def judge(game: Game, state) -> float:
     if isinstance(game, Kalah):
         from mancala.engine import best_move  # noqa: PLC0415 (numba only when needed)
         return float(best_move(game, state, seconds=1e9, max_depth=JUDGE_DEPTH).value)
-    from mancala.players import default_evaluation  # noqa: PLC0415
+    from mancala.evaluation import default_evaluation  # noqa: PLC0415
     from mancala.search import alphabeta  # noqa: PLC0415
     return float(alphabeta(game, state, 2, default_evaluation(game)).value)
 
@@ -224,7 +224,7 @@ def play_task(task: GameTask) -> dict:
     The referee is :func:`mancala.arena.play_game`: an illegal move, or an error raised
     by a player, loses the game for that player (recorded under ``forfeit``).
     """
-    from mancala.arena import play_game  # noqa: PLC0415
+    from mancala.arena.match import play_game  # noqa: PLC0415
     from mancala.players import make_player  # noqa: PLC0415
     from mancala.record import GameRecord  # noqa: PLC0415
 

@@ -1,4 +1,4 @@
-"""``mancala arena``: the tournament command (see :mod:`mancala.tournament`)."""
+"""``mancala arena``: the tournament command (see :mod:`mancala.arena.tournament`)."""
 
 from __future__ import annotations
 
@@ -40,7 +40,7 @@ difficulty levels (mancala play --level), measured with this command on Kalah(6,
 
 def register(sub) -> None:
     """Add the ``arena`` subcommand to the CLI's subparsers."""
-    from mancala.cli import add_game_arguments  # noqa: PLC0415
+    from mancala.cli.main import add_game_arguments  # noqa: PLC0415
     p = sub.add_parser("arena", help="a tournament among AIs: parallel, resumable, with ratings and a plot",
                        description=DESCRIPTION, epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("players", nargs="+", metavar="PLAYER",
@@ -64,8 +64,8 @@ def register(sub) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run the tournament (or redraw a report) and print the report."""
-    from mancala.arena_report import report_paths, write_report  # noqa: PLC0415
-    from mancala.tournament import TournamentSpec, read_results, run_tournament  # noqa: PLC0415
+    from mancala.arena.report import report_paths, write_report  # noqa: PLC0415
+    from mancala.arena.tournament import TournamentSpec, read_results, run_tournament  # noqa: PLC0415
 
     if args.players[0] == "report":
         if len(args.players) != 2:
@@ -77,7 +77,7 @@ def run(args: argparse.Namespace) -> int:
         if not results:
             raise BadInput(f"{path} holds no games yet")
     else:
-        from mancala.cli import build_game  # noqa: PLC0415
+        from mancala.cli.main import build_game  # noqa: PLC0415
         from mancala.games import game_spec  # noqa: PLC0415
         game, state = build_game(args)
         if state != game.initial_state() or args.position:

@@ -37,7 +37,7 @@ from mancala.atomic import StagedFile
 from mancala.errors import BadInput, MancalaError
 from mancala.games.kalah import PRESETS, Kalah, KalahMove, KalahState
 from mancala.search.core import INF, Node, SearchResult, Tracer, alphabeta, greedy, minimax, turn_moves
-from mancala.search.evaluation import score_difference
+from mancala.evaluation.basic import score_difference
 
 #: task number (input line 1) -> name
 TASKS = {1: "greedy", 2: "minimax", 3: "alpha-beta", 4: "competition"}
@@ -487,7 +487,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command without the rest of the CLI (``python -m mancala.homework [INPUT] ...``)."""
+    """Run the command without the rest of the CLI (``python -m mancala.cli.homework [INPUT] ...``)."""
     parser = argparse.ArgumentParser(prog="mancala homework")
     add_arguments(parser)
     return run(parser.parse_args(argv))

@@ -138,7 +138,7 @@ def cmd_match(args: argparse.Namespace) -> int:
     from rich.console import Console  # noqa: PLC0415
     from rich.progress import Progress  # noqa: PLC0415
 
-    from mancala.arena import play_match  # noqa: PLC0415
+    from mancala.arena.match import play_match  # noqa: PLC0415
     from mancala.players import make_player  # noqa: PLC0415
 
     game, _ = build_game(args)
@@ -163,7 +163,7 @@ def cmd_match(args: argparse.Namespace) -> int:
 
 def cmd_explain(args: argparse.Namespace) -> int:
     """``mancala explain``: the alpha-beta tree of a position, prunes explained in words."""
-    from mancala.search.evaluation import EVALUATIONS, score_difference, win_loss_percent  # noqa: PLC0415
+    from mancala.evaluation.basic import EVALUATIONS, score_difference, win_loss_percent  # noqa: PLC0415
     from mancala.search.explain import explain  # noqa: PLC0415
 
     game, state = build_game(args)
@@ -219,7 +219,7 @@ def cmd_analyse(args: argparse.Namespace) -> int:
     from mancala.engine import analyse  # noqa: PLC0415
     from mancala.games.kalah import Kalah  # noqa: PLC0415
     from mancala.record import load_record  # noqa: PLC0415
-    from mancala.review import analysis_lines, review_game, review_lines  # noqa: PLC0415
+    from mancala.arena.review import analysis_lines, review_game, review_lines  # noqa: PLC0415
     if args.seconds is not None and not args.seconds > 0:
         raise BadInput("--seconds must be more than 0")
     if args.file:
@@ -343,22 +343,22 @@ def build_parser() -> argparse.ArgumentParser:
     ana.set_defaults(func=cmd_analyse)
 
     _add_file_format_commands(sub)
-    from mancala import mankalah  # noqa: PLC0415 (the ManKalah protocol: mankalah-agent, referee)
+    from mancala.cli import mankalah  # noqa: PLC0415 (the ManKalah protocol: mankalah-agent, referee)
     mankalah.register(sub)
-    from mancala import agent as remote_agent  # noqa: PLC0415 (mancala agent: a remote agent of mancala serve)
+    from mancala.server import agent as remote_agent  # noqa: PLC0415 (mancala agent: a remote agent of mancala serve)
     remote_agent.register(sub)
     from mancala.server.command import register as register_server  # noqa: PLC0415
     register_server(sub)
-    from mancala import arena_cli  # noqa: PLC0415 (mancala arena: tournaments, ratings, plots)
+    from mancala.cli import arena as arena_cli  # noqa: PLC0415 (mancala arena: tournaments, ratings, plots)
     arena_cli.register(sub)
-    from mancala import book_cli  # noqa: PLC0415 (mancala book: opening books of solved positions)
+    from mancala.cli import book as book_cli  # noqa: PLC0415 (mancala book: opening books of solved positions)
     book_cli.register(sub)
     return parser
 
 
 def _add_file_format_commands(sub) -> None:
     """Subcommands whose modules are file formats."""
-    from mancala import homework  # noqa: PLC0415
+    from mancala.cli import homework  # noqa: PLC0415
     hw = sub.add_parser("homework", help="the homework file interface: input.txt -> next_state.txt, traverse_log.txt",
                         description="Read a homework input file (task 1 greedy, 2 minimax, 3 alpha-beta, "
                                     "4 competition) and write next_state.txt (and traverse_log.txt) beside it.")

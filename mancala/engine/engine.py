@@ -19,7 +19,7 @@ from mancala.engine.kernels import EXTRA, OVER, PASS, gen_moves, make_move, rank
 from mancala.errors import BadInput
 from mancala.games.kalah import SWAP, Kalah, KalahMove, KalahState, Sowing
 from mancala.search.core import SearchResult
-from mancala.search.terms import engine_weights
+from mancala.evaluation.terms import engine_weights
 
 T = TypeVar("T")
 
@@ -455,7 +455,7 @@ class Searcher:
     @staticmethod
     def _set_evaluation(ctl: np.ndarray, evaluation: str | None, hw: int, total: int) -> tuple:
         """Set the depth leaves' evaluation in ``ctl``: the row difference in ``hw`` quarters, or
-        the weighted terms of ``evaluation`` (a spec of :mod:`mancala.search.terms`, see its
+        the weighted terms of ``evaluation`` (a spec of :mod:`mancala.evaluation.terms`, see its
         ``engine_weights``).  Returns its identity (what the table's non-exact entries
         depend on: the weights, and the game's seeds when ``endgame`` uses them)."""
         if evaluation is None:
@@ -875,7 +875,7 @@ def best_move(game: Kalah, state: KalahState, seconds: float = 1.0, *, max_depth
     ``max_depth`` turns) and returns the last complete iteration's move.  ``clock``
     replaces ``time.perf_counter`` for the between-iteration checks (then only
     ``max_nodes`` stops an iteration midway).  ``evaluation`` (a spec of
-    :mod:`mancala.search.terms` with a positive store weight, e.g. ``store:1,extra:0.5``)
+    :mod:`mancala.evaluation.terms` with a positive store weight, e.g. ``store:1,extra:0.5``)
     replaces the depth leaves' default estimate (the row difference times ``hw / 4``);
     exact values do not depend on it.
     """

@@ -1,4 +1,4 @@
-"""The named Kalah evaluation terms of :mod:`mancala.search.terms`, compiled for the
+"""The named Kalah evaluation terms of :mod:`mancala.evaluation.terms`, compiled for the
 engine's depth leaves.
 
 The engine's boards are mover-relative with empty stores (see :mod:`kernels`), and its
@@ -14,7 +14,7 @@ pruning stays exact whatever the weights.
 Each term is computed once, here, as an integer numerator over a known denominator
 (1, or ``n`` for ``near``, or the game's seeds for ``endgame``): :func:`leaf_value`
 combines them exactly, :func:`term_values` gives each as a float (for tests, against
-:mod:`mancala.search.terms`).  ``majority`` needs the stores' contents, which the
+:mod:`mancala.evaluation.terms`).  ``majority`` needs the stores' contents, which the
 engine's boards and tables do not have: it is refused
 (:func:`mancala.search.terms.engine_weights`, which turns a spec into the weights).
 
@@ -28,7 +28,7 @@ import numpy as np
 from numba import njit
 
 from mancala.engine.kernels import R_CAPTURE, R_CHOICE, R_EMPTY, R_PITS, R_REMAIN
-from mancala.search.terms import ENGINE_RESOLUTION, KALAH_TERMS
+from mancala.evaluation.terms import ENGINE_RESOLUTION, KALAH_TERMS
 
 #: the terms, in the order of their control slots (the names of :data:`KALAH_TERMS`)
 TERMS = tuple(KALAH_TERMS)

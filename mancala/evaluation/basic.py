@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from mancala.games.base import Game
 from mancala.games.kalah import Kalah
-from mancala.search.bao_eval import evaluate as bao_evaluate
+from mancala.evaluation.bao import evaluate as bao_evaluate
 
 
 def score_difference(game: Game, state, player: int) -> float:
@@ -49,3 +49,13 @@ EVALUATIONS = {
     "percent": win_loss_percent,
     "bao": bao_evaluate,
 }
+
+#: the evaluation a player uses on a game (by the game's name) when none is named: for Kalah,
+#: stores plus a quarter of the seeds on each side (it beat the plain store difference in
+#: matches, see docs/ai.md); Bao its own; any other game (not listed) its margin
+GAME_EVALUATIONS = {"kalah": "material", "bao": "bao"}
+
+
+def default_evaluation(game: Game):
+    """The evaluation players use on ``game`` when none is named (:data:`GAME_EVALUATIONS`)."""
+    return EVALUATIONS[GAME_EVALUATIONS.get(game.name, "score")]

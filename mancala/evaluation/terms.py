@@ -41,9 +41,9 @@ from mancala.errors import BadInput
 from mancala.games.bao import Bao
 from mancala.games.base import Game
 from mancala.games.kalah import Capture, Kalah, KalahState, Remaining, Sowing
-from mancala.search.bao_eval import WIN as BAO_WIN
-from mancala.search.bao_eval import _targets as bao_targets
-from mancala.search.bao_eval import evaluate as bao_default
+from mancala.evaluation.bao import WIN as BAO_WIN
+from mancala.evaluation.bao import _targets as bao_targets
+from mancala.evaluation.bao import evaluate as bao_default
 
 #: a finished Kalah game scores ``±KALAH_WIN`` plus its margin under every combination
 KALAH_WIN = 1000.0

@@ -36,6 +36,7 @@ from typing import Any
 from mancala.errors import BadInput, IllegalMove
 from mancala.games.base import Game
 from mancala.games.kalah import Kalah, KalahMove, KalahState, Sowing
+from mancala.players.registry import PlayerKind, register_kind
 
 _counter = itertools.count()
 
@@ -228,3 +229,9 @@ def make_module_player(spec: str) -> ModulePlayer:
     if options:
         raise BadInput(f"player {spec!r}: unknown option(s) {', '.join(options)}")
     return ModulePlayer(path, class_name or None, ply, type_name, spec=spec.strip())
+
+
+register_kind(PlayerKind(
+    "module", "a player class in a Python file (module:path/to/file.py[:Class][,ply=N][,type=NAME])",
+    "module:player.py", "module:player.py", lambda spec, options, ask: make_module_player(spec), raw=True,
+    listed=False, label="A player class in a Python file"))

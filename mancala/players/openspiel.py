@@ -26,6 +26,8 @@ from typing import Any
 from mancala.errors import BadInput
 from mancala.games.base import Game
 from mancala.games.kalah import PRESETS, Kalah, KalahMove, KalahState
+from mancala.players.registry import PlayerKind, register_kind
+from mancala.players.spec import take_option
 
 
 def _pyspiel():
@@ -174,8 +176,6 @@ class OpenSpielPlayer:
 
 def make_openspiel_player(kind: str, options: dict[str, str], spec: str) -> OpenSpielPlayer:
     """Build ``openspiel-mcts`` / ``openspiel-ab`` from its spec options (consumed from ``options``)."""
-    from mancala.players import take_option  # noqa: PLC0415 (players imports this module on demand)
-
     def take(name: str, convert, default):
         return take_option(options, name, convert, default, spec)
 
@@ -186,3 +186,15 @@ def make_openspiel_player(kind: str, options: dict[str, str], spec: str) -> Open
         raise BadInput(f"player {spec!r}: unknown option(s) {', '.join(options)}")
     player.spec = spec.strip()
     return player
+
+
+register_kind(PlayerKind(
+    "openspiel-mcts", "OpenSpiel's Monte Carlo tree search (standard Kalah only)", "openspiel-mcts:sims=1000",
+    "openspiel-mcts:sims=50", lambda spec, options, ask: make_openspiel_player("openspiel-mcts", options, spec),
+    ({"name": "sims", "kind": "int", "default": 1000},), needs="pyspiel",
+    label="OpenSpiel MCTS, 1000 simulations (standard Kalah)"))
+register_kind(PlayerKind(
+    "openspiel-ab", "OpenSpiel's alpha-beta (standard Kalah only)", "openspiel-ab:depth=6", "openspiel-ab:depth=2",
+    lambda spec, options, ask: make_openspiel_player("openspiel-ab", options, spec),
+    ({"name": "depth", "kind": "int", "default": 6},), needs="pyspiel",
+    label="OpenSpiel alpha-beta, depth 6 (standard Kalah)"))

@@ -156,7 +156,7 @@ async def api_games(request: Request):
 async def api_players(request: Request):
     """Player kinds and levels, as ``make_player`` takes them."""
     kinds = [{"kind": k.name, "spec": k.spec, "options": list(k.options), "text": k.text}
-             for k in PLAYER_KINDS.values() if kind_available(k)]
+             for k in PLAYER_KINDS.values() if kind_available(k) and not k.level]
     kinds.insert(1, {"kind": "remote", "spec": "remote", "options": [],
                      "text": "a seat for another client (a remote agent or a second browser) to join"})
     kinds.insert(2, {"kind": "level", "spec": "medium", "options": [],

@@ -18,9 +18,10 @@ from mancala.games.bao import Bao
 from mancala.games.base import Game
 from mancala.games.kalah import Kalah
 from mancala.games import make_game
-from mancala.players import Memory, Player, default_evaluation, player_memory, rebuild_player, restore_memory
+from mancala.evaluation import default_evaluation
+from mancala.players import Memory, Player, player_memory, rebuild_player, restore_memory
 from mancala.search.core import INF, Node, SearchAborted, Tracer, alphabeta, minimax
-from mancala.search.evaluation import score_difference, win_loss_percent
+from mancala.evaluation.basic import score_difference, win_loss_percent
 from mancala.search.explain import compact_board, line_by_turn, prune_reason
 from mancala.server.views import jsonable
 
@@ -54,9 +55,9 @@ def engine_on_disk() -> bool:
     from importlib.util import find_spec  # noqa: PLC0415
     from pathlib import Path  # noqa: PLC0415
     spec = find_spec("mancala.engine")
-    folders = [Path(p) / "__pycache__" for p in (spec.submodule_search_locations or [])] if spec else []
-    wanted = ("search.negamax-", "bao_search.negamax-")
-    return all(any(any(f.glob(w + "*.nbi")) for f in folders if f.is_dir()) for w in wanted)
+    roots = [Path(p) for p in (spec.submodule_search_locations or [])] if spec else []
+    wanted = (("__pycache__", "search.negamax-"), ("bao/__pycache__", "search.negamax-"))
+    return all(any(any((root / folder).glob(prefix + "*.nbi")) for root in roots) for folder, prefix in wanted)
 
 
 def warm_up_estimate() -> float:
@@ -68,7 +69,7 @@ def warm_engine() -> bool:
     """Make the engines ready, the default game's first: standard Kalah's kernels, table and
     endgame database, then Bao's kernels."""
     from mancala.engine import prepare  # noqa: PLC0415 (numba: loaded in workers only)
-    from mancala.engine.bao_search import warm_up as warm_bao  # noqa: PLC0415
+    from mancala.engine.bao.search import warm_up as warm_bao  # noqa: PLC0415
     prepare(Kalah())
     warm_bao()
     return True
@@ -243,7 +244,7 @@ def _bao_values(game: Bao, state, seconds: float) -> tuple[list[dict], list[str]
     """Bao's table: every move searched by the fast Bao engine (its values are alpha-beta's
     with Bao's evaluation, the same as :func:`_searched_values` would find at the same
     depth, only deeper in the time), sharing one transposition table."""
-    from mancala.engine.bao_search import BaoSearcher, search  # noqa: PLC0415
+    from mancala.engine.bao.search import BaoSearcher, search  # noqa: PLC0415
     mover = game.to_move(state)
     evaluate = default_evaluation(game)
     moves = list(game.legal_moves(state))

@@ -3,7 +3,7 @@
 The rules are those of :mod:`mancala.games.bao` (the reference: same legal moves in
 the same order, same resulting positions, same never-ending moves, found by the same
 exact repetition test and the same ``max_laps`` bound), and the evaluation is
-:mod:`mancala.search.bao_eval`'s, to the last bit.  ``tests/test_bao_engine.py``
+:mod:`mancala.evaluation.bao`'s, to the last bit.  ``tests/test_bao_engine.py``
 checks both move for move on random games.
 
 A position is a 1-D ``int64`` array of ``S_SIZE`` cells (absolute, not mover-relative,
@@ -17,7 +17,7 @@ because the evaluation and the takasia rule look at both sides)::
     S_PLY      moves played              S_WINNER   the winner of a game ended by a capture (-1)
     S_FINISHED 1 when the game ended by a capture or at the ply limit
 
-Rules are a small ``int64`` array (``R_*`` slots, built by :mod:`mancala.engine.bao_search`).
+Rules are a small ``int64`` array (``R_*`` slots, built by :mod:`mancala.engine.bao.search`).
 
 A move is a code ``hole | CW_BIT * clockwise | HOUSE_BIT * house``; whether it captures
 and whether it is a namua move follow from the position (all moves of a position share

@@ -2,10 +2,10 @@
 move ordering and iterative deepening within a time or node budget.
 
 Values are those of :func:`mancala.search.core.alphabeta` with
-:mod:`mancala.search.bao_eval`'s evaluation at the same depth (the root value is
+:mod:`mancala.evaluation.bao`'s evaluation at the same depth (the root value is
 exact; only the choice between equally good moves may differ), because:
 
-* the kernels (:mod:`mancala.engine.bao_kernels`) play the reference's rules and
+* the kernels (:mod:`mancala.engine.bao.kernels`) play the reference's rules and
   compute its evaluation bit for bit from the mover's side (the evaluation is
   antisymmetric, so negamax's negation is exact in floating point);
 * the table key includes the ply: a position met again at the same ply in one
@@ -26,10 +26,10 @@ import numba
 import numpy as np
 from numba import njit
 
-from mancala.engine import bao_kernels as K
+from mancala.engine.bao import kernels as K
 from mancala.errors import BadInput
 from mancala.games.bao import Bao, BaoMove, BaoRules, BaoState, MtajiHouse, SingletonRule
-from mancala.search.bao_eval import BaoWeights
+from mancala.evaluation.bao import BaoWeights
 from mancala.search.core import SearchResult
 
 #: deepest search (plies); Bao has no extra turns, so depth in turns = plies

@@ -1,0 +1,302 @@
+"""The built-in players: a person, random, greedy, minimax, alpha-beta, and ``best``, our
+strongest (the engines, where a game has one: :data:`ENGINES`).  Each kind registers itself
+in the catalogue (:mod:`mancala.players.registry`) with the function that reads its spec."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from mancala.errors import BadInput
+from mancala.evaluation import EVALUATIONS, GAME_EVALUATIONS, default_evaluation
+from mancala.evaluation.terms import check_evaluation, engine_weights, make_evaluation, parse_weights, weights_spec
+from mancala.games.base import Game
+from mancala.players.base import Memory
+from mancala.players.registry import PlayerKind, option, register_kind
+from mancala.players.spec import MAX_DEPTH, MAX_MOVE_SECONDS, ON_OFF
+from mancala.search import SearchResult, alphabeta, greedy, minimax, random_move
+from mancala.search.core import Evaluation
+from mancala.search.deepening import iterative_deepening
+
+
+def _evaluation(name: str | None, game: Game) -> Evaluation:
+    if name is None:
+        return default_evaluation(game)
+    if name in EVALUATIONS:
+        return EVALUATIONS[name]
+    return make_evaluation(name)
+
+
+# --- the engines, by game name ---------------------------------------------------------------
+
+def _kalah_best(game: Game, state, seconds: float, max_depth: int | None, max_nodes: int | None,
+                evaluation: str | None, book: bool) -> SearchResult:
+    """Kalah: the opening book of its rules first, then the numba engine (exact once proved)."""
+    if book and not game.is_terminal(state):
+        from mancala.engine.book import book_line, probe  # noqa: PLC0415 (numba loads only when needed)
+        hit = probe(game, state)
+        if hit is not None:
+            return SearchResult(hit[0], hit[1], book_line(game, state), 0, 0, "book(exact)")
+    from mancala.engine import best_move as engine_best_move  # noqa: PLC0415 (numba loads only when needed)
+    return engine_best_move(game, state, seconds, max_depth=max_depth, max_nodes=max_nodes, evaluation=evaluation)
+
+
+def _bao_best(game: Game, state, seconds: float, max_depth: int | None, max_nodes: int | None,
+              evaluation: str | None, book: bool) -> SearchResult:
+    """Bao: its numba engine."""
+    from mancala.engine.bao.search import MAX_DEPTH as BAO_DEPTH  # noqa: PLC0415 (numba loads only when needed)
+    from mancala.engine.bao.search import search  # noqa: PLC0415
+    return search(game, state, seconds, max_depth=min(max_depth or BAO_DEPTH, BAO_DEPTH), max_nodes=max_nodes)
+
+
+def _bao_timed(game: Game, state, seconds: float, max_depth: int) -> SearchResult:
+    """Bao's timed alpha-beta with its own evaluation, on its engine."""
+    from mancala.engine.bao.search import search  # noqa: PLC0415 (numba loads only when needed)
+    return search(game, state, seconds, max_depth=max_depth)
+
+
+#: our engines, by game name: what ``best`` (and the hint) searches with; other games deepen
+#: alpha-beta in Python
+ENGINES: dict[str, Callable[..., SearchResult]] = {"kalah": _kalah_best, "bao": _bao_best}
+#: engines that run a timed alpha-beta with the game's own evaluation (``alphabeta:time=S``)
+TIMED_ENGINES: dict[str, Callable[..., SearchResult]] = {"bao": _bao_timed}
+#: the one game whose engine takes evaluation terms for its leaves (``best:eval=SPEC``)
+TERM_ENGINES = ("kalah",)
+
+
+def best_move(game: Game, state, seconds: float = 1.0) -> Any:
+    """Our strongest player's move within ``seconds``: the fast engines for Kalah and Bao,
+    else iterative-deepening alpha-beta."""
+    return best_search(game, state, seconds).move
+
+
+def best_search(game: Game, state, seconds: float = 1.0, *, max_depth: int | None = None,
+                max_nodes: int | None = None, evaluation: str | None = None, book: bool = True) -> SearchResult:
+    """The search result behind :func:`best_move`; ``max_depth`` (turns) and ``max_nodes``
+    bound the engine's search as well (a budget that means the same on a busy machine).
+    ``evaluation`` (Kalah only: a term spec with a positive store weight, see
+    :func:`mancala.evaluation.terms.engine_weights`) replaces the engine's leaf estimate.
+
+    On Kalah, a position in the opening book of its rules (``book``, see
+    :mod:`mancala.engine.book`: the solver's results for the first turns) is answered from
+    the book: an exact move, ``algorithm="book(exact)"``, no search.  Elsewhere the engine
+    searches; once it proves the value (``"engine(exact)"``) its move keeps that value."""
+    if evaluation is not None and game.name not in TERM_ENGINES:
+        raise BadInput(f"best:eval= sets the Kalah engine's leaf evaluation, and {game.name} is not Kalah: "
+                       f"use alphabeta:eval=SPEC there")
+    engine = ENGINES.get(game.name)
+    if engine is not None:
+        return engine(game, state, seconds, max_depth, max_nodes, evaluation, book)
+    return iterative_deepening(game, state, seconds, default_evaluation(game), max_depth=max_depth or 64)
+
+
+@dataclass
+class HumanPlayer:
+    """A person; ``ask(game, state)`` (given by the UI) returns their move."""
+
+    ask: Callable[[Game, Any], Any] | None = None
+    spec: str = "human"
+
+    def choose(self, game: Game, state) -> Any:
+        """Ask the person through the UI's callback."""
+        if self.ask is None:
+            raise BadInput("a human player needs a user interface to ask for moves")
+        return self.ask(game, state)
+
+
+@dataclass
+class RandomPlayer:
+    """Uniformly random legal moves (reproducible with ``seed``)."""
+
+    seed: int | None = None
+    spec: str = "random"
+    rng: random.Random = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self.rng = random.Random(self.seed)
+        if self.seed is not None:
+            self.spec = f"random:seed={self.seed}"
+
+    def choose(self, game: Game, state) -> Any:
+        """A random legal move."""
+        return random_move(game, state, self.rng)
+
+    def memory(self) -> Memory:
+        """The generator's state (so a game replays the same in any process)."""
+        version, internal, gauss = self.rng.getstate()
+        return {"rng": [version, list(internal), gauss]}
+
+    def restore(self, memory: Memory) -> None:
+        """Take up :meth:`memory` again; a memory that is not one of ours is one line."""
+        try:
+            version, internal, gauss = memory["rng"]
+            self.rng.setstate((version, tuple(internal), gauss))
+        except (KeyError, TypeError, ValueError) as e:
+            raise BadInput(f"{self.spec}: cannot take up its memory ({e})") from None
+
+
+@dataclass
+class SearchPlayer:
+    """A player that searches: greedy, minimax or alpha-beta to a fixed depth (in turns)."""
+
+    algorithm: str = "alphabeta"
+    depth: int = 5
+    evaluation: str | None = None
+    spec: str = ""
+    #: with alpha-beta: deepen iteratively up to ``depth`` but stop after this many seconds
+    seconds: float | None = None
+    last: SearchResult | None = field(default=None, repr=False)
+
+    def __post_init__(self) -> None:
+        if self.algorithm not in ("greedy", "minimax", "alphabeta"):
+            raise BadInput(f"unknown search {self.algorithm!r}")
+        if not 1 <= self.depth <= MAX_DEPTH:
+            raise BadInput(f"depth must be 1-{MAX_DEPTH} turns, got {self.depth}")
+        if self.evaluation is not None and self.evaluation not in EVALUATIONS:
+            check_evaluation(self.evaluation, EVALUATIONS)
+        self._evaluate = None
+        if not self.spec:
+            self.spec = self.algorithm if self.algorithm == "greedy" else f"{self.algorithm}:depth={self.depth}"
+            if self.seconds is not None:
+                self.spec += f",time={self.seconds:g}"
+            if self.evaluation:  # last: a combined evaluation's own commas end the spec
+                self.spec += ("," if ":" in self.spec else ":") + f"eval={self.evaluation}"
+
+    def search(self, game: Game, state) -> SearchResult:
+        """The full search result for ``state``."""
+        if self._evaluate is None or self._evaluate[0] is not game:
+            self._evaluate = (game, _evaluation(self.evaluation, game))
+        evaluate = self._evaluate[1]
+        if self.algorithm == "greedy":
+            return greedy(game, state, evaluate)
+        if self.algorithm == "minimax":
+            return minimax(game, state, self.depth, evaluate)
+        if self.seconds is not None:
+            if self.uses_engine(game):
+                return TIMED_ENGINES[game.name](game, state, self.seconds, self.depth)
+            return iterative_deepening(game, state, self.seconds, evaluate, max_depth=self.depth)
+        return alphabeta(game, state, self.depth, evaluate)
+
+    def choose(self, game: Game, state) -> Any:
+        """The searched move (the first of the principal line)."""
+        self.last = self.search(game, state)
+        return self.last.move
+
+    def uses_engine(self, game: Game) -> bool:
+        """Whether its timed alpha-beta runs on ``game``'s engine (Bao's levels do)."""
+        return (self.seconds is not None and game.name in TIMED_ENGINES
+                and self.evaluation in (None, GAME_EVALUATIONS.get(game.name)))
+
+    def expected_seconds(self, game: Game) -> float | None:
+        """Its time budget, when it has one."""
+        return self.seconds
+
+
+@dataclass
+class BestPlayer:
+    """Our strongest player: a time budget per move instead of a depth; on Kalah it plays
+    the opening book's exact moves at the start and the engine's exact moves once the
+    engine proves the value within the budget (:func:`best_search`)."""
+
+    seconds: float = 1.0
+    spec: str = ""
+    last: SearchResult | None = field(default=None, repr=False)
+    #: budgets that do not depend on the machine's speed: turns, and engine nodes a move
+    depth: int | None = None
+    nodes: int | None = None
+    #: the Kalah engine's leaf evaluation, a term spec (``store:1,extra:0.5``); None: its default
+    evaluation: str | None = None
+    #: whether positions in the opening book (Kalah) are played from it (``book=off`` in a spec)
+    book: bool = True
+
+    def __post_init__(self) -> None:
+        if not self.seconds > 0:
+            raise BadInput(f"time must be positive, got {self.seconds}")
+        if (self.depth is not None and not 1 <= self.depth <= MAX_DEPTH) or (self.nodes is not None and self.nodes < 1):
+            raise BadInput(f"best: depth must be 1-{MAX_DEPTH} turns and nodes at least 1")
+        if self.evaluation is not None:
+            engine_weights(self.evaluation)
+            self.evaluation = weights_spec(parse_weights(self.evaluation))
+        if not self.spec:
+            parts = [f"time={self.seconds:g}"] if self.depth is None and self.nodes is None else []
+            parts += [f"depth={self.depth}"] if self.depth is not None else []
+            parts += [f"nodes={self.nodes}"] if self.nodes is not None else []
+            parts += [] if self.book else ["book=off"]
+            parts += [f"eval={self.evaluation}"] if self.evaluation is not None else []  # last: its commas end the spec
+            self.spec = "best:" + ",".join(parts)
+
+    def choose(self, game: Game, state) -> Any:
+        """The best move found within the budget."""
+        self.last = best_search(game, state, self.seconds, max_depth=self.depth, max_nodes=self.nodes,
+                                evaluation=self.evaluation, book=self.book)
+        return self.last.move
+
+    def uses_engine(self, game: Game) -> bool:
+        """Whether ``game`` has an engine of ours (else it deepens in Python)."""
+        return game.name in ENGINES
+
+    def expected_seconds(self, game: Game) -> float | None:
+        """Its time budget, when its budget is time."""
+        return self.seconds if self.seconds < 1e8 else None
+
+
+# --- the kinds ---------------------------------------------------------------------------------
+
+def _human(spec: str, options: dict[str, str], ask: Callable | None) -> HumanPlayer:
+    return HumanPlayer(ask)
+
+
+def _random(spec: str, options: dict[str, str], ask: Callable | None) -> RandomPlayer:
+    return RandomPlayer(option(spec, options, "seed", int, None))
+
+
+def _greedy(spec: str, options: dict[str, str], ask: Callable | None) -> SearchPlayer:
+    return SearchPlayer("greedy", 1, options.pop("eval", None))
+
+
+def _searcher(kind: str) -> Callable[[str, dict[str, str], Callable | None], SearchPlayer]:
+    def make(spec: str, options: dict[str, str], ask: Callable | None) -> SearchPlayer:
+        seconds = option(spec, options, "time", float, None)  # a time budget: deepening up to depth (default 64)
+        if seconds is not None and (kind == "minimax" or not 0 < seconds <= MAX_MOVE_SECONDS):
+            raise BadInput(f"player {spec!r}: time=S needs alphabeta: and more than 0, at most "
+                           f"{MAX_MOVE_SECONDS:g} seconds a move")
+        return SearchPlayer(kind, option(spec, options, "depth", int, 4 if seconds is None else 64),
+                            options.pop("eval", None), seconds=seconds)
+    return make
+
+
+def _best(spec: str, options: dict[str, str], ask: Callable | None) -> BestPlayer:
+    depth, nodes = option(spec, options, "depth", int, None), option(spec, options, "nodes", int, None)
+    # a depth or node budget alone is not cut short by the clock (it means the same everywhere)
+    default_time = 1.0 if depth is None and nodes is None else 1e9
+    if "time" in options:
+        seconds = option(spec, options, "time", float, default_time)
+        if not 0 < seconds <= MAX_MOVE_SECONDS:
+            raise BadInput(f"player {spec!r}: time must be more than 0 and at most {MAX_MOVE_SECONDS:g} "
+                           f"seconds a move, got {seconds:g}")
+    else:
+        seconds = default_time
+    book = ON_OFF.get(options.pop("book", "on").lower())
+    if book is None:
+        raise BadInput(f"player {spec!r}: book must be on or off")
+    return BestPlayer(seconds, depth=depth, nodes=nodes, evaluation=options.pop("eval", None), book=book)
+
+
+_EVALS = {"name": "eval", "kind": "choice", "values": ["score", "material", "percent", "bao"]}
+
+register_kind(PlayerKind("human", "you, at this board", "human", "human", _human, ai=False,
+                         label="You (at this board)"))
+register_kind(PlayerKind("best", "our strongest player within a time per move (the engine for Kalah and Bao)",
+                         "best:time=1", "best:depth=2", _best, ({"name": "time", "kind": "float", "default": 1.0},),
+                         label="AI — best (1 s a move)"))
+register_kind(PlayerKind("greedy", "the move that scores best now", "greedy", "greedy", _greedy, label="Greedy"))
+register_kind(PlayerKind("random", "random legal moves", "random", "random:seed=1", _random,
+                         ({"name": "seed", "kind": "int", "default": None},), label="Random"))
+register_kind(PlayerKind("alphabeta", "alpha-beta search to a depth in turns", "alphabeta:depth=4",
+                         "alphabeta:depth=2", _searcher("alphabeta"),
+                         ({"name": "depth", "kind": "int", "default": 4}, _EVALS), label="Alpha-beta, depth 4",
+                         aliases=("ab",)))
+register_kind(PlayerKind("minimax", "plain minimax to a depth in turns", "minimax:depth=3", "minimax:depth=1",
+                         _searcher("minimax"), ({"name": "depth", "kind": "int", "default": 3}, _EVALS),
+                         label="Minimax, depth 3"))

@@ -1,0 +1,127 @@
+"""The catalogue of player kinds: every kind registers itself, in its own module, with its
+options, the spec the new-game form offers, a small-budget spec for the conformance tests,
+and the function that builds it from a spec.  :func:`make_player` reads a spec and asks the
+catalogue; the CLI's help, the server's ``players`` answer and the page's form are drawn
+from :data:`PLAYER_KINDS` (and the levels, :data:`mancala.players.levels.LEVELS`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from importlib.util import find_spec
+from typing import Callable
+
+from mancala.errors import BadInput
+from mancala.players.base import Memory, Player, restore_memory
+from mancala.players.spec import parse_player_spec, take_option
+
+#: builds a player from its spec (the whole text), its options (consumed as read) and the
+#: UI's ask callback (for people)
+Factory = Callable[[str, dict[str, str], Callable | None], Player]
+
+
+@dataclass(frozen=True)
+class PlayerKind:
+    """One kind of player in the catalogue."""
+
+    #: the kind's name, the first word of its specs
+    name: str
+    #: what it is, in a line
+    text: str
+    #: the spec the page offers for it
+    spec: str
+    #: a spec of this kind with a small budget (the conformance tests play it everywhere)
+    quick: str
+    #: builds the player (see :data:`Factory`)
+    make: Factory
+    #: its options (name, kind, default) as the new-game form shows them
+    options: tuple[dict, ...] = ()
+    #: a module it needs that is not a dependency of ours (None: always there)
+    needs: str | None = None
+    #: an AI (chooses its own moves) rather than a person
+    ai: bool = True
+    #: how the new-game form names its spec
+    label: str = ""
+    #: a difficulty level (listed among the levels, not among the kinds)
+    level: bool = False
+    #: the rest of the spec after ``name:`` is free text (a command, a file), not key=value
+    raw: bool = False
+    #: offered by the new-game form (outside programs are typed in as specs instead)
+    listed: bool = True
+    #: other names of the kind (``ab`` for ``alphabeta``)
+    aliases: tuple[str, ...] = ()
+
+
+#: the registered player kinds, by name, in the order the new-game form lists them
+PLAYER_KINDS: dict[str, PlayerKind] = {}
+_NAMES: dict[str, PlayerKind] = {}
+
+
+def register_kind(kind: PlayerKind) -> PlayerKind:
+    """Add ``kind`` to the catalogue (its module does it once, when imported)."""
+    PLAYER_KINDS[kind.name] = kind
+    for name in (kind.name, *kind.aliases):
+        _NAMES[name] = kind
+    return kind
+
+
+def kind_available(kind: PlayerKind) -> bool:
+    """Whether ``kind`` can be played here (its outside package is installed)."""
+    return kind.needs is None or find_spec(kind.needs) is not None
+
+
+def make_player(spec: str, ask: Callable | None = None) -> Player:
+    """The player described by ``spec`` (``kind[:key=value,...]``, see :mod:`mancala.players`);
+    ``ask`` serves people.  An unknown kind or option is one line naming the choices."""
+    if not isinstance(spec, str) or not spec.strip():
+        raise BadInput("a player spec is empty: name a player, e.g. human, medium or alphabeta:depth=4")
+    head = spec.strip().split(":", 1)[0].strip().lower()
+    kind = _NAMES.get(head)
+    if kind is not None and kind.raw:
+        return kind.make(spec.strip(), {}, ask)
+    name, options = parse_player_spec(spec)
+    kind = _NAMES.get(name)
+    if kind is None:
+        raise BadInput(f"unknown player {name!r}: choose {', '.join(_choices_text())}")
+    player = kind.make(spec, options, ask)
+    if options:
+        raise BadInput(f"player {spec!r}: unknown option(s) {', '.join(options)}")
+    return player
+
+
+def _choices_text() -> list[str]:
+    """How each kind is written, for an error message (``alphabeta:depth=...``)."""
+    out = []
+    for k in PLAYER_KINDS.values():
+        if k.raw:
+            out.append(f"{k.name}:...")
+        elif k.options and not k.level:
+            out.append(f"{k.name}:{k.options[0]['name']}=...")
+        else:
+            out.append(k.name)
+    return out
+
+
+def rebuild_player(spec: str, memory: Memory | None = None) -> Player:
+    """The player of ``spec`` in the state ``memory`` describes: how a worker process, an
+    arena worker or a Ray task takes up a player it was sent as data."""
+    return restore_memory(make_player(spec), memory)
+
+
+def player_choices() -> list[tuple[str, str]]:
+    """(spec, label) of every player the new-game form offers, in its order: a person, the
+    levels weakest first, then each AI kind that can be played here."""
+    kinds = [k for k in PLAYER_KINDS.values() if k.listed and kind_available(k)]
+    return ([(k.spec, k.label) for k in kinds if not k.ai] + [(k.spec, k.label) for k in kinds if k.level]
+            + [(k.spec, k.label) for k in kinds if k.ai and not k.level])
+
+
+def ai_specs(quick: bool = False) -> list[str]:
+    """Every AI a user can choose by name: the levels, then one spec of each AI kind that can
+    be played here (``quick``: their small-budget specs); outside programs excluded."""
+    kinds = [k for k in PLAYER_KINDS.values() if k.ai and k.listed and kind_available(k)]
+    return [k.spec for k in kinds if k.level] + [k.quick if quick else k.spec for k in kinds if not k.level]
+
+
+def option(spec: str, options: dict[str, str], name: str, convert: Callable, default):
+    """Take option ``name`` out of a spec's ``options`` (see :func:`take_option`)."""
+    return take_option(options, name, convert, default, spec)
