@@ -221,3 +221,19 @@ def test_cr_line_ends_are_read_and_never_echoed_raw(tmp_path):
 def test_unbounded_or_empty_options_are_refused_before_anything_happens(args, fragments, tmp_path):
     refused(mancala(*args, cwd=tmp_path, timeout=30), *fragments)
     assert list(tmp_path.iterdir()) == []  # serve made no results folder, play saved nothing
+
+
+def test_piped_moves_with_cr_line_ends_are_read_line_by_line(tmp_path):
+    proc = mancala("play", "--p2", "random:seed=1", cwd=tmp_path, stdin="3\rfoo\r")
+    assert proc.returncode == 0, proc.stderr
+    assert "'foo' is not a move" in proc.stdout and "\r" not in proc.stdout
+    assert "South 3 (sown from)" in proc.stdout  # the first line, 3, was played
+
+
+def test_piped_input_that_is_not_text_is_refused_not_looped_on(tmp_path):
+    (tmp_path / "zeros").write_bytes(b"\0" * 200_000)
+    with open(tmp_path / "zeros") as stdin:
+        proc = subprocess.run([sys.executable, "-m", "mancala.cli", "play", "--p2", "greedy"], cwd=tmp_path,
+                              env=dict(os.environ, PYTHONPATH=str(ROOT)), stdin=stdin, capture_output=True,
+                              text=True, timeout=30)
+    refused(proc, "standard input is not text")
