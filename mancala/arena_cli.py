@@ -14,7 +14,8 @@ parallel worker processes (or on Ray with --ray) and each finished game is appen
 the results file at once; running the same command again resumes.  At the end the
 report (W/D/L and mean margin per pairing, Bradley-Terry ratings with 95% intervals) is
 printed and written beside the results file (X.md, X.png).  `mancala arena report FILE`
-redraws it.
+redraws it.  A results file that is not one (another file named by mistake) is refused
+and left as it is, and an X.md or X.png that is not an earlier report is never replaced.
 
 Openings: PLIES random moves, kept when the judge (Kalah: the engine at depth 10; other
 games: alpha-beta depth 2) values the position within +-BALANCE for the side to move."""
