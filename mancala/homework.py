@@ -580,8 +580,6 @@ def _summary(problem: HomeworkInput, outcome: Outcome) -> str:
 def check_out_dir(out: Path, given: bool) -> None:
     """Raise :class:`BadInput` (one line naming the folder and what is wrong) unless the
     output files can be written in ``out`` (``given``: it came from ``--out``)."""
-    if given and not str(out):
-        raise BadInput("--out is empty; give a folder for the output files")
     if not out.is_dir():
         raise BadInput(f"--out {out}: not an existing directory" if given else f"{out}: not a directory")
     for name in (NEXT_STATE, TRAVERSE_LOG):
@@ -596,6 +594,8 @@ def run(args: argparse.Namespace) -> int:
     output folder that cannot be written.  Errors are one line on stderr."""
     out = Path(args.out) if args.out is not None else Path(args.input).parent
     try:
+        if args.out is not None and not args.out.strip():
+            raise BadInput("--out is empty; give a folder for the output files, or leave it out (beside the input)")
         seconds = float(args.time)
         if not (seconds > 0 and seconds != INF):
             raise BadInput(f"--time must be a positive number of seconds, got {args.time:g}")

@@ -217,6 +217,7 @@ def test_cr_line_ends_are_read_and_never_echoed_raw(tmp_path):
     (("play", "--game", ""), ("--game is empty",)),
     (("analyse", ""), ("file name is empty",)),
     (("serve", "--port", "-1"), ("--port must be 0-65535, got -1",)),
+    (("homework", "input.txt", "--out", ""), ("--out is empty",)),
 ])
 def test_unbounded_or_empty_options_are_refused_before_anything_happens(args, fragments, tmp_path):
     refused(mancala(*args, cwd=tmp_path, timeout=30), *fragments)
