@@ -32,10 +32,13 @@ from mancala.atomic import check_writable, write_atomically, write_problem
 from mancala.errors import BadInput, IllegalMove
 from mancala.games import game_spec, make_game
 from mancala.games.base import Game
+from mancala.jsonread import JSONLimitError, loads, read_text
 
 FORMAT = "mancala-game"
 #: the newest version this module reads and writes (2: ``resigned``)
 VERSION = 2
+#: the largest saved game read, in bytes (a 10,000-move game takes about 100 KB)
+MAX_RECORD_BYTES = 8 * 2**20
 
 
 @dataclass
@@ -113,15 +116,21 @@ def check_save_path(path: str | os.PathLike) -> None:
 def load_record(path: str | os.PathLike) -> GameRecord:
     """Read and replay a saved game; raises :class:`BadInput` with a one-line reason
     (missing, not JSON, not a game record, a newer version, an illegal move)."""
+    if not str(path):
+        raise BadInput("the saved game's file name is empty; give the file to load")
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_text(path, MAX_RECORD_BYTES)
     except FileNotFoundError:
         raise BadInput(f"{path}: no such file") from None
+    except JSONLimitError:
+        raise BadInput(f"{path}: larger than {MAX_RECORD_BYTES // 2**20} MB, so not a saved game") from None
     except (OSError, UnicodeDecodeError) as e:
         raise BadInput(f"{path}: cannot read it ({getattr(e, 'strerror', None) or e})") from None
     try:
-        data = json.loads(text)
+        data = loads(text, max_bytes=MAX_RECORD_BYTES)
+    except JSONLimitError as e:
+        raise BadInput(f"{path} line {e.lineno}: not a saved game (JSON {e.msg})") from None
     except json.JSONDecodeError as e:
         raise BadInput(f"{path} line {e.lineno}: not valid JSON ({e.msg}); the file is corrupt") from None
     return record_from_json(data, str(path))

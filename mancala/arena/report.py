@@ -2,6 +2,16 @@
 
 ``write_report(results, base)`` writes ``base.md`` (the tables, in Markdown) and
 ``base.png`` (ratings with 95% intervals beside the score matrix) and returns the text.
+
+Only our own reports are ever replaced.  Each report carries a mark: the Markdown file's
+first line is :data:`MD_MARK`, the PNG has a ``Software`` text chunk :data:`PNG_MARK`.
+A file already at ``base.md`` or ``base.png`` without the mark is somebody else's, and
+:func:`check_report_paths` (called before a tournament starts, and again before the
+report is written) refuses with one line naming it: the user moves it away or chooses
+another results name; we never write elsewhere behind their back.  Reports written
+before the mark existed are still recognised: a Markdown file that starts with the
+report's ``game:`` line and holds its pairing table, and a Matplotlib PNG beside such a
+Markdown report.
 """
 
 from __future__ import annotations
@@ -14,6 +24,7 @@ from typing import Sequence
 
 from mancala.atomic import write_atomically
 from mancala.arena.ratings import Rating, fit_bradley_terry, needs_ridge
+from mancala.errors import BadInput
 
 
 @dataclass
@@ -159,12 +170,59 @@ def plot(results: Sequence[dict], path: str | os.PathLike, title: str = "") -> N
     fig.tight_layout()
     tmp = Path(path).with_name(f".{Path(path).name}.{os.getpid()}.tmp.png")
     try:
-        fig.savefig(tmp, dpi=110)
+        fig.savefig(tmp, dpi=110, metadata={"Software": PNG_MARK})
         os.replace(tmp, path)
     finally:
         plt.close(fig)
         if tmp.exists():
             tmp.unlink()
+
+
+#: the first line of every Markdown report (the mark that it is ours to rewrite)
+MD_MARK = "<!-- written by mancala arena: rewritten on every run of the tournament -->"
+#: the ``Software`` text chunk of every report plot
+PNG_MARK = "mancala arena"
+#: the header of the pairing table, by which reports older than the mark are recognised
+_MD_TABLE = "| pairing (A vs B) |"
+
+
+def _head(path: Path, size: int = 8192) -> bytes:
+    with open(path, "rb") as f:
+        return f.read(size)
+
+
+def _our_markdown(path: Path) -> bool:
+    """Whether the Markdown file ``path`` is a report of ours (marked, or an older one)."""
+    head = _head(path, 64 * 1024).decode("utf-8", "replace")
+    return head.startswith(MD_MARK) or (head.startswith("game: ") and _MD_TABLE in head)
+
+
+def _our_plot(path: Path, md: Path) -> bool:
+    """Whether the PNG ``path`` is a report plot of ours (marked, or a Matplotlib plot
+    beside a Markdown report of ours, as older versions wrote them)."""
+    head = _head(path)
+    if not head.startswith(b"\x89PNG"):
+        return False
+    if b"Software\x00" + PNG_MARK.encode() in head:
+        return True
+    return b"Software\x00Matplotlib" in head and md.is_file() and _our_markdown(md)
+
+
+def check_report_paths(results_path: str | os.PathLike) -> None:
+    """Raise :class:`BadInput` (one line) when a report file of ``results_path`` (see
+    :func:`report_paths`) already exists and is not a report of ours, or cannot be read."""
+    md, png = report_paths(results_path)
+    for path, ours in ((md, lambda: _our_markdown(md)), (png, lambda: _our_plot(png, md))):
+        if not os.path.lexists(path):
+            continue
+        try:
+            mine = path.is_file() and ours()
+        except OSError as e:
+            raise BadInput(f"{path}: cannot read it to check that it is an earlier report ({e.strerror}); "
+                           f"move it away or give the results file another name") from None
+        if not mine:
+            raise BadInput(f"{path}: already exists and is not a report written by mancala arena; it was left "
+                           f"as it is: move it away or give the results file another name")
 
 
 def report_paths(results_path: str | os.PathLike) -> tuple[Path, Path]:
@@ -175,10 +233,12 @@ def report_paths(results_path: str | os.PathLike) -> tuple[Path, Path]:
 
 
 def write_report(results: Sequence[dict], results_path: str | os.PathLike) -> str:
-    """Write the Markdown report and the plot beside the results file; return the text."""
+    """Write the Markdown report and the plot beside the results file; return the text.
+    Raises :class:`BadInput` when a file there is not a report of ours (see the module doc)."""
     text = report_text(results)
     md, png = report_paths(results_path)
-    write_atomically(md, text)
+    check_report_paths(results_path)
+    write_atomically(md, MD_MARK + "\n" + text)
     if results:
         plot(results, png)
     return text

@@ -38,6 +38,7 @@ from multiprocessing import get_context
 from pathlib import Path
 from typing import Callable, Sequence
 
+from mancala import jsonread
 from mancala.errors import BadInput, IllegalMove, MancalaError
 from mancala.games import Kalah, make_game
 from mancala.games.base import Game
@@ -279,36 +280,76 @@ def play_task(task: GameTask) -> dict:
 
 # --- the results file -------------------------------------------------------------------
 
+#: the longest result line read, in bytes (a 2,000-move game's line is about 40 KB)
+MAX_RESULT_LINE = 1 << 20
+#: how every result line starts, as :class:`ResultsWriter` writes it
+RESULT_LINE_START = b'{"key":'
+
+
+def _result_row(p: Path, number: int, line: bytes) -> dict:
+    """Line ``number`` of the results file ``p`` as a result; :class:`BadInput` otherwise."""
+    try:
+        row = jsonread.loads(line, max_bytes=MAX_RESULT_LINE)
+    except (ValueError, UnicodeDecodeError):
+        row = None
+    if not isinstance(row, dict) or "key" not in row or "pairing" not in row:
+        raise BadInput(f"{p}, line {number}: not a tournament result line, so {p} is not an arena results "
+                       f"file; it was left as it is: give another results file")
+    return row
+
+
 def read_results(path: str | os.PathLike, *, repair: bool = False) -> list[dict]:
     """The result lines of ``path`` ([] when it does not exist).
 
-    A last line cut short (a crash while writing) is ignored, and with ``repair`` cut off
-    the file so that appending starts on a fresh line; any other unreadable line is a
-    :class:`BadInput` naming it.
+    Every line must be a result line as :class:`ResultsWriter` writes it; anything else
+    (another file given by mistake, a binary file, a damaged line) is a :class:`BadInput`
+    naming the line, and the file is left byte for byte as it was.  The one exception is
+    a last line cut short by a crash while writing (it starts like a result line and has
+    no line end): it is ignored, and with ``repair`` cut off so that appending starts on
+    a fresh line.  A complete last line without its line end is kept (and, with
+    ``repair``, given its line end).
     """
     p = Path(path)
     if not p.exists():
         return []
+    if not p.is_file():
+        raise BadInput(f"{p}: not a regular file, so not an arena results file; give another results file")
     try:
-        data = p.read_bytes()
+        with open(p, "rb") as f:
+            first = f.readline(MAX_RESULT_LINE + 1)
+            # check the first line before reading the rest: a large file of something else is not read
+            if first.endswith(b"\n") and first.strip():
+                _result_row(p, 1, first)
+            elif first.strip() and not first.startswith(RESULT_LINE_START):
+                raise BadInput(f"{p}, line 1: not a tournament result line, so {p} is not an arena results "
+                               f"file; it was left as it is: give another results file")
+            data = first + f.read()
     except OSError as e:
         raise BadInput(f"cannot read results file {p}: {e.strerror}") from None
     out = []
     lines = data.split(b"\n")
     tail = lines.pop()  # after the last newline: b"" when the file ends cleanly
     for number, line in enumerate(lines, 1):
-        if not line.strip():
-            continue
-        try:
-            row = json.loads(line)
-        except ValueError:
-            raise BadInput(f"{p}, line {number}: not a JSON result line") from None
-        if not isinstance(row, dict) or "key" not in row or "pairing" not in row:
-            raise BadInput(f"{p}, line {number}: not a tournament result (no key/pairing)")
-        out.append(row)
-    if tail.strip() and repair:
+        if line.strip():
+            out.append(_result_row(p, number, line))
+    if not tail.strip():
+        return out
+    number = len(lines) + 1
+    try:
+        whole = _result_row(p, number, tail)
+    except BadInput:
+        if not tail.startswith(RESULT_LINE_START) or len(tail) > MAX_RESULT_LINE:
+            raise
+        whole = None
+    if whole is not None:
+        out.append(whole)
+    if repair:
         with open(p, "r+b") as f:
-            f.truncate(len(data) - len(tail))
+            if whole is None:  # cut short: drop it
+                f.truncate(len(data) - len(tail))
+            else:  # complete: end it
+                f.seek(0, os.SEEK_END)
+                f.write(b"\n")
             f.flush()
             os.fsync(f.fileno())
     return out
@@ -456,7 +497,8 @@ def run_tournament(spec: TournamentSpec, path: str | os.PathLike, *, workers: in
         check = getattr(player, "check_game", None)
         if check is not None:
             check(game)
-    workers = workers or os.cpu_count() or 1
+    if workers is None:
+        workers = os.cpu_count() or 1
     if workers < 1 or workers > 1024:
         raise BadInput(f"--workers must be 1-1024, got {workers}")
     existing = read_results(path, repair=True)

@@ -14,7 +14,8 @@ parallel worker processes (or on Ray with --ray) and each finished game is appen
 the results file at once; running the same command again resumes.  At the end the
 report (W/D/L and mean margin per pairing, Bradley-Terry ratings with 95% intervals) is
 printed and written beside the results file (X.md, X.png).  `mancala arena report FILE`
-redraws it.
+redraws it.  A results file that is not one (another file named by mistake) is refused
+and left as it is, and an X.md or X.png that is not an earlier report is never replaced.
 
 Openings: PLIES random moves, kept when the judge (Kalah: the engine at depth 10; other
 games: alpha-beta depth 2) values the position within +-BALANCE for the side to move."""
@@ -62,17 +63,54 @@ def register(sub) -> None:
     p.set_defaults(func=run)
 
 
+#: the most worker processes an arena starts
+MAX_WORKERS = 1024
+#: seconds to wait for a Ray cluster's address to answer before refusing it
+RAY_CONNECT_SECONDS = 5.0
+
+
+def _results_path(name: str, what: str) -> Path:
+    """The results file ``name`` names, refused (:class:`BadInput`) when it is empty or is
+    where its own report would be written."""
+    from mancala.arena.report import report_paths  # noqa: PLC0415
+    if not name.strip():
+        raise BadInput(f"{what} is empty; give a results file name such as arena-results.jsonl")
+    path = Path(name)
+    if path in report_paths(path):
+        raise BadInput(f"{what} {path}: the report is written to {path} itself; give the results file "
+                       f"another name, such as {path.with_suffix('.jsonl')}")
+    return path
+
+
+def check_ray_address(address: str, timeout: float = RAY_CONNECT_SECONDS) -> None:
+    """Raise :class:`BadInput` unless something answers at the Ray address ``host:port``
+    within ``timeout`` seconds (so a wrong address fails at once, not after the games)."""
+    import socket  # noqa: PLC0415
+    address = address.removeprefix("ray://")
+    host, sep, port_text = address.rpartition(":")
+    if not sep or not host or not port_text.isdigit() or not 0 < int(port_text) < 65536:
+        raise BadInput(f"--ray {address}: expected host:port (e.g. 10.0.0.5:6379) or 'local'")
+    try:
+        with socket.create_connection((host.strip("[]"), int(port_text)), timeout=timeout):
+            pass
+    except OSError as e:
+        reason = "no answer" if isinstance(e, TimeoutError) else (e.strerror or str(e))
+        raise BadInput(f"--ray {address}: cannot reach a Ray cluster there ({reason}); start it "
+                       f"('ray start --head') or check the address") from None
+
+
 def run(args: argparse.Namespace) -> int:
     """Run the tournament (or redraw a report) and print the report."""
-    from mancala.arena.report import report_paths, write_report  # noqa: PLC0415
+    from mancala.arena.report import check_report_paths, report_paths, write_report  # noqa: PLC0415
     from mancala.arena.tournament import TournamentSpec, read_results, run_tournament  # noqa: PLC0415
 
     if args.players[0] == "report":
         if len(args.players) != 2:
             raise BadInput("usage: mancala arena report RESULTS_FILE")
-        path = Path(args.players[1])
+        path = _results_path(args.players[1], "the results file")
         if not path.exists():
             raise BadInput(f"no results file {path}")
+        check_report_paths(path)
         results = read_results(path)
         if not results:
             raise BadInput(f"{path} holds no games yet")
@@ -86,9 +124,17 @@ def run(args: argparse.Namespace) -> int:
             raise BadInput(f"--openings must be 1-100000, got {args.openings}")
         if args.max_moves < 1:
             raise BadInput("--max-moves must be at least 1")
+        if args.workers is not None and not 1 <= args.workers <= MAX_WORKERS:
+            raise BadInput(f"--workers must be 1-{MAX_WORKERS}, got {args.workers}")
+        if args.ray is not None and not args.ray.strip():
+            raise BadInput("--ray is empty; give a Ray cluster address (host:port) or 'local'")
+        path = _results_path(args.results, "--results")
+        read_results(path)  # a file that is not a results file is refused before anything is played
+        check_report_paths(path)
+        if args.ray and args.ray not in ("local", "auto"):
+            check_ray_address(args.ray)
         spec = TournamentSpec(game_spec(game), tuple(args.players), gauntlet=args.gauntlet, openings=args.openings,
                               plies=args.plies, balance=args.balance, seed=args.seed, max_moves=args.max_moves)
-        path = Path(args.results)
         results = run_tournament(spec, path, workers=args.workers, ray_address=args.ray,
                                  progress=not args.no_progress)
         # the report covers this tournament: its game, seed and players (the file may hold more)

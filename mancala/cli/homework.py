@@ -15,6 +15,12 @@ South's pit ``p`` is ``B(p+1)``; North's pit ``p`` is ``A(N+2-p)`` (North number
 pits in its sowing direction, right to left as printed), so player 2's positional
 order A2..A(N+1) is North's pits n..1.
 
+Limits: an input file is read only up to :data:`MAX_INPUT_BYTES` (it is seven short
+lines), and a minimax or alpha-beta search whose traverse log would pass
+:data:`MAX_LOG_LINES` lines is refused with a message saying so: before it starts when
+an estimate (:func:`estimate_log_lines`) says it is far too big, or when its log reaches
+the limit (then nothing is written).
+
 Outputs are staged in temporary files beside their final names and moved into place
 (``os.replace``) only after the search has finished, so a failure never leaves a
 half-written file and never replaces a good one.  The traverse log is streamed to its
@@ -24,7 +30,9 @@ temporary file while the search runs: it can be far larger than memory would lik
 from __future__ import annotations
 
 import argparse
+import math
 import os
+import random
 import re
 import sys
 import time
@@ -33,7 +41,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Callable, Sequence, TextIO
 
-from mancala.atomic import StagedFile
+from mancala.atomic import StagedFile, check_writable, write_problem
 from mancala.errors import BadInput, MancalaError
 from mancala.games.kalah import PRESETS, Kalah, KalahMove, KalahState
 from mancala.search.core import INF, Node, SearchResult, Tracer, alphabeta, greedy, minimax, turn_moves
@@ -54,6 +62,15 @@ NEXT_STATE = "next_state.txt"
 TRAVERSE_LOG = "traverse_log.txt"
 #: default time budget of task 4, in seconds
 DEFAULT_SECONDS = 1.0
+#: the largest input file read, in bytes (seven lines of at most ten 4-digit numbers need ~400)
+MAX_INPUT_BYTES = 64 * 1024
+#: the longest traverse log written, in lines (about 250 MB; minimax to depth 7 on the
+#: standard 6-pit, 4-stone board writes 26 million lines, in about ten minutes here)
+MAX_LOG_LINES = 30_000_000
+#: random descents of the search-size estimate (deterministic: a fixed seed)
+ESTIMATE_PROBES = 256
+#: the deepest line of moves a search may follow (each move is a level of recursion)
+MAX_LINE_MOVES = 300
 
 _WHOLE_NUMBER = re.compile(r"[0-9]+")
 
@@ -93,6 +110,8 @@ def _quote(text: str, limit: int = 60) -> str:
         return "an empty line"
     if len(text) > limit:
         text = text[:limit - 3] + "..."
+    # control characters (a NUL, an escape sequence) are shown escaped, never sent to the terminal
+    text = "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
     return f"'{text}'"
 
 
@@ -113,7 +132,7 @@ class _Lines:
 
     def __init__(self, text: str, source: str) -> None:
         self.source = source
-        lines = text.replace("\r\n", "\n").split("\n")
+        lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
         while lines and not lines[-1].strip():  # a final newline, blank lines at the end
             lines.pop()
         self.lines = lines
@@ -173,7 +192,7 @@ class _Lines:
 def parse_input(text: str, source: str = "input.txt") -> HomeworkInput:
     """Read the seven lines of an ``input.txt`` (FORMAT.md §2).
 
-    Accepts CRLF line ends, spaces or tabs around and between numbers, and blank lines
+    Accepts CRLF and CR line ends, spaces or tabs around and between numbers, and blank lines
     after line 7.  Anything else raises :class:`BadInput` with one line naming
     ``source``, the line number and what was expected there.
     """
@@ -195,10 +214,16 @@ def parse_input(text: str, source: str = "input.txt") -> HomeworkInput:
 
 def read_input(path: str | os.PathLike) -> HomeworkInput:
     """Read and check the input file at ``path`` (errors name it as given)."""
+    if not str(path):
+        raise BadInput("the input file name is empty; give the input file (default: input.txt)")
     try:
-        data = Path(path).read_bytes()
+        with open(path, "rb") as f:
+            data = f.read(MAX_INPUT_BYTES + 1)
     except OSError as e:
         raise BadInput(f"{path}: cannot read the input file: {e.strerror or e}") from None
+    if len(data) > MAX_INPUT_BYTES:
+        raise BadInput(f"{path}: more than {MAX_INPUT_BYTES:,} bytes, so not an input file "
+                       f"(expected 7 lines of numbers)")
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
@@ -286,8 +311,11 @@ class TraverseLog(Tracer):
     Alpha-beta lines carry the window the node holds when the line is written.
     """
 
-    def __init__(self, stream: TextIO, pits: int, *, with_window: bool, optional: bool = True) -> None:
+    def __init__(self, stream: TextIO, pits: int, *, with_window: bool, optional: bool = True,
+                 max_lines: int | None = None) -> None:
         self._write = stream.write
+        #: more lines than this raise :class:`SearchTooLarge` (default :data:`MAX_LOG_LINES`)
+        self.max_lines = MAX_LOG_LINES if max_lines is None else max_lines
         self.with_window = with_window
         self.optional = optional
         #: lines written, header included
@@ -298,6 +326,8 @@ class TraverseLog(Tracer):
     def _emit(self, line: str) -> None:
         self._write(line + "\n")
         self.lines += 1
+        if self.lines > self.max_lines:
+            raise SearchTooLarge(self.lines)
 
     def name(self, node: Node) -> str:
         """``root``, or the label of the pit whose move led to ``node``."""
@@ -327,7 +357,78 @@ class TraverseLog(Tracer):
         self._record(node, node.value)
 
 
-# --- writing files safely ---------------------------------------------------------------------
+# --- the size of a search --------------------------------------------------------------------
+
+
+class SearchTooLarge(Exception):
+    """Raised by :class:`TraverseLog` when the log passes its line limit (the search stops)."""
+
+    def __init__(self, lines: int) -> None:
+        super().__init__(f"the traverse log passed {lines - 1:,} lines")
+        self.lines = lines
+
+
+def estimate_log_lines(game: Kalah, state: KalahState, depth: int, *, optional: bool = True,
+                       probes: int = ESTIMATE_PROBES, give_up: float = math.inf) -> tuple[float, int]:
+    """An estimate of the lines of minimax's traverse log from ``state`` to ``depth`` turns,
+    and the most moves seen in one line of play.
+
+    Knuth's estimator (Knuth 1975, "Estimating the efficiency of backtrack programs"): a
+    random descent from the root, each node counted with the product of the branching
+    factors above it, averaged over ``probes`` descents from a fixed seed.  Its expected
+    value is the exact count; it costs ``probes`` times one line of play.  It stops early
+    (returning a value above ``give_up``) once the estimate is sure to pass ``give_up``,
+    and a descent stops after :data:`MAX_LINE_MOVES` moves.
+    """
+    rng = random.Random(0)
+    total = 0.0
+    longest = 0
+    bound = give_up * probes
+    for _ in range(probes):
+        st, d, extra, weight, moves_played = state, 0, False, 1.0, 0
+        while True:
+            terminal = game.is_terminal(st)
+            if terminal or (d >= depth and not extra):
+                total += weight * (2 if terminal and optional and moves_played else 1)
+                break
+            if moves_played >= MAX_LINE_MOVES:
+                break
+            moves = game.legal_moves(st)
+            total += weight * (1 + len(moves))  # the node entered, and an update per child
+            weight *= len(moves)
+            child = game.apply(st, moves[rng.randrange(len(moves))])
+            st, d, extra = child, (d if extra else d + 1), game.to_move(child) == game.to_move(st)
+            moves_played += 1
+        longest = max(longest, moves_played)
+        if total > bound:
+            return total / probes, longest
+    return total / probes, longest
+
+
+def check_search_size(problem: HomeworkInput, source: str, optional: bool = True) -> None:
+    """Refuse (:class:`BadInput`, naming the depth line) a minimax or alpha-beta search that
+    would clearly write more than :data:`MAX_LOG_LINES` log lines or follow lines of play
+    too long to search.  Alpha-beta is refused only when even its best case (about twice
+    the square root of minimax's count) passes the limit."""
+    if problem.task not in LOGGED_TASKS:
+        return
+    game, state = to_position(problem)
+    limit = MAX_LOG_LINES
+    give_up = limit if problem.task == 2 else (limit / 2) ** 2
+    lines, longest = estimate_log_lines(game, state, problem.depth, optional=optional, give_up=give_up)
+    if longest >= MAX_LINE_MOVES:
+        raise BadInput(f"{source} line 3: depth {problem.depth} lets the search follow lines of more than "
+                       f"{MAX_LINE_MOVES} moves, more than it can; give a smaller depth")
+    expected = lines if problem.task == 2 else 2 * math.sqrt(lines)
+    if expected > limit:
+        raise BadInput(f"{source} line 3: {TASKS[problem.task]} to depth {problem.depth} would write a "
+                       f"traverse log of about {_count(expected)} lines, more than the limit of "
+                       f"{limit:,}; give a smaller depth")
+
+
+def _count(value: float) -> str:
+    """A large count for a message: ``45,000,000`` or ``1.2e+50``."""
+    return f"{value:,.0f}" if value < 1e12 else f"{value:.1e}"
 
 
 # --- solving ----------------------------------------------------------------------------------
@@ -403,13 +504,29 @@ def solve(problem: HomeworkInput, out_dir: str | os.PathLike, *, seconds: float 
 
     Tasks 2 and 3 stream their traverse log into a staged file during the search; the
     files are moved into place only once the search and the turn are complete.  Raises
-    :class:`BadInput` for a finished start position, before anything is written.
+    :class:`BadInput` for a finished start position or a search over the size limit
+    (:func:`check_search_size`, :data:`MAX_LOG_LINES`), and nothing is written then.
     """
     finished = already_over(problem, source)
     if finished is not None:
         raise finished
+    check_search_size(problem, source, optional)
     game, state = to_position(problem)
     out = Path(out_dir)
+    try:
+        return _solve(problem, game, state, out, seconds, optional)
+    except SearchTooLarge:
+        raise BadInput(f"{source} line 3: {TASKS[problem.task]} to depth {problem.depth} writes a traverse "
+                       f"log of more than {MAX_LOG_LINES:,} lines, the limit; give a smaller depth "
+                       f"(nothing was written)") from None
+    except RecursionError:
+        raise BadInput(f"{source} line 3: depth {problem.depth} lets the search follow lines of play too "
+                       f"long to search; give a smaller depth (nothing was written)") from None
+
+
+def _solve(problem: HomeworkInput, game: Kalah, state: KalahState, out: Path, seconds: float,
+           optional: bool) -> Outcome:
+    """:func:`solve` once the input is checked: search, then write the staged files."""
     with ExitStack() as stack:
         stage = lambda name: stack.enter_context(StagedFile(out / name, encoding="ascii", buffering=1 << 20))  # noqa: E731
         next_state = stage(NEXT_STATE)
@@ -460,25 +577,37 @@ def _summary(problem: HomeworkInput, outcome: Outcome) -> str:
     return f"player {problem.player}, {what}: plays {' '.join(outcome.turn)}{value}{over}; wrote {files}"
 
 
+def check_out_dir(out: Path, given: bool) -> None:
+    """Raise :class:`BadInput` (one line naming the folder and what is wrong) unless the
+    output files can be written in ``out`` (``given``: it came from ``--out``)."""
+    if not out.is_dir():
+        raise BadInput(f"--out {out}: not an existing directory" if given else f"{out}: not a directory")
+    for name in (NEXT_STATE, TRAVERSE_LOG):
+        try:
+            check_writable(out / name)
+        except OSError as e:
+            raise BadInput(("--out " if given else "") + write_problem(out / name, e)) from None
+
+
 def run(args: argparse.Namespace) -> int:
-    """Run ``mancala homework``: 0 on success, 2 for bad input or a finished game, 1 when
-    the output cannot be written.  Errors are one line on stderr."""
+    """Run ``mancala homework``: 0 on success, 2 for bad input, a finished game or an
+    output folder that cannot be written.  Errors are one line on stderr."""
     out = Path(args.out) if args.out is not None else Path(args.input).parent
     try:
+        if args.out is not None and not args.out.strip():
+            raise BadInput("--out is empty; give a folder for the output files, or leave it out (beside the input)")
         seconds = float(args.time)
         if not (seconds > 0 and seconds != INF):
             raise BadInput(f"--time must be a positive number of seconds, got {args.time:g}")
         problem = read_input(args.input)
-        if not out.is_dir():
-            raise BadInput(f"--out {out}: not an existing directory" if args.out is not None
-                           else f"{out}: not a directory")
+        check_out_dir(out, args.out is not None)
         outcome = solve(problem, out, seconds=seconds, optional=args.optional, source=str(args.input))
     except BadInput as e:
         print(f"mancala homework: {e}", file=sys.stderr)
         return 2
     except OSError as e:
         print(f"mancala homework: cannot write the output files in {out}: {e.strerror or e}", file=sys.stderr)
-        return 1
+        return 2
     except MancalaError as e:
         print(f"mancala homework: {e}", file=sys.stderr)
         return 1

@@ -53,6 +53,7 @@ def add_game_arguments(parser: argparse.ArgumentParser) -> None:
 def build_game(args: argparse.Namespace):
     """The game and start state chosen by the options."""
     from mancala.games import make_game, parse_spec  # noqa: PLC0415 (keep --help fast)
+    check_not_empty(args, "game", "preset")
     spec = args.game or "kalah"
     name, _ = parse_spec(spec)
     kalah_options = {"preset": args.preset, "pits": args.pits, "seeds": args.seeds, "first": args.first}
@@ -80,12 +81,33 @@ def build_game(args: argparse.Namespace):
     return game, game.initial_state()
 
 
+#: the most games ``mancala match`` plays
+MAX_MATCH_GAMES = 100_000
+#: the most random opening plies of ``mancala match --opening``
+MAX_OPENING_PLIES = 1000
+#: the deepest tree ``mancala explain`` draws (tic-tac-toe's whole tree is 9 deep)
+MAX_EXPLAIN_DEPTH = 12
+
+
+def check_not_empty(args: argparse.Namespace, *names: str) -> None:
+    """Raise :class:`BadInput` when one of the options ``names`` (argparse dests) was
+    given as an empty string: an empty value is a mistake, not "not given"."""
+    for name in names:
+        value = getattr(args, name, None)
+        if isinstance(value, str) and not value.strip():
+            if name == "file":
+                raise BadInput("the saved game's file name is empty (''); give the file, or leave it out "
+                               "and give --position")
+            raise BadInput(f"--{name.replace('_', '-')} is empty (''); give a value or leave the option out")
+
+
 def cmd_play(args: argparse.Namespace) -> int:
     """``mancala play``."""
     from mancala.players import LEVELS, make_player  # noqa: PLC0415
     from mancala.record import GameRecord, check_save_path, load_record  # noqa: PLC0415
     from mancala.ui.terminal import TerminalGame  # noqa: PLC0415
 
+    check_not_empty(args, "load", "save", "p1", "p2", "level", "view")
     if args.save:
         check_save_path(args.save)  # before the first move, not after it
     if not (args.hint_time > 0 and args.hint_time != float("inf")):
@@ -145,8 +167,10 @@ def cmd_match(args: argparse.Namespace) -> int:
     for spec in (args.a, args.b):
         if make_player(spec).spec == "human":
             raise BadInput("a match is between AIs; use 'mancala play' to play yourself")
-    if args.games < 1 or args.opening < 0:
-        raise BadInput("--games must be at least 1 and --opening at least 0")
+    if not 1 <= args.games <= MAX_MATCH_GAMES:
+        raise BadInput(f"--games must be 1-{MAX_MATCH_GAMES:,}, got {args.games}")
+    if not 0 <= args.opening <= MAX_OPENING_PLIES:
+        raise BadInput(f"--opening must be 0-{MAX_OPENING_PLIES} plies, got {args.opening}")
     console = Console(stderr=True)
     with Progress(console=console, transient=True) as progress:
         task = progress.add_task(f"{args.a} vs {args.b}", total=args.games)
@@ -169,8 +193,9 @@ def cmd_explain(args: argparse.Namespace) -> int:
     game, state = build_game(args)
     if game.is_terminal(state):
         raise BadInput("that position is already finished: there is nothing to search")
-    if args.depth < 1:
-        raise BadInput("--depth must be at least 1")
+    if not 1 <= args.depth <= MAX_EXPLAIN_DEPTH:
+        raise BadInput(f"--depth must be 1-{MAX_EXPLAIN_DEPTH}, got {args.depth} (the tree drawn grows "
+                       f"with every level: tic-tac-toe's whole tree is 9 deep)")
     if args.eval:
         evaluate = EVALUATIONS[args.eval]
     else:
@@ -222,6 +247,7 @@ def cmd_analyse(args: argparse.Namespace) -> int:
     from mancala.arena.review import analysis_lines, review_game, review_lines  # noqa: PLC0415
     if args.seconds is not None and not args.seconds > 0:
         raise BadInput("--seconds must be more than 0")
+    check_not_empty(args, "file")
     if args.file:
         if args.position:
             raise BadInput("give either a saved game file or --position, not both")

@@ -36,12 +36,15 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable, Iterable
 
+from mancala import jsonread
 from mancala.engine import bridge
 from mancala.errors import BadInput
 from mancala.games.kalah import SWAP, Kalah, KalahMove, KalahRules, KalahState
 
 FORMAT = "mancala-book"
 VERSION = 1
+#: the largest book file read, in bytes (the shipped books are far smaller)
+MAX_BOOK_BYTES = 256 * 2**20
 #: where the shipped books live (package data)
 BOOK_DIR = Path(__file__).with_name("books")
 #: default reach of a build, in turns (see the module doc): the start and every position
@@ -149,7 +152,9 @@ def loads(text: str, source: str = "book", rules: list | None = None) -> Book:
     ``rules`` is given), checksum and entries.  Any problem is one :class:`BadInput` line
     naming ``source``."""
     try:
-        data = json.loads(text)
+        data = jsonread.loads(text, max_bytes=MAX_BOOK_BYTES)
+    except jsonread.JSONLimitError as e:
+        raise BadInput(f"{source}: not a book file ({e.msg})") from None
     except ValueError:
         raise BadInput(f"{source}: not a book file (not JSON)") from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
@@ -176,7 +181,9 @@ def loads(text: str, source: str = "book", rules: list | None = None) -> Book:
 def load_book(path: str | os.PathLike, rules: list | None = None) -> Book:
     """Read and check the book file ``path`` (see :func:`loads`)."""
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        text = jsonread.read_text(path, MAX_BOOK_BYTES)
+    except jsonread.JSONLimitError:
+        raise BadInput(f"{path}: larger than {MAX_BOOK_BYTES // 2**20} MB, so not a book file") from None
     except (OSError, UnicodeDecodeError) as e:
         raise BadInput(f"cannot read book {path}: {getattr(e, 'strerror', None) or e}") from None
     return loads(text, str(path), rules)
@@ -392,14 +399,14 @@ def _open_partial(path: Path, header: dict, book: Book):
     if path.exists():
         lines = path.read_text(encoding="utf-8").split("\n")
         try:
-            first = json.loads(lines[0])
+            first = jsonread.loads(lines[0])
         except ValueError:
             first = None
         if first == header:
             good = 1
             for line in lines[1:]:
                 try:
-                    book.add(Entry.from_json(json.loads(line)))
+                    book.add(Entry.from_json(jsonread.loads(line)))
                 except (ValueError, KeyError, TypeError):
                     break  # a line cut short by an interruption: dropped, and solved again
                 good += 1

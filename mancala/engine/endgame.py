@@ -32,6 +32,7 @@ from pathlib import Path
 
 import numpy as np
 
+from mancala import jsonread
 from mancala.atomic import StagedFile
 from mancala.engine import pages
 from numba import njit
@@ -418,7 +419,7 @@ def load(path: Path, key: tuple, k: int) -> np.ndarray | None:
             if f.read(len(MAGIC)) != MAGIC:
                 return None
             line = f.readline(1 << 16)
-            meta = json.loads(line)
+            meta = jsonread.loads(line)
             size = int(meta.get("entries", -1))
             if (meta.get("rules") != list(key) or meta.get("seeds") != k
                     or size != os.fstat(f.fileno()).st_size - f.tell()):

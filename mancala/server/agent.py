@@ -19,6 +19,7 @@ import time
 from typing import Any, Callable
 from urllib.parse import urlsplit, urlunsplit
 
+from mancala import jsonread
 from mancala.errors import BadInput, IllegalMove
 from mancala.games import make_game
 
@@ -26,6 +27,8 @@ from mancala.games import make_game
 PROTOCOL = 1
 #: seconds to wait for the server to accept a connection
 OPEN_TIMEOUT = 10.0
+#: the largest server message read, in bytes (the connection refuses larger frames too)
+MAX_SERVER_MESSAGE = 8 * 1024 * 1024
 #: the grace period assumed when the server did not say
 DEFAULT_GRACE = 60.0
 
@@ -203,7 +206,7 @@ class RemoteAgent:
         except (ConnectionClosed, OSError) as e:
             raise Disconnected(str(e)) from None
         try:
-            msg = json.loads(text)
+            msg = jsonread.loads(text, max_bytes=MAX_SERVER_MESSAGE)
         except (TypeError, ValueError):
             raise ServerRefused(f"the server sent something that is not JSON: {str(text)[:80]!r}") from None
         if not isinstance(msg, dict) or msg.get("v") != PROTOCOL:
@@ -233,7 +236,7 @@ def play_remote(url: str, agent: RemoteAgent, connect: Callable | None = None) -
     while True:
         try:
             try:
-                ws = connect(url, open_timeout=OPEN_TIMEOUT, max_size=8 * 1024 * 1024)
+                ws = connect(url, open_timeout=OPEN_TIMEOUT, max_size=MAX_SERVER_MESSAGE)
             except Exception as e:  # noqa: BLE001 (refused, reset, timeout, handshake failure)
                 raise Disconnected(f"cannot connect to {url}: {e}") from None
             with ws:

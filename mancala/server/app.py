@@ -201,10 +201,14 @@ def origin_allowed(headers, config: ServerConfig) -> bool:
 
 
 def _token_ok(hub: Hub, token: Any) -> bool:
+    """Whether ``token`` is the server's token (anything but a string is not; any token
+    is when the server needs none)."""
     expected = hub.config.token
     if not expected:
         return True
-    return isinstance(token, str) and secrets.compare_digest(token.encode(), expected.encode())
+    # surrogatepass: a JSON string may hold a lone surrogate ("\ud800"), a wrong token, not a crash
+    return isinstance(token, str) and secrets.compare_digest(token.encode("utf-8", "surrogatepass"),
+                                                             expected.encode("utf-8", "surrogatepass"))
 
 
 async def websocket_endpoint(websocket: WebSocket) -> None:

@@ -92,8 +92,19 @@ def server_names(args: argparse.Namespace) -> tuple[str, ...]:
     return tuple(dict.fromkeys(n.lower() for n in [*names, *args.allow_host] if n))
 
 
+def check_port(port: int | None) -> None:
+    """Raise :class:`BadInput` unless ``port`` is None (choose one) or 0-65535."""
+    if port is not None and not 0 <= port <= 65535:
+        raise BadInput(f"--port must be 0-65535, got {port}")
+
+
 def _config(args: argparse.Namespace, results: Path | None, clock: dict | None):
     from mancala.server.session import ServerConfig  # noqa: PLC0415
+    check_port(args.port)
+    if not args.host.strip():
+        raise BadInput("--host is empty; give an address to listen on, e.g. 127.0.0.1")
+    if args.token is not None and not args.token:
+        raise BadInput("--token is empty; give the token clients must present, or leave the option out")
     token = args.token or os.environ.get("MANCALA_TOKEN") or None
     if not is_loopback(args.host) and not token:
         raise BadInput(f"--host {args.host} lets other machines connect: give a token with --token or the "
@@ -191,7 +202,8 @@ def run_web(args: argparse.Namespace) -> int:
 
 
 def serve_config(args: argparse.Namespace):
-    """The server settings ``mancala serve``'s options ask for (the results folder made)."""
+    """The server settings ``mancala serve``'s options ask for (the results folder made,
+    once every option has been checked)."""
     clock = None
     for name, key in (("move_time", "move"), ("game_time", "game")):
         value = getattr(args, name)
@@ -199,16 +211,19 @@ def serve_config(args: argparse.Namespace):
             if not 0.05 <= value <= 86400:
                 raise BadInput(f"--{name.replace('_', '-')} must be 0.05-86400 seconds, got {value:g}")
             clock = dict(clock or {}, **{key: value})
+    if not args.results.strip():
+        raise BadInput("--results is empty; give a folder for finished games (default mancala-results)")
     results = Path(args.results)
     if results.exists() and not results.is_dir():
         raise BadInput(f"--results {results}: not a folder")
+    config = _config(args, results, clock)  # every option is checked before the folder is made
     try:
         results.mkdir(parents=True, exist_ok=True)
     except OSError as e:
         raise BadInput(f"--results {results}: cannot create it ({e.strerror})") from None
     if not os.access(results, os.W_OK):
         raise BadInput(f"--results {results}: not writable")
-    return _config(args, results, clock)
+    return config
 
 
 def run_serve(args: argparse.Namespace) -> int:

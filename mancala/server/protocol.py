@@ -13,6 +13,8 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
+from mancala import jsonread
+
 VERSION = 1
 #: the largest client message read, in bytes (UTF-8)
 MAX_MESSAGE_BYTES = 64 * 1024
@@ -48,6 +50,11 @@ MESSAGES: dict[str, dict[str, tuple[tuple[type, ...], bool]]] = {
 }
 
 
+#: fields the server checks itself: a token that is not a string is a wrong token
+#: (``bad_token``, and the connection closes), not a malformed message
+_CHECKED_BY_SERVER = {("hello", "token")}
+
+
 class ProtocolError(Exception):
     """A client message the server cannot act on: ``code`` (``docs/protocol.md``'s error
     codes) and a one-line ``message`` saying what was expected."""
@@ -81,8 +88,8 @@ def parse(text: str | bytes, max_bytes: int = MAX_MESSAGE_BYTES) -> Message:
     if size > max_bytes:
         raise ProtocolError("too_large", f"message of {size} bytes is over the limit of {max_bytes} bytes")
     try:
-        data = json.loads(text, parse_constant=_no_constant)
-    except (ValueError, UnicodeDecodeError) as e:
+        data = jsonread.loads(text, max_bytes=max_bytes, parse_constant=_no_constant)
+    except (ValueError, UnicodeDecodeError) as e:  # JSONLimitError (nested too deep) included
         raise ProtocolError("bad_json", f"not valid JSON ({e}); every message is one JSON object") from None
     if not isinstance(data, dict):
         raise ProtocolError("bad_json", "a message must be a JSON object like {\"v\": 1, \"type\": \"hello\"}")
@@ -108,6 +115,8 @@ def parse(text: str | bytes, max_bytes: int = MAX_MESSAGE_BYTES) -> Message:
         if value is None:
             if required:
                 raise ProtocolError("bad_request", f"{kind} needs the field \"{name}\"", kind, request_id)
+            continue
+        if (kind, name) in _CHECKED_BY_SERVER:
             continue
         if isinstance(value, bool) or not isinstance(value, types):
             expected = " or ".join(_TYPE_NAMES[t] for t in types)

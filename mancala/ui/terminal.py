@@ -20,9 +20,10 @@ output is not a terminal.  Ctrl-C at any moment leaves with one line, never a tr
 
 from __future__ import annotations
 
+import re
 import sys
 from contextlib import contextmanager
-from typing import Callable, Iterator, Sequence
+from typing import Callable, Iterator, Sequence, TextIO
 
 from rich.console import Console
 from rich.progress import Progress, ProgressColumn, SpinnerColumn
@@ -124,6 +125,50 @@ class _Quit(Exception):
     """The person asked to leave (or input ended)."""
 
 
+#: the longest line read from piped input at once (a longer one is read in pieces)
+MAX_PIPED_LINE = 64 * 1024
+_LINE_END = re.compile(r"\r\n|\r|\n")
+
+
+class PipedLines:
+    """``input()`` for piped input: LF, CRLF and a lone CR all end a line (a file saved
+    with old Mac line ends is read line by line), and at most :data:`MAX_PIPED_LINE`
+    characters are read at once, so an endless line costs no memory; input holding a NUL
+    character (``< /dev/zero``, a binary file) is not text and raises :class:`BadInput`."""
+
+    def __init__(self, stream: TextIO | None = None, out: TextIO | None = None) -> None:
+        self.stream = stream
+        self.out = out
+        self.lines: list[str] = []
+        #: the last piece read ended in CR: a LF starting the next piece belongs to it
+        self.after_cr = False
+
+    def __call__(self, prompt: str = "") -> str:
+        """Write ``prompt`` and return the next line, without its line end; raises
+        ``EOFError`` at the end of the input."""
+        out = self.out or sys.stdout
+        out.write(prompt)
+        out.flush()
+        while not self.lines:
+            piece = (self.stream or sys.stdin).readline(MAX_PIPED_LINE)
+            if not piece:
+                raise EOFError
+            if "\x00" in piece:
+                raise BadInput("standard input is not text (it holds NUL characters); pipe the moves "
+                               "as lines of text")
+            if self.after_cr and piece.startswith("\n"):
+                piece = piece[1:]
+                if not piece:
+                    self.after_cr = False
+                    continue
+            self.after_cr = piece.endswith("\r")
+            parts = _LINE_END.split(piece)
+            if parts[-1] == "":  # the piece ended with a line end
+                parts.pop()
+            self.lines.extend(parts)
+        return self.lines.pop(0)
+
+
 class TerminalGame:
     """One game played in the terminal."""
 
@@ -146,6 +191,8 @@ class TerminalGame:
         self.unsaved = False
         #: echo what was read when input is piped, so transcripts read like a session
         self.echo = read_line is input and not sys.stdin.isatty()
+        if self.echo:
+            self.read_line = PipedLines()
         if read_line is input and sys.stdin.isatty():
             try:
                 import readline  # noqa: F401, PLC0415 (line editing and history for input())

@@ -1,0 +1,241 @@
+"""Hostile and careless input: every case ends in one clear line on stderr and exit 2 (never
+a traceback, a hang or unbounded work), and no file is lost, clobbered or half-written."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from mancala import homework, jsonread
+from mancala.errors import BadInput
+from mancala.server.protocol import ProtocolError, parse
+from mancala.arena.tournament import TournamentSpec, read_results, run_tournament
+
+ROOT = Path(__file__).resolve().parent.parent
+#: a small, fast arena (3 pits of 2 seeds, one opening of one ply)
+SMALL_ARENA = ("--pits", "3", "--seeds", "2", "--openings", "1", "--plies", "1", "--workers", "1", "--no-progress")
+
+
+def mancala(*args: str, cwd: Path, stdin: str = "", timeout: float = 60) -> subprocess.CompletedProcess:
+    """Run the CLI in a separate process, as a user would."""
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    return subprocess.run([sys.executable, "-m", "mancala.cli.main", *args], cwd=cwd, env=env, input=stdin,
+                          capture_output=True, text=True, timeout=timeout)
+
+
+def refused(proc: subprocess.CompletedProcess, *fragments: str) -> str:
+    """Assert exit 2 and exactly one line on stderr (no traceback) holding ``fragments``; return it."""
+    assert proc.returncode == 2, (proc.returncode, proc.stderr[-2000:])
+    assert "Traceback" not in proc.stderr
+    lines = proc.stderr.splitlines()
+    assert len(lines) == 1, proc.stderr
+    for fragment in fragments:
+        assert fragment in lines[0], lines[0]
+    return lines[0]
+
+
+def snapshot(folder: Path) -> dict[str, bytes]:
+    """Every file in ``folder`` with its bytes."""
+    return {p.name: p.read_bytes() for p in sorted(folder.iterdir()) if p.is_file()}
+
+
+# --- arena: the results file and the report beside it ------------------------------------------
+
+
+@pytest.mark.parametrize("content", [b"not json", bytes(range(256)) * 4, b'{"a": 1}\n', b"[]\n[]\n"],
+                         ids=["text", "binary", "json-object", "json-lists"])
+def test_arena_refuses_a_results_file_that_is_not_one_and_leaves_it_byte_for_byte(content, tmp_path):
+    (tmp_path / "x.json").write_bytes(content)
+    line = refused(mancala("arena", "greedy", "random", "--results", "x.json", *SMALL_ARENA, cwd=tmp_path),
+                   "x.json", "line 1", "not an arena results file")
+    assert line.startswith("mancala arena: ")
+    assert snapshot(tmp_path) == {"x.json": content}  # untouched, and no report beside it
+
+
+def test_only_a_cut_short_last_result_line_is_repaired(tmp_path):
+    path = tmp_path / "r.jsonl"
+    rows = run_tournament(TournamentSpec("kalah(pits=3,seeds=2)", ("greedy", "random"), openings=1, plies=1),
+                          path, workers=1, progress=False)
+    whole = path.read_bytes()
+    assert len(rows) == 2 and whole.count(b"\n") == 2
+    path.write_bytes(whole + whole.split(b"\n")[0][:25])  # a crash while writing a third line
+    assert read_results(path) == rows and path.read_bytes() == whole + whole.split(b"\n")[0][:25]
+    assert read_results(path, repair=True) == rows and path.read_bytes() == whole
+    path.write_bytes(whole[:-1])  # a complete last line without its line end is kept, and ended
+    assert read_results(path, repair=True) == rows and path.read_bytes() == whole
+    path.write_bytes(whole + b"garbage")  # anything else at the end is not ours to cut
+    with pytest.raises(BadInput, match="line 3: not a tournament result line"):
+        read_results(path, repair=True)
+    assert path.read_bytes() == whole + b"garbage"
+
+
+@pytest.mark.parametrize("name, content", [("r.md", b"# my notes\n"), ("r.png", b"\x89PNG\r\n\x1a\nnot ours")])
+def test_arena_never_replaces_a_report_file_it_did_not_write(name, content, tmp_path):
+    (tmp_path / name).write_bytes(content)
+    refused(mancala("arena", "greedy", "random", "--results", "r.jsonl", *SMALL_ARENA, cwd=tmp_path),
+            name, "not a report written by mancala arena", "move it away")
+    assert snapshot(tmp_path) == {name: content}  # nothing played, nothing written
+
+
+def test_arena_rewrites_its_own_report(tmp_path):
+    args = ("arena", "greedy", "random", "--results", "r.jsonl", *SMALL_ARENA)
+    assert mancala(*args, cwd=tmp_path).returncode == 0
+    before = {name: (tmp_path / name).stat().st_ino for name in ("r.md", "r.png")}
+    again = mancala(*args, cwd=tmp_path)
+    assert again.returncode == 0, again.stderr
+    for name, inode in before.items():  # each replaced (atomically: a new file moved into place)
+        assert (tmp_path / name).stat().st_ino != inode
+    refused(mancala("arena", "greedy", "random", "--results", "r.md", *SMALL_ARENA, cwd=tmp_path),
+            "--results r.md", "the report is written to r.md itself")
+
+
+@pytest.mark.parametrize("options, fragments", [
+    (("--workers", "0"), ("--workers must be 1-1024, got 0",)),
+    (("--ray", "127.0.0.1:1"), ("--ray 127.0.0.1:1", "cannot reach a Ray cluster")),
+    (("--results", ""), ("--results is empty",)),
+])
+def test_arena_refuses_bad_options_before_playing(options, fragments, tmp_path):
+    # the option given last wins, so --workers 0 replaces SMALL_ARENA's --workers 1
+    refused(mancala("arena", "greedy", "random", *SMALL_ARENA, *options, cwd=tmp_path, timeout=30), *fragments)
+    assert snapshot(tmp_path) == {}
+
+
+# --- JSON: size and nesting bounds -------------------------------------------------------------
+
+
+def test_the_json_reader_bounds_nesting_and_size_and_ignores_brackets_in_strings():
+    assert jsonread.loads('{"a": "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[["}')
+    assert jsonread.loads("[" * 64 + "]" * 64) is not None
+    with pytest.raises(jsonread.JSONLimitError, match="nested more than 64 deep"):
+        jsonread.loads("[" * 65 + "]" * 65)
+    with pytest.raises(jsonread.JSONLimitError, match="more than the limit of 10"):
+        jsonread.loads('"' + "x" * 20 + '"', max_bytes=10)
+    with pytest.raises(ValueError):  # the error every JSON reader already handles
+        jsonread.loads("[" * 100_000)
+
+
+@pytest.mark.parametrize("command", ["play --load deep.json", "analyse deep.json"])
+def test_a_deeply_nested_saved_game_is_one_line_not_a_recursion_traceback(command, tmp_path):
+    (tmp_path / "deep.json").write_text("[" * 100_000)
+    refused(mancala(*command.split(), cwd=tmp_path), "deep.json line 1", "nested more than 64 deep")
+
+
+def test_a_deeply_nested_frame_is_bad_json():
+    for text in ("[" * 60_000, '{"a":' * 10_000 + "1" + "}" * 10_000):
+        with pytest.raises(ProtocolError) as caught:
+            parse(text)
+        assert caught.value.code == "bad_json" and "nested" in caught.value.message
+
+
+def test_over_the_websocket_a_nested_frame_is_bad_json_and_a_token_not_a_string_is_a_bad_token(caplog):
+    from starlette.testclient import TestClient  # noqa: PLC0415
+    from starlette.websockets import WebSocketDisconnect  # noqa: PLC0415
+
+    from mancala.server.app import create_app  # noqa: PLC0415
+    from mancala.server.session import ServerConfig  # noqa: PLC0415
+    from server_helpers import Conn  # noqa: PLC0415
+    with TestClient(create_app(ServerConfig(token="s3cret", warm=False, workers=1))) as client:
+        with client.websocket_connect("/ws") as ws:
+            conn = Conn(ws)
+            conn.raw("[" * 60_000)
+            assert conn.recv()["code"] == "bad_json"
+            conn.raw(json.dumps({"v": 1, "type": "hello", "id": 1, "token": 5}))
+            assert conn.recv()["code"] == "bad_token"
+            with pytest.raises((ConnectionError, WebSocketDisconnect)) as closed:
+                conn.recv(timeout=10)
+            assert "4401" in str(closed.value) or getattr(closed.value, "code", None) == 4401
+    assert "Traceback" not in caplog.text and "message failed" not in caplog.text
+
+
+# --- homework: bounded input and bounded search ------------------------------------------------
+
+
+def test_homework_reads_a_bounded_amount_of_an_endless_input(tmp_path):
+    refused(mancala("homework", "/dev/zero", "--out", str(tmp_path), cwd=tmp_path, timeout=30),
+            "/dev/zero", "more than 65,536 bytes")
+    assert snapshot(tmp_path) == {}
+
+
+def test_homework_refuses_a_search_far_over_the_limit_at_once(tmp_path):
+    row = " ".join(["1000"] * 10)
+    for task, name in ((2, "minimax"), (3, "alpha-beta")):
+        (tmp_path / "input.txt").write_text(f"{task}\n1\n50\n{row}\n{row}\n0\n0\n")
+        refused(mancala("homework", "input.txt", cwd=tmp_path, timeout=30),
+                "input.txt line 3", f"{name} to depth 50", "more than the limit of 30,000,000", "smaller depth")
+        assert set(snapshot(tmp_path)) == {"input.txt"}
+
+
+def test_a_search_that_passes_the_log_limit_stops_and_writes_nothing(tmp_path, monkeypatch):
+    (tmp_path / "next_state.txt").write_text("earlier\n")
+    problem = homework.parse_input("2\n1\n3\n4 4 4\n4 4 4\n0\n0\n")
+    monkeypatch.setattr(homework, "check_search_size", lambda *a, **k: None)  # the estimate let it through
+    monkeypatch.setattr(homework, "MAX_LOG_LINES", 50)
+    with pytest.raises(BadInput, match="more than 50 lines, the limit; give a smaller depth"):
+        homework.solve(problem, tmp_path)
+    assert snapshot(tmp_path) == {"next_state.txt": b"earlier\n"}
+
+
+def test_the_estimate_is_near_the_true_log_size(tmp_path):
+    problem = homework.parse_input("2\n1\n3\n3 3 3 3\n3 3 3 3\n0\n0\n")
+    outcome = homework.solve(problem, tmp_path)
+    game, state = homework.to_position(problem)
+    estimate, _ = homework.estimate_log_lines(game, state, 3)
+    assert outcome.log_lines / 3 < estimate < outcome.log_lines * 3
+
+
+def test_homework_out_folder_that_takes_no_files_is_exit_2(tmp_path):
+    (tmp_path / "input.txt").write_text("2\n1\n1\n1 1 1\n1 1 1\n0\n0\n")
+    refused(mancala("homework", "input.txt", "--out", "/proc", cwd=tmp_path), "--out /proc", "cannot be created")
+
+
+def test_cr_line_ends_are_read_and_never_echoed_raw(tmp_path):
+    good = "2\n1\n2\n1 2 1\n2 1 1\n0\n0\n"
+    (tmp_path / "lf").mkdir()
+    (tmp_path / "cr").mkdir()
+    (tmp_path / "lf" / "input.txt").write_text(good)
+    (tmp_path / "cr" / "input.txt").write_bytes(good.replace("\n", "\r").encode())
+    for folder in ("lf", "cr"):
+        assert mancala("homework", "input.txt", cwd=tmp_path / folder).returncode == 0
+    assert snapshot(tmp_path / "cr") == {**snapshot(tmp_path / "lf"), "input.txt": good.replace("\n", "\r").encode()}
+    (tmp_path / "cr" / "input.txt").write_bytes(b"2\r1\rdeep\r1 1 1\r1 1 1\r0\r0\r")
+    line = refused(mancala("homework", "input.txt", cwd=tmp_path / "cr"), "input.txt line 3", "got 'deep'")
+    assert "\r" not in line
+
+
+# --- unbounded work and empty values in the other commands ---------------------------------------
+
+
+@pytest.mark.parametrize("args, fragments", [
+    (("explain", "--depth", "1000000"), ("--depth must be 1-12, got 1000000",)),
+    (("match", "greedy", "random", "--games", str(10 ** 30)), ("--games must be 1-100,000",)),
+    (("play", "--load", ""), ("--load is empty",)),
+    (("play", "--p1", ""), ("--p1 is empty",)),
+    (("play", "--game", ""), ("--game is empty",)),
+    (("analyse", ""), ("file name is empty",)),
+    (("serve", "--port", "-1"), ("--port must be 0-65535, got -1",)),
+    (("homework", "input.txt", "--out", ""), ("--out is empty",)),
+])
+def test_unbounded_or_empty_options_are_refused_before_anything_happens(args, fragments, tmp_path):
+    refused(mancala(*args, cwd=tmp_path, timeout=30), *fragments)
+    assert list(tmp_path.iterdir()) == []  # serve made no results folder, play saved nothing
+
+
+def test_piped_moves_with_cr_line_ends_are_read_line_by_line(tmp_path):
+    proc = mancala("play", "--p2", "random:seed=1", cwd=tmp_path, stdin="3\rfoo\r")
+    assert proc.returncode == 0, proc.stderr
+    assert "'foo' is not a move" in proc.stdout and "\r" not in proc.stdout
+    assert "South 3 (sown from)" in proc.stdout  # the first line, 3, was played
+
+
+def test_piped_input_that_is_not_text_is_refused_not_looped_on(tmp_path):
+    (tmp_path / "zeros").write_bytes(b"\0" * 200_000)
+    with open(tmp_path / "zeros") as stdin:
+        proc = subprocess.run([sys.executable, "-m", "mancala.cli.main", "play", "--p2", "greedy"], cwd=tmp_path,
+                              env=dict(os.environ, PYTHONPATH=str(ROOT)), stdin=stdin, capture_output=True,
+                              text=True, timeout=30)
+    refused(proc, "standard input is not text")
