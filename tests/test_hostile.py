@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from mancala import homework, jsonread
+from mancala import jsonread
+from mancala.cli import homework
 from mancala.errors import BadInput
 from mancala.server.protocol import ProtocolError, parse
 from mancala.arena.tournament import TournamentSpec, read_results, run_tournament
@@ -24,7 +25,7 @@ SMALL_ARENA = ("--pits", "3", "--seeds", "2", "--openings", "1", "--plies", "1",
 def mancala(*args: str, cwd: Path, stdin: str = "", timeout: float = 60) -> subprocess.CompletedProcess:
     """Run the CLI in a separate process, as a user would."""
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    return subprocess.run([sys.executable, "-m", "mancala.cli.main", *args], cwd=cwd, env=env, input=stdin,
+    return subprocess.run([sys.executable, "-m", "mancala", *args], cwd=cwd, env=env, input=stdin,
                           capture_output=True, text=True, timeout=timeout)
 
 
@@ -138,8 +139,8 @@ def test_over_the_websocket_a_nested_frame_is_bad_json_and_a_token_not_a_string_
 
     from mancala.server.app import create_app  # noqa: PLC0415
     from mancala.server.session import ServerConfig  # noqa: PLC0415
-    from server_helpers import Conn  # noqa: PLC0415
-    with TestClient(create_app(ServerConfig(token="s3cret", warm=False, workers=1))) as client:
+    from server_helpers import TEST_HOSTS, Conn  # noqa: PLC0415
+    with TestClient(create_app(ServerConfig(token="s3cret", warm=False, workers=1, hosts=TEST_HOSTS))) as client:
         with client.websocket_connect("/ws") as ws:
             conn = Conn(ws)
             conn.raw("[" * 60_000)
@@ -235,7 +236,7 @@ def test_piped_moves_with_cr_line_ends_are_read_line_by_line(tmp_path):
 def test_piped_input_that_is_not_text_is_refused_not_looped_on(tmp_path):
     (tmp_path / "zeros").write_bytes(b"\0" * 200_000)
     with open(tmp_path / "zeros") as stdin:
-        proc = subprocess.run([sys.executable, "-m", "mancala.cli.main", "play", "--p2", "greedy"], cwd=tmp_path,
+        proc = subprocess.run([sys.executable, "-m", "mancala", "play", "--p2", "greedy"], cwd=tmp_path,
                               env=dict(os.environ, PYTHONPATH=str(ROOT)), stdin=stdin, capture_output=True,
                               text=True, timeout=30)
     refused(proc, "standard input is not text")

@@ -40,7 +40,7 @@ from typing import Callable, Sequence
 
 from mancala import jsonread
 from mancala.errors import BadInput, IllegalMove, MancalaError
-from mancala.games import Kalah, make_game
+from mancala.games import make_game
 from mancala.games.base import Game
 
 #: the engine's search depth (turns) that judges whether a Kalah opening is close
@@ -119,7 +119,7 @@ def judge(game: Game, state) -> float:
     """The opening judge's value of ``state`` for the side to move (see the module doc)."""
     if game.is_terminal(state):
         return float(game.score(state, game.to_move(state)))
-    if isinstance(game, Kalah):
+    if game.name == "kalah":  # the Kalah engine judges Kalah openings
         from mancala.engine import best_move  # noqa: PLC0415 (numba only when needed)
         return float(best_move(game, state, seconds=1e9, max_depth=JUDGE_DEPTH).value)
     from mancala.evaluation import default_evaluation  # noqa: PLC0415

@@ -41,7 +41,7 @@ difficulty levels (mancala play --level), measured with this command on Kalah(6,
 
 def register(sub) -> None:
     """Add the ``arena`` subcommand to the CLI's subparsers."""
-    from mancala.cli.main import add_game_arguments  # noqa: PLC0415
+    from mancala.cli.common import add_game_arguments  # noqa: PLC0415
     p = sub.add_parser("arena", help="a tournament among AIs: parallel, resumable, with ratings and a plot",
                        description=DESCRIPTION, epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("players", nargs="+", metavar="PLAYER",
@@ -115,7 +115,7 @@ def run(args: argparse.Namespace) -> int:
         if not results:
             raise BadInput(f"{path} holds no games yet")
     else:
-        from mancala.cli.main import build_game  # noqa: PLC0415
+        from mancala.cli.common import build_game  # noqa: PLC0415
         from mancala.games import game_spec  # noqa: PLC0415
         game, state = build_game(args)
         if state != game.initial_state() or args.position:

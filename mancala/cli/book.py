@@ -27,7 +27,7 @@ EPILOG = """examples:
 
 def register(sub) -> None:
     """Add the ``book`` subcommand to the CLI's subparsers."""
-    from mancala.cli.main import add_game_arguments  # noqa: PLC0415
+    from mancala.cli.common import add_game_arguments  # noqa: PLC0415
     p = sub.add_parser("book", help="build or check an opening book of solved positions",
                        description=DESCRIPTION, epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("action", choices=["build", "check"], help="build a book, or check a book file")
@@ -63,7 +63,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _build(args: argparse.Namespace) -> int:
     from mancala.atomic import check_writable, write_problem  # noqa: PLC0415
-    from mancala.cli.main import kalah_position, prepare_engine  # noqa: PLC0415
+    from mancala.cli.common import kalah_position, prepare_engine  # noqa: PLC0415
     from mancala.engine import book as B  # noqa: PLC0415
     from mancala.engine.endgame import terminal_console  # noqa: PLC0415
 

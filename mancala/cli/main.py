@@ -10,6 +10,7 @@ import os
 import sys
 from typing import Sequence
 
+from mancala.cli.common import add_game_arguments, build_game, check_not_empty, kalah_position, prepare_engine
 from mancala.errors import BadInput, MancalaError
 
 EPILOG = """examples:
@@ -35,52 +36,6 @@ PLAYER_HELP = ("player spec: human, random[:seed=N], greedy, minimax:depth=N, al
                "module:file.py[:Class], command:CMD (an external ManKalah agent program)")
 
 
-def add_game_arguments(parser: argparse.ArgumentParser) -> None:
-    """Options that choose the game and its rules."""
-    g = parser.add_argument_group("game and rules")
-    g.add_argument("--game", default=None,
-                   help="game spec, e.g. kalah, 'kalah(preset=egyptian,pits=5)', bao, tictactoe (default: kalah)")
-    g.add_argument("--preset", help="Kalah rule preset: standard, empty-capture, homework, egyptian, ethiopian, "
-                                    "no-stealing, stealing, cs151, mankalah (see docs/rules.md)")
-    g.add_argument("--pits", type=int, help="Kalah pits per side (1-20)")
-    g.add_argument("--seeds", type=int, help="Kalah seeds per pit at the start (0-1000)")
-    g.add_argument("--position", help="start position: Kalah: 2n+2 numbers in sowing order (South pits 1..n, "
-                                      "South store, North pits 1..n, North store); tic-tac-toe: 9 cells like 'XX./.O./...'")
-    g.add_argument("--to-move", "--first", dest="first", choices=["south", "north"],
-                   help="Kalah: the side to move at the start, or in --position (default south)")
-
-
-def build_game(args: argparse.Namespace):
-    """The game and start state chosen by the options."""
-    from mancala.games import make_game, parse_spec  # noqa: PLC0415 (keep --help fast)
-    check_not_empty(args, "game", "preset")
-    spec = args.game or "kalah"
-    name, _ = parse_spec(spec)
-    kalah_options = {"preset": args.preset, "pits": args.pits, "seeds": args.seeds, "first": args.first}
-    if args.position is not None and not args.position.strip():
-        raise BadInput("--position is empty; give the position's numbers (or cells), or leave the option out")
-    if name != "kalah":
-        if any(v is not None for v in kalah_options.values()):
-            raise BadInput(f"--preset/--pits/--seeds/--to-move are Kalah options; {name} has none")
-        game = make_game(spec)
-        if args.position is None:
-            return game, game.initial_state()
-        if name == "tictactoe":
-            return game, game.position(args.position)
-        raise BadInput(f"--position is read for Kalah and tic-tac-toe; {name} positions are not read "
-                       f"from the command line")
-    if args.position is not None:
-        kalah_options["start"] = args.position
-        if args.pits is None and "pits" not in spec:  # the position says how many pits
-            count = len(args.position.replace(",", " ").split())
-            if count < 4 or count % 2:
-                raise BadInput(f"--position needs 2n+2 numbers (n pits a side, 1..20, and the two stores: "
-                               f"14 for 6 pits), got {count}")
-            kalah_options["pits"] = (count - 2) // 2
-    game = make_game(spec, **kalah_options)
-    return game, game.initial_state()
-
-
 #: the most games ``mancala match`` plays
 MAX_MATCH_GAMES = 100_000
 #: the most random opening plies of ``mancala match --opening``
@@ -89,21 +44,9 @@ MAX_OPENING_PLIES = 1000
 MAX_EXPLAIN_DEPTH = 12
 
 
-def check_not_empty(args: argparse.Namespace, *names: str) -> None:
-    """Raise :class:`BadInput` when one of the options ``names`` (argparse dests) was
-    given as an empty string: an empty value is a mistake, not "not given"."""
-    for name in names:
-        value = getattr(args, name, None)
-        if isinstance(value, str) and not value.strip():
-            if name == "file":
-                raise BadInput("the saved game's file name is empty (''); give the file, or leave it out "
-                               "and give --position")
-            raise BadInput(f"--{name.replace('_', '-')} is empty (''); give a value or leave the option out")
-
-
 def cmd_play(args: argparse.Namespace) -> int:
     """``mancala play``."""
-    from mancala.players import LEVELS, make_player  # noqa: PLC0415
+    from mancala.players import LEVELS  # noqa: PLC0415
     from mancala.record import GameRecord, check_save_path, load_record  # noqa: PLC0415
     from mancala.ui.terminal import TerminalGame  # noqa: PLC0415
 
@@ -205,21 +148,6 @@ def cmd_explain(args: argparse.Namespace) -> int:
     return 0
 
 
-def kalah_position(args: argparse.Namespace):
-    """The Kalah game and position chosen by the options (the engine plays Kalah only)."""
-    from mancala.games.kalah import Kalah  # noqa: PLC0415
-    game, state = build_game(args)
-    if not isinstance(game, Kalah):
-        raise BadInput(f"the engine plays Kalah only; {args.game!r} is not Kalah")
-    return game, state
-
-
-def prepare_engine(game) -> None:
-    """Ready the engine for ``game``, saying so on stderr when that takes more than a moment."""
-    from mancala.engine import prepare  # noqa: PLC0415 (numba loads only when needed)
-    prepare(game, notice=lambda: print("preparing the engine (once)…", file=sys.stderr, flush=True))
-
-
 def cmd_solve(args: argparse.Namespace) -> int:
     """``mancala solve``: the exact value of a Kalah position, a best move and a perfect line."""
     from mancala.engine import solve  # noqa: PLC0415 (numba loads only when needed)
@@ -242,7 +170,6 @@ def cmd_analyse(args: argparse.Namespace) -> int:
     """``mancala analyse``: review a saved game move by move, or analyse one position (every
     legal move's value, exact where proved, and the best line)."""
     from mancala.engine import analyse  # noqa: PLC0415
-    from mancala.games.kalah import Kalah  # noqa: PLC0415
     from mancala.record import load_record  # noqa: PLC0415
     from mancala.arena.review import analysis_lines, review_game, review_lines  # noqa: PLC0415
     if args.seconds is not None and not args.seconds > 0:
@@ -252,7 +179,7 @@ def cmd_analyse(args: argparse.Namespace) -> int:
         if args.position:
             raise BadInput("give either a saved game file or --position, not both")
         record = load_record(args.file)
-        if not isinstance(record.game, Kalah):
+        if record.game.name != "kalah":
             raise BadInput(f"{args.file}: not a Kalah game; the engine plays Kalah only")
         if not args.last:
             return _review(record, args.seconds if args.seconds is not None else 1.0, review_game, review_lines)

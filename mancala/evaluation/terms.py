@@ -355,7 +355,7 @@ def make_evaluation(spec: str):
     cache: dict[type, tuple] = {}
 
     def resolve(game: Game) -> tuple:
-        table = KALAH_TERMS if isinstance(game, Kalah) else BAO_TERMS if isinstance(game, Bao) else None
+        table = GAME_TERMS.get(game.name)
         if table is None:
             raise BadInput(f"evaluation terms are defined for Kalah and Bao, not {game.name}")
         missing = [n for n, _ in weights if n not in table]
@@ -368,7 +368,7 @@ def make_evaluation(spec: str):
         if terms is None:
             terms = cache[type(game)] = resolve(game)
         if game.is_terminal(state):
-            if isinstance(game, Bao):
+            if game.name == "bao":  # Bao's own evaluation scores its ends (no margin in seeds)
                 return bao_default(game, state, player)
             margin = game.score(state, player)
             return margin + (KALAH_WIN if margin > 0 else -KALAH_WIN if margin < 0 else 0.0)
@@ -387,3 +387,7 @@ def check_evaluation(spec: str, named: dict) -> None:
 
 __all__ = ["KALAH_TERMS", "BAO_TERMS", "ALL_TERMS", "KALAH_WIN", "BAO_WIN", "parse_weights",
            "weights_spec", "make_evaluation", "check_evaluation", "engine_weights", "ENGINE_RESOLUTION"]
+
+
+#: the terms of each game, by name
+GAME_TERMS = {"kalah": KALAH_TERMS, "bao": BAO_TERMS}

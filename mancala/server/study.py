@@ -160,12 +160,7 @@ def position_values(game: Game, state, seconds: float) -> tuple[list[dict], list
     if kept is not None and (kept.seconds >= seconds or all(r["exact"] for r in kept.rows)):
         _kept.move_to_end(key)
         return [dict(r) for r in kept.rows], list(kept.line)
-    if isinstance(game, Kalah):
-        rows, line = _kalah_values(game, state, seconds)
-    elif isinstance(game, Bao):
-        rows, line = _bao_values(game, state, seconds)
-    else:
-        rows, line = _searched_values(game, state, seconds)
+    rows, line = VALUE_TABLES.get(game.name, _searched_values)(game, state, seconds)
     _kept[key] = _Values([dict(r) for r in rows], list(line), seconds)
     _kept.move_to_end(key)
     while len(_kept) > KEPT_POSITIONS:
@@ -318,8 +313,9 @@ def _who_wins(game: Game, state, value: float) -> str:
     mover = game.to_move(state)
     name = game.player_name(mover)
     other = game.player_name(1 - mover)
-    if isinstance(game, Kalah):
-        name, other = game.seat_name(state.seat), game.seat_name(1 - state.seat)
+    seat_name = getattr(game, "seat_name", None)  # games whose players change seats (Kalah's pie rule)
+    if seat_name is not None:
+        name, other = seat_name(state.seat), seat_name(1 - state.seat)
     if value == 0:
         return "perfect play: a draw"
     winner, margin = (name, value) if value > 0 else (other, -value)
@@ -481,3 +477,7 @@ def tree(game: Game, state, depth: int, algorithm: str = "alphabeta") -> dict:
 
 __all__ = ["warm_kernels", "warm_engine", "think", "position_values", "forget_positions", "hint", "analysis", "review",
            "tree", "MAX_TREE_DEPTH", "INF"]
+
+
+#: how each game's move values are found, by name (others: alpha-beta, move by move)
+VALUE_TABLES = {"kalah": _kalah_values, "bao": _bao_values}
