@@ -31,7 +31,7 @@ from typing import Any
 from mancala.atomic import check_writable, write_atomically, write_problem
 from mancala.errors import BadInput, IllegalMove
 from mancala.games import game_spec, make_game
-from mancala.games.base import Game
+from mancala.games.base import Game, winner
 from mancala.jsonread import JSONLimitError, loads, read_text
 
 FORMAT = "mancala-game"
@@ -59,7 +59,6 @@ class GameRecord:
         """The winning player (None: a draw or not finished)."""
         if self.resigned is not None:
             return 1 - self.resigned
-        from mancala.games.base import winner  # noqa: PLC0415
         return winner(self.game, self.final_state())
 
     def states(self) -> list:

@@ -42,6 +42,11 @@ from mancala import jsonread
 from mancala.errors import BadInput, IllegalMove, MancalaError
 from mancala.games import make_game
 from mancala.games.base import Game
+from mancala.arena.match import play_game
+from mancala.evaluation import default_evaluation
+from mancala.players import make_player
+from mancala.record import GameRecord
+from mancala.search import alphabeta
 
 #: the engine's search depth (turns) that judges whether a Kalah opening is close
 JUDGE_DEPTH = 10
@@ -122,8 +127,6 @@ def judge(game: Game, state) -> float:
     if game.name == "kalah":  # the Kalah engine judges Kalah openings
         from mancala.engine import best_move  # noqa: PLC0415 (numba only when needed)
         return float(best_move(game, state, seconds=1e9, max_depth=JUDGE_DEPTH).value)
-    from mancala.evaluation import default_evaluation  # noqa: PLC0415
-    from mancala.search import alphabeta  # noqa: PLC0415
     return float(alphabeta(game, state, 2, default_evaluation(game)).value)
 
 
@@ -225,9 +228,6 @@ def play_task(task: GameTask) -> dict:
     The referee is :func:`mancala.arena.play_game`: an illegal move, or an error raised
     by a player, loses the game for that player (recorded under ``forfeit``).
     """
-    from mancala.arena.match import play_game  # noqa: PLC0415
-    from mancala.players import make_player  # noqa: PLC0415
-    from mancala.record import GameRecord  # noqa: PLC0415
 
     game = make_game(task.game)
     specs = (task.a, task.b) if task.seat == 0 else (task.b, task.a)
@@ -488,7 +488,6 @@ def run_tournament(spec: TournamentSpec, path: str | os.PathLike, *, workers: in
         raise BadInput("a tournament needs at least two players")
     if len(set(spec.players)) != len(spec.players):
         raise BadInput("each player may be named once in a tournament")
-    from mancala.players import make_player  # noqa: PLC0415
     game = make_game(spec.game)
     for p in spec.players:
         player = make_player(p)

@@ -5,7 +5,9 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from mancala.cli.common import add_game_arguments, build_game
 from mancala.errors import BadInput
+from mancala.games import game_spec
 
 DESCRIPTION = """\
 Play a round robin (or a gauntlet: the first player against each other) among player
@@ -41,7 +43,6 @@ difficulty levels (mancala play --level), measured with this command on Kalah(6,
 
 def register(sub) -> None:
     """Add the ``arena`` subcommand to the CLI's subparsers."""
-    from mancala.cli.common import add_game_arguments  # noqa: PLC0415
     p = sub.add_parser("arena", help="a tournament among AIs: parallel, resumable, with ratings and a plot",
                        description=DESCRIPTION, epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("players", nargs="+", metavar="PLAYER",
@@ -72,7 +73,7 @@ RAY_CONNECT_SECONDS = 5.0
 def _results_path(name: str, what: str) -> Path:
     """The results file ``name`` names, refused (:class:`BadInput`) when it is empty or is
     where its own report would be written."""
-    from mancala.arena.report import report_paths  # noqa: PLC0415
+    from mancala.arena.report import report_paths  # noqa: PLC0415 (matplotlib: loaded only to write a report)
     if not name.strip():
         raise BadInput(f"{what} is empty; give a results file name such as arena-results.jsonl")
     path = Path(name)
@@ -101,8 +102,8 @@ def check_ray_address(address: str, timeout: float = RAY_CONNECT_SECONDS) -> Non
 
 def run(args: argparse.Namespace) -> int:
     """Run the tournament (or redraw a report) and print the report."""
-    from mancala.arena.report import check_report_paths, report_paths, write_report  # noqa: PLC0415
-    from mancala.arena.tournament import TournamentSpec, read_results, run_tournament  # noqa: PLC0415
+    from mancala.arena.report import check_report_paths, report_paths, write_report  # noqa: PLC0415 (matplotlib)
+    from mancala.arena.tournament import TournamentSpec, read_results, run_tournament  # noqa: PLC0415 (keeps --help fast)
 
     if args.players[0] == "report":
         if len(args.players) != 2:
@@ -115,8 +116,6 @@ def run(args: argparse.Namespace) -> int:
         if not results:
             raise BadInput(f"{path} holds no games yet")
     else:
-        from mancala.cli.common import build_game  # noqa: PLC0415
-        from mancala.games import game_spec  # noqa: PLC0415
         game, state = build_game(args)
         if state != game.initial_state() or args.position:
             raise BadInput("an arena plays from the start position (openings vary it); --position is not used")

@@ -7,7 +7,10 @@ import sys
 import time
 from pathlib import Path
 
+from mancala.atomic import check_writable, write_problem
+from mancala.cli.common import add_game_arguments, kalah_position, prepare_engine
 from mancala.errors import BadInput
+from mancala.games.kalah import PRESETS, Kalah, KalahRules
 
 DESCRIPTION = """\
 An opening book is a cache of the exact solver's results for the positions near the
@@ -27,7 +30,6 @@ EPILOG = """examples:
 
 def register(sub) -> None:
     """Add the ``book`` subcommand to the CLI's subparsers."""
-    from mancala.cli.common import add_game_arguments  # noqa: PLC0415
     p = sub.add_parser("book", help="build or check an opening book of solved positions",
                        description=DESCRIPTION, epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("action", choices=["build", "check"], help="build a book, or check a book file")
@@ -44,7 +46,6 @@ def register(sub) -> None:
 def default_name(rules) -> str:
     """The shipped book's file name for ``rules``: ``PRESET-PITSxSEEDS.json``."""
     from dataclasses import replace  # noqa: PLC0415
-    from mancala.games.kalah import PRESETS  # noqa: PLC0415
     preset = next((name for name, r in PRESETS.items() if replace(r, pits=rules.pits, seeds=rules.seeds) == rules),
                   "custom")
     return f"{preset}-{rules.pits}x{rules.seeds}.json"
@@ -62,10 +63,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _build(args: argparse.Namespace) -> int:
-    from mancala.atomic import check_writable, write_problem  # noqa: PLC0415
-    from mancala.cli.common import kalah_position, prepare_engine  # noqa: PLC0415
-    from mancala.engine import book as B  # noqa: PLC0415
-    from mancala.engine.endgame import terminal_console  # noqa: PLC0415
+    from mancala.engine import book as B  # noqa: PLC0415 (numba loads only when needed)
+    from mancala.engine.endgame import terminal_console  # noqa: PLC0415 (numba loads only when needed)
 
     game, state = kalah_position(args)
     if args.position is not None or state != game.initial_state():
@@ -112,8 +111,7 @@ def _build(args: argparse.Namespace) -> int:
 
 
 def _check(args: argparse.Namespace) -> int:
-    from mancala.engine import book as B  # noqa: PLC0415
-    from mancala.games.kalah import Kalah, KalahRules  # noqa: PLC0415
+    from mancala.engine import book as B  # noqa: PLC0415 (numba loads only when needed)
     paths = [Path(args.file)] if args.file else B.book_files()
     if not paths:
         raise BadInput(f"no book files in {B.BOOK_DIR}")

@@ -7,6 +7,7 @@ import argparse
 import sys
 
 from mancala.errors import BadInput
+from mancala.games import make_game, parse_spec
 
 
 def add_game_arguments(parser: argparse.ArgumentParser) -> None:
@@ -26,7 +27,6 @@ def add_game_arguments(parser: argparse.ArgumentParser) -> None:
 
 def build_game(args: argparse.Namespace):
     """The game and start state chosen by the options."""
-    from mancala.games import make_game, parse_spec  # noqa: PLC0415 (keep --help fast)
     check_not_empty(args, "game", "preset")
     spec = args.game or "kalah"
     name, _ = parse_spec(spec)

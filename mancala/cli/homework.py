@@ -42,6 +42,7 @@ from pathlib import Path
 from typing import Any, Callable, Sequence, TextIO
 
 from mancala.atomic import StagedFile, check_writable, write_problem
+from mancala import players
 from mancala.errors import BadInput, MancalaError
 from mancala.games.kalah import PRESETS, Kalah, KalahMove, KalahState
 from mancala.search.core import INF, Node, SearchResult, Tracer, alphabeta, greedy, minimax, turn_moves
@@ -482,7 +483,7 @@ def competition_turn(game: Kalah, state: KalahState, seconds: float,
     """
     clock = clock or time.monotonic
     if search is None:
-        from mancala.players import best_search as search  # noqa: PLC0415 (players sit above us)
+        search = players.best_search  # read at call time (tests replace it)
     deadline = clock() + seconds
     mover = game.to_move(state)
     turn: list[KalahMove] = []

@@ -17,7 +17,7 @@ from mancala.engine import search as S
 from mancala.engine.kernels import R_SIZE as K_RULES
 from mancala.engine.kernels import EXTRA, OVER, PASS, gen_moves, make_move, rank
 from mancala.errors import BadInput
-from mancala.games.kalah import SWAP, Kalah, KalahMove, KalahState, Sowing
+from mancala.games.kalah import SWAP, Kalah, KalahMove, KalahRules, KalahState, Sowing
 from mancala.search.core import SearchResult
 from mancala.evaluation.terms import engine_weights
 
@@ -786,7 +786,6 @@ def warm_up() -> None:
     global _warm
     if _warm:
         return
-    from mancala.games.kalah import KalahRules
     game = Kalah(KalahRules(pits=1, seeds=3))
     state = game.initial_state()
     searcher = Searcher(game, state, use_db=False, megabytes=0.01)

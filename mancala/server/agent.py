@@ -22,6 +22,7 @@ from urllib.parse import urlsplit, urlunsplit
 from mancala import jsonread
 from mancala.errors import BadInput, IllegalMove
 from mancala.games import make_game
+from mancala.players import HumanPlayer, make_player
 
 #: the protocol version this client speaks
 PROTOCOL = 1
@@ -260,7 +261,6 @@ def play_remote(url: str, agent: RemoteAgent, connect: Callable | None = None) -
 
 def run(args: argparse.Namespace) -> int:
     """``mancala agent``."""
-    from mancala.players import HumanPlayer, make_player  # noqa: PLC0415
     url = websocket_url(args.server)
     player = make_player(args.player)
     if isinstance(player, HumanPlayer):

@@ -29,7 +29,7 @@ from mancala.players import (BestPlayer, HumanPlayer, SearchPlayer, expected_sec
                              player_memory, uses_engine)
 from mancala.record import GameRecord
 from mancala.server import study
-from mancala.server.protocol import ProtocolError, error, message
+from mancala.server.protocol import MAX_MESSAGE_BYTES, ProtocolError, error, message
 from mancala.server.views import board_view, last_view, legal_view, result_view
 from mancala.server.workers import WorkerPool, default_workers
 
@@ -979,7 +979,6 @@ class Hub:
 
     def limits(self) -> dict:
         """The limits clients see (``docs/protocol.md``)."""
-        from mancala.server.protocol import MAX_MESSAGE_BYTES  # noqa: PLC0415
         return {"message_bytes": MAX_MESSAGE_BYTES, "games": self.config.max_games,
                 "games_per_client": self.config.max_games_per_client, "queue": self.config.max_queue,
                 "tree_depth": study.MAX_TREE_DEPTH, "tree_nodes": study.MAX_TREE_NODES,
