@@ -19,7 +19,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Callable
 
-from mancala import __version__
+from mancala import __version__, jsonread
 from mancala.atomic import write_atomically
 from mancala.errors import BadInput, IllegalMove
 from mancala.games import game_spec, make_game
@@ -923,7 +923,7 @@ class Hub:
         found = []
         if path is not None and path.exists():
             try:
-                data = json.loads(path.read_text(encoding="utf-8"))
+                data = jsonread.read_file(path)
                 games = data.get("games", []) if isinstance(data, dict) else []
             except (OSError, ValueError) as e:
                 log.error("the journal %s is unreadable (%s); ignoring it", path, e)
@@ -943,7 +943,7 @@ class Hub:
                     log.error("could not save interrupted game %s: %s", gid, e)
         for file in sorted(folder.glob("*.interrupted.json")):
             try:
-                entry = json.loads(file.read_text(encoding="utf-8"))
+                entry = jsonread.read_file(file)
             except (OSError, ValueError):
                 continue
             if isinstance(entry, dict):
@@ -962,7 +962,7 @@ class Hub:
             if file.name == "journal.json":
                 continue
             try:
-                entry = json.loads(file.read_text(encoding="utf-8"))
+                entry = jsonread.read_file(file)
             except (OSError, ValueError):
                 continue
             if isinstance(entry, dict):
