@@ -59,18 +59,20 @@ async def answer(ws, request_id) -> dict:
             return msg
 
 
-async def probe(url: str, clicks: int) -> list[float]:
-    """Click latencies (seconds) of ``clicks`` moves in hot-seat Kalah games."""
+async def timed_moves(url: str, count: int, players: list[str] | None, until_your_turn: bool) -> list[float]:
+    """Seconds from each of ``count`` moves sent to its answer, in Kalah games (a new one when one
+    ends) between ``players`` (None: the default game, you against medium): the ``state``
+    answering the move, or with ``until_your_turn`` the state where it is your move again."""
     times = []
     async with websockets.connect(url, max_size=2 ** 22) as ws:
         await send(ws, "hello", id=0)
         await answer(ws, 0)
         rid = 1
         state = None
-        while len(times) < clicks:
+        while len(times) < count:
             if state is None or state["result"] is not None:
                 rid += 1
-                await send(ws, "create", id=rid, game="kalah", players=["human", "human"])
+                await send(ws, "create", id=rid, game="kalah", **({"players": players} if players else {}))
                 state = await answer(ws, rid)
                 while state["type"] != "state":
                     state = await answer(ws, rid)
@@ -79,40 +81,24 @@ async def probe(url: str, clicks: int) -> list[float]:
             t0 = time.perf_counter()
             await send(ws, "move", id=rid, move=move)
             state = await answer(ws, rid)
-            times.append(time.perf_counter() - t0)
             if state["type"] != "state":
                 raise SystemExit(f"unexpected answer: {state}")
+            while until_your_turn and state["result"] is None and not state["legal"]:
+                state = json.loads(await ws.recv())
+                if state["type"] != "state":
+                    raise SystemExit(f"unexpected message: {state}")
+            times.append(time.perf_counter() - t0)
     return times
+
+
+async def probe(url: str, clicks: int) -> list[float]:
+    """Click latencies (seconds) of ``clicks`` moves in hot-seat Kalah games."""
+    return await timed_moves(url, clicks, ["human", "human"], until_your_turn=False)
 
 
 async def reply_probe(url: str, replies: int) -> list[float]:
     """Seconds from a person's move to the default AI's reply, ``replies`` times."""
-    times = []
-    async with websockets.connect(url, max_size=2 ** 22) as ws:
-        await send(ws, "hello", id=0)
-        await answer(ws, 0)
-        rid = 1
-        state = None
-        while len(times) < replies:
-            if state is None or state["result"] is not None:
-                rid += 1
-                await send(ws, "create", id=rid, game="kalah")  # the default players: you against medium
-                state = await answer(ws, rid)
-                while state["type"] != "state":
-                    state = await answer(ws, rid)
-            move = state["legal"][len(times) % len(state["legal"])]["move"]
-            rid += 1
-            t0 = time.perf_counter()
-            await send(ws, "move", id=rid, move=move)
-            state = await answer(ws, rid)
-            while state["result"] is None and not state["legal"]:  # until it is your move again
-                state = json.loads(await ws.recv())
-                if state["type"] != "state":
-                    raise SystemExit(f"unexpected message: {state}")
-            if state["players"][0]["kind"] == "human" and len(state["history"]) >= 2 \
-                    and state["history"][-1]["player"] == 1:
-                times.append(time.perf_counter() - t0)
-    return times
+    return await timed_moves(url, replies, None, until_your_turn=True)
 
 
 async def ai_game(url: str, stop: asyncio.Event, moves: list[int]) -> None:
