@@ -224,7 +224,7 @@ def play_task(task: GameTask) -> dict:
     The referee is :func:`mancala.arena.play_game`: an illegal move, or an error raised
     by a player, loses the game for that player (recorded under ``forfeit``).
     """
-    from mancala.arena import play_game  # noqa: PLC0415
+    from mancala.arena import follow_record, play_game  # noqa: PLC0415
     from mancala.players import make_player  # noqa: PLC0415
     from mancala.record import GameRecord  # noqa: PLC0415
 
@@ -242,6 +242,7 @@ def play_task(task: GameTask) -> dict:
         players.append(_Timed(p, i, times))
     opening = _parse_moves(game, task.opening)
     record = GameRecord(game, list(specs), list(opening))
+    follow_record([p.player for p in players], record)
     forfeit = None
     error = None
     start = time.perf_counter()
