@@ -12,10 +12,16 @@ them through:
 * ``agent``: a real ``mancala serve`` and two ``mancala agent`` processes (the AI creates
   the game, ``random`` joins it); once the AI has moved twice the opponent's process is
   killed and the server forfeits it, which writes the game into the results folder;
-* ``match``: ``mancala match AI random`` (one game, started from a late random opening so
-  that the levels' real budgets stay affordable);
-* ``arena``: one ``mancala arena`` gauntlet per game (``random`` against every AI at once,
-  ``--max-moves``), each cell reading its own rows.
+* ``match``: ``mancala match AI random --games 2 --opening N`` through ``mancala.cli.main``
+  in this process (match plays in its own process anyway; a spy on ``play_match`` keeps the
+  records, which match does not write out): whole games, both seatings, from a late random
+  opening so that the levels' real budgets stay affordable;
+* ``arena``: one ``mancala arena`` gauntlet per game (``random`` against every AI that plays
+  it, at once, in the arena's worker processes, ``--max-moves``), each cell reading its own
+  rows; a refused AI gets its own run, which must stop in one line.
+
+The terminal, server and agent cells of a game row run together (Batch: a few at once, so
+both cores stay busy while one AI thinks); each cell's test still reports its own outcome.
 
 In every cell the AI makes at least two moves and the game record the surface gives back
 (saved file, ``save`` answer, results file, result rows) is loaded and replayed move by move
@@ -466,7 +472,7 @@ def test_match(game_spec, ai, monkeypatch, capsys):
     for i, record in enumerate(result.records):
         data = record.to_json()
         final, movers = replay(make_game(game_spec), data["moves"])
-        assert game_spec and record.game == make_game(game_spec) and make_game(game_spec).is_terminal(final)
+        assert record.game == make_game(game_spec) and make_game(game_spec).is_terminal(final)
         assert record_from_json(data).final_state() == final
         ai_player = i % 2  # seats alternate: the AI moves first in the first game
         assert data["players"][ai_player] == player_spec(ai)
