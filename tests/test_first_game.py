@@ -114,9 +114,12 @@ def test_mancala_web_first_game_in_the_browser(newcomer):
                 before = pits.all_inner_texts()
                 page.get_by_role("button", name=re.compile(r"^South pit 1: 4 seeds, legal move")).click()
                 # pit 1 sows 4 seeds into pits 2-5: North (the default AI, medium) is to move, and replies
-                page.wait_for_function("Number(document.body.dataset.ply) >= 2 && document.body.dataset.toMove === '0'"
+                # (or its move fails: an error notice, at once rather than after the hang guard)
+                page.wait_for_function("!document.getElementById('error').hidden"
+                                       " || Number(document.body.dataset.ply) >= 2 && document.body.dataset.toMove === '0'"
                                        " && document.body.dataset.thinking !== 'yes'"
                                        " && document.body.dataset.busy !== 'animating'")
+                expect(page.locator("#error")).to_be_hidden()
                 history = page.locator("#history li button[data-ply]")
                 expect(history.first).to_contain_text("South 1")
                 expect(history.nth(1)).to_contain_text("North")
