@@ -159,17 +159,29 @@ class Batch:
     stay busy while one AI thinks), and each cell's test then takes its own outcome, so a
     failure (an exception in ``play``) is reported by the cell it belongs to."""
 
-    def __init__(self, play: Callable[[str, str], None], parallel: int) -> None:
+    def __init__(self, play: Callable[[str, str], None], parallel: int, selected: dict[str, list[str]]) -> None:
         self.play = play
         self.parallel = parallel
+        #: the AIs of each game row whose cells this session runs (``-k`` may pick a few)
+        self.selected = selected
         self.rows: dict[str, dict[str, Future]] = {}
 
     def cell(self, game_spec: str, ai: str) -> None:
         """Run (or look up) the cell; raises what its ``play`` raised."""
         if game_spec not in self.rows:
             with ThreadPoolExecutor(self.parallel, thread_name_prefix="cell") as pool:
-                self.rows[game_spec] = {a: pool.submit(self.play, game_spec, a) for a in AIS}
+                self.rows[game_spec] = {a: pool.submit(self.play, game_spec, a)
+                                        for a in self.selected.get(game_spec, [ai])}
         self.rows[game_spec][ai].result()
+
+
+def selected_cells(request: pytest.FixtureRequest, test_name: str) -> dict[str, list[str]]:
+    """The cells of ``test_name`` this session runs, by game row: {game_spec: [ai, ...]}."""
+    rows: dict[str, list[str]] = {}
+    for item in request.session.items:
+        if getattr(item, "originalname", None) == test_name:
+            rows.setdefault(item.callspec.params["game_spec"], []).append(item.callspec.params["ai"])
+    return rows
 
 
 def cell_folder(root: Path, game_spec: str, ai: str) -> Path:
@@ -249,10 +261,11 @@ def play_in_terminal(root: Path, game_spec: str, ai: str) -> None:
 
 
 @pytest.fixture(scope="module")
-def terminal(tmp_path_factory) -> Batch:
+def terminal(tmp_path_factory, request) -> Batch:
     """The terminal cells, two child processes at once."""
     root = tmp_path_factory.mktemp("matrix-terminal")
-    return Batch(lambda game_spec, ai: play_in_terminal(root, game_spec, ai), parallel=2)
+    return Batch(lambda game_spec, ai: play_in_terminal(root, game_spec, ai), parallel=2,
+                 selected=selected_cells(request, "test_terminal"))
 
 
 def test_matrix_has_every_game_and_ai():
@@ -308,7 +321,7 @@ def play_on_server(client, game_spec: str, ai: str) -> None:
 
 
 @pytest.fixture(scope="module")
-def server():
+def server(request):
     """One app for every server cell, configured as `mancala web` configures it (its worker
     pool, the engine warmed at start); four games at once."""
     from starlette.testclient import TestClient  # noqa: PLC0415
@@ -319,7 +332,8 @@ def server():
     config = ServerConfig(token=None, allow_origins=(), max_games=200, max_games_per_client=50, grace=60.0,
                           results=None, workers=default_workers(), clock=None)
     with TestClient(create_app(config)) as client:
-        yield Batch(lambda game_spec, ai: play_on_server(client, game_spec, ai), parallel=4)
+        yield Batch(lambda game_spec, ai: play_on_server(client, game_spec, ai), parallel=4,
+                    selected=selected_cells(request, "test_server"))
 
 
 @pytest.mark.parametrize("game_spec, ai", cells("server"))
@@ -406,7 +420,7 @@ def play_agents(url: str, results: Path, root: Path, game_spec: str, ai: str) ->
 
 
 @pytest.fixture(scope="module")
-def agents(tmp_path_factory) -> Iterator[Batch]:
+def agents(tmp_path_factory, request) -> Iterator[Batch]:
     """A real `mancala serve` on a free port (a disconnected player forfeits after half a
     second) for every agent cell; three cells (six agent processes) at once."""
     root = tmp_path_factory.mktemp("matrix-agents")
@@ -417,7 +431,8 @@ def agents(tmp_path_factory) -> Iterator[Batch]:
         line = proc.stdout.readline()
         assert line.startswith("mancala server at http://127.0.0.1:"), line + proc.stderr.read()
         url = line.split()[3]
-        yield Batch(lambda game_spec, ai: play_agents(url, results, root, game_spec, ai), parallel=3)
+        yield Batch(lambda game_spec, ai: play_agents(url, results, root, game_spec, ai), parallel=3,
+                    selected=selected_cells(request, "test_agent"))
     finally:
         proc.send_signal(signal.SIGINT)
         try:
@@ -494,16 +509,17 @@ def arena_command(game_spec: str, players: list[str], results: Path) -> list[str
 
 
 @pytest.fixture(scope="module")
-def arena_rows(tmp_path_factory) -> Callable[[str], list[dict]]:
+def arena_rows(tmp_path_factory, request) -> Callable[[str], list[dict]]:
     """``rows(game_spec)``: the result rows of one arena run per game, the cheap opponent against
-    every AI that plays it at once (run on first use, then kept)."""
+    every AI of the session's cells that plays it, at once (run on first use, then kept)."""
     folder = tmp_path_factory.mktemp("matrix-arena")
     runs: dict[str, list[dict]] = {}
+    selected = selected_cells(request, "test_arena")
 
     def rows(game_spec: str) -> list[dict]:
         if game_spec not in runs:
             results = folder / f"{len(runs)}.jsonl"
-            players = [OPPONENT] + [ai for ai in AIS if can_play(ai, game_spec)]
+            players = [OPPONENT] + [ai for ai in selected.get(game_spec, AIS) if can_play(ai, game_spec)]
             done = subprocess.run([sys.executable, "-m", "mancala", *arena_command(game_spec, players, results)],
                                   capture_output=True, text=True, env=ENV, cwd=folder, timeout=900)
             assert done.returncode == 0 and "Traceback" not in done.stderr, (done.returncode, done.stderr)
