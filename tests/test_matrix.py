@@ -301,6 +301,7 @@ def play_on_server(client, game_spec: str, ai: str) -> None:
             assert "\n" not in answer["message"] and "standard Kalah" in answer["message"], answer
             return
         assert answer["type"] == "joined", answer.get("message", answer)
+        answered = None  # the ply we moved at (a position may be sent again, e.g. when the engine is ready)
         while True:
             msg = conn.recv(MOVE_WAIT)
             assert msg["type"] != "error", msg
@@ -310,7 +311,8 @@ def play_on_server(client, game_spec: str, ai: str) -> None:
             ai_moves = sum(1 for h in msg["history"] if h["player"] == 0)
             if msg["result"] is not None or (ai_moves >= 2 and msg["to_move"] == 1):
                 break
-            if msg["to_move"] == 1 and msg["legal"]:
+            if msg["to_move"] == 1 and msg["legal"] and msg["ply"] != answered:
+                answered = msg["ply"]
                 conn.send("move", move=rng.choice(msg["legal"])["move"])
         record = conn.ask("save", "record")
         assert record["type"] == "record", record
