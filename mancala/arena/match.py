@@ -28,6 +28,7 @@ def play_game(game: Game, players: Sequence[Player], record: GameRecord | None =
     ``players[p]`` chooses for player ``p``; a record passed in is continued.
     """
     record = record or GameRecord(game, [p.spec for p in players])
+    follow_record(players, record)
     state = record.final_state()
     for _ in range(max_moves):
         if game.is_terminal(state):
@@ -42,6 +43,18 @@ def play_game(game: Game, players: Sequence[Player], record: GameRecord | None =
             on_move(record, state, move, after)
         state = after
     return record
+
+
+def follow_record(players: Sequence[Player], record: GameRecord) -> None:
+    """Walk players that keep their own copy of the game (OpenSpiel's: ``sync``) through the
+    moves ``record`` already holds (an opening, a resumed game), one position at a time:
+    left to find their way to a position many moves on, they search for the path, which
+    takes exponentially longer with the moves in between (minutes after 10)."""
+    syncs = [sync for sync in (getattr(p, "sync", None) for p in players) if callable(sync)]
+    if syncs and record.moves:
+        for state in record.states()[1:]:
+            for sync in syncs:
+                sync(record.game, state)
 
 
 @dataclass

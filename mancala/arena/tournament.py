@@ -42,7 +42,7 @@ from mancala import jsonread
 from mancala.errors import BadInput, IllegalMove, MancalaError
 from mancala.games import make_game
 from mancala.games.base import Game
-from mancala.arena.match import play_game
+from mancala.arena.match import follow_record, play_game
 from mancala.evaluation import default_evaluation
 from mancala.players import make_player
 from mancala.record import GameRecord
@@ -243,6 +243,7 @@ def play_task(task: GameTask) -> dict:
         players.append(_Timed(p, i, times))
     opening = _parse_moves(game, task.opening)
     record = GameRecord(game, list(specs), list(opening))
+    follow_record([p.player for p in players], record)
     forfeit = None
     error = None
     start = time.perf_counter()

@@ -709,6 +709,9 @@ def _seat(spec: str, game: Game) -> Seat:
     player = make_player(spec)
     if isinstance(player, HumanPlayer):
         return Seat("human", "human")
+    check_game = getattr(player, "check_game", None)
+    if callable(check_game):  # a player that plays only some games (OpenSpiel's) says so now, not at its move
+        check_game(game)
     depth = getattr(player, "depth", 0)
     limit = MAX_AI_DEPTH[getattr(player, "algorithm", "alphabeta")] if isinstance(player, SearchPlayer) else None
     if limit is not None and depth > limit:
