@@ -158,3 +158,17 @@ def test_every_message_type_of_the_protocol_has_one_handler():
     from mancala.server.protocol import MESSAGES
     assert set(HANDLERS) | set(GAME_HANDLERS) == set(MESSAGES)
     assert not set(HANDLERS) & set(GAME_HANDLERS)
+
+
+@pytest.mark.parametrize("spec, allowed", [("best:depth=2", True), ("best:nodes=20000", True), ("best:time=60", True),
+                                           ("best:time=61", False), ("best:depth=21", False),
+                                           ("best:nodes=60000000", False)])
+def test_the_server_bounds_best_by_its_own_budget(spec, allowed):
+    from mancala.errors import BadInput
+    from mancala.games import make_game
+    from mancala.server.session import _seat
+    if allowed:
+        assert _seat(spec, make_game("kalah")).kind == "ai"
+    else:
+        with pytest.raises(BadInput, match="this server"):
+            _seat(spec, make_game("kalah"))

@@ -41,6 +41,10 @@ DEFAULT_PLAYERS = ["human", "medium"]
 MAX_AI_DEPTH = {"greedy": 1, "minimax": 8, "alphabeta": 14}
 #: the most time a ``best:time=S`` player of a hosted game may take a move
 MAX_AI_SECONDS = 60.0
+#: the deepest and the most nodes a ``best:depth=N`` / ``best:nodes=N`` player of a hosted
+#: game may search a move (``strongest`` searches 6,000,000 nodes)
+MAX_BEST_DEPTH = 20
+MAX_BEST_NODES = 50_000_000
 #: seconds between journal rewrites at most (a crash loses at most this much of running games)
 JOURNAL_DELAY = 0.25
 #: the engine memory bound of each worker process ($MANCALA_MEMORY_MB, when not set)
@@ -717,8 +721,13 @@ def _seat(spec: str, game: Game) -> Seat:
     if limit is not None and depth > limit:
         raise BadInput(f"player {spec!r}: this server searches {getattr(player, 'algorithm')} to depth {limit} "
                        f"at most")
-    if isinstance(player, BestPlayer) and player.seconds > MAX_AI_SECONDS:
-        raise BadInput(f"player {spec!r}: this server gives an AI at most {MAX_AI_SECONDS:g} s a move")
+    if isinstance(player, BestPlayer):
+        # a depth or node budget is the player's bound (its clock is then unlimited); else its time
+        if player.depth is None and player.nodes is None and player.seconds > MAX_AI_SECONDS:
+            raise BadInput(f"player {spec!r}: this server gives an AI at most {MAX_AI_SECONDS:g} s a move")
+        if (player.depth or 0) > MAX_BEST_DEPTH or (player.nodes or 0) > MAX_BEST_NODES:
+            raise BadInput(f"player {spec!r}: this server's best player searches at most {MAX_BEST_DEPTH} turns "
+                           f"deep and {MAX_BEST_NODES:,} nodes a move")
     return Seat(player.spec, "ai", memory=player_memory(player), portable=is_portable(player),
                 engine=uses_engine(player, game), budget=expected_seconds(player, game))
 
