@@ -1,5 +1,6 @@
-"""The homework file interface (seed 002): ``input.txt`` in, ``next_state.txt`` and
-``traverse_log.txt`` out, exactly as ``shared/homework/FORMAT.md`` describes them.
+"""The Mancala homework's file interface: ``input.txt`` in, ``next_state.txt`` and
+``traverse_log.txt`` out, exactly in the homework's file format (``tests/data/homework`` holds its
+official samples).
 
 This module only translates.  The rules are the project's Kalah with the
 ``homework`` preset, the searches are :mod:`mancala.search`'s own greedy, minimax
@@ -556,7 +557,7 @@ def _solve(problem: HomeworkInput, game: Kalah, state: KalahState, out: Path, se
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The options of ``mancala homework``."""
     parser.description = parser.description or (
-        "Solve a homework input.txt (seed 002, shared/homework/FORMAT.md): task 1 greedy, 2 minimax, "
+        "Solve a Mancala homework input.txt (the homework's file format): task 1 greedy, 2 minimax, "
         "3 alpha-beta (these two also write traverse_log.txt), 4 competition.")
     parser.add_argument("input", nargs="?", default="input.txt",
                         help="the input file (default: input.txt in the current directory)")

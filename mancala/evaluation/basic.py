@@ -17,7 +17,7 @@ def score_difference(game: Game, state, player: int) -> float:
 
 
 def win_loss_percent(game: Game, state, player: int) -> float:
-    """100 for a won game, 0 for a lost one, 50 otherwise: the scores of seed 003's
+    """100 for a won game, 0 for a lost one, 50 otherwise: the scores of the CS151 assignment's
     tic-tac-toe example (so its explanation reads "alpha is 50, score is 0")."""
     if game.is_terminal(state):
         margin = game.score(state, player)

@@ -28,7 +28,7 @@ The literature behind some terms:
 * Irving, Donkers and Uiterwijk, "Solving Kalah", ICGA Journal 23(3), 2000: the store
   difference as the search's evaluation, and the observation that seeds on a side end in
   that side's store at the end -> ``endgame``, ``majority``.
-* Seed 004's hand heuristics: prefer extra turns (``extra``), prevent and make steals
+* the course text 4's hand heuristics: prefer extra turns (``extra``), prevent and make steals
   (``threat``, ``exposure``).
 """
 
@@ -87,7 +87,7 @@ def _reaches_store(row: tuple[int, ...], pit: int, n: int) -> bool:
 
 def k_extra(game: Kalah, state: KalahState, player: int) -> float:
     """Moves that end in the mover's own store (extra turns) available to me minus to the
-    opponent (seed 004's "prefer play again")."""
+    opponent (the CSE481 project's "prefer play again")."""
     if game.rules.sowing is Sowing.CHOICE:
         return 0.0
     n = state.pits
@@ -124,7 +124,7 @@ def _best_capture(game: Kalah, row: tuple[int, ...], other: tuple[int, ...]) -> 
 
 
 def k_threat(game: Kalah, state: KalahState, player: int) -> float:
-    """My largest capture available now minus the opponent's (seed 004's "steal" and
+    """My largest capture available now minus the opponent's (the CSE481 project's "steal" and
     "prevent the steal", weighted by the seeds at stake)."""
     mine, theirs = _rows(state, player)
     return _best_capture(game, mine, theirs) - _best_capture(game, theirs, mine)

@@ -1,7 +1,7 @@
 """Bao la Kiswahili (Zanzibar tournament rules, de Voogt as formalised by Donkers).
 
-The specification is ``shared/bao-rules.md`` (section numbers ``§n`` below refer
-to it); ``docs/bao.md`` explains the rules in short and every option.
+Section numbers ``§n`` below refer to the rules text the project follows, which
+``docs/bao.md`` cites; it explains the rules in short and every option.
 
 Board layout.  Each player owns two rows of eight holes: the *front* row (next
 to the opponent) and the *back* row.  ``BaoState.holes[p]`` lists player

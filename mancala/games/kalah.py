@@ -33,7 +33,7 @@ from mancala.games.options import bool_option, enum_option, int_option
 class Capture(Enum):
     """What happens when the last seed lands in an empty pit of the mover."""
 
-    #: no capture at all ("no stealing", seed 004)
+    #: no capture at all ("no stealing", the CSE481 project)
     NONE = "none"
     #: the opposite pit's seeds and the capturing seed go to the mover's store
     OPPOSITE_AND_LAST = "opposite+last"
@@ -65,7 +65,7 @@ class Sowing(Enum):
     #: always counter-clockwise, towards the mover's own store
     COUNTER_CLOCKWISE = "ccw"
     #: the mover chooses the direction each move and may not start from a pit
-    #: holding a single seed (the Ethiopian rule of seed 001); when every
+    #: holding a single seed (the Ethiopian rule); when every
     #: non-empty pit holds one seed, single seeds may be moved after all
     CHOICE = "choice"
 
@@ -202,17 +202,17 @@ PRESETS: dict[str, KalahRules] = {
     # Irving, Donkers & Uiterwijk, "Solving Kalah" (2000): the capturing seed is banked
     # even when the opposite pit is empty.
     "empty-capture": KalahRules(empty_capture=True),
-    # The homework file interface (seed 002, shared/homework/FORMAT.md): same rules as Irving et al.
+    # The Mancala homework's file interface: same rules as Irving et al.
     "homework": KalahRules(empty_capture=True),
-    # Seed 001's Egyptian rules: capture the opposite pit only; the game ends when a row is empty.
+    # The Egyptian Mancala project's rules: capture the opposite pit only; the game ends when a row is empty.
     "egyptian": KalahRules(capture=Capture.OPPOSITE_ONLY),
-    # Seed 001's Ethiopian rules: Egyptian plus a choice of direction, no single-seed starts.
+    # Its Ethiopian rules: Egyptian plus a choice of direction, no single-seed starts.
     "ethiopian": KalahRules(capture=Capture.OPPOSITE_ONLY, sowing=Sowing.CHOICE),
-    # Seed 004's "without stealing" mode.
+    # the course text 4's "without stealing" mode.
     "no-stealing": KalahRules(capture=Capture.NONE),
-    # Seed 004's "with stealing" mode (same as standard).
+    # the course text 4's "with stealing" mode (same as standard).
     "stealing": KalahRules(),
-    # Seed 003's starter code (MancalaBoard.py): the opposite pit is taken, even when
+    # the course text 3's starter code (MancalaBoard.py): the opposite pit is taken, even when
     # empty, and the capturing seed stays where it landed.
     "cs151": KalahRules(capture=Capture.OPPOSITE_ONLY, empty_capture=True),
     # The Manchester ManKalah engine: 7 pits x 7 seeds, standard captures, pie rule,

@@ -1,4 +1,4 @@
-"""Tic-tac-toe: the teaching aid seed 003 uses to show that alpha-beta is right.
+"""Tic-tac-toe: the teaching aid the CS151 assignment uses to show that alpha-beta is right.
 
 Cells are numbered 0-8 in reading order; a move prints as its cell number.
 X (player 0) moves first.  The board is written as nine characters, ``X``,
@@ -120,7 +120,7 @@ class TicTacToe:
         return move
 
     def render(self, state: TicTacToeState) -> str:
-        """Three rows; empty cells show their number, as in seed 003 (``XX2``)."""
+        """Three rows; empty cells show their number, as in the CS151 assignment (``XX2``)."""
         shown = [ch if ch != "." else str(i) for i, ch in enumerate(state.cells)]
         return "\n".join("".join(shown[r * 3:r * 3 + 3]) for r in range(3))
 

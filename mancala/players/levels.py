@@ -31,7 +31,7 @@ class Level:
 #: the evaluation the Python levels use on Kalah (docs/evaluation.md)
 LEVEL_EVAL = "store:1,seeds:0.25,extra:0.5,threat:0.5"
 
-#: difficulty levels, weakest first (seed 004 asked for easy, medium and hard).  Measured on
+#: difficulty levels, weakest first (the CSE481 project asked for easy, medium and hard).  Measured on
 #: Kalah(6,4) with ``mancala arena`` (docs/evaluation.md, "Difficulty levels": Elo on one
 #: joint scale, and the score against OpenSpiel's MCTS at 100 / 1000 / 5000 simulations):
 #:

@@ -1,6 +1,6 @@
-"""Python players written against seed 003's course starter code, as ``module:`` players.
+"""Python players written against the CS151 assignment's starter code, as ``module:`` players.
 
-Seed 003's assignment hands out ``MancalaBoard.py`` and ``Player.py``: a board with
+The CS151 assignment hands out ``MancalaBoard.py`` and ``Player.py``: a board with
 ``P1Cups``, ``P2Cups`` (each player's cups 1..NCUPS in sowing order) and ``scoreCups``
 (``[player 1's store, player 2's store]``), ``legalMove(player, cup)``,
 ``legalMoves(player)``, ``makeMove(player, cup)`` (True when the player moves again),

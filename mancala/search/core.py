@@ -1,7 +1,7 @@
 """Game-tree search written once for every game of :mod:`mancala.games`.
 
-Semantics shared by every algorithm here (they are also those of the homework
-file interface, ``shared/homework/FORMAT.md``):
+Semantics shared by every algorithm here (they are also those of the Mancala
+homework's file interface):
 
 * The side to move is read from the state at every node.  A node is a *max*
   node when the player to move there is the searching (root) player.

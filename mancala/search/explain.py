@@ -1,5 +1,5 @@
 """Alpha-beta explained: a tracer that draws the search tree and says, in words,
-why every pruned move did not need to be searched (seed 003's correctness
+why every pruned move did not need to be searched (the CS151 assignment's correctness
 write-up, as a feature: ``mancala explain``)."""
 
 from __future__ import annotations
