@@ -28,7 +28,7 @@ The literature behind some terms:
 * Irving, Donkers and Uiterwijk, "Solving Kalah", ICGA Journal 23(3), 2000: the store
   difference as the search's evaluation, and the observation that seeds on a side end in
   that side's store at the end -> ``endgame``, ``majority``.
-* the course text 4's hand heuristics: prefer extra turns (``extra``), prevent and make steals
+* the CSE481 project's hand heuristics: prefer extra turns (``extra``), prevent and make steals
   (``threat``, ``exposure``).
 """
 

@@ -208,11 +208,11 @@ PRESETS: dict[str, KalahRules] = {
     "egyptian": KalahRules(capture=Capture.OPPOSITE_ONLY),
     # Its Ethiopian rules: Egyptian plus a choice of direction, no single-seed starts.
     "ethiopian": KalahRules(capture=Capture.OPPOSITE_ONLY, sowing=Sowing.CHOICE),
-    # the course text 4's "without stealing" mode.
+    # the CSE481 project's "without stealing" mode.
     "no-stealing": KalahRules(capture=Capture.NONE),
-    # the course text 4's "with stealing" mode (same as standard).
+    # the CSE481 project's "with stealing" mode (same as standard).
     "stealing": KalahRules(),
-    # the course text 3's starter code (MancalaBoard.py): the opposite pit is taken, even when
+    # the CS151 assignment's starter code (MancalaBoard.py): the opposite pit is taken, even when
     # empty, and the capturing seed stays where it landed.
     "cs151": KalahRules(capture=Capture.OPPOSITE_ONLY, empty_capture=True),
     # The Manchester ManKalah engine: 7 pits x 7 seeds, standard captures, pie rule,
