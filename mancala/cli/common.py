@@ -7,16 +7,16 @@ import argparse
 import sys
 
 from mancala.errors import BadInput
-from mancala.games import make_game, parse_spec
+from mancala.games import CATALOGUE, make_game, parse_spec
 
 
 def add_game_arguments(parser: argparse.ArgumentParser) -> None:
     """Options that choose the game and its rules."""
     g = parser.add_argument_group("game and rules")
     g.add_argument("--game", default=None,
-                   help="game spec, e.g. kalah, 'kalah(preset=egyptian,pits=5)', bao, tictactoe (default: kalah)")
-    g.add_argument("--preset", help="Kalah rule preset: standard, empty-capture, homework, egyptian, ethiopian, "
-                                    "no-stealing, stealing, cs151, mankalah (see docs/rules.md)")
+                   help=f"game spec: {', '.join(CATALOGUE)}, with options as name(key=value,...), e.g. "
+                        f"'kalah(preset=egyptian,pits=5)' (default: kalah)")
+    g.add_argument("--preset", help=f"Kalah rule preset: {', '.join(CATALOGUE['kalah'].presets)} (see docs/rules.md)")
     g.add_argument("--pits", type=int, help="Kalah pits per side (1-20)")
     g.add_argument("--seeds", type=int, help="Kalah seeds per pit at the start (0-1000)")
     g.add_argument("--position", help="start position: Kalah: 2n+2 numbers in sowing order (South pits 1..n, "

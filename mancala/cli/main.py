@@ -12,6 +12,7 @@ from typing import Sequence
 
 from mancala.cli.common import add_game_arguments, build_game, check_not_empty, kalah_position, prepare_engine
 from mancala.errors import BadInput, MancalaError
+from mancala.players import LEVELS, PLAYER_KINDS, make_player
 
 EPILOG = """examples:
   mancala play                                   you (South) against the AI (medium)
@@ -30,10 +31,14 @@ EPILOG = """examples:
   mancala homework input.txt                      the homework file interface
 """
 
-PLAYER_HELP = ("player spec: human, random[:seed=N], greedy, minimax:depth=N, alphabeta:depth=N[,eval=material|"
-               "store:1,extra:0.5,...], beginner|easy|medium|hard|expert|strongest (measured levels: "
-               "docs/evaluation.md), best[:time=S|depth=N|nodes=N][,book=off], openspiel-mcts:sims=N, openspiel-ab:depth=N, "
-               "module:file.py[:Class], command:CMD (an external ManKalah agent program)")
+def player_help() -> str:
+    """The player specs, from the kinds' catalogue (for --p1, --p2 and match's players)."""
+    levels = [k.name for k in PLAYER_KINDS.values() if k.level]
+    kinds = [k for k in PLAYER_KINDS.values() if not k.level]
+    written = [f"{k.name}:..." if k.raw else f"{k.name}[:{','.join(o['name'] + '=...' for o in k.options)}]"
+               if k.options else k.name for k in kinds]
+    return (f"player spec: {', '.join(written)}, or a level: {'|'.join(levels)} (measured: docs/evaluation.md); "
+            f"e.g. alphabeta:depth=6,eval=store:1,extra:0.5 or best:nodes=20000,book=off")
 
 
 #: the most games ``mancala match`` plays
@@ -46,7 +51,6 @@ MAX_EXPLAIN_DEPTH = 12
 
 def cmd_play(args: argparse.Namespace) -> int:
     """``mancala play``."""
-    from mancala.players import LEVELS  # noqa: PLC0415
     from mancala.record import GameRecord, check_save_path, load_record  # noqa: PLC0415
     from mancala.ui.terminal import TerminalGame  # noqa: PLC0415
 
@@ -89,7 +93,6 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 def _player(spec: str, saved_in: str | None):
     """The player for ``spec``; a bad spec read from a saved game names that file."""
-    from mancala.players import make_player  # noqa: PLC0415
     try:
         return make_player(spec)
     except BadInput as e:
@@ -104,7 +107,6 @@ def cmd_match(args: argparse.Namespace) -> int:
     from rich.progress import Progress  # noqa: PLC0415
 
     from mancala.arena.match import play_match  # noqa: PLC0415
-    from mancala.players import make_player  # noqa: PLC0415
 
     game, _ = build_game(args)
     for spec in (args.a, args.b):
@@ -230,7 +232,7 @@ def build_parser() -> argparse.ArgumentParser:
                           epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     add_game_arguments(play)
     who = play.add_argument_group("players")
-    who.add_argument("--p1", help="the player who moves first (default: human). " + PLAYER_HELP)
+    who.add_argument("--p1", help="the player who moves first (default: human). " + player_help())
     who.add_argument("--p2", help="the second player (default: the AI at --level)")
     who.add_argument("--level", help="the AI's difficulty: beginner, easy, medium (default), hard, expert or "
                                      "strongest (their measured ratings: mancala arena --help)")
@@ -245,7 +247,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     match = sub.add_parser("match", help="play many games between two AIs, seats alternating",
                            description="Play many games between two AI players (seats alternate) and print "
-                                       "wins, draws and the average margin. " + PLAYER_HELP)
+                                       "wins, draws and the average margin. " + player_help())
     match.add_argument("a", help="first player spec")
     match.add_argument("b", help="second player spec")
     match.add_argument("--games", type=int, default=10, help="number of games (default 10)")

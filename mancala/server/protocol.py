@@ -13,6 +13,8 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
+from mancala.errors import MancalaError
+
 from mancala import jsonread
 
 VERSION = 1
@@ -55,7 +57,7 @@ MESSAGES: dict[str, dict[str, tuple[tuple[type, ...], bool]]] = {
 _CHECKED_BY_SERVER = {("hello", "token")}
 
 
-class ProtocolError(Exception):
+class ProtocolError(MancalaError):
     """A client message the server cannot act on: ``code`` (``docs/protocol.md``'s error
     codes) and a one-line ``message`` saying what was expected."""
 

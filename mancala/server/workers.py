@@ -21,6 +21,8 @@ import time
 from collections import deque
 from typing import Any, Callable
 
+from mancala.errors import MancalaError
+
 log = logging.getLogger("mancala.server")
 
 #: seconds an abandoned task may still run (a quick one ends by itself and its worker, engine
@@ -38,7 +40,7 @@ def default_workers() -> int:
     return max(1, min(MAX_DEFAULT_WORKERS, os.cpu_count() or 1))
 
 
-class WorkerDied(RuntimeError):
+class WorkerDied(MancalaError, RuntimeError):
     """The worker running a task stopped before answering (killed, or out of memory)."""
 
 
@@ -208,7 +210,7 @@ class WorkerPool:
                                                 "(killed, or out of memory)"))
             return
         except Exception as e:  # noqa: BLE001 (a reply that cannot be unpickled)
-            task_id, ok, value = worker.task_id, False, e
+            ok, value = False, e
         future = worker.future
         worker.future = worker.task_id = None
         self.idle.append(worker)
