@@ -234,8 +234,8 @@ def build_parser() -> argparse.ArgumentParser:
     who = play.add_argument_group("players")
     who.add_argument("--p1", help="the player who moves first (default: human). " + player_help())
     who.add_argument("--p2", help="the second player (default: the AI at --level)")
-    who.add_argument("--level", help="the AI's difficulty: beginner, easy, medium (default), hard, expert or "
-                                     "strongest (their measured ratings: mancala arena --help)")
+    who.add_argument("--level", help=f"the AI's difficulty, weakest first: {', '.join(LEVELS)} (default medium; "
+                                     f"their measured ratings: mancala arena --help)")
     who.add_argument("--ai-first", action="store_true", help="the AI moves first and you second")
     files = play.add_argument_group("saving")
     files.add_argument("--load", metavar="FILE", help="resume a saved game")
