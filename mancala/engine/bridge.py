@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 
 from mancala.engine import kernels as K
@@ -16,8 +18,10 @@ FLAG_FIRST = 1
 FLAG_PIE = 2
 
 
+@lru_cache(maxsize=64)
 def rules_array(rules: KalahRules) -> np.ndarray:
-    """The kernels' rules array for ``rules``."""
+    """The kernels' rules array for ``rules``: compiled once per rule set and carried (callers
+    read it, never write it)."""
     r = np.zeros(K.R_SIZE, dtype=np.int64)
     r[K.R_PITS] = rules.pits
     r[K.R_CAPTURE] = _CAPTURE[rules.capture]
@@ -31,8 +35,10 @@ def rules_array(rules: KalahRules) -> np.ndarray:
     return r
 
 
+@lru_cache(maxsize=64)
 def play_key(rules: KalahRules) -> tuple:
-    """The rule options that change play from a position on (what tables depend on)."""
+    """The rule options that change play from a position on (what tables depend on), computed
+    once per rule set."""
     return (rules.pits, rules.capture.value, rules.empty_capture, rules.skip_origin, rules.end.value,
             rules.remaining.value, rules.sowing.value)
 
