@@ -85,8 +85,8 @@ def review_game(record: GameRecord, seconds: float = 1.0, *, max_nodes: int | No
     forced move gets a quarter), from the last position back to the first so that the
     endgame's proofs help the earlier positions.  ``progress(done, total)`` is called
     after each position (from the engine's worker thread).  Ctrl-C stops it at once."""
-    from mancala.engine import analyse, prepare
-    from mancala.engine.engine import run_job
+    from mancala.engine import analyse, prepare  # noqa: PLC0415 (numba loads only when needed)
+    from mancala.engine.engine import run_job  # noqa: PLC0415 (numba loads only when needed)
 
     game = record.game
     if game.name != "kalah":  # the engine's analysis is Kalah's

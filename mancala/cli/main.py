@@ -11,8 +11,15 @@ import sys
 from typing import Sequence
 
 from mancala.cli.common import add_game_arguments, build_game, check_not_empty, kalah_position, prepare_engine
+from mancala.arena.match import play_match
+from mancala.arena.review import analysis_lines, review_game, review_lines
+from mancala.cli import homework
 from mancala.errors import BadInput, MancalaError
+from mancala.evaluation.basic import EVALUATIONS, score_difference, win_loss_percent
 from mancala.players import LEVELS, PLAYER_KINDS, make_player
+from mancala.record import GameRecord, check_save_path, load_record
+from mancala.search.explain import explain
+from mancala.ui.terminal import TerminalGame
 
 EPILOG = """examples:
   mancala play                                   you (South) against the AI (medium)
@@ -51,8 +58,6 @@ MAX_EXPLAIN_DEPTH = 12
 
 def cmd_play(args: argparse.Namespace) -> int:
     """``mancala play``."""
-    from mancala.record import GameRecord, check_save_path, load_record  # noqa: PLC0415
-    from mancala.ui.terminal import TerminalGame  # noqa: PLC0415
 
     check_not_empty(args, "load", "save", "p1", "p2", "level", "view")
     if args.save:
@@ -106,7 +111,6 @@ def cmd_match(args: argparse.Namespace) -> int:
     from rich.console import Console  # noqa: PLC0415
     from rich.progress import Progress  # noqa: PLC0415
 
-    from mancala.arena.match import play_match  # noqa: PLC0415
 
     game, _ = build_game(args)
     for spec in (args.a, args.b):
@@ -132,8 +136,6 @@ def cmd_match(args: argparse.Namespace) -> int:
 
 def cmd_explain(args: argparse.Namespace) -> int:
     """``mancala explain``: the alpha-beta tree of a position, prunes explained in words."""
-    from mancala.evaluation.basic import EVALUATIONS, score_difference, win_loss_percent  # noqa: PLC0415
-    from mancala.search.explain import explain  # noqa: PLC0415
 
     game, state = build_game(args)
     if game.is_terminal(state):
@@ -171,9 +173,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
 def cmd_analyse(args: argparse.Namespace) -> int:
     """``mancala analyse``: review a saved game move by move, or analyse one position (every
     legal move's value, exact where proved, and the best line)."""
-    from mancala.engine import analyse  # noqa: PLC0415
-    from mancala.record import load_record  # noqa: PLC0415
-    from mancala.arena.review import analysis_lines, review_game, review_lines  # noqa: PLC0415
+    from mancala.engine import analyse  # noqa: PLC0415 (numba loads only when needed)
     if args.seconds is not None and not args.seconds > 0:
         raise BadInput("--seconds must be more than 0")
     check_not_empty(args, "file")
@@ -202,7 +202,7 @@ def cmd_analyse(args: argparse.Namespace) -> int:
 
 def _review(record, seconds: float, review_game, review_lines) -> int:
     """``mancala analyse GAME.json``: the whole game's review, with a progress bar."""
-    from mancala.engine.endgame import terminal_console  # noqa: PLC0415
+    from mancala.engine.endgame import terminal_console  # noqa: PLC0415 (numba loads only when needed)
     if not record.moves:
         raise BadInput("the saved game has no moves to review; use --last to analyse its position")
     prepare_engine(record.game)
@@ -302,7 +302,7 @@ def build_parser() -> argparse.ArgumentParser:
     mankalah.register(sub)
     from mancala.server import agent as remote_agent  # noqa: PLC0415 (mancala agent: a remote agent of mancala serve)
     remote_agent.register(sub)
-    from mancala.server.command import register as register_server  # noqa: PLC0415
+    from mancala.server.command import register as register_server  # noqa: PLC0415 (the server's modules)
     register_server(sub)
     from mancala.cli import arena as arena_cli  # noqa: PLC0415 (mancala arena: tournaments, ratings, plots)
     arena_cli.register(sub)
@@ -313,7 +313,6 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _add_file_format_commands(sub) -> None:
     """Subcommands whose modules are file formats."""
-    from mancala.cli import homework  # noqa: PLC0415
     hw = sub.add_parser("homework", help="the homework file interface: input.txt -> next_state.txt, traverse_log.txt",
                         description="Read a homework input file (task 1 greedy, 2 minimax, 3 alpha-beta, "
                                     "4 competition) and write next_state.txt (and traverse_log.txt) beside it.")

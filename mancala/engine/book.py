@@ -38,6 +38,7 @@ from typing import Callable, Iterable
 
 from mancala import jsonread
 from mancala.engine import bridge
+from mancala.atomic import write_atomically, write_problem
 from mancala.errors import BadInput
 from mancala.games.kalah import SWAP, Kalah, KalahMove, KalahRules, KalahState
 
@@ -191,7 +192,6 @@ def load_book(path: str | os.PathLike, rules: list | None = None) -> Book:
 
 def save_book(book: Book, path: str | os.PathLike) -> None:
     """Write ``book`` to ``path`` atomically (a temporary file beside it, then renamed)."""
-    from mancala.atomic import write_atomically, write_problem  # noqa: PLC0415
     try:
         write_atomically(path, dumps(book))
     except OSError as e:
@@ -324,7 +324,7 @@ def solved_entries(game: Kalah, state: KalahState, solve_fn: Callable | None = N
     """Solve ``state`` and return its entry, then one for each position of the mover's turn
     along the perfect line (the mover moves again there; the line keeps the value)."""
     if solve_fn is None:
-        from mancala.engine.solver import solve as solve_fn  # noqa: PLC0415
+        from mancala.engine.solver import solve as solve_fn  # noqa: PLC0415 (the solver's tables: only when building)
     result = solve_fn(game, state, progress=False)
     mover = game.to_move(state)
     out = [Entry(position_key(game, state), result.value, str(result.move), result.nodes,

@@ -359,7 +359,8 @@ def build(rules_arr: np.ndarray, k: int, progress: bool = False, cancel: threadi
             lock = threading.Lock()
             failure: list = []
 
-            def work() -> None:
+            def work(s: int = s, cur: np.ndarray = cur, jobs: list = jobs, lock: threading.Lock = lock,
+                     failure: list = failure) -> None:  # this level's, bound now
                 boards = np.zeros((depth, 2 * n + 2), dtype=np.int64)
                 mbuf = np.zeros((depth, 2 * n), dtype=np.int64)
                 try:

@@ -46,13 +46,13 @@ def _bao_best(game: Game, state, seconds: float, max_depth: int | None, max_node
               evaluation: str | None, book: bool) -> SearchResult:
     """Bao: its numba engine."""
     from mancala.engine.bao.search import MAX_DEPTH as BAO_DEPTH  # noqa: PLC0415 (numba loads only when needed)
-    from mancala.engine.bao.search import search  # noqa: PLC0415
+    from mancala.engine.bao.search import search  # noqa: PLC0415 (numba loads only when needed)
     return search(game, state, seconds, max_depth=min(max_depth or BAO_DEPTH, BAO_DEPTH), max_nodes=max_nodes)
 
 
 def _bao_timed(game: Game, state, seconds: float, max_depth: int) -> SearchResult:
     """Bao's timed alpha-beta with its own evaluation, on its engine."""
-    from mancala.engine.bao.search import search  # noqa: PLC0415 (numba loads only when needed)
+    from mancala.engine.bao.search import search  # noqa: PLC0415 (numba loads only when needed) (numba loads only when needed)
     return search(game, state, seconds, max_depth=max_depth)
 
 

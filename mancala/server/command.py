@@ -83,7 +83,7 @@ def server_names(args: argparse.Namespace) -> tuple[str, ...]:
     """The host names the server answers to (checked against every request's ``Host``):
     this machine's loopback names, and when it listens beyond loopback the address it was
     given, the machine's own names and every ``--allow-host``."""
-    from mancala.server.session import LOOPBACK_NAMES  # noqa: PLC0415
+    from mancala.server.session import LOOPBACK_NAMES  # noqa: PLC0415 (the server's modules: starlette)
     names = list(LOOPBACK_NAMES)
     if not is_loopback(args.host):
         if args.host not in ("0.0.0.0", "::", ""):
@@ -99,7 +99,7 @@ def check_port(port: int | None) -> None:
 
 
 def _config(args: argparse.Namespace, results: Path | None, clock: dict | None):
-    from mancala.server.session import ServerConfig  # noqa: PLC0415
+    from mancala.server.session import ServerConfig  # noqa: PLC0415 (the server's modules: starlette)
     check_port(args.port)
     if not args.host.strip():
         raise BadInput("--host is empty; give an address to listen on, e.g. 127.0.0.1")
@@ -154,7 +154,7 @@ def serve_app(config, sock: socket.socket, on_ready=None) -> int:
     """Run the app on ``sock`` until Ctrl-C (or SIGTERM); returns the exit code."""
     import uvicorn  # noqa: PLC0415
 
-    from mancala.server.app import HARD_FRAME_LIMIT, create_app  # noqa: PLC0415
+    from mancala.server.app import HARD_FRAME_LIMIT, create_app  # noqa: PLC0415 (starlette, uvicorn)
 
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     app = create_app(config)

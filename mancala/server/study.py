@@ -37,7 +37,7 @@ FORCED_SHARE = 0.25
 def warm_kernels() -> None:
     """Load (or compile, the first time in a tree) the fast Kalah engine's kernels in this
     process (each worker does it when it starts)."""
-    from mancala.engine.engine import warm_up  # noqa: PLC0415
+    from mancala.engine.engine import warm_up  # noqa: PLC0415 (numba loads only when needed)
     warm_up()
 
 
@@ -69,7 +69,7 @@ def warm_engine() -> bool:
     """Make the engines ready, the default game's first: standard Kalah's kernels, table and
     endgame database, then Bao's kernels."""
     from mancala.engine import prepare  # noqa: PLC0415 (numba: loaded in workers only)
-    from mancala.engine.bao.search import warm_up as warm_bao  # noqa: PLC0415
+    from mancala.engine.bao.search import warm_up as warm_bao  # noqa: PLC0415 (numba loads only when needed)
     prepare(Kalah())
     warm_bao()
     return True
@@ -191,7 +191,7 @@ def _kalah_values(game: Kalah, state, seconds: float) -> tuple[list[dict], list[
     """Kalah's table: the opening book's exact values where it has them (the position
     itself, the positions one move on, and finished games), the engine's analysis for
     the other moves, their estimates capped by the book's value of the position."""
-    from mancala.engine.book import book_line, probe  # noqa: PLC0415
+    from mancala.engine.book import book_line, probe  # noqa: PLC0415 (numba loads only when needed)
     mover = game.to_move(state)
     moves = list(game.legal_moves(state))
     order = [str(m) for m in moves]
@@ -211,7 +211,7 @@ def _kalah_values(game: Kalah, state, seconds: float) -> tuple[list[dict], list[
     rows: list[dict] = []
     engine_line: list[str] = []
     if len(known) < len(moves):
-        from mancala.engine import analyse  # noqa: PLC0415
+        from mancala.engine import analyse  # noqa: PLC0415 (numba loads only when needed)
         table = analyse(game, state, seconds)
         engine_line = [str(m) for m in table.line]
         for mv in table:
@@ -239,7 +239,7 @@ def _bao_values(game: Bao, state, seconds: float) -> tuple[list[dict], list[str]
     """Bao's table: every move searched by the fast Bao engine (its values are alpha-beta's
     with Bao's evaluation, the same as :func:`_searched_values` would find at the same
     depth, only deeper in the time), sharing one transposition table."""
-    from mancala.engine.bao.search import BaoSearcher, search  # noqa: PLC0415
+    from mancala.engine.bao.search import BaoSearcher, search  # noqa: PLC0415 (numba loads only when needed)
     mover = game.to_move(state)
     evaluate = default_evaluation(game)
     moves = list(game.legal_moves(state))
