@@ -110,3 +110,20 @@ def test_think_takes_and_returns_data_only():
     move, memory = study.think("bao", game.initial_state(), "random:seed=2", None, "g/1")
     assert move in game.legal_moves(game.initial_state())
     assert pickle.loads(pickle.dumps(memory)) == memory and set(memory) == {"rng"}
+
+
+def test_a_task_that_prefers_a_key_runs_in_its_worker_when_that_one_is_free():
+    async def scenario():
+        pool = WorkerPool(2)
+        try:
+            home = await pool.run(where, prefer="g1/study")
+            again = [await pool.run(where, prefer="g1/study") for _ in range(4)]
+            busy = asyncio.ensure_future(pool.run(nap, 0.6, "long", prefer="g1/study"))
+            await asyncio.sleep(0.1)
+            elsewhere = await pool.run(where, prefer="g1/study")  # its worker is busy: any other, not a wait
+            await busy
+            return home, again, elsewhere
+        finally:
+            pool.shutdown()
+    home, again, elsewhere = asyncio.run(scenario())
+    assert set(again) == {home} and elsewhere != home

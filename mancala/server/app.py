@@ -538,7 +538,8 @@ def _study(hub: Hub, client: Client, session: GameSession, msg: Message) -> None
 
     async def work() -> None:
         try:
-            data = await hub.run(*job)
+            # the same worker when it is free: its table of the position makes hint, analysis and review agree
+            data = await hub.run(*job, prefer=f"{session.id}/study")
         except asyncio.CancelledError:
             return
         except ValueError as e:

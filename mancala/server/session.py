@@ -836,13 +836,14 @@ class Hub:
             pool, self.pool = self.pool, None
             pool.shutdown()  # searches under way are abandoned: end the workers now
 
-    async def run(self, fn, *args, affinity: str | None = None, urgent: bool = True):
+    async def run(self, fn, *args, affinity: str | None = None, prefer: str | None = None, urgent: bool = True):
         """Run ``fn(*args)`` in a worker process and await its answer (cancelling the
         caller stops the work).  ``urgent`` work (a person waits for it) goes ahead of the
-        rest; work with an ``affinity`` runs in the worker that ran that key before."""
+        rest; work with an ``affinity`` runs in the worker that ran that key before, work that
+        ``prefer``s a key there when that worker is idle (see :class:`WorkerPool`)."""
         if self.pool is None:
             self.pool = WorkerPool(self.config.workers, _worker_init)
-        return await self.pool.run(fn, *args, affinity=affinity, urgent=urgent)
+        return await self.pool.run(fn, *args, affinity=affinity, prefer=prefer, urgent=urgent)
 
     def new_id(self) -> str:
         """A fresh game id."""

@@ -97,8 +97,10 @@ class _Task:
     """A task waiting for a worker."""
 
     def __init__(self, future: asyncio.Future, task_id: int, fn: Callable, args: tuple,
-                 affinity: str | None) -> None:
+                 affinity: str | None, prefer: str | None = None) -> None:
         self.future, self.task_id, self.fn, self.args, self.affinity = future, task_id, fn, args, affinity
+        #: a key whose worker is preferred when idle (what it keeps helps), any worker else
+        self.prefer = prefer
 
 
 class WorkerPool:
@@ -143,14 +145,17 @@ class WorkerPool:
         while len(self.workers) < self.size and not self.closed:
             self._spawn()
 
-    async def run(self, fn: Callable, *args: Any, affinity: str | None = None, urgent: bool = True) -> Any:
+    async def run(self, fn: Callable, *args: Any, affinity: str | None = None, prefer: str | None = None,
+                  urgent: bool = True) -> Any:
         """``fn(*args)`` in a worker; its exception is raised here.  Cancelling the caller
-        ends the work (the worker is replaced)."""
+        ends the work (the worker is replaced).  ``affinity``: run in the worker that ran
+        that key before (waiting for it); ``prefer``: that worker if it is idle, else any."""
         if self.closed:
             raise RuntimeError("the server is stopping")
         self._ensure_started()
         future = self.loop.create_future()
-        (self.urgent if urgent else self.background).append(_Task(future, next(self.ids), fn, args, affinity))
+        task = _Task(future, next(self.ids), fn, args, affinity, prefer)
+        (self.urgent if urgent else self.background).append(task)
         self._dispatch()
         try:
             return await future
@@ -158,12 +163,16 @@ class WorkerPool:
             self._cancel(future)
             raise
 
-    def _worker_for(self, affinity: str | None) -> _Worker | None:
-        """The idle worker a task with ``affinity`` may run in now (None: wait)."""
-        if affinity is not None:
+    def _worker_for(self, task: _Task) -> _Worker | None:
+        """The idle worker ``task`` may run in now (None: wait)."""
+        if task.affinity is not None:
             for worker in self.workers:
-                if affinity in worker.keys:
+                if task.affinity in worker.keys:
                     return worker if worker in self.idle else None
+        if task.prefer is not None:
+            for worker in self.idle:
+                if task.prefer in worker.keys:
+                    return worker
         return self.idle[0] if self.idle else None
 
     def _dispatch(self) -> None:
@@ -177,7 +186,7 @@ class WorkerPool:
                 if background and self.size > 1 and \
                         sum(1 for w in self.workers if w.future is not None and w.background) >= self.size - 1:
                     return
-                worker = self._worker_for(task.affinity)
+                worker = self._worker_for(task)
                 if worker is None:
                     continue
                 queue.remove(task)
@@ -186,8 +195,9 @@ class WorkerPool:
     def _send(self, worker: _Worker, task: _Task, background: bool) -> None:
         self.idle.remove(worker)
         worker.future, worker.task_id, worker.background = task.future, task.task_id, background
-        if task.affinity is not None:
-            worker.keys.add(task.affinity)
+        for key in (task.affinity, task.prefer):
+            if key is not None:
+                worker.keys.add(key)
         try:
             worker.conn.send((task.task_id, task.fn, task.args))
         except Exception as e:  # noqa: BLE001 (arguments that cannot be pickled, a broken pipe)
