@@ -30,12 +30,9 @@ LAYERS = {
 }
 #: the game classes no module outside ``games/`` may test for
 GAME_CLASSES = {"Kalah", "Bao", "TicTacToe"}
-#: the isinstance checks on games left (file -> count): the Kalah engine's and the outside
-#: Kalah programs', each refusing any game but the Kalah it plays
-KNOWN_ISINSTANCE = {
-    "engine/engine.py": 2, "engine/book.py": 1,  # the Kalah engine refusing other games at its door
-    "players/openspiel.py": 1, "players/module.py": 1, "mankalah/protocol.py": 1,  # outside programs of Kalah
-}
+#: the isinstance checks on games left (file -> count): the Kalah engine's own (``engine/`` is
+#: Kalah's package), refusing any other game at its door
+KNOWN_ISINSTANCE = {"engine/engine.py": 2, "engine/book.py": 1}
 #: the most modules at the package root besides __init__ and __main__
 MAX_ROOT_MODULES = 4
 

@@ -90,6 +90,7 @@ class AgentSession:
         else:
             self.log(f"MISMATCH after move {change.move}: we expected {state_text(expected.board)};{who}, "
                      f"the referee says {state_text(change.board)};{change.who}; continuing from the referee's")
+        assert self.me is not None  # a CHANGE comes after START, which set our side
         self.state = resync(self.game, before, change, self.me)
 
     def _who(self, state: KalahState) -> str:

@@ -10,7 +10,7 @@ import shlex
 import signal
 import subprocess
 import threading
-from typing import Callable
+from typing import Any, Callable
 
 from mancala.errors import BadInput
 from mancala.mankalah.protocol import (MAX_LINE, EXIT_GRACE, Fault)
@@ -54,8 +54,14 @@ class AgentProcess:
         for t in self.threads:
             t.start()
 
+    def _running(self) -> subprocess.Popen:
+        """The program's process (started: :meth:`start` came first)."""
+        assert self.proc is not None, "the agent program is not started"
+        return self.proc
+
     def _read_lines(self) -> None:
-        stream = self.proc.stdout
+        stream = self._running().stdout
+        assert stream is not None  # a pipe
         try:
             while True:
                 data = stream.readline(MAX_LINE + 1)
@@ -69,8 +75,8 @@ class AgentProcess:
     def _drain_stderr(self) -> None:
         try:
             while True:
-                data = self.proc.stderr.read1(65536) if hasattr(self.proc.stderr, "read1") \
-                    else self.proc.stderr.read(65536)
+                stream: Any = self._running().stderr  # a pipe, read1 where the platform has it
+                data = stream.read1(65536) if hasattr(stream, "read1") else stream.read(65536)
                 if not data:
                     break
                 self.stderr_tail.extend(data)
@@ -81,8 +87,10 @@ class AgentProcess:
         """Write one line; raises :class:`Fault` when the program no longer reads."""
         self.transcript(f"to {self.label}: {line}")
         try:
-            self.proc.stdin.write(line.encode("ascii") + b"\n")
-            self.proc.stdin.flush()
+            stdin = self._running().stdin
+            assert stdin is not None  # a pipe
+            stdin.write(line.encode("ascii") + b"\n")
+            stdin.flush()
         except (OSError, ValueError):
             raise Fault("connection broke down", f"{self.label} no longer reads its input"
                         + self._exit_note()) from None
@@ -129,7 +137,8 @@ class AgentProcess:
         if proc is None:
             return None
         try:
-            proc.stdin.close()
+            if proc.stdin is not None:
+                proc.stdin.close()
         except OSError:
             pass
         try:
@@ -150,7 +159,8 @@ class AgentProcess:
             t.join(timeout=1.0)
         for stream in (proc.stdout, proc.stderr):
             try:
-                stream.close()
+                if stream is not None:
+                    stream.close()
             except OSError:
                 pass
         return code

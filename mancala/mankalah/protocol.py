@@ -49,12 +49,12 @@ SIDES = ("South", "North")
 
 def mankalah_game() -> Kalah:
     """Kalah under the ManKalah rules (7 holes, 7 seeds, pie rule, first-move quirk)."""
-    return make_game(GAME_SPEC)
+    return Kalah(PRESETS["mankalah"])
 
 
 def is_mankalah(game) -> bool:
     """Whether ``game`` is Kalah under exactly the ManKalah rules."""
-    return isinstance(game, Kalah) and game.rules == PRESETS["mankalah"]
+    return game.name == "kalah" and game.rules == PRESETS["mankalah"]
 
 
 class ProtocolError(BadInput):

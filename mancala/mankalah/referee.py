@@ -9,7 +9,7 @@ import signal
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Sequence
+from typing import Any, Callable, Sequence
 
 from mancala.errors import BadInput
 from mancala.games.kalah import SWAP
@@ -25,7 +25,7 @@ from mancala.record import GameRecord, save_record
 class RefereeResult:
     """One refereed game: the record, and the fault that ended it early (if any)."""
 
-    record: object
+    record: GameRecord
     #: the command of player 0 (South at the start) and player 1
     commands: tuple[str, str]
     #: the player who lost by a fault, and what it did
@@ -153,7 +153,7 @@ def _referee_games(args: argparse.Namespace) -> int:
             raise BadInput(f"--log {log_dir}: cannot create that folder ({e.strerror})") from None
         if not os.access(log_dir, os.W_OK | os.X_OK):
             raise BadInput(f"--log {log_dir}: cannot write in that folder")
-    totals = {"wins": [0, 0], "draws": 0, "margin": [0, 0], "faults": [0, 0], "seconds": [0.0, 0.0],
+    totals: dict[str, Any] = {"wins": [0, 0], "draws": 0, "margin": [0, 0], "faults": [0, 0], "seconds": [0.0, 0.0],
               "replies": [0, 0]}
     console = Console(stderr=True)
     out = Console(highlight=False, soft_wrap=True)
@@ -169,9 +169,11 @@ def _referee_games(args: argparse.Namespace) -> int:
 
             labels = [f"agent {order[p] + 1}" for p in (0, 1)]
             progress.update(task, description=f"game {i + 1}/{args.games}")
+            def moved(n: int, _i: int = i) -> None:
+                progress.update(task, description=f"game {_i + 1}/{args.games}, move {n}")
+
             result = referee_game([commands[order[0]], commands[order[1]]], args.timeout, labels, note,
-                                  on_move=lambda n, _i=i: progress.update(
-                                      task, description=f"game {_i + 1}/{args.games}, move {n}"))
+                                  on_move=moved)
             out.print(f"game {i + 1}: " + game_line(result, labels))
             winner = result.winner
             for p in (0, 1):
@@ -223,7 +225,7 @@ def game_line(result: RefereeResult, labels: Sequence[str]) -> str:
     if result.record.moves[1:2] == [SWAP]:
         text += f"; {labels[1]} swapped"
     text += ")"
-    if result.faulty is not None:
+    if result.faulty is not None and result.fault is not None:
         text += f"; {labels[result.faulty]} loses by {result.fault.kind}: {result.fault.detail}"
     winner = result.winner
     return text + (": draw" if winner is None else f": {labels[winner]} wins")

@@ -40,7 +40,7 @@ def _pyspiel():
 
 def check_standard(game: Game) -> None:
     """Raise :class:`BadInput` unless ``game`` is standard Kalah(6,4), OpenSpiel's mancala."""
-    if not isinstance(game, Kalah) or game.rules != PRESETS["standard"]:
+    if game.name != "kalah" or game.rules != PRESETS["standard"]:
         raise BadInput("OpenSpiel players play OpenSpiel's mancala only: standard Kalah(6,4) "
                        "(--game kalah, no other preset or size)")
 
