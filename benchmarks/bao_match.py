@@ -25,9 +25,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from mancala.evaluation.bao import FIRST, MATERIAL, BaoWeights, make_evaluation  # noqa: E402
 from mancala.games.bao import Bao  # noqa: E402
 from mancala.search import alphabeta  # noqa: E402
-from mancala.evaluation.bao import FIRST, MATERIAL, BaoWeights, make_evaluation  # noqa: E402
 
 #: the first hand-set weights; the first rounds varied one feature of these at a time
 V1 = FIRST
@@ -97,8 +97,18 @@ def match(game: Bao, a: str, b: str, starts: list, depth: int) -> dict:
     games = wins + losses + draws
     score = (wins + 0.5 * draws) / games
     half = 1.96 * math.sqrt(score * (1 - score) / games)
-    return dict(a=a, b=b, games=games, wins=wins, losses=losses, draws=draws, score=score, half=half,
-                plies=plies / games, seconds=time.time() - t0)
+    return dict(
+        a=a,
+        b=b,
+        games=games,
+        wins=wins,
+        losses=losses,
+        draws=draws,
+        score=score,
+        half=half,
+        plies=plies / games,
+        seconds=time.time() - t0,
+    )
 
 
 def main(argv=None) -> int:
@@ -107,8 +117,9 @@ def main(argv=None) -> int:
     ap.add_argument("--openings", type=int, default=50, help="distinct random openings (default 50)")
     ap.add_argument("--plies", type=int, default=6, help="random plies per opening (default 6)")
     ap.add_argument("--seed", type=int, default=2024)
-    ap.add_argument("--pairs", nargs="*", help="matches as a:b (default: every setting against "
-                                                "material and against default)")
+    ap.add_argument(
+        "--pairs", nargs="*", help="matches as a:b (default: every setting against material and against default)"
+    )
     ap.add_argument("--list", action="store_true", help="list the settings and exit")
     args = ap.parse_args(argv)
     if args.list:
@@ -130,9 +141,11 @@ def main(argv=None) -> int:
     print(f"{'match':28} {'games':>5} {'W':>4} {'L':>4} {'D':>3} {'score':>7} {'95%':>6} {'plies':>6} {'time':>6}")
     for a, b in pairs:
         r = match(game, a, b, starts, args.depth)
-        print(f"{a + ' vs ' + b:28} {r['games']:5d} {r['wins']:4d} {r['losses']:4d} {r['draws']:3d} "
-              f"{100 * r['score']:6.1f}% {100 * r['half']:5.1f}% {r['plies']:6.1f} {r['seconds']:5.0f}s",
-              flush=True)
+        print(
+            f"{a + ' vs ' + b:28} {r['games']:5d} {r['wins']:4d} {r['losses']:4d} {r['draws']:3d} "
+            f"{100 * r['score']:6.1f}% {100 * r['half']:5.1f}% {r['plies']:6.1f} {r['seconds']:5.0f}s",
+            flush=True,
+        )
     return 0
 
 

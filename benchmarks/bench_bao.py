@@ -32,11 +32,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from rich.progress import Progress  # noqa: E402
 
 from mancala.engine.bao import search as bao_search  # noqa: E402
+from mancala.evaluation.bao import evaluate  # noqa: E402
 from mancala.games.bao import Bao  # noqa: E402
 from mancala.players import LEVEL_SECONDS, LEVELS, make_player  # noqa: E402
-from mancala.search.deepening import iterative_deepening  # noqa: E402
 from mancala.search import alphabeta  # noqa: E402
-from mancala.evaluation.bao import evaluate  # noqa: E402
+from mancala.search.deepening import iterative_deepening  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bao_match import openings  # noqa: E402
@@ -64,14 +64,16 @@ def sample_positions(game: Bao, count: int, seed: int) -> list:
             wide.append((len(moves), rng.random(), state))
             state = game.apply(state, rng.choice(moves))
     wide.sort(key=lambda x: x[:2], reverse=True)
-    return out + [state for _, _, state in wide[:count // 2]]
+    return out + [state for _, _, state in wide[: count // 2]]
 
 
 def speed(game: Bao, positions: list, ref_depth: int, depth: int) -> None:
     """Nodes per second and time to depth, reference against engine."""
     print(f"\n1. speed: reference alpha-beta to depth {ref_depth}, engine iterative deepening to depth {depth}")
-    print(f"{'pos':>3} {'ply':>4} {'stage':6} {'moves':>5} | {'ref nodes':>9} {'ref s':>7} {'ref n/s':>8} | "
-          f"{'eng nodes':>9} {'eng s':>7} {'eng n/s':>9} | eng s to depth {ref_depth}")
+    print(
+        f"{'pos':>3} {'ply':>4} {'stage':6} {'moves':>5} | {'ref nodes':>9} {'ref s':>7} {'ref n/s':>8} | "
+        f"{'eng nodes':>9} {'eng s':>7} {'eng n/s':>9} | eng s to depth {ref_depth}"
+    )
     totals = [0, 0.0, 0, 0.0, 0.0]
     for k, state in enumerate(positions):
         t = time.perf_counter()
@@ -86,17 +88,22 @@ def speed(game: Bao, positions: list, ref_depth: int, depth: int) -> None:
         eng = bao_search.search(game, state, None, max_depth=depth)
         eng_s = time.perf_counter() - t
         stage = "namua" if state.stock[state.player] else "mtaji"
-        print(f"{k:3d} {state.ply:4d} {stage:6} {len(game.legal_moves(state)):5d} | {ref.nodes:9d} {ref_s:7.3f} "
-              f"{ref.nodes / ref_s:8.0f} | {eng.nodes:9d} {eng_s:7.3f} {eng.nodes / eng_s:9.0f} | {same_s:.4f} "
-              f"({ref_s / max(same_s, 1e-9):.0f}x faster)", flush=True)
+        print(
+            f"{k:3d} {state.ply:4d} {stage:6} {len(game.legal_moves(state)):5d} | {ref.nodes:9d} {ref_s:7.3f} "
+            f"{ref.nodes / ref_s:8.0f} | {eng.nodes:9d} {eng_s:7.3f} {eng.nodes / eng_s:9.0f} | {same_s:.4f} "
+            f"({ref_s / max(same_s, 1e-9):.0f}x faster)",
+            flush=True,
+        )
         totals[0] += ref.nodes
         totals[1] += ref_s
         totals[2] += eng.nodes
         totals[3] += eng_s
         totals[4] += same_s
     ref_nps, eng_nps = totals[0] / totals[1], totals[2] / totals[3]
-    print(f"all: reference {ref_nps:,.0f} nodes/s, engine {eng_nps:,.0f} nodes/s: ratio {eng_nps / ref_nps:.1f}x; "
-          f"time to depth {ref_depth}: {totals[1]:.2f} s vs {totals[4]:.3f} s ({totals[1] / totals[4]:.0f}x)")
+    print(
+        f"all: reference {ref_nps:,.0f} nodes/s, engine {eng_nps:,.0f} nodes/s: ratio {eng_nps / ref_nps:.1f}x; "
+        f"time to depth {ref_depth}: {totals[1]:.2f} s vs {totals[4]:.3f} s ({totals[1] / totals[4]:.0f}x)"
+    )
 
 
 def hard(game: Bao, positions: list) -> None:
@@ -113,10 +120,15 @@ def hard(game: Bao, positions: list) -> None:
         player.choose(game, state)
         dt = time.perf_counter() - t
         times.append(dt)
-        print(f"{k:3d} ply {state.ply:3d}: old depth {old.depth} in {old_times[-1]:.2f} s; new depth "
-              f"{player.last.depth} in {dt:.3f} s ({player.last.nodes} nodes, {player.last.algorithm})", flush=True)
-    print(f"hard: old max {max(old_times):.2f} s, mean {sum(old_times) / len(old_times):.2f} s; "
-          f"new max {max(times):.3f} s, mean {sum(times) / len(times):.3f} s")
+        print(
+            f"{k:3d} ply {state.ply:3d}: old depth {old.depth} in {old_times[-1]:.2f} s; new depth "
+            f"{player.last.depth} in {dt:.3f} s ({player.last.nodes} nodes, {player.last.algorithm})",
+            flush=True,
+        )
+    print(
+        f"hard: old max {max(old_times):.2f} s, mean {sum(old_times) / len(old_times):.2f} s; "
+        f"new max {max(times):.3f} s, mean {sum(times) / len(times):.3f} s"
+    )
 
 
 def hard_sweep(game: Bao, games: int, seed: int) -> None:
@@ -140,16 +152,20 @@ def hard_sweep(game: Bao, games: int, seed: int) -> None:
             shallow += player.last.depth < 8 and player.last.algorithm != "bao-engine(exact)"
             progress.advance(task)
     times.sort()
-    print(f"hard from all {len(times)} positions of {games} random games: mean {sum(times) / len(times):.3f} s, "
-          f"99th percentile {times[int(0.99 * (len(times) - 1))]:.3f} s, max {times[-1]:.3f} s; "
-          f"{shallow} stopped short of depth 8")
+    print(
+        f"hard from all {len(times)} positions of {games} random games: mean {sum(times) / len(times):.3f} s, "
+        f"99th percentile {times[int(0.99 * (len(times) - 1))]:.3f} s, max {times[-1]:.3f} s; "
+        f"{shallow} stopped short of depth 8"
+    )
 
 
 def match(game: Bao, count: int, plies: int, seed: int, seconds: float) -> None:
     """Old best (reference iterative deepening) against new best (engine), equal time a move."""
     starts = openings(game, count, plies, seed)
-    print(f"\n3. match at {seconds:g} s a move: new best (engine) vs old best (reference iterative deepening), "
-          f"{len(starts)} openings of {plies} random plies, both seats ({2 * len(starts)} games)")
+    print(
+        f"\n3. match at {seconds:g} s a move: new best (engine) vs old best (reference iterative deepening), "
+        f"{len(starts)} openings of {plies} random plies, both seats ({2 * len(starts)} games)"
+    )
 
     def old(state):
         return iterative_deepening(game, state, seconds, evaluate)
@@ -183,8 +199,10 @@ def match(game: Bao, count: int, plies: int, seed: int, seconds: float) -> None:
     games = wins + losses + draws
     score = (wins + 0.5 * draws) / games
     half = 1.96 * math.sqrt(score * (1 - score) / games)
-    print(f"new vs old: {games} games, {wins} wins, {losses} losses, {draws} draws: score {100 * score:.1f}% "
-          f"± {100 * half:.1f}% (95%)")
+    print(
+        f"new vs old: {games} games, {wins} wins, {losses} losses, {draws} draws: score {100 * score:.1f}% "
+        f"± {100 * half:.1f}% (95%)"
+    )
     for who in ("new", "old"):
         s, n, d = used[who]
         print(f"  {who}: {s / n:.3f} s a move on average, mean depth {d / n:.1f} ({n} moves)")
@@ -199,8 +217,12 @@ def main(argv=None) -> int:
     ap.add_argument("--plies", type=int, default=6, help="random plies per opening (default 6)")
     ap.add_argument("--seconds", type=float, default=0.1, help="match time per move (default 0.1)")
     ap.add_argument("--seed", type=int, default=2026)
-    ap.add_argument("--hard-games", type=int, default=10,
-                    help="also run hard from every position of this many random games (default 10; 0: skip)")
+    ap.add_argument(
+        "--hard-games",
+        type=int,
+        default=10,
+        help="also run hard from every position of this many random games (default 10; 0: skip)",
+    )
     ap.add_argument("--skip-match", action="store_true")
     ap.add_argument("--match-only", action="store_true")
     args = ap.parse_args(argv)

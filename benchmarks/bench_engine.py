@@ -17,9 +17,9 @@ import numpy as np
 
 from mancala.engine import bridge, engine
 from mancala.engine import search as S
+from mancala.evaluation import score_difference
 from mancala.games import make_game
 from mancala.search import alphabeta
-from mancala.evaluation import score_difference
 
 
 def positions(game, count: int, seed: int = 1) -> list:
@@ -46,7 +46,7 @@ def plain(game, state, depth: int) -> tuple[int, int, float]:
     root = bridge.relative_board(state)
     acc = int(root[n] - root[2 * n + 1])
     root[n] = root[2 * n + 1] = 0
-    ws[0, :2 * n + 2] = root
+    ws[0, : 2 * n + 2] = root
     t = time.perf_counter()
     v = S.plain_alphabeta(0, -S.BIG, S.BIG, depth, 0, 0, ws, ctl)
     return acc + int(v), int(ctl[S.C_NODES]), time.perf_counter() - t

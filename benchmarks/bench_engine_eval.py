@@ -19,10 +19,10 @@ from __future__ import annotations
 import argparse
 import time
 
+from bench_engine import positions  # the same positions (benchmarks/ is on the path when run)
+
 from mancala.engine import engine
 from mancala.games import make_game
-
-from bench_engine import positions  # the same positions (benchmarks/ is on the path when run)
 
 
 def timed(game, state, depth: int, evaluation: str | None, repeat: int = 1) -> tuple[int, float]:
@@ -67,8 +67,10 @@ def main() -> None:
         print(f"{i:>3} " + " ".join(cells))
     rates = {e: n / s for e, (n, s) in totals.items()}
     for e in runs:
-        print(f"{'default (row difference / 4)' if e is None else 'eval=' + e}: "
-              f"{rates[e] / 1e6:.2f} M nodes/s ({totals[e][0]:,} nodes in {totals[e][1]:.2f} CPU s)")
+        print(
+            f"{'default (row difference / 4)' if e is None else 'eval=' + e}: "
+            f"{rates[e] / 1e6:.2f} M nodes/s ({totals[e][0]:,} nodes in {totals[e][1]:.2f} CPU s)"
+        )
     if not args.default_only:
         print(f"eval / default speed: {rates[args.eval] / rates[None]:.2f}")
 

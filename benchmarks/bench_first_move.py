@@ -35,8 +35,13 @@ ROOT = Path(__file__).resolve().parent.parent
 def package_copy(folder: Path) -> Path:
     """The project's files (no caches) copied into ``folder``; returns the copy's root."""
     root = folder / "mancala-copy"
-    shutil.copytree(ROOT, root, ignore=shutil.ignore_patterns("__pycache__", ".venv", ".git", "*.egg-info",
-                                                              ".pytest_cache", ".hypothesis", "*.nbi", "*.nbc"))
+    shutil.copytree(
+        ROOT,
+        root,
+        ignore=shutil.ignore_patterns(
+            "__pycache__", ".venv", ".git", "*.egg-info", ".pytest_cache", ".hypothesis", "*.nbi", "*.nbc"
+        ),
+    )
     return root
 
 
@@ -56,9 +61,11 @@ def python_for(root: Path, fresh_venv: bool) -> tuple[str, dict]:
 async def first_game(url: str, started: float) -> dict:
     """Play the default game's first move; the times (from ``started``) and the notices seen."""
     seen: dict = {"notices": []}
-    async with websockets.connect(url, max_size=2 ** 22) as ws:
+    async with websockets.connect(url, max_size=2**22) as ws:
+
         async def send(kind: str, **fields) -> None:
             await ws.send(json.dumps({"v": 1, "type": kind, **fields}))
+
         await send("hello", id=1)
         await send("create", id=2)  # no players named: the default game, you against medium
         state = None
@@ -84,6 +91,7 @@ async def first_game(url: str, started: float) -> dict:
 async def engine_ready(http: str, started: float, limit: float) -> float | None:
     """Seconds (from ``started``) until ``/api/status`` says the engine is ready."""
     import urllib.request  # noqa: PLC0415
+
     while time.monotonic() - started < limit:
         with urllib.request.urlopen(http + "api/status", timeout=5) as answer:
             if json.loads(answer.read())["engine"] == "ready":
@@ -101,8 +109,9 @@ def main() -> None:
         root = package_copy(Path(tmp))
         python, env = python_for(root, args.fresh_venv)
         started = time.monotonic()
-        proc = subprocess.Popen([python, "-m", "mancala", "web", "--no-browser"], cwd=tmp, env=env,
-                                stdout=subprocess.PIPE, text=True)
+        proc = subprocess.Popen(
+            [python, "-m", "mancala", "web", "--no-browser"], cwd=tmp, env=env, stdout=subprocess.PIPE, text=True
+        )
         try:
             line = proc.stdout.readline()
             if not line.startswith("mancala board at "):
@@ -114,12 +123,14 @@ def main() -> None:
         finally:
             proc.terminate()
             proc.wait(timeout=30)
-    print(f"empty numba cache{', fresh venv' if args.fresh_venv else ''}; {os.cpu_count()} cores; "
-          f"load average {os.getloadavg()[0]:.1f} at the end")
+    print(
+        f"empty numba cache{', fresh venv' if args.fresh_venv else ''}; {os.cpu_count()} cores; "
+        f"load average {os.getloadavg()[0]:.1f} at the end"
+    )
     print(f"  address printed      {up:6.1f} s")
     print(f"  board drawn          {seen['board_drawn']:6.1f} s")
     print(f"  medium's first reply {seen['first_reply']:6.1f} s  (goal: 10 s)  ratio {seen['first_reply'] / 10:.2f}")
-    print(f"  engine ready         " + (f"{ready:6.1f} s" if ready is not None else f"not within {args.limit:g} s"))
+    print("  engine ready         " + (f"{ready:6.1f} s" if ready is not None else f"not within {args.limit:g} s"))
     for notice in seen["notices"][:3]:
         print(f"  told while waiting: {notice.get('doing')} (estimate {notice.get('estimate')} s)")
 

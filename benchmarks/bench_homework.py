@@ -29,8 +29,9 @@ from mancala.cli.homework import TRAVERSE_LOG, read_input, solve  # noqa: E402
 
 def input_text(task: int, player: int, depth: int, row_a, row_b, store_a: int = 0, store_b: int = 0) -> str:
     """An input.txt for the given position."""
-    return (f"{task}\n{player}\n{depth}\n{' '.join(map(str, row_a))}\n{' '.join(map(str, row_b))}\n"
-            f"{store_a}\n{store_b}\n")
+    return (
+        f"{task}\n{player}\n{depth}\n{' '.join(map(str, row_a))}\n{' '.join(map(str, row_b))}\n{store_a}\n{store_b}\n"
+    )
 
 
 def cases(depth: int) -> list[tuple[str, str]]:
@@ -43,8 +44,7 @@ def cases(depth: int) -> list[tuple[str, str]]:
     for task, algo in ((2, "minimax"), (3, "alpha-beta")):
         out.append((f"{algo}, player 1, 10 x 1000 stones", input_text(task, 1, depth, full, full)))
         out.append((f"{algo}, player 2, 10 x 1000 stones", input_text(task, 2, depth, full, full)))
-        out.append((f"{algo}, player 1, random 0-1000 stones", input_text(task, 1, depth, mixed_a, mixed_b,
-                                                                           137, 95)))
+        out.append((f"{algo}, player 1, random 0-1000 stones", input_text(task, 1, depth, mixed_a, mixed_b, 137, 95)))
     return out
 
 
@@ -73,8 +73,10 @@ def main(argv: list[str] | None = None) -> int:
                 seconds = time.perf_counter() - start
                 best = seconds if best is None else min(best, seconds)
             size = (folder / TRAVERSE_LOG).stat().st_size / 1e6
-            print(f"{name:44} {best:8.2f} {outcome.nodes:9d} {outcome.log_lines:10d} "
-                  f"{outcome.nodes / best:9.0f} {size:7.1f} {peak_memory_mb():8.1f}")
+            print(
+                f"{name:44} {best:8.2f} {outcome.nodes:9d} {outcome.log_lines:10d} "
+                f"{outcome.nodes / best:9.0f} {size:7.1f} {peak_memory_mb():8.1f}"
+            )
     return 0
 
 

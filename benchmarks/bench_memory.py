@@ -19,8 +19,13 @@ from mancala.games import make_game
 
 #: five rule sets (five tables before the bound); no-stealing is left out: its (6,3) proof is
 #: 957 M nodes (7 minutes), the others take seconds
-RULE_SETS = ["preset=standard", "preset=empty-capture", "preset=egyptian", "preset=cs151",
-             "preset=standard,skip_origin=true"]
+RULE_SETS = [
+    "preset=standard",
+    "preset=empty-capture",
+    "preset=egyptian",
+    "preset=cs151",
+    "preset=standard,skip_origin=true",
+]
 
 
 def status(field: str) -> int:
@@ -46,12 +51,16 @@ def main() -> None:
         game = make_game(f"kalah({rules},pits={args.pits},seeds={args.seeds})")
         t = time.perf_counter()
         r = solve(game, game.initial_state(), progress=False)
-        line = (f"{rules:>32}: value {r.value:+d}, {r.nodes:,} nodes, {time.perf_counter() - t:.1f} s; "
-                f"RSS {status('VmRSS')} MB, peak {status('VmHWM')} MB")
+        line = (
+            f"{rules:>32}: value {r.value:+d}, {r.nodes:,} nodes, {time.perf_counter() - t:.1f} s; "
+            f"RSS {status('VmRSS')} MB, peak {status('VmHWM')} MB"
+        )
         if memory_in_use is not None:
             use = memory_in_use()
-            line += (f"; engine: {use['contexts']} table(s) {use['tables'] >> 20} MB, databases "
-                     f"{use['databases'] >> 20} MB, bound {use['limit'] >> 20} MB")
+            line += (
+                f"; engine: {use['contexts']} table(s) {use['tables'] >> 20} MB, databases "
+                f"{use['databases'] >> 20} MB, bound {use['limit'] >> 20} MB"
+            )
         print(line, flush=True)
 
 

@@ -54,7 +54,9 @@ class Run:
     note: str = ""
 
 
-def timed(cmd: list[str], stdin: str | None = None, env: dict | None = None, timeout: float = 3600) -> tuple[str, float, float]:
+def timed(
+    cmd: list[str], stdin: str | None = None, env: dict | None = None, timeout: float = 3600
+) -> tuple[str, float, float]:
     """Run ``cmd`` to the end: (its stdout, wall seconds, CPU seconds of the child)."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t = time.perf_counter()
@@ -97,8 +99,10 @@ def girving_build(generator: str, k: int, path: Path, timeout: float) -> Run:
 
 def cmancala(binary: str, seeds: int, timeout: float) -> Run:
     """CMancala's LOCAL solver (no opening book, no endgame database) on the uniform start."""
-    script = (f"book false\nstones {seeds}\ncache 26\ntime 0\ndepth 0\nplayer 1 ai\nautoplay false\n"
-              "progress false\nstart\nstep\nlast\nquit\n")
+    script = (
+        f"book false\nstones {seeds}\ncache 26\ntime 0\ndepth 0\nplayer 1 ai\nautoplay false\n"
+        "progress false\nstart\nstep\nlast\nquit\n"
+    )
     out, wall, cpu = timed([binary], stdin=script, timeout=timeout)
     m = re.search(r"Evaluation: (-?\d+)", out)
     nodes = re.search(r"Total nodes: ([\d.]+) million", out)
@@ -107,13 +111,14 @@ def cmancala(binary: str, seeds: int, timeout: float) -> Run:
 
 def row(shape: str, mine: Run, peer: Run | None, peer_name: str) -> None:
     """Print one comparison row."""
+
     def cell(r: Run | None) -> str:
         if r is None:
             return f"{'—':>30}"
         v = "?" if r.value is None else f"{r.value:+d}"
         return f"{v:>4} {r.wall:>8.1f} {r.cpu:>8.1f}"
-    ratio = (f"{mine.wall / peer.wall:>6.2f}× {mine.cpu / peer.cpu:>6.2f}×" if peer and peer.wall > 0
-             else f"{'—':>15}")
+
+    ratio = f"{mine.wall / peer.wall:>6.2f}× {mine.cpu / peer.cpu:>6.2f}×" if peer and peer.wall > 0 else f"{'—':>15}"
     print(f"{shape:<36} {cell(mine)}   {peer_name:<16} {cell(peer)}   {ratio}", flush=True)
     print(f"{'':<36} ours: {mine.note}" + (f"; {peer_name}: {peer.note}" if peer else ""), flush=True)
 
@@ -142,8 +147,10 @@ def main() -> None:
     except OSError:
         load = float("nan")
     print(f"machine: {os.cpu_count()} cores, load {load:.2f} at the start; seconds: wall and CPU (user+system)")
-    print(f"{'shape':<36} {'ours':>4} {'wall s':>8} {'cpu s':>8}   {'peer':<16} {'val':>4} {'wall s':>8} "
-          f"{'cpu s':>8}   ours/peer wall, cpu")
+    print(
+        f"{'shape':<36} {'ours':>4} {'wall s':>8} {'cpu s':>8}   {'peer':<16} {'val':>4} {'wall s':>8} "
+        f"{'cpu s':>8}   ours/peer wall, cpu"
+    )
     only = {int(x) for x in a.only.split(",")} if a.only else None
     with tempfile.TemporaryDirectory() as tmp:
         warm = a.cache or Path(tmp) / "warm"
@@ -157,27 +164,45 @@ def main() -> None:
             return ours(preset, pits, seeds, warm, a.k, t)
 
         rows = [
-            ("1 (6,4) empty capture, from nothing",
-             lambda: ours("empty-capture", 6, 4, fresh("a"), a.k, t),
-             lambda: _girving_fresh(a, tmp, t), "girving"),
-            ("2 (6,4) empty capture, db on disk",
-             lambda: on_disk("empty-capture", 6, 4),
-             (lambda: girving(a.girving6, 4, t)) if a.girving6 else None, "girving"),
-            ("3 (5,5) empty capture, db on disk",
-             lambda: on_disk("empty-capture", 5, 5),
-             (lambda: girving(a.girving5, 5, t)) if a.girving5 else None, "girving"),
-            ("4 (6,4) standard, from nothing",
-             lambda: ours("standard", 6, 4, fresh("b"), a.k, t),
-             (lambda: cmancala(a.cmancala, 4, t)) if a.cmancala else None, "CMancala"),
+            (
+                "1 (6,4) empty capture, from nothing",
+                lambda: ours("empty-capture", 6, 4, fresh("a"), a.k, t),
+                lambda: _girving_fresh(a, tmp, t),
+                "girving",
+            ),
+            (
+                "2 (6,4) empty capture, db on disk",
+                lambda: on_disk("empty-capture", 6, 4),
+                (lambda: girving(a.girving6, 4, t)) if a.girving6 else None,
+                "girving",
+            ),
+            (
+                "3 (5,5) empty capture, db on disk",
+                lambda: on_disk("empty-capture", 5, 5),
+                (lambda: girving(a.girving5, 5, t)) if a.girving5 else None,
+                "girving",
+            ),
+            (
+                "4 (6,4) standard, from nothing",
+                lambda: ours("standard", 6, 4, fresh("b"), a.k, t),
+                (lambda: cmancala(a.cmancala, 4, t)) if a.cmancala else None,
+                "CMancala",
+            ),
         ]
         if a.long:
             rows += [
-                ("5 (6,5) empty capture, from nothing",
-                 lambda: ours("empty-capture", 6, 5, fresh("c"), a.k, t),
-                 (lambda: girving(a.girving6, 5, t)) if a.girving6 else None, "girving (db)"),
-                ("6 (6,5) standard, from nothing",
-                 lambda: ours("standard", 6, 5, fresh("d"), a.k, t),
-                 (lambda: cmancala(a.cmancala, 5, t)) if a.cmancala else None, "CMancala"),
+                (
+                    "5 (6,5) empty capture, from nothing",
+                    lambda: ours("empty-capture", 6, 5, fresh("c"), a.k, t),
+                    (lambda: girving(a.girving6, 5, t)) if a.girving6 else None,
+                    "girving (db)",
+                ),
+                (
+                    "6 (6,5) standard, from nothing",
+                    lambda: ours("standard", 6, 5, fresh("d"), a.k, t),
+                    (lambda: cmancala(a.cmancala, 5, t)) if a.cmancala else None,
+                    "CMancala",
+                ),
             ]
         for i, (shape, mine, peer, name) in enumerate(rows, 1):
             if only and i not in only:

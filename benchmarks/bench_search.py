@@ -7,9 +7,9 @@ from __future__ import annotations
 import argparse
 import time
 
+from mancala.evaluation import score_difference
 from mancala.games import make_game
 from mancala.search import alphabeta, minimax
-from mancala.evaluation import score_difference
 
 
 def measure(search, game, state, depth):
@@ -31,8 +31,10 @@ def main() -> None:
         mm, t_mm = measure(minimax, game, state, depth)
         ab, t_ab = measure(alphabeta, game, state, depth)
         assert mm.value == ab.value and mm.move == ab.move, "alpha-beta must agree with minimax"
-        print(f"{depth:5d}  {ab.value:5g}  {mm.nodes:13,d}  {ab.nodes:15,d}  {mm.nodes / ab.nodes:9.1f}x"
-              f"  {mm.nodes / t_mm:11,.0f}  {ab.nodes / t_ab:13,.0f}")
+        print(
+            f"{depth:5d}  {ab.value:5g}  {mm.nodes:13,d}  {ab.nodes:15,d}  {mm.nodes / ab.nodes:9.1f}x"
+            f"  {mm.nodes / t_mm:11,.0f}  {ab.nodes / t_ab:13,.0f}"
+        )
 
 
 if __name__ == "__main__":

@@ -34,10 +34,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from mancala.arena.match import play_game  # noqa: E402
+from mancala.arena.tournament import _parse_moves, make_openings  # noqa: E402
 from mancala.games import make_game  # noqa: E402
 from mancala.players import make_player  # noqa: E402
 from mancala.record import GameRecord  # noqa: E402
-from mancala.arena.tournament import _parse_moves, make_openings  # noqa: E402
 
 
 class Watched:
@@ -77,11 +77,13 @@ def play_one(task: dict) -> dict:
         exact = task["exact"]
     elif task["solve"]:
         from mancala.engine import solve  # noqa: PLC0415
+
         start = time.perf_counter()
         value = solve(game, state, progress=False).value  # for the mover after the opening
         solve_seconds = round(time.perf_counter() - start, 1)
         exact = value if game.to_move(state) == 0 else -value  # for player 0
     from mancala.engine.engine import reset  # noqa: PLC0415
+
     reset()  # our player starts from an empty table and its usual database, not the solve's proof
     start = time.perf_counter()
     record = play_game(game, players, GameRecord(game, [p.spec for p in players], list(opening)))
@@ -93,17 +95,26 @@ def play_one(task: dict) -> dict:
     ours_exact = None if exact is None else (exact if seat == 0 else -exact)
     proved = [(ply, v) for ply, alg, v, _ in ours.moves if "exact" in alg]
     return {
-        "key": task["key"], "game": task["game"], "ours": task["ours"], "other": task["other"], "seat": seat,
-        "opening_index": task["opening_index"], "opening": task["opening"], "exact_p0": exact,
-        "exact": ours_exact, "margin": margin,
+        "key": task["key"],
+        "game": task["game"],
+        "ours": task["ours"],
+        "other": task["other"],
+        "seat": seat,
+        "opening_index": task["opening_index"],
+        "opening": task["opening"],
+        "exact_p0": exact,
+        "exact": ours_exact,
+        "margin": margin,
         "shortfall": None if ours_exact is None else max(0, ours_exact - margin),
         "exact_from": proved[0][0] if proved else None,
         "shortfall_from_exact": max(0, int(proved[0][1]) - margin) if proved else None,
         "book_moves": sum("book" in alg for _, alg, _, _ in ours.moves),
-        "our_moves": len(ours.moves), "our_seconds": round(sum(s for *_, s in ours.moves), 2),
+        "our_moves": len(ours.moves),
+        "our_seconds": round(sum(s for *_, s in ours.moves), 2),
         "max_move_seconds": round(max((s for *_, s in ours.moves), default=0.0), 2),
-        "solve_seconds": solve_seconds, "game_seconds": round(time.perf_counter() - start, 1),
-        "moves": [str(m) for m in record.moves[len(opening):]],
+        "solve_seconds": solve_seconds,
+        "game_seconds": round(time.perf_counter() - start, 1),
+        "moves": [str(m) for m in record.moves[len(opening) :]],
     }
 
 
@@ -117,8 +128,7 @@ def play_opening(tasks: list[dict]) -> list[dict]:
     return rows
 
 
-def tasks_for(args, game_spec: str, other: str, prefix: str, solve: bool, count: int,
-              plies: int) -> list[dict]:
+def tasks_for(args, game_spec: str, other: str, prefix: str, solve: bool, count: int, plies: int) -> list[dict]:
     """Both seats of ``count`` // 2 balanced openings (an odd count plays one more seat 0)."""
     game = make_game(game_spec)
     openings = make_openings(game, (count + 1) // 2, plies, args.balance, args.seed)
@@ -126,9 +136,19 @@ def tasks_for(args, game_spec: str, other: str, prefix: str, solve: bool, count:
     for k, op in enumerate(openings):
         for seat in (0, 1):
             if len(out) < count:
-                out.append({"key": f"{prefix}|{other}|{k}|{seat}", "game": game_spec, "ours": f"best:nodes={args.nodes}",
-                            "other": other, "seat": seat, "opening_index": k, "opening": list(op.moves),
-                            "seed": args.seed * 1000 + k * 2 + seat, "solve": solve})
+                out.append(
+                    {
+                        "key": f"{prefix}|{other}|{k}|{seat}",
+                        "game": game_spec,
+                        "ours": f"best:nodes={args.nodes}",
+                        "other": other,
+                        "seat": seat,
+                        "opening_index": k,
+                        "opening": list(op.moves),
+                        "seed": args.seed * 1000 + k * 2 + seat,
+                        "solve": solve,
+                    }
+                )
     return out
 
 
@@ -139,28 +159,38 @@ def summary(rows: list[dict]) -> list[str]:
     n = len(rows)
     wins = sum(r["margin"] > 0 for r in rows)
     draws = sum(r["margin"] == 0 for r in rows)
-    out.append(f"  games {n}: {wins} won, {draws} drawn, {n - wins - draws} lost; mean margin "
-               f"{sum(r['margin'] for r in rows) / max(1, n):+.2f}")
+    out.append(
+        f"  games {n}: {wins} won, {draws} drawn, {n - wins - draws} lost; mean margin "
+        f"{sum(r['margin'] for r in rows) / max(1, n):+.2f}"
+    )
     if valued:
         zero = sum(r["shortfall"] == 0 for r in valued)
         can_win = [r for r in valued if r["exact"] > 0]
         can_draw = [r for r in valued if r["exact"] == 0]
-        out.append(f"  shortfall 0 in {zero}/{len(valued)} games ({100 * zero / len(valued):.0f}%), mean shortfall "
-                   f"{sum(r['shortfall'] for r in valued) / len(valued):.2f}, mean gain over the exact value "
-                   f"{sum(r['margin'] - r['exact'] for r in valued) / len(valued):+.2f}")
-        out.append(f"  exact value > 0 (a win is there): won {sum(r['margin'] > 0 for r in can_win)}/{len(can_win)}; "
-                   f"= 0: won or drew {sum(r['margin'] >= 0 for r in can_draw)}/{len(can_draw)}; "
-                   f"< 0: won {sum(r['margin'] > 0 for r in valued if r['exact'] < 0)}/"
-                   f"{sum(r['exact'] < 0 for r in valued)}")
+        out.append(
+            f"  shortfall 0 in {zero}/{len(valued)} games ({100 * zero / len(valued):.0f}%), mean shortfall "
+            f"{sum(r['shortfall'] for r in valued) / len(valued):.2f}, mean gain over the exact value "
+            f"{sum(r['margin'] - r['exact'] for r in valued) / len(valued):+.2f}"
+        )
+        out.append(
+            f"  exact value > 0 (a win is there): won {sum(r['margin'] > 0 for r in can_win)}/{len(can_win)}; "
+            f"= 0: won or drew {sum(r['margin'] >= 0 for r in can_draw)}/{len(can_draw)}; "
+            f"< 0: won {sum(r['margin'] > 0 for r in valued if r['exact'] < 0)}/"
+            f"{sum(r['exact'] < 0 for r in valued)}"
+        )
     proved = [r for r in rows if r["shortfall_from_exact"] is not None]
     if proved:
-        out.append(f"  after our first proved value: shortfall 0 in {sum(r['shortfall_from_exact'] == 0 for r in proved)}"
-                   f"/{len(proved)} games; first proved at ply {sum(r['exact_from'] for r in proved) / len(proved):.1f} "
-                   f"on average")
+        out.append(
+            f"  after our first proved value: shortfall 0 in {sum(r['shortfall_from_exact'] == 0 for r in proved)}"
+            f"/{len(proved)} games; first proved at ply {sum(r['exact_from'] for r in proved) / len(proved):.1f} "
+            f"on average"
+        )
     moves = sum(r["our_moves"] for r in rows)
     if moves:
-        out.append(f"  our moves: {moves}, {sum(r['our_seconds'] for r in rows) / moves:.2f} s each on average, "
-                   f"longest {max(r['max_move_seconds'] for r in rows):.2f} s; book moves {sum(r['book_moves'] for r in rows)}")
+        out.append(
+            f"  our moves: {moves}, {sum(r['our_seconds'] for r in rows) / moves:.2f} s each on average, "
+            f"longest {max(r['max_move_seconds'] for r in rows):.2f} s; book moves {sum(r['book_moves'] for r in rows)}"
+        )
     return out
 
 
@@ -176,8 +206,12 @@ def main() -> int:
     ap.add_argument("--workers", type=int, default=1, help="games in parallel (processes)")
     ap.add_argument("--results", default="shortfall.jsonl", help="JSON-lines results, resumed from")
     ap.add_argument("--mankalah-jar", nargs="*", default=[], metavar="JAR", help="ManKalah agents to play too")
-    ap.add_argument("--mankalah-games", type=int, default=2,
-                    help="games against each ManKalah agent, from the start, seats alternating (default 2)")
+    ap.add_argument(
+        "--mankalah-games",
+        type=int,
+        default=2,
+        help="games against each ManKalah agent, from the start, seats alternating (default 2)",
+    )
     ap.add_argument("--report-only", action="store_true", help="print the games already in --results; play none")
     args = ap.parse_args()
     path = Path(args.results)
@@ -189,12 +223,26 @@ def main() -> int:
                 done[row["key"]] = row
     tasks = []
     if args.games > 0:
-        tasks += tasks_for(args, "kalah", f"openspiel-mcts:sims={args.sims}", f"p{args.plies}s{args.seed}n{args.nodes}",
-                           True, args.games, args.plies)
+        tasks += tasks_for(
+            args,
+            "kalah",
+            f"openspiel-mcts:sims={args.sims}",
+            f"p{args.plies}s{args.seed}n{args.nodes}",
+            True,
+            args.games,
+            args.plies,
+        )
     for jar in args.mankalah_jar:
         # an external agent cannot join a game under way: ManKalah games start from the start
-        tasks += tasks_for(args, "kalah(preset=mankalah)", f"command:java -jar {jar}",
-                           f"p0s{args.seed}n{args.nodes}", False, args.mankalah_games, 0)
+        tasks += tasks_for(
+            args,
+            "kalah(preset=mankalah)",
+            f"command:java -jar {jar}",
+            f"p0s{args.seed}n{args.nodes}",
+            False,
+            args.mankalah_games,
+            0,
+        )
     values = {(r["game"], r["opening_index"], tuple(r["opening"])): r["exact_p0"] for r in done.values()}
     todo = [] if args.report_only else [t for t in tasks if t["key"] not in done]
     print(f"{len(tasks)} games, {len(tasks) - len(todo)} already in {path}; {args.workers} worker(s)", flush=True)
@@ -202,9 +250,12 @@ def main() -> int:
     print(head, flush=True)
 
     def show(r: dict) -> None:
-        print(f"{r['key']:>38} {r['seat']:>4} {'-' if r['exact'] is None else r['exact']:>5} {r['margin']:>6} "
-              f"{'-' if r['shortfall'] is None else r['shortfall']:>5} {'-' if r['exact_from'] is None else r['exact_from']:>10} "
-              f"{'-' if r['solve_seconds'] is None else r['solve_seconds']:>7} {r['game_seconds']:>6}", flush=True)
+        print(
+            f"{r['key']:>38} {r['seat']:>4} {'-' if r['exact'] is None else r['exact']:>5} {r['margin']:>6} "
+            f"{'-' if r['shortfall'] is None else r['shortfall']:>5} {'-' if r['exact_from'] is None else r['exact_from']:>10} "
+            f"{'-' if r['solve_seconds'] is None else r['solve_seconds']:>7} {r['game_seconds']:>6}",
+            flush=True,
+        )
 
     for r in done.values():
         if any(t["key"] == r["key"] for t in tasks):

@@ -20,12 +20,42 @@ from mancala.games import make_game
 
 # Irving, Donkers & Uiterwijk (2000), empty capture; rows 1-3 as W/D/L only
 EMPTY_CAPTURE = {
-    (1, 1): "D", (1, 2): "L", (1, 3): "W", (1, 4): "L", (1, 5): "W", (1, 6): "D",
-    (2, 1): "W", (2, 2): "L", (2, 3): "L", (2, 4): "L", (2, 5): "W", (2, 6): "W",
-    (3, 1): "D", (3, 2): "W", (3, 3): "W", (3, 4): "W", (3, 5): "W", (3, 6): "L",
-    (4, 1): 2, (4, 2): 6, (4, 3): 8, (4, 4): 2, (4, 5): 2, (4, 6): 0,
-    (5, 1): 0, (5, 2): 0, (5, 3): 8, (5, 4): 12, (5, 5): 2, (5, 6): 2,
-    (6, 1): 2, (6, 2): 10, (6, 3): 2, (6, 4): 10, (6, 5): 12, (6, 6): 2,
+    (1, 1): "D",
+    (1, 2): "L",
+    (1, 3): "W",
+    (1, 4): "L",
+    (1, 5): "W",
+    (1, 6): "D",
+    (2, 1): "W",
+    (2, 2): "L",
+    (2, 3): "L",
+    (2, 4): "L",
+    (2, 5): "W",
+    (2, 6): "W",
+    (3, 1): "D",
+    (3, 2): "W",
+    (3, 3): "W",
+    (3, 4): "W",
+    (3, 5): "W",
+    (3, 6): "L",
+    (4, 1): 2,
+    (4, 2): 6,
+    (4, 3): 8,
+    (4, 4): 2,
+    (4, 5): 2,
+    (4, 6): 0,
+    (5, 1): 0,
+    (5, 2): 0,
+    (5, 3): 8,
+    (5, 4): 12,
+    (5, 5): 2,
+    (5, 6): 2,
+    (6, 1): 2,
+    (6, 2): 10,
+    (6, 3): 2,
+    (6, 4): 10,
+    (6, 5): 12,
+    (6, 6): 2,
 }
 # Rawlings 2015 / CMancala, standard rules
 STANDARD = {(6, 3): 2, (6, 4): 8, (6, 5): 10}
@@ -54,8 +84,10 @@ def main() -> None:
     ap.add_argument("--k", type=int, default=16, help="database seeds for Kalah(6,4) (default 16)")
     args = ap.parse_args()
     print("part 1: solving from the start: total = database build + value proof + perfect line")
-    print(f"{'rules':<14} {'game':<7} {'value':>6} {'published':>9} {'nodes':>13} {'total s':>8} "
-          f"{'db s':>6} {'proof s':>8} {'proof nodes':>13}")
+    print(
+        f"{'rules':<14} {'game':<7} {'value':>6} {'published':>9} {'nodes':>13} {'total s':>8} "
+        f"{'db s':>6} {'proof s':>8} {'proof nodes':>13}"
+    )
     for preset in ("empty-capture", "standard"):
         with tempfile.TemporaryDirectory() as tmp:
             if not args.warm:
@@ -65,8 +97,11 @@ def main() -> None:
                 r, dt = run(preset, 6, seeds, k)
                 pub = (EMPTY_CAPTURE if preset == "empty-capture" else STANDARD).get((6, seeds))
                 mark = "ok" if agrees(r.value, pub) else "MISMATCH"
-                print(f"{preset:<14} (6,{seeds})   {r.value:>+6} {pub:>+9} {r.nodes:>13,} {dt:>8.1f} "
-                      f"{r.setup_seconds:>6.1f} {r.proof_seconds:>8.1f} {r.proof_nodes:>13,}  {mark}", flush=True)
+                print(
+                    f"{preset:<14} (6,{seeds})   {r.value:>+6} {pub:>+9} {r.nodes:>13,} {dt:>8.1f} "
+                    f"{r.setup_seconds:>6.1f} {r.proof_seconds:>8.1f} {r.proof_nodes:>13,}  {mark}",
+                    flush=True,
+                )
             os.environ.pop("MANCALA_CACHE_DIR", None)
     if args.skip_table:
         return
@@ -80,8 +115,11 @@ def main() -> None:
         ok = agrees(r.value, expected)
         good += ok
         bad += not ok
-        print(f"  ({pits},{seeds}) value {r.value:+d} published {expected!s:>3} {'ok' if ok else 'MISMATCH'}"
-              f"  {r.nodes:,} nodes {dt:.1f} s", flush=True)
+        print(
+            f"  ({pits},{seeds}) value {r.value:+d} published {expected!s:>3} {'ok' if ok else 'MISMATCH'}"
+            f"  {r.nodes:,} nodes {dt:.1f} s",
+            flush=True,
+        )
     print(f"{good} reproduced, {bad} mismatches")
 
 

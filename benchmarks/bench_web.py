@@ -36,9 +36,26 @@ ROOT = Path(__file__).resolve().parent.parent
 def start_server(workers: int) -> tuple[subprocess.Popen, str]:
     """``mancala web`` on a free port; returns the process and the WebSocket URL."""
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    proc = subprocess.Popen([sys.executable, "-m", "mancala", "web", "--no-browser", "--port", "0",
-                             "--workers", str(workers), "--max-games", "1000", "--max-games-per-client", "1000"],
-                            stdout=subprocess.PIPE, text=True, env=env)
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "mancala",
+            "web",
+            "--no-browser",
+            "--port",
+            "0",
+            "--workers",
+            str(workers),
+            "--max-games",
+            "1000",
+            "--max-games-per-client",
+            "1000",
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
     line = proc.stdout.readline()
     if not line.startswith("mancala board at "):
         proc.kill()
@@ -64,7 +81,7 @@ async def timed_moves(url: str, count: int, players: list[str] | None, until_you
     ends) between ``players`` (None: the default game, you against medium): the ``state``
     answering the move, or with ``until_your_turn`` the state where it is your move again."""
     times = []
-    async with websockets.connect(url, max_size=2 ** 22) as ws:
+    async with websockets.connect(url, max_size=2**22) as ws:
         await send(ws, "hello", id=0)
         await answer(ws, 0)
         rid = 1
@@ -103,11 +120,10 @@ async def reply_probe(url: str, replies: int) -> list[float]:
 
 async def ai_game(url: str, stop: asyncio.Event, moves: list[int]) -> None:
     """One AI-vs-AI game kept running (a new one when it ends) until ``stop``."""
-    async with websockets.connect(url, max_size=2 ** 22) as ws:
+    async with websockets.connect(url, max_size=2**22) as ws:
         await send(ws, "hello", id=0)
         await answer(ws, 0)
-        await send(ws, "create", id=1, game="kalah", players=["alphabeta:depth=7", "alphabeta:depth=7"],
-                   move_delay=0)
+        await send(ws, "create", id=1, game="kalah", players=["alphabeta:depth=7", "alphabeta:depth=7"], move_delay=0)
         while not stop.is_set():
             try:
                 msg = json.loads(await asyncio.wait_for(ws.recv(), 0.2))
@@ -130,8 +146,7 @@ async def run(args) -> None:
     try:
         await probe(url, 20)  # warm-up
         med, p95 = summary(await probe(url, args.clicks))
-        print(f"click to updated board, idle server: median {med:.1f} ms, p95 {p95:.1f} ms "
-              f"({args.clicks} clicks)")
+        print(f"click to updated board, idle server: median {med:.1f} ms, p95 {p95:.1f} ms ({args.clicks} clicks)")
         games = 1
         best = 0
         while games <= args.max_games:
@@ -145,14 +160,18 @@ async def run(args) -> None:
             stop.set()
             await asyncio.gather(*tasks, return_exceptions=True)
             med, p95 = summary(times)
-            print(f"{games:4d} AI-vs-AI games thinking: median {med:.1f} ms, p95 {p95:.1f} ms "
-                  f"({moves[0] / max(elapsed, 1e-9):.0f} AI states/s broadcast)")
+            print(
+                f"{games:4d} AI-vs-AI games thinking: median {med:.1f} ms, p95 {p95:.1f} ms "
+                f"({moves[0] / max(elapsed, 1e-9):.0f} AI states/s broadcast)"
+            )
             if p95 >= 100:
                 break
             best = games
             games *= 2
-        print(f"concurrent AI games with click p95 under 100 ms: {best}"
-              + (" (or more: the limit tried)" if best == args.max_games else ""))
+        print(
+            f"concurrent AI games with click p95 under 100 ms: {best}"
+            + (" (or more: the limit tried)" if best == args.max_games else "")
+        )
         idle = statistics.median(await reply_probe(url, args.replies))
         stop = asyncio.Event()
         moves = [0]
@@ -162,9 +181,11 @@ async def run(args) -> None:
         stop.set()
         await asyncio.gather(*tasks, return_exceptions=True)
         busy = statistics.median(busy_times)
-        print(f"AI reply in a human game (you vs medium): idle median {idle * 1000:.0f} ms; with "
-              f"{args.busy_games} AI-vs-AI games running median {busy * 1000:.0f} ms, max "
-              f"{max(busy_times) * 1000:.0f} ms; ratio {busy / idle:.2f} (goal: at most 2)")
+        print(
+            f"AI reply in a human game (you vs medium): idle median {idle * 1000:.0f} ms; with "
+            f"{args.busy_games} AI-vs-AI games running median {busy * 1000:.0f} ms, max "
+            f"{max(busy_times) * 1000:.0f} ms; ratio {busy / idle:.2f} (goal: at most 2)"
+        )
         print(f"machine: {os.cpu_count()} cores (shared with other work while measuring)")
     finally:
         proc.terminate()

@@ -24,9 +24,9 @@ import time
 import numpy as np
 
 from mancala.engine import solve
+from mancala.evaluation.terms import KALAH_TERMS
 from mancala.games import make_game
 from mancala.players import make_player
-from mancala.evaluation.terms import KALAH_TERMS
 
 
 def sample_positions(game, count: int, max_on_board: int, seed: int) -> list:
@@ -75,8 +75,14 @@ def main(argv=None) -> int:
             print(f"{i + 1}/{len(states)} solved, {time.time() - start:.0f} s", file=sys.stderr)
     x, y = np.array(x, float), np.array(y, float)
     store = names.index("store")
-    out = {"preset": args.preset, "positions": len(y), "max_on_board": args.max_on_board, "seed": args.seed,
-           "r2": {}, "pair_weights": {}}
+    out = {
+        "preset": args.preset,
+        "positions": len(y),
+        "max_on_board": args.max_on_board,
+        "seed": args.seed,
+        "r2": {},
+        "pair_weights": {},
+    }
     base, _ = r2(x[:, [store]], y)
     out["r2"]["store"] = base
     for j, n in enumerate(names):

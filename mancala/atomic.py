@@ -19,8 +19,9 @@ class StagedFile:
     :meth:`commit`; leaving the ``with`` block without committing deletes it, so the
     final file is either untouched or complete."""
 
-    def __init__(self, path: str | os.PathLike, *, binary: bool = False, encoding: str = "utf-8",
-                 buffering: int = -1) -> None:
+    def __init__(
+        self, path: str | os.PathLike, *, binary: bool = False, encoding: str = "utf-8", buffering: int = -1
+    ) -> None:
         self.path = Path(path)
         self.temp = self.path.with_name(f".{self.path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
         # os.open with 0o666 so the final file gets the usual permissions (umask applied)

@@ -54,8 +54,13 @@ def check_depth(text: str, max_depth: int = MAX_DEPTH) -> None:
             depth -= 1
 
 
-def loads(text: str | bytes, *, max_bytes: int = MAX_BYTES, max_depth: int = MAX_DEPTH,
-          parse_constant: Callable[[str], Any] | None = None) -> Any:
+def loads(
+    text: str | bytes,
+    *,
+    max_bytes: int = MAX_BYTES,
+    max_depth: int = MAX_DEPTH,
+    parse_constant: Callable[[str], Any] | None = None,
+) -> Any:
     """``json.loads(text)`` within the size and nesting limits; raises ``ValueError``
     (:class:`json.JSONDecodeError`, :class:`JSONLimitError`) or ``UnicodeDecodeError``."""
     size = len(text) if isinstance(text, bytes) else len(text.encode("utf-8", "replace"))

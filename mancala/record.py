@@ -83,8 +83,7 @@ class GameRecord:
             "game": game_spec(self.game),
             "players": list(self.players),
             "moves": [str(m) for m in self.moves],
-            "result": {"finished": self.is_over(),
-                       "score": [self.game.score(state, 0), self.game.score(state, 1)]},
+            "result": {"finished": self.is_over(), "score": [self.game.score(state, 0), self.game.score(state, 1)]},
         }
         if self.resigned is not None:
             data["resigned"] = self.resigned
@@ -140,29 +139,31 @@ def record_from_json(data: Any, where: str = "game record") -> GameRecord:
     move by move; raises :class:`BadInput` naming ``where`` and what is wrong."""
     path = where
     if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise BadInput(f"{path}: not a mancala saved game (expected \"format\": \"{FORMAT}\")")
+        raise BadInput(f'{path}: not a mancala saved game (expected "format": "{FORMAT}")')
     version = data.get("version")
     if not isinstance(version, int) or isinstance(version, bool):
-        raise BadInput(f"{path}: missing or bad \"version\" (expected a whole number)")
+        raise BadInput(f'{path}: missing or bad "version" (expected a whole number)')
     if version > VERSION:
-        raise BadInput(f"{path}: saved by a newer version of mancala (file version {version}, "
-                       f"this program reads up to {VERSION}); upgrade mancala to load it")
+        raise BadInput(
+            f"{path}: saved by a newer version of mancala (file version {version}, "
+            f"this program reads up to {VERSION}); upgrade mancala to load it"
+        )
     for key, kind in (("game", str), ("players", list), ("moves", list)):
         if not isinstance(data.get(key), kind):
-            raise BadInput(f"{path}: missing or bad \"{key}\" (expected a {kind.__name__})")
+            raise BadInput(f'{path}: missing or bad "{key}" (expected a {kind.__name__})')
     try:
         game = make_game(data["game"])
     except BadInput as e:
-        raise BadInput(f"{path}: bad \"game\": {e}") from None
+        raise BadInput(f'{path}: bad "game": {e}') from None
     players = [str(p) for p in data["players"]]
     if len(players) != 2:
-        raise BadInput(f"{path}: \"players\" must name two players, got {len(players)}")
+        raise BadInput(f'{path}: "players" must name two players, got {len(players)}')
     record = GameRecord(game, players)
     if "resigned" in data:
         if version < 2:
-            raise BadInput(f"{path}: \"resigned\" needs format version 2, the file says {version}")
+            raise BadInput(f'{path}: "resigned" needs format version 2, the file says {version}')
         if data["resigned"] not in (0, 1) or isinstance(data["resigned"], bool):
-            raise BadInput(f"{path}: bad \"resigned\" (expected the player who resigned, 0 or 1)")
+            raise BadInput(f'{path}: bad "resigned" (expected the player who resigned, 0 or 1)')
         record.resigned = data["resigned"]
     state = game.initial_state()
     for number, text_move in enumerate(data["moves"], start=1):

@@ -24,6 +24,7 @@ def scripted(lines):
             return next(it)
         except StopIteration:
             raise EOFError from None
+
     return read
 
 
@@ -46,6 +47,7 @@ def small_engine_cache(tmp_path_factory, monkeypatch):
     """Engine tests (import it into the module): databases go to a temporary cache, small
     enough to build in a blink, with a small table, and the engine starts afresh."""
     from mancala.engine import engine  # noqa: PLC0415
+
     monkeypatch.setenv("MANCALA_CACHE_DIR", str(tmp_path_factory.getbasetemp() / "engine-cache"))
     monkeypatch.setenv("MANCALA_ENDGAME_SEEDS", "8")
     monkeypatch.setenv("MANCALA_TT_MB", "8")

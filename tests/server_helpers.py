@@ -35,9 +35,11 @@ class Conn:
 
     def recv(self, timeout: float = WAIT) -> dict:
         """The next message (fails after ``timeout`` seconds)."""
+
         async def get():
             with anyio.fail_after(timeout):
                 return await self.ws._send_rx.receive()
+
         frame = self.ws.portal.call(get)
         if frame["type"] == "websocket.close":
             raise ConnectionError(f"closed: {frame.get('code')} {frame.get('reason')}")

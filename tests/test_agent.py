@@ -15,10 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from mancala.server.agent import websocket_url
 from mancala.errors import BadInput
 from mancala.games import make_game
 from mancala.record import load_record
+from mancala.server.agent import websocket_url
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -31,10 +31,29 @@ ENV = dict(os.environ, PYTHONPATH=str(REPO), MANCALA_TOKEN="")
 def server(tmp_path_factory):
     """A real `mancala serve` on a free port with a token; yields (url, results folder)."""
     results = tmp_path_factory.mktemp("results")
-    proc = subprocess.Popen([sys.executable, "-m", "mancala", "serve", "--port", "0", "--results", str(results),
-                             "--workers", "1", "--token", TOKEN, "--grace", "30"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ENV,
-                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "mancala",
+            "serve",
+            "--port",
+            "0",
+            "--results",
+            str(results),
+            "--workers",
+            "1",
+            "--token",
+            TOKEN,
+            "--grace",
+            "30",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=ENV,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
     try:
         line = proc.stdout.readline()
         assert line.startswith("mancala server at http://127.0.0.1:"), line + proc.stderr.read()
@@ -49,8 +68,13 @@ def server(tmp_path_factory):
 
 
 def agent(url: str, *options: str) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, "-m", "mancala", "agent", "--server", url, *options],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ENV)
+    return subprocess.Popen(
+        [sys.executable, "-m", "mancala", "agent", "--server", url, *options],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=ENV,
+    )
 
 
 def created_game_id(proc: subprocess.Popen) -> str:
@@ -97,6 +121,7 @@ def test_two_agents_in_two_processes_play_a_full_game(server):
     # the agents played the moves their players choose in our own arena
     from mancala.arena.match import play_game
     from mancala.players import make_player
+
     local = play_game(record.game, [make_player("random:seed=1"), make_player("greedy")])
     assert [str(m) for m in local.moves] == data["moves"]
     winner = data["result"]["winner"]
@@ -156,8 +181,15 @@ def test_an_agent_cut_off_mid_game_reconnects_and_finishes(server):
     port = int(url.rsplit(":", 1)[1].strip("/"))
     proxy = CuttingProxy(port, cut_after=12)
     try:
-        cut_off = agent(f"127.0.0.1:{proxy.port}", "--player", "alphabeta:depth=2", "--token", TOKEN,
-                        "--game", "kalah(pits=6,seeds=4)")
+        cut_off = agent(
+            f"127.0.0.1:{proxy.port}",
+            "--player",
+            "alphabeta:depth=2",
+            "--token",
+            TOKEN,
+            "--game",
+            "kalah(pits=6,seeds=4)",
+        )
         game_id = created_game_id(cut_off)
         other = agent(url, "--player", "random:seed=7", "--join", game_id, "--token", TOKEN)
         code1, out1, err1 = finish(cut_off)

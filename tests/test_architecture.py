@@ -18,13 +18,21 @@ PACKAGE = Path(__file__).resolve().parents[1] / "mancala"
 #: own layer or below
 LAYERS = {
     "mancala.errors": 0,
-    "mancala.games": 1, "mancala.atomic": 1, "mancala.jsonread": 1,
+    "mancala.games": 1,
+    "mancala.atomic": 1,
+    "mancala.jsonread": 1,
     "mancala.record": 2,
-    "mancala.search": 3, "mancala.evaluation": 3,
-    "mancala.engine": 4, "mancala.mankalah.protocol": 4, "mancala.mankalah.process": 4,
+    "mancala.search": 3,
+    "mancala.evaluation": 3,
+    "mancala.engine": 4,
+    "mancala.mankalah.protocol": 4,
+    "mancala.mankalah.process": 4,
     "mancala.players": 5,
-    "mancala.arena": 6, "mancala.mankalah": 6,
-    "mancala.server": 7, "mancala.ui": 7, "mancala.cli": 7,
+    "mancala.arena": 6,
+    "mancala.mankalah": 6,
+    "mancala.server": 7,
+    "mancala.ui": 7,
+    "mancala.cli": 7,
     "mancala.__main__": 8,
     "mancala": 0,  # the package itself: its version, nothing else
 }
@@ -66,8 +74,12 @@ def imports(path: Path) -> list[tuple[str, bool]]:
         if isinstance(node, ast.Import):
             names = [a.name for a in node.names]
         elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            names = [f"{node.module}.{a.name}" if resolve(f"{node.module}.{a.name}") == f"{node.module}.{a.name}"
-                     else node.module for a in node.names]
+            names = [
+                f"{node.module}.{a.name}"
+                if resolve(f"{node.module}.{a.name}") == f"{node.module}.{a.name}"
+                else node.module
+                for a in node.names
+            ]
         for name in names:
             target = resolve(name) if name.startswith("mancala") else None
             if target and target != module_name(path):
@@ -116,6 +128,7 @@ def circles() -> list[list[str]]:
                     break
             if len(group) > 1:
                 found.append(sorted(group))
+
     for v in list(MODULES):
         if v not in index:
             visit(v)
@@ -130,7 +143,7 @@ def against_the_flow() -> list[str]:
 def isinstance_on_games() -> dict[str, int]:
     """``isinstance(x, Kalah|Bao|TicTacToe)`` outside ``games/``, counted per file."""
     out: dict[str, int] = {}
-    for m, path in MODULES.items():
+    for path in MODULES.values():
         rel = path.relative_to(PACKAGE).as_posix()
         if rel.startswith("games/"):
             continue
@@ -171,6 +184,8 @@ def test_games_import_nothing_of_ours_but_errors():
 def test_print_the_figures(figure, capsys):
     function_level = sum(inner for targets in GRAPH.values() for _, inner in targets)
     with capsys.disabled():
-        print(f"\nmodules {len(MODULES)}, imports between them {sum(len(t) for t in GRAPH.values())}, "
-              f"inside functions {function_level}; circles {len(circles())}; against the flow "
-              f"{len(against_the_flow())}; isinstance on games outside games/ {sum(isinstance_on_games().values())}")
+        print(
+            f"\nmodules {len(MODULES)}, imports between them {sum(len(t) for t in GRAPH.values())}, "
+            f"inside functions {function_level}; circles {len(circles())}; against the flow "
+            f"{len(against_the_flow())}; isinstance on games outside games/ {sum(isinstance_on_games().values())}"
+        )

@@ -10,21 +10,25 @@ from dataclasses import replace
 
 import numpy as np
 import pytest
+from helpers import random_mtaji_sides
 
 from mancala.engine.bao import kernels as K
 from mancala.engine.bao import search as B
+from mancala.evaluation.bao import FIRST, make_evaluation
+from mancala.evaluation.bao import evaluate as reference_evaluate
 from mancala.games.bao import Bao, BaoMove, BaoRules, MtajiHouse, NeverEnding, SingletonRule
 from mancala.players import make_player
 from mancala.search import alphabeta
-from mancala.evaluation.bao import FIRST, make_evaluation
-from mancala.evaluation.bao import evaluate as reference_evaluate
-
-from helpers import random_mtaji_sides
 
 GAME = Bao()
 OTHER_RULES = [
-    BaoRules(tax_small_house=True, singletons=SingletonRule.FUNCTIONAL, mtaji_house=MtajiHouse.STOCK_EMPTY,
-             takasia_exempt_singletons=False, takasia_forces_capture=True),
+    BaoRules(
+        tax_small_house=True,
+        singletons=SingletonRule.FUNCTIONAL,
+        mtaji_house=MtajiHouse.STOCK_EMPTY,
+        takasia_exempt_singletons=False,
+        takasia_forces_capture=True,
+    ),
     BaoRules(singletons=SingletonRule.ANY, mtaji_house=MtajiHouse.UNTIL_EMPTIED, takasia=False),
     BaoRules(max_plies=40, max_laps=50),
 ]
@@ -44,8 +48,7 @@ def check_position(game: Bao, state, rules_arr) -> int:
         assert got == after and got.finished == after.finished and got.winner == after.winner, str(move)
         assert move.capture == bool(capture)
         assert B.code_move(state, int(B.move_code(move)), bool(capture)) == move
-    reference_endless = [(B.move_code(m), K.ENDLESS if why.proven else K.ENDLESS_LIMIT)
-                         for m, why in state._cache[2]]
+    reference_endless = [(B.move_code(m), K.ENDLESS if why.proven else K.ENDLESS_LIMIT) for m, why in state._cache[2]]
     assert [(int(c) & 255, int(c) >> 8) for c in endless] == reference_endless
     value, terminal = B.position_value(s, rules_arr, B.weights_array())
     assert terminal == game.is_terminal(state)
@@ -67,8 +70,9 @@ def random_state(game: Bao, rng: random.Random):
     owns = (rng.random() < 0.5, rng.random() < 0.5)
     player = rng.randrange(2)
     takasia = rng.choice([None, None, rng.randrange(8)])
-    state = game.position(holes[0], holes[1], to_move=player, stock=stock, owns=owns, takasia=takasia,
-                          ply=rng.randrange(30))
+    state = game.position(
+        holes[0], holes[1], to_move=player, stock=stock, owns=owns, takasia=takasia, ply=rng.randrange(30)
+    )
     if rng.random() < 0.2:
         state = replace(state, must_capture=rng.randrange(8))
     return state
@@ -165,8 +169,7 @@ def test_very_long_never_ending_move():
 
 def test_move_without_end_within_the_lap_limit():
     game = Bao(BaoRules(max_laps=20_000))
-    state = game.from_diagram("0 1 4 3 2 1 2 3 / 1 0 12 20 4 0 1 2 / 0 0 1 0 1 0 0 0 / 0 1 0 0 2 1 1 1",
-                              to_move=1)
+    state = game.from_diagram("0 1 4 3 2 1 2 3 / 1 0 12 20 4 0 1 2 / 0 0 1 0 1 0 0 0 / 0 1 0 0 2 1 1 1", to_move=1)
     check_position(game, state, B.rules_array(game.rules))
     _, _, endless, _ = B.position_moves(B.state_array(state), B.rules_array(game.rules))
     assert any(int(c) >> 8 == K.ENDLESS_LIMIT for c in endless)
@@ -225,7 +228,7 @@ def test_iterative_deepening_reaches_its_depth_and_keeps_the_value():
     result = B.search(GAME, state, None, max_depth=4)
     assert result.depth == 4 or result.algorithm == "bao-engine(exact)"
     assert result.value == alphabeta(GAME, state, result.depth, reference_evaluate).value
-    limited = B.search(GAME, state, None, max_nodes=1)      # depth 1 always completes
+    limited = B.search(GAME, state, None, max_nodes=1)  # depth 1 always completes
     assert limited.depth == 1 and limited.move in GAME.legal_moves(state)
 
 

@@ -9,14 +9,13 @@ import subprocess
 import sys
 
 import pytest
+from helpers import random_position
 
 from mancala.engine import best_move, solve
 from mancala.engine import book as B
 from mancala.errors import BadInput
 from mancala.games.kalah import Capture, Kalah, KalahRules
 from mancala.players import BestPlayer, make_player
-
-from helpers import random_position
 
 SMALL = Kalah(KalahRules(pits=4, seeds=3))
 EMPTY = Kalah(KalahRules(pits=3, seeds=3, empty_capture=True))
@@ -30,6 +29,7 @@ def _small_table(monkeypatch):
 @pytest.fixture(scope="module")
 def small_book() -> B.Book:
     import os
+
     os.environ.setdefault("MANCALA_TT_MB", "16")
     return B.build_book(SMALL, 3)
 
@@ -44,8 +44,11 @@ def test_every_entry_is_the_solvers_value(small_book):
         # the book's move keeps the value
         child = SMALL.apply(state, SMALL.parse_move(state, entry.move))
         sign = 1 if SMALL.to_move(child) == SMALL.to_move(state) else -1
-        after = SMALL.score(child, SMALL.to_move(state)) if child.finished else \
-            sign * solve(SMALL, child, progress=False).value
+        after = (
+            SMALL.score(child, SMALL.to_move(state))
+            if child.finished
+            else sign * solve(SMALL, child, progress=False).value
+        )
         assert after == entry.value, key
 
 
@@ -84,7 +87,7 @@ def test_file_round_trip_and_tampering(small_book, tmp_path):
     edited = lines[i].replace(f'"value": {value}', f'"value": {value + 2}')
     assert edited != lines[i]
     cases = {
-        "checksum mismatch": "\n".join(lines[:i] + [edited] + lines[i + 1:]),
+        "checksum mismatch": "\n".join(lines[:i] + [edited] + lines[i + 1 :]),
         "not JSON": text[: len(text) // 2],
         "not a mancala-book": json.dumps({"format": "other"}),
         "version": text.replace('"version": 1', '"version": 99'),
@@ -149,8 +152,12 @@ def test_an_interrupted_build_resumes(tmp_path):
     with open(partial, "a") as f:
         f.write('{"board": [1, 2')  # a line cut short by the interruption
     calls.clear()
-    resumed = B.build_book(EMPTY, 3, partial=partial, solve_fn=lambda g, s, progress=False:
-                           (calls.append(s), solve(g, s, progress=False))[1])
+    resumed = B.build_book(
+        EMPTY,
+        3,
+        partial=partial,
+        solve_fn=lambda g, s, progress=False: (calls.append(s), solve(g, s, progress=False))[1],
+    )
     full = B.build_book(EMPTY, 3)
     assert resumed.entries.keys() == full.entries.keys()
     assert {k: e.value for k, e in resumed.entries.items()} == {k: e.value for k, e in full.entries.items()}
@@ -171,8 +178,12 @@ def test_shipped_books_are_valid_and_consistent():
 
 def test_book_command_builds_and_checks(tmp_path):
     out = tmp_path / "b.json"
-    run = lambda *a: subprocess.run([sys.executable, "-m", "mancala", "book", *a], capture_output=True,  # noqa: E731
-                                    text=True, env={**__import__("os").environ, "MANCALA_TT_MB": "16"})
+    run = lambda *a: subprocess.run(
+        [sys.executable, "-m", "mancala", "book", *a],
+        capture_output=True,  # noqa: E731
+        text=True,
+        env={**__import__("os").environ, "MANCALA_TT_MB": "16"},
+    )
     r = run("build", "--pits", "3", "--seeds", "2", "--turns", "2", "--out", str(out), "--no-progress")
     assert r.returncode == 0, r.stderr
     assert "positions" in r.stdout and out.exists() and not (tmp_path / "b.json.partial").exists()
@@ -201,8 +212,11 @@ def test_exact_engine_results_keep_the_value(game):
         assert r.value == exact
         child = game.apply(state, r.move)
         mover = game.to_move(state)
-        after = game.score(child, mover) if child.finished else \
-            (1 if game.to_move(child) == mover else -1) * solve(game, child, progress=False).value
+        after = (
+            game.score(child, mover)
+            if child.finished
+            else (1 if game.to_move(child) == mover else -1) * solve(game, child, progress=False).value
+        )
         assert after == exact
         checked += 1
     assert checked >= 15
@@ -223,12 +237,32 @@ def test_the_best_player_finds_exact_moves_near_the_end():
 def test_ctrl_c_during_a_build_exits_130_and_the_build_resumes(tmp_path):
     import os
     import signal
+
     out = tmp_path / "b.json"
     env = dict(os.environ, MANCALA_CACHE_DIR=str(tmp_path / "cache"), MANCALA_TT_MB="16", PYTHONUNBUFFERED="1")
-    args = [sys.executable, "-m", "mancala", "book", "build", "--pits", "6", "--seeds", "3", "--turns", "3",
-            "--out", str(out)]
-    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
-                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    args = [
+        sys.executable,
+        "-m",
+        "mancala",
+        "book",
+        "build",
+        "--pits",
+        "6",
+        "--seeds",
+        "3",
+        "--turns",
+        "3",
+        "--out",
+        str(out),
+    ]
+    proc = subprocess.Popen(
+        args,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
     for line in proc.stderr:
         if line.startswith("solved 2/"):
             break

@@ -69,9 +69,16 @@ def server_url():
 def browser():
     """One chromium for the module."""
     with playwright_sync.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=[
-            "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-            "--disable-component-update", "--disable-sync"])
+        b = p.chromium.launch(
+            executable_path=CHROMIUM,
+            args=[
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+            ],
+        )
         yield b
         b.close()
 
@@ -90,8 +97,15 @@ def page(browser):
     assert not errors, f"script errors on the page: {errors}"
 
 
-def open_game(page, url: str, game: str = "kalah", p0: str = "human", p1: str = "greedy",
-              options: dict | None = None, animate: bool = False) -> None:
+def open_game(
+    page,
+    url: str,
+    game: str = "kalah",
+    p0: str = "human",
+    p1: str = "greedy",
+    options: dict | None = None,
+    animate: bool = False,
+) -> None:
     """Open the page on a new game and wait until its first position is drawn."""
     query = f"?game={game}&p0={p0}&p1={p1}" + ("" if animate else "&animate=0")
     if options:
@@ -159,8 +173,10 @@ def test_kalah_click_sows_seed_by_seed_and_marks_the_extra_turn(page, server_url
     shoot(page, "kalah-extra-turn")
     # a pit number on the keyboard plays it; then the AI answers
     page.locator("body").press("4")
-    page.wait_for_function("Number(document.body.dataset.ply) >= 3 && document.body.dataset.toMove === '0' "
-                           "|| document.body.dataset.result === 'over'")
+    page.wait_for_function(
+        "Number(document.body.dataset.ply) >= 3 && document.body.dataset.toMove === '0' "
+        "|| document.body.dataset.result === 'over'"
+    )
     settled(page)
     assert ply(page) >= 3
     expect(page.locator("#history li button[data-ply]")).to_have_count(ply(page))
@@ -394,7 +410,7 @@ def test_analysis_review_and_search_tree(page, server_url):
         closed = page.locator("#tree-root button.toggle[aria-expanded=false]:not([disabled])")
         if closed.count() == 0:
             break
-        for i in range(closed.count()):
+        for _ in range(closed.count()):
             closed.nth(0).click()
     if minimax > alphabeta:
         expect(page.locator("#tree-root li.pruned").first).to_contain_text("not searched")
@@ -431,12 +447,13 @@ def test_the_ai_thinking_is_shown_with_its_time(page, server_url):
 def test_the_new_game_form_is_drawn_from_the_catalogues(page, server_url):
     from mancala.games import CATALOGUE
     from mancala.players import LEVELS, player_choices
+
     open_game(page, server_url, "kalah", "human", "greedy")
     page.get_by_role("button", name="New game…").click()
     games = page.eval_on_selector_all("#f-game option", "os => os.map(o => o.value)")
     assert games == list(CATALOGUE)
     offered = page.eval_on_selector_all("#f-p1 option", "os => os.map(o => o.value)")
-    assert offered[:len(player_choices())] == [spec for spec, _ in player_choices()]
+    assert offered[: len(player_choices())] == [spec for spec, _ in player_choices()]
     assert set(LEVELS) <= set(offered) and {"remote", "custom"} <= set(offered)
     for name, info in CATALOGUE.items():
         page.select_option("#f-game", name)
@@ -511,6 +528,7 @@ def test_preparing_the_engine_is_shown_while_the_server_says_so(page, server_url
         server = ws.connect_to_server()
         server.on_message(lambda text: ws.send(text.replace('"engine":"ready"', '"engine":"preparing"')))
         ws.on_message(lambda text: server.send(text))
+
     page.route_web_socket("**/ws", relay)
     open_game(page, server_url, "kalah", "human", "greedy")
     expect(page.locator("#engine")).to_be_visible()
@@ -554,6 +572,7 @@ def _frames(page) -> tuple[list[dict], list[dict]]:
     def watch(ws) -> None:
         ws.on("framesent", lambda payload: sent.append(json.loads(payload)))
         ws.on("framereceived", lambda payload: received.append(json.loads(payload)))
+
     page.on("websocket", watch)
     return sent, received
 
@@ -582,6 +601,7 @@ class Player:
 def short_tmp():
     """A folder with a short path (the server takes player specs of at most 80 characters)."""
     import tempfile  # noqa: PLC0415
+
     folder = Path(tempfile.mkdtemp(prefix="mk"))
     yield folder
     shutil.rmtree(folder, ignore_errors=True)
@@ -696,8 +716,9 @@ def test_sowing_a_big_pit_is_animated_within_the_cap(page, server_url):
     page.wait_for_function("document.body.dataset.busy === 'animating'")
     limit = ANIMATION_CAP + 4  # seconds: the cap and a margin for a busy machine
     try:
-        page.wait_for_function("document.body.dataset.busy === 'idle' && document.body.dataset.ply === '1'",
-                               timeout=limit * 1000)
+        page.wait_for_function(
+            "document.body.dataset.busy === 'idle' && document.body.dataset.ply === '1'", timeout=limit * 1000
+        )
     except playwright_sync.TimeoutError:
         pytest.fail(f"sowing 1000 seeds was still animated after {limit} s")
     took = time.monotonic() - start
@@ -750,16 +771,24 @@ def axe_script() -> Path:
     Fails (does not skip) when npm is missing or the install fails: the check must run."""
     if not AXE_JS.is_file():
         import subprocess  # noqa: PLC0415
+
         npm = shutil.which("npm")
         if npm is None:
-            pytest.fail("npm is not installed: it is needed to fetch axe-core for the accessibility test "
-                        "(apt install npm, or put axe.min.js at " + str(AXE_JS) + ")")
+            pytest.fail(
+                "npm is not installed: it is needed to fetch axe-core for the accessibility test "
+                "(apt install npm, or put axe.min.js at " + str(AXE_JS) + ")"
+            )
         AXE_DIR.mkdir(parents=True, exist_ok=True)
-        done = subprocess.run([npm, "install", "--no-save", "--no-audit", "--no-fund", "--prefix", str(AXE_DIR),
-                               "axe-core@4"], capture_output=True, text=True, timeout=300)
+        done = subprocess.run(
+            [npm, "install", "--no-save", "--no-audit", "--no-fund", "--prefix", str(AXE_DIR), "axe-core@4"],
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
         if done.returncode != 0 or not AXE_JS.is_file():
-            pytest.fail(f"npm could not install axe-core@4 into {AXE_DIR} (exit {done.returncode}):\n"
-                        f"{done.stderr[-2000:]}")
+            pytest.fail(
+                f"npm could not install axe-core@4 into {AXE_DIR} (exit {done.returncode}):\n{done.stderr[-2000:]}"
+            )
     return AXE_JS
 
 

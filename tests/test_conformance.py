@@ -141,27 +141,49 @@ def test_games_and_records_round_trip(spec):
 
 def _env() -> dict:
     """A child process's environment that loads the toy game as a plugin."""
-    return dict(os.environ, PYTHONPATH=os.pathsep.join([str(TESTS.parent), str(TESTS / "plugins")]),
-                MANCALA_GAMES="toy_nim")
+    return dict(
+        os.environ, PYTHONPATH=os.pathsep.join([str(TESTS.parent), str(TESTS / "plugins")]), MANCALA_GAMES="toy_nim"
+    )
 
 
 def test_the_toy_game_plays_in_the_cli_with_no_edit_outside_its_file():
-    done = subprocess.run([sys.executable, "-m", "mancala", "play", "--game", "toynim(stones=9)",
-                           "--p1", "alphabeta:depth=4", "--p2", "random:seed=3"],
-                          capture_output=True, text=True, timeout=120, env=_env())
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "mancala",
+            "play",
+            "--game",
+            "toynim(stones=9)",
+            "--p1",
+            "alphabeta:depth=4",
+            "--p2",
+            "random:seed=3",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=_env(),
+    )
     assert done.returncode == 0, done.stderr
     assert "First" in done.stdout and "takes" in done.stdout
-    helped = subprocess.run([sys.executable, "-m", "mancala", "play", "--game", "nosuchgame"],
-                            capture_output=True, text=True, timeout=120, env=_env())
+    helped = subprocess.run(
+        [sys.executable, "-m", "mancala", "play", "--game", "nosuchgame"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=_env(),
+    )
     assert helped.returncode == 2 and "toynim" in helped.stderr  # listed among the known games
 
 
 def test_the_toy_game_plays_on_the_server_with_its_worker_processes(monkeypatch):
+    from server_helpers import TEST_HOSTS, Conn
     from starlette.testclient import TestClient
 
     from mancala.server.app import create_app
     from mancala.server.session import ServerConfig
-    from server_helpers import TEST_HOSTS, Conn
+
     monkeypatch.setenv("PYTHONPATH", _env()["PYTHONPATH"])
     monkeypatch.setenv("MANCALA_GAMES", "toy_nim")
     app = create_app(ServerConfig(hosts=TEST_HOSTS, warm=False, workers=1))

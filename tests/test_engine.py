@@ -6,28 +6,31 @@ import random
 
 import numpy as np
 import pytest
-
-from mancala.engine import bridge
-from mancala.engine import engine as E
-from mancala.engine import search as S
-from mancala.engine import best_move
-from mancala.games.kalah import (PRESETS, SWAP, Capture, GameEnd, Kalah, KalahRules, Remaining, Sowing)
-from mancala.search import alphabeta
-from mancala.evaluation import score_difference
-
 from helpers import random_position, small_engine_cache  # noqa: F401 (an autouse fixture)
 
-
+from mancala.engine import best_move, bridge
+from mancala.engine import engine as E
+from mancala.engine import search as S
+from mancala.evaluation import score_difference
+from mancala.games.kalah import PRESETS, SWAP, Capture, GameEnd, Kalah, KalahRules, Remaining, Sowing
+from mancala.search import alphabeta
 
 
 def random_rules(rng: random.Random, max_pits: int = 8, max_seeds: int = 9, choice: bool = True) -> KalahRules:
     """Any combination of rule options."""
     return KalahRules(
-        pits=rng.randint(1, max_pits), seeds=rng.randint(0, max_seeds), capture=rng.choice(list(Capture)),
-        empty_capture=rng.random() < 0.5, skip_origin=rng.random() < 0.5, end=rng.choice(list(GameEnd)),
+        pits=rng.randint(1, max_pits),
+        seeds=rng.randint(0, max_seeds),
+        capture=rng.choice(list(Capture)),
+        empty_capture=rng.random() < 0.5,
+        skip_origin=rng.random() < 0.5,
+        end=rng.choice(list(GameEnd)),
         remaining=rng.choice(list(Remaining)),
         sowing=rng.choice(list(Sowing)) if choice else Sowing.COUNTER_CLOCKWISE,
-        pie_rule=rng.random() < 0.3, no_first_extra_turn=rng.random() < 0.3, first=rng.randint(0, 1))
+        pie_rule=rng.random() < 0.3,
+        no_first_extra_turn=rng.random() < 0.3,
+        first=rng.randint(0, 1),
+    )
 
 
 def play_and_compare(game: Kalah, rng: random.Random, max_ply: int = 300) -> int:
@@ -51,8 +54,11 @@ def play_and_compare(game: Kalah, rng: random.Random, max_ply: int = 300) -> int
 def test_kernel_plays_every_preset_like_the_reference(preset):
     rng = random.Random(preset)
     for pits, seeds in [(None, None), (3, 2), (6, 1), (2, 13)]:
-        rules = PRESETS[preset] if pits is None else KalahRules(
-            **{**PRESETS[preset].to_dict(), "pits": pits, "seeds": seeds, "start": None})
+        rules = (
+            PRESETS[preset]
+            if pits is None
+            else KalahRules(**{**PRESETS[preset].to_dict(), "pits": pits, "seeds": seeds, "start": None})
+        )
         rules = KalahRules.from_dict({k: v for k, v in rules.to_dict().items() if k != "start"})
         for _ in range(6):
             play_and_compare(Kalah(rules), rng)
@@ -68,8 +74,11 @@ def test_kernel_plays_random_rule_sets_like_the_reference():
 
 def test_kernel_handles_big_boards_and_many_seeds():
     rng = random.Random(3)
-    for rules in [KalahRules(pits=20, seeds=1000), KalahRules(pits=20, seeds=3, sowing=Sowing.CHOICE),
-                  KalahRules(pits=1, seeds=1000, skip_origin=True)]:
+    for rules in [
+        KalahRules(pits=20, seeds=1000),
+        KalahRules(pits=20, seeds=3, sowing=Sowing.CHOICE),
+        KalahRules(pits=1, seeds=1000, skip_origin=True),
+    ]:
         play_and_compare(Kalah(rules), rng, max_ply=60)
 
 
@@ -81,14 +90,20 @@ def _plain(game: Kalah, state, depth: int) -> tuple[int, int]:
     root = bridge.relative_board(state)
     acc = int(root[n] - root[2 * n + 1])
     root[n] = root[2 * n + 1] = 0
-    ws[0, :2 * n + 2] = root
+    ws[0, : 2 * n + 2] = root
     v = S.plain_alphabeta(0, -S.BIG, S.BIG, depth, 0, 0, ws, ctl)
     return acc + int(v), int(ctl[S.C_NODES])
 
 
-@pytest.mark.parametrize("spec", [dict(), dict(empty_capture=True), dict(pits=4, seeds=3, sowing=Sowing.CHOICE),
-                                  dict(capture=Capture.OPPOSITE_ONLY, end=GameEnd.MOVER_CANNOT_MOVE,
-                                       remaining=Remaining.OPPONENT)])
+@pytest.mark.parametrize(
+    "spec",
+    [
+        dict(),
+        dict(empty_capture=True),
+        dict(pits=4, seeds=3, sowing=Sowing.CHOICE),
+        dict(capture=Capture.OPPOSITE_ONLY, end=GameEnd.MOVER_CANNOT_MOVE, remaining=Remaining.OPPONENT),
+    ],
+)
 def test_plain_kernel_matches_reference_alphabeta_node_for_node(spec):
     game = Kalah(KalahRules(**spec))
     rng = random.Random(11)
@@ -168,6 +183,7 @@ def test_big_arrays_are_zeroed_writable_and_shaped_like_numpy_ones(shape, dtype)
     """Tables and databases come from ``pages.zeros`` (huge pages when big enough): the
     same contents, shape and dtype as ``np.zeros``, and writable."""
     from mancala.engine import pages
+
     a = pages.zeros(shape, dtype)
     expected = np.zeros(shape, dtype=dtype)
     assert a.shape == expected.shape and a.dtype == expected.dtype and a.flags.writeable
@@ -182,14 +198,14 @@ def test_moves_are_ordered_table_move_extra_turns_then_by_seeds_gained_at_once()
     captures at once, right to left among equals."""
     game = Kalah(KalahRules(pits=6, seeds=4))
     ctl = np.zeros(S.C_SIZE, dtype=np.int64)
-    ctl[:len(bridge.rules_array(game.rules))] = bridge.rules_array(game.rules)
+    ctl[: len(bridge.rules_array(game.rules))] = bridge.rules_array(game.rules)
     # South's pits 0..5, store 6, North's pits 7..12 (North's pit 12 faces South's pit 0)
     b = np.zeros(14, dtype=np.int64)
-    b[0] = 2   # ends in pit 2 (empty), capturing the 5 seeds opposite: gains 6
-    b[1] = 6   # passes the store: gains 1
-    b[3] = 3   # ends in the store: extra turn
-    b[4] = 1   # ends in pit 5 (not empty): gains 0
-    b[5] = 1   # ends in the store: extra turn
+    b[0] = 2  # ends in pit 2 (empty), capturing the 5 seeds opposite: gains 6
+    b[1] = 6  # passes the store: gains 1
+    b[3] = 3  # ends in the store: extra turn
+    b[4] = 1  # ends in pit 5 (not empty): gains 0
+    b[5] = 1  # ends in the store: extra turn
     b[10] = 5  # opposite pit 2
     mv = np.zeros(12, dtype=np.int64)
     cnt = gen_moves_for(b, ctl, mv)
@@ -203,4 +219,5 @@ def test_moves_are_ordered_table_move_extra_turns_then_by_seeds_gained_at_once()
 def gen_moves_for(b, ctl, mv):
     """The kernels' legal moves of ``b`` (the mover South)."""
     from mancala.engine.kernels import gen_moves
+
     return gen_moves(b, ctl, mv)

@@ -10,29 +10,30 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
+from helpers import random_position, small_engine_cache  # noqa: F401 (an autouse fixture)
 
 from mancala.engine import bridge
 from mancala.engine import engine as E
 from mancala.engine import leaf_eval as L
 from mancala.engine import search as S
 from mancala.errors import BadInput
+from mancala.evaluation.terms import ENGINE_RESOLUTION, KALAH_TERMS, engine_weights
 from mancala.games.kalah import PRESETS, GameEnd, Kalah, KalahRules, Remaining
 from mancala.players import BestPlayer, make_player
 from mancala.search import alphabeta
-from mancala.evaluation.terms import ENGINE_RESOLUTION, KALAH_TERMS, engine_weights
-
-from helpers import random_position, small_engine_cache  # noqa: F401 (an autouse fixture)
 
 #: rule sets for the differential tests: every preset, plus the options no preset has
-RULES = {**PRESETS,
-         "opponent-skip": KalahRules(pits=5, seeds=3, remaining=Remaining.OPPONENT, skip_origin=True),
-         "mover-end": KalahRules(pits=4, seeds=5, end=GameEnd.MOVER_CANNOT_MOVE, empty_capture=True)}
+RULES = {
+    **PRESETS,
+    "opponent-skip": KalahRules(pits=5, seeds=3, remaining=Remaining.OPPONENT, skip_origin=True),
+    "mover-end": KalahRules(pits=4, seeds=5, end=GameEnd.MOVER_CANNOT_MOVE, empty_capture=True),
+}
 
 #: every term the engine computes, with weights of both signs
-ALL_TERMS_SPEC = ("store:1,seeds:0.25,empty:-0.5,extra:0.75,threat:0.5,exposure:-0.375,near:0.625,"
-                  "hoard:0.125,mobility:0.3,endgame:1.5,starve:2")
-
-
+ALL_TERMS_SPEC = (
+    "store:1,seeds:0.25,empty:-0.5,extra:0.75,threat:0.5,exposure:-0.375,near:0.625,"
+    "hoard:0.125,mobility:0.3,endgame:1.5,starve:2"
+)
 
 
 def positions(game: Kalah, rng: random.Random, count: int) -> list:
@@ -52,7 +53,7 @@ def positions(game: Kalah, rng: random.Random, count: int) -> list:
 def control(game: Kalah, state, weights=()) -> np.ndarray:
     """A search control array for ``game`` with the leaf evaluation ``weights`` switched on."""
     ctl = np.zeros(S.C_SIZE, dtype=np.int64)
-    ctl[:len(bridge.rules_array(game.rules))] = bridge.rules_array(game.rules)
+    ctl[: len(bridge.rules_array(game.rules))] = bridge.rules_array(game.rules)
     L.set_weights(ctl, weights, sum(state.board))
     return ctl
 
@@ -86,6 +87,7 @@ def quantized_evaluation(weights, default: bool = False):
     the store difference plus the engine's leaf estimate for the mover (``default``: the
     row difference in quarters, rounded down, signed by the end rule), the final margin
     on finished games."""
+
     def evaluate(game: Kalah, state, player: int) -> float:
         margin = game.score(state, player)
         if game.is_terminal(state):
@@ -97,10 +99,12 @@ def quantized_evaluation(weights, default: bool = False):
         else:
             leaf = reference_leaf(game, state, weights)
         return margin + (leaf if mover == player else -leaf)
+
     return evaluate
 
 
 # --- the terms --------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("name", sorted(RULES))
 def test_compiled_terms_equal_the_python_terms(name):
@@ -143,6 +147,7 @@ def test_leaf_value_is_the_rounded_weighted_sum_clamped_to_the_seeds(name):
 
 # --- specs ------------------------------------------------------------------------------
 
+
 def test_engine_weights_are_in_store_units():
     assert engine_weights("store:2,seeds:0.5,extra:1") == (("seeds", 16), ("extra", 32))
     assert engine_weights("store:1+store:1,extra:1") == (("extra", 32),)
@@ -150,17 +155,20 @@ def test_engine_weights_are_in_store_units():
     assert engine_weights("store") == ()
 
 
-@pytest.mark.parametrize("spec, words", [
-    ("seeds:1", "positive store weight"),
-    ("store:-1,seeds:1", "positive store weight"),
-    ("store:1,majority:1", "majority"),
-    ("store:1,front:1", "Kalah terms only"),
-    ("store:1,seeds:0.001", "1/64"),
-    ("store:1,seeds:5000", "1000"),
-    ("store:1,nonsense:1", "unknown evaluation term"),
-    ("store:1,seeds:x", "must be a number"),
-    ("", "at least one term"),
-])
+@pytest.mark.parametrize(
+    "spec, words",
+    [
+        ("seeds:1", "positive store weight"),
+        ("store:-1,seeds:1", "positive store weight"),
+        ("store:1,majority:1", "majority"),
+        ("store:1,front:1", "Kalah terms only"),
+        ("store:1,seeds:0.001", "1/64"),
+        ("store:1,seeds:5000", "1000"),
+        ("store:1,nonsense:1", "unknown evaluation term"),
+        ("store:1,seeds:x", "must be a number"),
+        ("", "at least one term"),
+    ],
+)
 def test_bad_engine_specs_are_one_line_errors(spec, words):
     with pytest.raises(BadInput, match=words) as err:
         make_player(f"best:depth=2,eval={spec}")
@@ -169,13 +177,16 @@ def test_bad_engine_specs_are_one_line_errors(spec, words):
         E.best_move(Kalah(), Kalah().initial_state(), max_depth=1, evaluation=spec)
 
 
-@pytest.mark.parametrize("spec, canonical", [
-    ("best:eval=store:1,extra:0.5", "best:time=1,eval=store:1,extra:0.5"),
-    ("best:depth=3,eval=store:2+seeds:0.5", "best:depth=3,eval=store:2,seeds:0.5"),
-    ("best:eval=store:1,extra:0.5,nodes=100", "best:nodes=100,eval=store:1,extra:0.5"),
-    ("best:time=0.5,depth=4,eval=store", "best:depth=4,eval=store:1"),
-    ("best:nodes=20000", "best:nodes=20000"),
-])
+@pytest.mark.parametrize(
+    "spec, canonical",
+    [
+        ("best:eval=store:1,extra:0.5", "best:time=1,eval=store:1,extra:0.5"),
+        ("best:depth=3,eval=store:2+seeds:0.5", "best:depth=3,eval=store:2,seeds:0.5"),
+        ("best:eval=store:1,extra:0.5,nodes=100", "best:nodes=100,eval=store:1,extra:0.5"),
+        ("best:time=0.5,depth=4,eval=store", "best:depth=4,eval=store:1"),
+        ("best:nodes=20000", "best:nodes=20000"),
+    ],
+)
 def test_best_player_specs_round_trip(spec, canonical):
     player = make_player(spec)
     assert player.spec == canonical
@@ -184,12 +195,14 @@ def test_best_player_specs_round_trip(spec, canonical):
 
 def test_best_eval_on_another_game_is_refused():
     from mancala.games import make_game
+
     game = make_game("tictactoe")
     with pytest.raises(BadInput, match="not Kalah"):
         BestPlayer(depth=2, evaluation="store:1").choose(game, game.initial_state())
 
 
 # --- searches ---------------------------------------------------------------------------
+
 
 def fresh_search(game: Kalah, state, depth: int, evaluation: str | None, use_db: bool = False):
     """(value, move code, exact) of one MTD(f) pass to ``depth`` from an empty table."""
@@ -235,14 +248,17 @@ def test_default_searches_are_unchanged():
 
 
 #: recorded with the engine before this change (see test_default_searches_are_unchanged)
-GOLDEN_DEFAULT = [('6', 2), ('6', -6), ('3', 1), ('2', 0), ('6', 1), ('6', 1), ('6', 11), ('3', -5)]
+GOLDEN_DEFAULT = [("6", 2), ("6", -6), ("3", 1), ("2", 0), ("6", 1), ("6", 1), ("6", 11), ("3", -5)]
 
 
 @pytest.mark.parametrize("spec", [ALL_TERMS_SPEC, "store:1,seeds:-3,threat:-2,near:5,endgame:7", "store:1"])
 def test_exact_values_do_not_depend_on_the_evaluation(spec):
     rng = random.Random(spec)
-    for rules in (KalahRules(pits=3, seeds=3), KalahRules(pits=4, seeds=2, empty_capture=True),
-                  KalahRules(pits=3, seeds=2, remaining=Remaining.OPPONENT)):
+    for rules in (
+        KalahRules(pits=3, seeds=3),
+        KalahRules(pits=4, seeds=2, empty_capture=True),
+        KalahRules(pits=3, seeds=2, remaining=Remaining.OPPONENT),
+    ):
         game = Kalah(rules)
         for state in positions(game, rng, 8):
             default = E.best_move(game, state, 1e9, use_db=False)
@@ -268,6 +284,7 @@ def test_the_table_does_not_carry_estimates_from_one_evaluation_to_another():
 
 def test_match_and_play_accept_best_with_an_evaluation(capsys):
     from mancala.cli.main import main  # noqa: PLC0415
+
     spec = "best:depth=3,eval=store:1,seeds:0.25,extra:0.5,threat:0.5"
     assert main(["match", spec, "greedy", "--games", "2", "--pits", "3", "--seeds", "2"]) == 0
     assert main(["play", "--p1", spec, "--p2", "greedy", "--pits", "3", "--seeds", "2"]) == 0
@@ -276,6 +293,7 @@ def test_match_and_play_accept_best_with_an_evaluation(capsys):
 
 def test_cli_refuses_a_bad_engine_evaluation_in_one_line(capsys):
     from mancala.cli.main import main  # noqa: PLC0415
+
     assert main(["match", "greedy", "best:nodes=100,eval=store:1,majority:1", "--games", "1"]) == 2
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and "majority" in err

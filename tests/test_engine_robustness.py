@@ -15,17 +15,16 @@ import threading
 from pathlib import Path
 
 import pytest
+from helpers import random_position
 
+from mancala.arena.review import review_game
 from mancala.cli.main import main
-from mancala.engine import (analyse, best_move, is_prepared, memory_in_use, prepare, set_memory_limit, solve)
+from mancala.engine import analyse, best_move, is_prepared, memory_in_use, prepare, set_memory_limit, solve
 from mancala.engine import engine as E
 from mancala.errors import BadInput
 from mancala.games import make_game
 from mancala.games.kalah import Kalah, KalahRules, KalahState
 from mancala.record import GameRecord, load_record, save_record
-from mancala.arena.review import review_game
-
-from helpers import random_position
 
 ROOT = Path(__file__).resolve().parents[1]
 HUGE = "99999999999999999999 0 0 0 0 0 0 1 0 0 0 0 0 0"
@@ -44,14 +43,21 @@ def _private_cache(tmp_path, monkeypatch):
 
 # --- item 1: Ctrl-C while the engine thinks -------------------------------------------------
 
+
 def _interrupt_child(args: list[str], tmp_path, ready: str | None) -> tuple[int, str, str]:
     """Run ``mancala ARGS`` in a child, send SIGINT once ``ready`` appeared on stdout (if
     given) and the engine has had a moment to start searching; return (exit code, stdout,
     stderr)."""
     env = dict(os.environ, PYTHONPATH=str(ROOT), MANCALA_CACHE_DIR=str(tmp_path / "cache"), PYTHONUNBUFFERED="1")
-    proc = subprocess.Popen([sys.executable, "-m", "mancala", *args], stdin=subprocess.PIPE,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, text=True,
-                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "mancala", *args],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=env,
+        text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
     seen = []
     while ready is not None:
         line = proc.stdout.readline()
@@ -65,11 +71,14 @@ def _interrupt_child(args: list[str], tmp_path, ready: str | None) -> tuple[int,
     return proc.returncode, "".join(seen) + out, err
 
 
-@pytest.mark.parametrize("args,ready", [
-    (["analyse", "--seconds", "60"], "South"),
-    (["solve", "--pits", "6", "--seeds", "6", "--no-progress"], None),
-    (["play", "--p1", "best:time=60", "--p2", "best:time=60"], "South"),
-])
+@pytest.mark.parametrize(
+    "args,ready",
+    [
+        (["analyse", "--seconds", "60"], "South"),
+        (["solve", "--pits", "6", "--seeds", "6", "--no-progress"], None),
+        (["play", "--p1", "best:time=60", "--p2", "best:time=60"], "South"),
+    ],
+)
 def test_ctrl_c_while_the_engine_thinks_exits_cleanly(args, ready, tmp_path):
     code, out, err = _interrupt_child(args, tmp_path, ready)
     assert "Traceback" not in err and "SystemError" not in err
@@ -94,6 +103,7 @@ def test_ctrl_c_in_process_raises_keyboard_interrupt_and_the_engine_still_works(
 
 # --- item 4: positions beyond the engine's limits ----------------------------------------
 
+
 @pytest.mark.parametrize("command", ["analyse", "solve"])
 def test_huge_positions_are_refused_in_one_line(command, capsys):
     assert main([command, "--position", HUGE]) == 2
@@ -109,7 +119,7 @@ def test_position_limits_are_checked_where_positions_are_read():
     with pytest.raises(BadInput, match="at most 4,000 seeds"):
         Kalah(KalahRules(pits=1, seeds=0)).position((4001, 0, 0, 0), 0)
     game = make_game("kalah")
-    too_big = KalahState(board=(2 ** 70,) + (0,) * 6 + (1,) + (0,) * 6, seat=0)  # made by hand, unchecked
+    too_big = KalahState(board=(2**70,) + (0,) * 6 + (1,) + (0,) * 6, seat=0)  # made by hand, unchecked
     with pytest.raises(BadInput, match="at most 14,000 seeds"):
         best_move(game, too_big, max_depth=1)
 
@@ -132,7 +142,7 @@ def test_solving_many_rule_sets_keeps_the_engine_within_its_memory_bound():
         game = make_game(f"kalah(preset={preset},pits=3,seeds=3)")
         solve(game, game.initial_state(), progress=False, megabytes=1024)  # each asks for 1 GB
         use = memory_in_use()
-        assert use["tables"] + use["databases"] <= use["limit"] == 64 * 2 ** 20
+        assert use["tables"] + use["databases"] <= use["limit"] == 64 * 2**20
         assert use["contexts"] == 1  # one table in the process
     # and the answers stay right after the other rule sets took the memory
     game = make_game("kalah(preset=empty-capture,pits=3,seeds=3)")
@@ -145,7 +155,7 @@ def test_the_memory_bound_comes_from_the_environment(monkeypatch):
         game = make_game(f"kalah(preset={preset},pits=4,seeds=2)")
         best_move(game, game.initial_state(), max_depth=4)
         use = memory_in_use()
-        assert use["tables"] + use["databases"] <= 40 * 2 ** 20 == use["limit"]
+        assert use["tables"] + use["databases"] <= 40 * 2**20 == use["limit"]
     monkeypatch.setenv("MANCALA_MEMORY_MB", "lots")
     with pytest.raises(BadInput, match="MANCALA_MEMORY_MB"):
         memory_in_use()
@@ -169,10 +179,11 @@ def test_databases_shrink_to_fit_the_bound():
     game = make_game("kalah(preset=empty-capture,pits=6,seeds=1)")
     result = solve(game, game.initial_state(), progress=False)
     assert result.value == 2  # Irving et al.: (6,1) = +2
-    assert memory_in_use()["databases"] <= 2 ** 18
+    assert memory_in_use()["databases"] <= 2**18
 
 
 # --- item 7: preparation is not part of the budget --------------------------------------
+
 
 def test_prepare_is_idempotent_and_reported():
     game = make_game("kalah(preset=empty-capture,pits=4,seeds=2)")
@@ -207,6 +218,7 @@ def test_the_budget_starts_after_the_engine_is_ready(monkeypatch):
 
 # --- item 10: no stray output on stderr -----------------------------------------------------
 
+
 def test_solve_and_analyse_print_nothing_on_stderr_when_it_is_not_a_terminal(capsys):
     game = "kalah(preset=empty-capture,pits=3,seeds=2)"
     prepare(make_game(game))
@@ -217,6 +229,7 @@ def test_solve_and_analyse_print_nothing_on_stderr_when_it_is_not_a_terminal(cap
 
 
 # --- item 8: analysis over the whole root ------------------------------------------------
+
 
 def _exact_values(game, state) -> dict:
     mover = game.to_move(state)
@@ -235,7 +248,7 @@ def _exact_values(game, state) -> dict:
 def test_analysis_agrees_with_exact_solves_and_never_names_a_refuted_move(preset, pits, seeds):
     game = make_game(f"kalah(preset={preset},pits={pits},seeds={seeds})")
     rng = random.Random(pits * 10 + seeds)
-    for trial in range(6):
+    for _ in range(6):
         state = random_position(game, rng, rng.randint(0, 6))
         if state.finished:
             continue
@@ -269,6 +282,7 @@ def test_analysis_of_empty_capture_3_5_names_the_best_move():
 
 # --- item 11: reviewing a whole game -----------------------------------------------------------
 
+
 def _saved_game(tmp_path) -> Path:
     game = make_game("kalah(pits=4,seeds=3)")
     record = GameRecord(game, ["human", "medium"])
@@ -294,8 +308,7 @@ def test_review_judges_every_move_against_exact_values(tmp_path):
         assert m.exact and m.best_exact and m.value == truth[move] and m.best_value == max(truth.values())
         assert m.loss == m.proven_loss == max(truth.values()) - truth[move]
     points = review.turning_points()
-    assert points and [p.loss for p in points] == sorted((m.loss for m in review.moves if m.loss > 0),
-                                                         reverse=True)[:3]
+    assert points and [p.loss for p in points] == sorted((m.loss for m in review.moves if m.loss > 0), reverse=True)[:3]
     data = json.loads(json.dumps(review.to_dict()))
     assert data["moves"][0]["move"] == "1" and data["turning_points"] == [p.number for p in points]
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from mancala.errors import BadInput
+from mancala.evaluation.terms import BAO_TERMS, KALAH_TERMS, KALAH_WIN, make_evaluation, parse_weights
 from mancala.games import make_game
 from mancala.players import make_player
-from mancala.evaluation.terms import BAO_TERMS, KALAH_TERMS, KALAH_WIN, make_evaluation, parse_weights
 
 # South pits 1..6, South store, North pits 1..6, North store (North's pit p faces South's 7-p)
 BOARD = (0, 3, 0, 1, 2, 1, 10, 4, 0, 2, 0, 5, 6, 7)

@@ -34,8 +34,9 @@ WAIT = 600.0
 def newcomer_env(home: Path) -> dict[str, str]:
     """The environment of a newcomer: this checkout's package, an empty home, no token."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("MANCALA_")}
-    env.update(PYTHONPATH=str(REPO), HOME=str(home), XDG_CACHE_HOME=str(home / ".cache"),
-               XDG_CONFIG_HOME=str(home / ".config"))
+    env.update(
+        PYTHONPATH=str(REPO), HOME=str(home), XDG_CACHE_HOME=str(home / ".cache"), XDG_CONFIG_HOME=str(home / ".config")
+    )
     # the numba cache of the checkout's engine stays where it is (compiling it again takes minutes)
     if "NUMBA_CACHE_DIR" in os.environ:
         env["NUMBA_CACHE_DIR"] = os.environ["NUMBA_CACHE_DIR"]
@@ -44,8 +45,9 @@ def newcomer_env(home: Path) -> dict[str, str]:
 
 def repo_files() -> set[str]:
     """Files git sees as new or changed in the checkout (to show nothing was written there)."""
-    done = subprocess.run(["git", "status", "--porcelain", "--untracked-files=all"], cwd=REPO,
-                          capture_output=True, text=True, check=True)
+    done = subprocess.run(
+        ["git", "status", "--porcelain", "--untracked-files=all"], cwd=REPO, capture_output=True, text=True, check=True
+    )
     return set(done.stdout.splitlines())
 
 
@@ -69,8 +71,15 @@ def read_lines(stream, lines: queue.Queue) -> None:
 def test_mancala_play_with_its_defaults(newcomer):
     home, env = newcomer
     # pit 1 sows its 4 seeds into pits 2-5: North's turn, and the default AI (medium) replies
-    done = subprocess.run([sys.executable, "-m", "mancala", "play"], input="1\nquit\n", capture_output=True,
-                          text=True, env=env, cwd=home, timeout=WAIT)
+    done = subprocess.run(
+        [sys.executable, "-m", "mancala", "play"],
+        input="1\nquit\n",
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=home,
+        timeout=WAIT,
+    )
     assert done.returncode == 0 and done.stderr == "", (done.returncode, done.stderr)
     out = " ".join(done.stdout.split())
     assert "South (human) vs North (medium)" in out, out
@@ -88,9 +97,15 @@ def test_mancala_web_first_game_in_the_browser(newcomer):
     from playwright.sync_api import expect  # noqa: PLC0415
 
     home, env = newcomer
-    server = subprocess.Popen([sys.executable, "-m", "mancala", "web", "--no-browser"], stdout=subprocess.PIPE,
-                              stderr=subprocess.PIPE, text=True, env=env, cwd=home,
-                              preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    server = subprocess.Popen(
+        [sys.executable, "-m", "mancala", "web", "--no-browser"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+        cwd=home,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
     lines: queue.Queue = queue.Queue()
     threading.Thread(target=read_lines, args=(server.stdout, lines), daemon=True).start()
     try:
@@ -99,9 +114,16 @@ def test_mancala_web_first_game_in_the_browser(newcomer):
         url = first.split()[3]
         assert re.fullmatch(r"http://127\.0\.0\.1:\d+/", url), url
         with playwright_sync.sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=CHROMIUM, args=[
-                "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                "--disable-component-update", "--disable-sync"])
+            browser = p.chromium.launch(
+                executable_path=CHROMIUM,
+                args=[
+                    "--no-sandbox",
+                    "--disable-gpu",
+                    "--disable-background-networking",
+                    "--disable-component-update",
+                    "--disable-sync",
+                ],
+            )
             try:
                 page = browser.new_page()
                 errors: list[str] = []
@@ -115,10 +137,12 @@ def test_mancala_web_first_game_in_the_browser(newcomer):
                 page.get_by_role("button", name=re.compile(r"^South pit 1: 4 seeds, legal move")).click()
                 # pit 1 sows 4 seeds into pits 2-5: North (the default AI, medium) is to move, and replies
                 # (or its move fails: an error notice, at once rather than after the hang guard)
-                page.wait_for_function("!document.getElementById('error').hidden"
-                                       " || Number(document.body.dataset.ply) >= 2 && document.body.dataset.toMove === '0'"
-                                       " && document.body.dataset.thinking !== 'yes'"
-                                       " && document.body.dataset.busy !== 'animating'")
+                page.wait_for_function(
+                    "!document.getElementById('error').hidden"
+                    " || Number(document.body.dataset.ply) >= 2 && document.body.dataset.toMove === '0'"
+                    " && document.body.dataset.thinking !== 'yes'"
+                    " && document.body.dataset.busy !== 'animating'"
+                )
                 expect(page.locator("#error")).to_be_hidden()
                 history = page.locator("#history li button[data-ply]")
                 expect(history.first).to_contain_text("South 1")

@@ -16,13 +16,20 @@ from pathlib import Path
 import pytest
 
 from mancala.cli import homework
+from mancala.cli.homework import (
+    HomeworkInput,
+    competition_turn,
+    format_next_state,
+    parse_input,
+    pit_label,
+    solve,
+    to_position,
+)
 from mancala.cli.main import main as cli_main
 from mancala.errors import BadInput
 from mancala.evaluation import default_evaluation
-from mancala.search.deepening import iterative_deepening
-from mancala.cli.homework import (HomeworkInput, competition_turn, format_next_state, parse_input, pit_label,
-                              solve, to_position)
 from mancala.search.core import SearchResult
+from mancala.search.deepening import iterative_deepening
 
 REPO = Path(__file__).resolve().parents[1]
 #: the official samples (copied byte for byte from shared/homework/samples, so the suite runs in any clone)
@@ -151,8 +158,13 @@ SWEEP_LOGGED_MINIMAX = (
 SWEEP_LOGGED_ALPHABETA = (
     board(3, 1, 3, "1 1 1", "0 0 1"),
     "0 0 0\n0 0 0\n3\n1\n",
-    log("root,0,-Infinity,-Infinity,Infinity", "B4,1,-Infinity,-Infinity,Infinity\tOPTIONAL",
-        "B4,1,-2,-Infinity,Infinity", "root,0,-2,-2,Infinity", window=True),
+    log(
+        "root,0,-Infinity,-Infinity,Infinity",
+        "B4,1,-Infinity,-Infinity,Infinity\tOPTIONAL",
+        "B4,1,-2,-Infinity,Infinity",
+        "root,0,-2,-2,Infinity",
+        window=True,
+    ),
 )
 
 # A game-ending capture inside the chosen chain, with non-zero starting mancalas (§2, §3,
@@ -165,8 +177,16 @@ SWEEP_LOGGED_ALPHABETA = (
 GAME_ENDS_INSIDE_CHAIN = (
     board(2, 1, 1, "1 0 5", "0 1 1", a1=3, b_store=2),
     "0 0 0\n0 0 0\n4\n9\n",
-    log("root,0,-Infinity", "B3,1,-1", "root,0,-1", "B4,1,-Infinity", "B3,1,Infinity\tOPTIONAL",
-        "B3,1,5", "B4,1,5", "root,0,5"),
+    log(
+        "root,0,-Infinity",
+        "B3,1,-1",
+        "root,0,-1",
+        "B4,1,-Infinity",
+        "B3,1,Infinity\tOPTIONAL",
+        "B3,1,5",
+        "B4,1,5",
+        "root,0,5",
+    ),
 )
 
 # Pruning on equality at a min node (§5).  Player 1, alpha-beta, depth 2, A = 2 1 1, B = 1 1 2.
@@ -179,15 +199,30 @@ GAME_ENDS_INSIDE_CHAIN = (
 PRUNE_ON_EQUALITY_AT_MIN = (
     board(3, 1, 2, "2 1 1", "1 1 2"),
     "2 1 2\n1 1 0\n0\n1\n",
-    log("root,0,-Infinity,-Infinity,Infinity",
-        "B2,1,Infinity,-Infinity,Infinity", "A2,2,-1,-Infinity,Infinity", "B2,1,-1,-Infinity,-1",
-        "A3,2,0,-Infinity,-1", "B2,1,-1,-Infinity,-1", "A4,2,0,-Infinity,-1", "B2,1,-1,-Infinity,-1",
+    log(
+        "root,0,-Infinity,-Infinity,Infinity",
+        "B2,1,Infinity,-Infinity,Infinity",
+        "A2,2,-1,-Infinity,Infinity",
+        "B2,1,-1,-Infinity,-1",
+        "A3,2,0,-Infinity,-1",
+        "B2,1,-1,-Infinity,-1",
+        "A4,2,0,-Infinity,-1",
+        "B2,1,-1,-Infinity,-1",
         "root,0,-1,-1,Infinity",
-        "B3,1,Infinity,-1,Infinity", "A2,2,-1,-1,Infinity", "B3,1,-1,-1,Infinity",
+        "B3,1,Infinity,-1,Infinity",
+        "A2,2,-1,-1,Infinity",
+        "B3,1,-1,-1,Infinity",
         "root,0,-1,-1,Infinity",
-        "B4,1,Infinity,-1,Infinity", "A2,2,0,-1,Infinity", "B4,1,0,-1,0", "A3,2,1,-1,0", "B4,1,0,-1,0",
-        "A4,2,1,-1,0", "B4,1,0,-1,0",
-        "root,0,0,0,Infinity", window=True),
+        "B4,1,Infinity,-1,Infinity",
+        "A2,2,0,-1,Infinity",
+        "B4,1,0,-1,0",
+        "A3,2,1,-1,0",
+        "B4,1,0,-1,0",
+        "A4,2,1,-1,0",
+        "B4,1,0,-1,0",
+        "root,0,0,0,Infinity",
+        window=True,
+    ),
 )
 
 # Pruning on equality at a max node (§5), player 2's empty capture, game-ending extra
@@ -202,17 +237,22 @@ PRUNE_ON_EQUALITY_AT_MIN = (
 PRUNE_ON_EQUALITY_AT_MAX = (
     board(3, 1, 3, "0 1 0", "0 3 0"),
     "0 1 1\n0 0 1\n0\n1\n",
-    log("root,0,-Infinity,-Infinity,Infinity",
+    log(
+        "root,0,-Infinity,-Infinity,Infinity",
         "B3,1,Infinity,-Infinity,Infinity",
         "A3,2,-Infinity,-Infinity,Infinity",
-        "B4,3,-Infinity,-Infinity,Infinity\tOPTIONAL", "B4,3,0,-Infinity,Infinity",
+        "B4,3,-Infinity,-Infinity,Infinity\tOPTIONAL",
+        "B4,3,0,-Infinity,Infinity",
         "A3,2,0,0,Infinity",
         "B3,1,0,-Infinity,0",
         "A4,2,-Infinity,-Infinity,0",
-        "B4,3,-Infinity,-Infinity,0\tOPTIONAL", "B4,3,0,-Infinity,0",
+        "B4,3,-Infinity,-Infinity,0\tOPTIONAL",
+        "B4,3,0,-Infinity,0",
         "A4,2,0,-Infinity,0",
         "B3,1,0,-Infinity,0",
-        "root,0,0,0,Infinity", window=True),
+        "root,0,0,0,Infinity",
+        window=True,
+    ),
 )
 
 # Player 2's positional order A2..A(N+1) and its ties (§4, §6).  Player 2, minimax, depth 1,
@@ -341,6 +381,7 @@ def whole_turns(game, state) -> set[str]:
                 found.add(format_next_state(after))
             else:
                 walk(after)
+
     walk(state)
     return found
 
@@ -349,8 +390,14 @@ def run_cli_process(folder: Path, *options: str) -> subprocess.CompletedProcess:
     """``mancala homework`` in a separate process, in ``folder`` (so a crash is a failure, not the end
     of the test run)."""
     env = dict(os.environ, PYTHONPATH=str(REPO))
-    return subprocess.run([sys.executable, "-m", "mancala", "homework", *options], cwd=folder, env=env,
-                          capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "mancala", "homework", *options],
+        cwd=folder,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
 
 
 @pytest.mark.parametrize("player", [1, 2])
@@ -359,14 +406,18 @@ def test_competition_writes_a_whole_legal_turn_within_its_budget(player, tmp_pat
     # the test): every search is taken to use all the time it is given, and the searches of
     # one turn together may be given only the --time budget (plus the 1% floor that
     # guarantees a move once it is spent).
-    import mancala.players as players
     from types import SimpleNamespace
+
+    import mancala.players as players
+
     now = [1000.0]
     budgets = []
 
     def search_using_its_whole_budget(game, state, seconds):
         budgets.append(seconds)
-        result = iterative_deepening(game, state, seconds, default_evaluation(game), max_depth=3, clock=lambda: 0.0)  # a real, bounded search
+        result = iterative_deepening(
+            game, state, seconds, default_evaluation(game), max_depth=3, clock=lambda: 0.0
+        )  # a real, bounded search
         now[0] += seconds
         return result
 
@@ -398,6 +449,7 @@ def test_competition_in_a_separate_process_writes_a_whole_legal_turn(tmp_path):
 def test_competition_with_the_pure_python_player(player, tmp_path, capsys, monkeypatch):
     # the same path with the engine left out: iterative-deepening alpha-beta in Python
     import mancala.players as players
+
     # a fake clock that advances 1 ms at every reading: the search must stop by itself once
     # the 0.3 s are spent, i.e. after a bounded number of readings (nodes), however slow the machine
     ticks = [0]
@@ -406,8 +458,11 @@ def test_competition_with_the_pure_python_player(player, tmp_path, capsys, monke
         ticks[0] += 1
         return ticks[0] / 1000
 
-    monkeypatch.setattr(players, "best_search",
-                        lambda game, state, seconds: iterative_deepening(game, state, seconds, default_evaluation(game), clock=clock))
+    monkeypatch.setattr(
+        players,
+        "best_search",
+        lambda game, state, seconds: iterative_deepening(game, state, seconds, default_evaluation(game), clock=clock),
+    )
     text = board(4, player, 7, "3 0 1 4 2", "1 4 0 2 3", 2, 1)
     code, out, err = run_homework(tmp_path, text, "--time", "0.3", capsys=capsys)
     assert (code, err) == (0, "")
@@ -457,12 +512,20 @@ BAD_INPUTS = [
     ("too many stones", board(2, 1, 2, "1 1001 1", "1 1 1"), 4, "(1001 is more than 1000)"),
     ("N too small", board(2, 1, 2, "1 1", "1 1"), 4, "(2 counts; N must be 3 to 10)"),
     ("N too large", board(2, 1, 2, " ".join(["1"] * 11), " ".join(["1"] * 11)), 4, "(11 counts; N must be 3 to 10)"),
-    ("rows of different length", board(2, 1, 2, "1 1 1", "1 1 1 1"), 5,
-     "as many as on line 4, got '1 1 1 1' (4 counts)"),
+    (
+        "rows of different length",
+        board(2, 1, 2, "1 1 1", "1 1 1 1"),
+        5,
+        "as many as on line 4, got '1 1 1 1' (4 counts)",
+    ),
     ("empty row line", board(2, 1, 2, "1 1 1", ""), 5, "got an empty line"),
     ("negative mancala", board(2, 1, 2, "1 1 1", "1 1 1", a1=-3), 6, "player 2's mancala (A1)"),
-    ("mancala not a number", "2\n1\n2\n1 1 1\n1 1 1\n0\nten\n", 7,
-     "player 1's mancala (B(N+2)), a whole number, got 'ten'"),
+    (
+        "mancala not a number",
+        "2\n1\n2\n1 1 1\n1 1 1\n0\nten\n",
+        7,
+        "player 1's mancala (B(N+2)), a whole number, got 'ten'",
+    ),
 ]
 
 
@@ -485,15 +548,19 @@ def test_bad_input_is_one_line_exit_2_and_nothing_written(name, text, line, frag
 def test_the_exact_message_for_a_row_of_non_numbers(capsys):
     with pytest.raises(BadInput) as caught:
         parse_input(board(2, 1, 2, "a b c", "1 1 1"), "input.txt")
-    assert str(caught.value) == ("input.txt line 4: expected N stone counts (whole numbers 0-1000) "
-                                 "separated by spaces, got 'a b c'")
+    assert str(caught.value) == (
+        "input.txt line 4: expected N stone counts (whole numbers 0-1000) separated by spaces, got 'a b c'"
+    )
 
 
-@pytest.mark.parametrize("row_a, row_b, player, line", [
-    ("0 0 0", "1 2 3", 1, 4),   # my row has stones, but the opponent's is empty: already over
-    ("1 2 3", "0 0 0", 1, 5),
-    ("0 0 0", "0 0 0", 2, 4),
-])
+@pytest.mark.parametrize(
+    "row_a, row_b, player, line",
+    [
+        ("0 0 0", "1 2 3", 1, 4),  # my row has stones, but the opponent's is empty: already over
+        ("1 2 3", "0 0 0", 1, 5),
+        ("0 0 0", "0 0 0", 2, 4),
+    ],
+)
 def test_an_already_finished_position_is_reported_not_searched(row_a, row_b, player, line, tmp_path, capsys):
     code, out, err = run_homework(tmp_path, board(2, player, 2, row_a, row_b, 4, 5), capsys=capsys)
     assert code == 2
@@ -508,11 +575,14 @@ def test_a_missing_input_file_is_exit_2(tmp_path, capsys):
     assert err.startswith("mancala homework: ") and "input.txt" in err and err.count("\n") == 1
 
 
-@pytest.mark.parametrize("options, fragment", [
-    (("--time", "0"), "--time must be a positive number"),
-    (("--time", "-1"), "--time must be a positive number"),
-    (("--out", "no/such/dir"), "not an existing directory"),
-])
+@pytest.mark.parametrize(
+    "options, fragment",
+    [
+        (("--time", "0"), "--time must be a positive number"),
+        (("--time", "-1"), "--time must be a positive number"),
+        (("--out", "no/such/dir"), "not an existing directory"),
+    ],
+)
 def test_bad_options_are_exit_2(options, fragment, tmp_path, capsys):
     code, _, err = run_homework(tmp_path, GOOD, *options, capsys=capsys)
     assert code == 2 and fragment in err
@@ -525,6 +595,7 @@ def test_a_failure_after_the_search_leaves_earlier_outputs_untouched(tmp_path, m
 
     def broken(state):
         raise RuntimeError("disk on fire")
+
     monkeypatch.setattr(homework, "format_next_state", broken)
     with pytest.raises(RuntimeError):
         solve(parse_input(SWEEP_LOGGED_MINIMAX[0]), tmp_path)
@@ -542,6 +613,7 @@ def test_the_log_is_streamed_while_the_search_runs(tmp_path, monkeypatch):
         result = original(*args, **kwargs)
         seen.extend(p.name for p in tmp_path.iterdir() if p.name.startswith(".traverse_log.txt."))
         return result
+
     monkeypatch.setattr(homework, "search_turn", watching)
     solve(parse_input(PRUNE_ON_EQUALITY_AT_MAX[0]), tmp_path)
     assert len(seen) == 1

@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 
 from mancala import jsonread
+from mancala.arena.tournament import TournamentSpec, read_results, run_tournament
 from mancala.cli import homework
 from mancala.errors import BadInput
 from mancala.server.protocol import ProtocolError, parse
-from mancala.arena.tournament import TournamentSpec, read_results, run_tournament
 
 ROOT = Path(__file__).resolve().parent.parent
 #: a small, fast arena (3 pits of 2 seeds, one opening of one ply)
@@ -25,8 +25,15 @@ SMALL_ARENA = ("--pits", "3", "--seeds", "2", "--openings", "1", "--plies", "1",
 def mancala(*args: str, cwd: Path, stdin: str = "", timeout: float = 60) -> subprocess.CompletedProcess:
     """Run the CLI in a separate process, as a user would."""
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    return subprocess.run([sys.executable, "-m", "mancala", *args], cwd=cwd, env=env, input=stdin,
-                          capture_output=True, text=True, timeout=timeout)
+    return subprocess.run(
+        [sys.executable, "-m", "mancala", *args],
+        cwd=cwd,
+        env=env,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
 
 
 def refused(proc: subprocess.CompletedProcess, *fragments: str) -> str:
@@ -48,20 +55,31 @@ def snapshot(folder: Path) -> dict[str, bytes]:
 # --- arena: the results file and the report beside it ------------------------------------------
 
 
-@pytest.mark.parametrize("content", [b"not json", bytes(range(256)) * 4, b'{"a": 1}\n', b"[]\n[]\n"],
-                         ids=["text", "binary", "json-object", "json-lists"])
+@pytest.mark.parametrize(
+    "content",
+    [b"not json", bytes(range(256)) * 4, b'{"a": 1}\n', b"[]\n[]\n"],
+    ids=["text", "binary", "json-object", "json-lists"],
+)
 def test_arena_refuses_a_results_file_that_is_not_one_and_leaves_it_byte_for_byte(content, tmp_path):
     (tmp_path / "x.json").write_bytes(content)
-    line = refused(mancala("arena", "greedy", "random", "--results", "x.json", *SMALL_ARENA, cwd=tmp_path),
-                   "x.json", "line 1", "not an arena results file")
+    line = refused(
+        mancala("arena", "greedy", "random", "--results", "x.json", *SMALL_ARENA, cwd=tmp_path),
+        "x.json",
+        "line 1",
+        "not an arena results file",
+    )
     assert line.startswith("mancala arena: ")
     assert snapshot(tmp_path) == {"x.json": content}  # untouched, and no report beside it
 
 
 def test_only_a_cut_short_last_result_line_is_repaired(tmp_path):
     path = tmp_path / "r.jsonl"
-    rows = run_tournament(TournamentSpec("kalah(pits=3,seeds=2)", ("greedy", "random"), openings=1, plies=1),
-                          path, workers=1, progress=False)
+    rows = run_tournament(
+        TournamentSpec("kalah(pits=3,seeds=2)", ("greedy", "random"), openings=1, plies=1),
+        path,
+        workers=1,
+        progress=False,
+    )
     whole = path.read_bytes()
     assert len(rows) == 2 and whole.count(b"\n") == 2
     path.write_bytes(whole + whole.split(b"\n")[0][:25])  # a crash while writing a third line
@@ -78,8 +96,12 @@ def test_only_a_cut_short_last_result_line_is_repaired(tmp_path):
 @pytest.mark.parametrize("name, content", [("r.md", b"# my notes\n"), ("r.png", b"\x89PNG\r\n\x1a\nnot ours")])
 def test_arena_never_replaces_a_report_file_it_did_not_write(name, content, tmp_path):
     (tmp_path / name).write_bytes(content)
-    refused(mancala("arena", "greedy", "random", "--results", "r.jsonl", *SMALL_ARENA, cwd=tmp_path),
-            name, "not a report written by mancala arena", "move it away")
+    refused(
+        mancala("arena", "greedy", "random", "--results", "r.jsonl", *SMALL_ARENA, cwd=tmp_path),
+        name,
+        "not a report written by mancala arena",
+        "move it away",
+    )
     assert snapshot(tmp_path) == {name: content}  # nothing played, nothing written
 
 
@@ -91,15 +113,21 @@ def test_arena_rewrites_its_own_report(tmp_path):
     assert again.returncode == 0, again.stderr
     for name, inode in before.items():  # each replaced (atomically: a new file moved into place)
         assert (tmp_path / name).stat().st_ino != inode
-    refused(mancala("arena", "greedy", "random", "--results", "r.md", *SMALL_ARENA, cwd=tmp_path),
-            "--results r.md", "the report is written to r.md itself")
+    refused(
+        mancala("arena", "greedy", "random", "--results", "r.md", *SMALL_ARENA, cwd=tmp_path),
+        "--results r.md",
+        "the report is written to r.md itself",
+    )
 
 
-@pytest.mark.parametrize("options, fragments", [
-    (("--workers", "0"), ("--workers must be 1-1024, got 0",)),
-    (("--ray", "127.0.0.1:1"), ("--ray 127.0.0.1:1", "cannot reach a Ray cluster")),
-    (("--results", ""), ("--results is empty",)),
-])
+@pytest.mark.parametrize(
+    "options, fragments",
+    [
+        (("--workers", "0"), ("--workers must be 1-1024, got 0",)),
+        (("--ray", "127.0.0.1:1"), ("--ray 127.0.0.1:1", "cannot reach a Ray cluster")),
+        (("--results", ""), ("--results is empty",)),
+    ],
+)
 def test_arena_refuses_bad_options_before_playing(options, fragments, tmp_path):
     # the option given last wins, so --workers 0 replaces SMALL_ARENA's --workers 1
     refused(mancala("arena", "greedy", "random", *SMALL_ARENA, *options, cwd=tmp_path, timeout=30), *fragments)
@@ -134,12 +162,13 @@ def test_a_deeply_nested_frame_is_bad_json():
 
 
 def test_over_the_websocket_a_nested_frame_is_bad_json_and_a_token_not_a_string_is_a_bad_token(caplog):
+    from server_helpers import TEST_HOSTS, Conn  # noqa: PLC0415
     from starlette.testclient import TestClient  # noqa: PLC0415
     from starlette.websockets import WebSocketDisconnect  # noqa: PLC0415
 
     from mancala.server.app import create_app  # noqa: PLC0415
     from mancala.server.session import ServerConfig  # noqa: PLC0415
-    from server_helpers import TEST_HOSTS, Conn  # noqa: PLC0415
+
     with TestClient(create_app(ServerConfig(token="s3cret", warm=False, workers=1, hosts=TEST_HOSTS))) as client:
         with client.websocket_connect("/ws") as ws:
             conn = Conn(ws)
@@ -157,8 +186,11 @@ def test_over_the_websocket_a_nested_frame_is_bad_json_and_a_token_not_a_string_
 
 
 def test_homework_reads_a_bounded_amount_of_an_endless_input(tmp_path):
-    refused(mancala("homework", "/dev/zero", "--out", str(tmp_path), cwd=tmp_path, timeout=30),
-            "/dev/zero", "more than 65,536 bytes")
+    refused(
+        mancala("homework", "/dev/zero", "--out", str(tmp_path), cwd=tmp_path, timeout=30),
+        "/dev/zero",
+        "more than 65,536 bytes",
+    )
     assert snapshot(tmp_path) == {}
 
 
@@ -166,8 +198,13 @@ def test_homework_refuses_a_search_far_over_the_limit_at_once(tmp_path):
     row = " ".join(["1000"] * 10)
     for task, name in ((2, "minimax"), (3, "alpha-beta")):
         (tmp_path / "input.txt").write_text(f"{task}\n1\n50\n{row}\n{row}\n0\n0\n")
-        refused(mancala("homework", "input.txt", cwd=tmp_path, timeout=30),
-                "input.txt line 3", f"{name} to depth 50", "more than the limit of 30,000,000", "smaller depth")
+        refused(
+            mancala("homework", "input.txt", cwd=tmp_path, timeout=30),
+            "input.txt line 3",
+            f"{name} to depth 50",
+            "more than the limit of 30,000,000",
+            "smaller depth",
+        )
         assert set(snapshot(tmp_path)) == {"input.txt"}
 
 
@@ -211,16 +248,19 @@ def test_cr_line_ends_are_read_and_never_echoed_raw(tmp_path):
 # --- unbounded work and empty values in the other commands ---------------------------------------
 
 
-@pytest.mark.parametrize("args, fragments", [
-    (("explain", "--depth", "1000000"), ("--depth must be 1-12, got 1000000",)),
-    (("match", "greedy", "random", "--games", str(10 ** 30)), ("--games must be 1-100,000",)),
-    (("play", "--load", ""), ("--load is empty",)),
-    (("play", "--p1", ""), ("--p1 is empty",)),
-    (("play", "--game", ""), ("--game is empty",)),
-    (("analyse", ""), ("file name is empty",)),
-    (("serve", "--port", "-1"), ("--port must be 0-65535, got -1",)),
-    (("homework", "input.txt", "--out", ""), ("--out is empty",)),
-])
+@pytest.mark.parametrize(
+    "args, fragments",
+    [
+        (("explain", "--depth", "1000000"), ("--depth must be 1-12, got 1000000",)),
+        (("match", "greedy", "random", "--games", str(10**30)), ("--games must be 1-100,000",)),
+        (("play", "--load", ""), ("--load is empty",)),
+        (("play", "--p1", ""), ("--p1 is empty",)),
+        (("play", "--game", ""), ("--game is empty",)),
+        (("analyse", ""), ("file name is empty",)),
+        (("serve", "--port", "-1"), ("--port must be 0-65535, got -1",)),
+        (("homework", "input.txt", "--out", ""), ("--out is empty",)),
+    ],
+)
 def test_unbounded_or_empty_options_are_refused_before_anything_happens(args, fragments, tmp_path):
     refused(mancala(*args, cwd=tmp_path, timeout=30), *fragments)
     assert list(tmp_path.iterdir()) == []  # serve made no results folder, play saved nothing
@@ -236,7 +276,13 @@ def test_piped_moves_with_cr_line_ends_are_read_line_by_line(tmp_path):
 def test_piped_input_that_is_not_text_is_refused_not_looped_on(tmp_path):
     (tmp_path / "zeros").write_bytes(b"\0" * 200_000)
     with open(tmp_path / "zeros") as stdin:
-        proc = subprocess.run([sys.executable, "-m", "mancala", "play", "--p2", "greedy"], cwd=tmp_path,
-                              env=dict(os.environ, PYTHONPATH=str(ROOT)), stdin=stdin, capture_output=True,
-                              text=True, timeout=30)
+        proc = subprocess.run(
+            [sys.executable, "-m", "mancala", "play", "--p2", "greedy"],
+            cwd=tmp_path,
+            env=dict(os.environ, PYTHONPATH=str(ROOT)),
+            stdin=stdin,
+            capture_output=True,
+            text=True,
+            timeout=30,
+        )
     refused(proc, "standard input is not text")

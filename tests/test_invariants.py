@@ -16,12 +16,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from mancala.errors import IllegalMove
+from mancala.evaluation import score_difference
 from mancala.games import PRESETS
-from mancala.games.kalah import (SWAP, Capture, GameEnd, Kalah, KalahMove, KalahRules, Remaining,
-                                 Sowing)
+from mancala.games.kalah import SWAP, Capture, GameEnd, Kalah, KalahMove, KalahRules, Remaining, Sowing
 from mancala.games.tictactoe import TicTacToe
 from mancala.search import alphabeta, minimax
-from mancala.evaluation import score_difference
 
 #: no random game may last longer than this many moves
 MOVE_CAP = 5000
@@ -34,7 +33,7 @@ def snapshot(state) -> tuple:
 
 def expected_moves(rules: KalahRules, board: tuple, seat: int, swap: bool) -> list[KalahMove]:
     n = rules.pits
-    row = board[0:n] if seat == 0 else board[n + 1:2 * n + 1]
+    row = board[0:n] if seat == 0 else board[n + 1 : 2 * n + 1]
     if rules.sowing is Sowing.CHOICE:
         least = 2 if any(c >= 2 for c in row) else 1
         moves = [KalahMove(p + 1, cw) for p in range(n) if row[p] >= least for cw in (False, True)]
@@ -45,11 +44,18 @@ def expected_moves(rules: KalahRules, board: tuple, seat: int, swap: bool) -> li
 
 def random_rules(rng: random.Random) -> KalahRules:
     return KalahRules(
-        pits=rng.randint(1, 8), seeds=rng.randint(0, 6), first=rng.randint(0, 1),
-        capture=rng.choice(list(Capture)), empty_capture=rng.random() < 0.5,
-        skip_origin=rng.random() < 0.5, end=rng.choice(list(GameEnd)),
-        remaining=rng.choice(list(Remaining)), sowing=rng.choice(list(Sowing)),
-        pie_rule=rng.random() < 0.5, no_first_extra_turn=rng.random() < 0.5)
+        pits=rng.randint(1, 8),
+        seeds=rng.randint(0, 6),
+        first=rng.randint(0, 1),
+        capture=rng.choice(list(Capture)),
+        empty_capture=rng.random() < 0.5,
+        skip_origin=rng.random() < 0.5,
+        end=rng.choice(list(GameEnd)),
+        remaining=rng.choice(list(Remaining)),
+        sowing=rng.choice(list(Sowing)),
+        pie_rule=rng.random() < 0.5,
+        no_first_extra_turn=rng.random() < 0.5,
+    )
 
 
 def playout(rules: KalahRules, rng: random.Random) -> int:
@@ -61,7 +67,7 @@ def playout(rules: KalahRules, rng: random.Random) -> int:
     assert total == (sum(rules.start) if rules.start else 2 * n * rules.seeds)
     turn, moves_this_turn = 0, 0
     for length in range(MOVE_CAP + 1):
-        rows = (state.board[0:n], state.board[n + 1:2 * n + 1])
+        rows = (state.board[0:n], state.board[n + 1 : 2 * n + 1])
         assert sum(state.board) == total
         assert game.score(state, 0) == -game.score(state, 1)
         if game.is_terminal(state):
@@ -87,8 +93,8 @@ def playout(rules: KalahRules, rng: random.Random) -> int:
         move = rng.choice(legal)
         before = snapshot(state)
         after = game.apply(state, move)
-        assert snapshot(state) == before            # the input is untouched
-        assert game.apply(state, move) == after      # and applying is deterministic
+        assert snapshot(state) == before  # the input is untouched
+        assert game.apply(state, move) == after  # and applying is deterministic
         assert after.ply == state.ply + 1
         if move == SWAP:
             assert after.board == state.board and after.seat == state.seat
@@ -128,14 +134,17 @@ def test_ethiopian_rules_allow_a_position_to_repeat():
     Four pits: South's single seed steps from pit 1 to pit 2 and back, North's likewise;
     neither ever lands opposite a seed, so nothing is captured (seed 001 states no
     repetition rule).  Arena code must therefore cap the length of Ethiopian games."""
-    game = Kalah(KalahRules.from_dict({**PRESETS["ethiopian"].to_dict(), "pits": 4,
-                                       "start": (1, 0, 0, 0, 5, 1, 0, 0, 0, 5)}))
+    game = Kalah(
+        KalahRules.from_dict({**PRESETS["ethiopian"].to_dict(), "pits": 4, "start": (1, 0, 0, 0, 5, 1, 0, 0, 0, 5)})
+    )
     start = game.initial_state()
     state = start
-    for text, board in (("1R", (0, 1, 0, 0, 5, 1, 0, 0, 0, 5)),
-                        ("1R", (0, 1, 0, 0, 5, 0, 1, 0, 0, 5)),
-                        ("2L", (1, 0, 0, 0, 5, 0, 1, 0, 0, 5)),
-                        ("2L", (1, 0, 0, 0, 5, 1, 0, 0, 0, 5))):
+    for text, board in (
+        ("1R", (0, 1, 0, 0, 5, 1, 0, 0, 0, 5)),
+        ("1R", (0, 1, 0, 0, 5, 0, 1, 0, 0, 5)),
+        ("2L", (1, 0, 0, 0, 5, 0, 1, 0, 0, 5)),
+        ("2L", (1, 0, 0, 0, 5, 1, 0, 0, 0, 5)),
+    ):
         state = game.apply(state, game.parse_move(state, text))
         assert state.board == board and not game.is_terminal(state)
     assert (state.board, state.seat) == (start.board, start.seat) and state.ply == 4

@@ -15,8 +15,7 @@ import pytest
 
 from mancala.errors import BadInput, IllegalMove
 from mancala.games import PRESETS, make_game
-from mancala.games.kalah import (SWAP, Capture, GameEnd, Kalah, KalahMove, KalahRules, Remaining,
-                                 Sowing)
+from mancala.games.kalah import SWAP, Capture, GameEnd, Kalah, KalahMove, KalahRules, Remaining, Sowing
 
 
 def kalah(**options) -> Kalah:
@@ -35,6 +34,7 @@ def moves_text(game: Kalah, state) -> list[str]:
 
 
 # --- board size and seed bounds --------------------------------------------------------------
+
 
 @pytest.mark.parametrize("pits", [1, 2, 20])
 def test_pits_from_1_to_20_are_accepted(pits):
@@ -83,6 +83,7 @@ def test_1000_seeds_on_20_pits_sow_24_full_laps_and_16_more():
 
 # --- explicit start positions -----------------------------------------------------------------
 
+
 def test_explicit_start_position_with_south_to_move():
     game = kalah(pits=3, start=(1, 2, 3, 4, 5, 6, 7, 8), first=0)
     state = game.initial_state()
@@ -112,7 +113,15 @@ def test_explicit_start_position_of_wrong_length_or_negative_raises_bad_input():
     with pytest.raises(BadInput, match="negative"):
         KalahRules(pits=3, start=(1, 2, 3, 0, -1, 2, 3, 0))
     assert make_game("kalah(pits=3,start=1 2 3 4 5 6 7 8,first=north)").initial_state().board == (
-        1, 2, 3, 4, 5, 6, 7, 8)
+        1,
+        2,
+        3,
+        4,
+        5,
+        6,
+        7,
+        8,
+    )
 
 
 # --- captures ------------------------------------------------------------------------------------
@@ -181,8 +190,7 @@ def test_empty_capture_on_banks_the_capturing_seed():
 
 def test_empty_capture_with_opposite_only_takes_nothing_and_leaves_the_seed():
     # seed 003's starter code: the empty opposite pit is "captured", the seed stays.
-    game = Kalah(KalahRules.from_dict({**PRESETS["cs151"].to_dict(), "pits": 3,
-                                       "start": EMPTY_CAPTURE_START}))
+    game = Kalah(KalahRules.from_dict({**PRESETS["cs151"].to_dict(), "pits": 3, "start": EMPTY_CAPTURE_START}))
     after = play(game, game.initial_state(), "1")
     assert after.board == (0, 1, 2, 0, 3, 0, 5, 0)
     assert after.last.capture and after.last.captured == 0
@@ -226,6 +234,7 @@ def test_skip_origin_on_many_laps_never_refills_the_origin():
 
 
 # --- end of the game ----------------------------------------------------------------------------
+
 
 def test_either_row_empty_ends_the_game_after_the_mover_empties_its_own_row():
     # South's pit 3 (2 seeds): its store and North's pit 1; South's row is now empty.
@@ -295,6 +304,7 @@ def test_mover_cannot_move_rule_ends_the_game_when_the_player_to_move_has_no_see
 
 # --- remaining seeds --------------------------------------------------------------------------
 
+
 def test_remaining_seeds_go_to_their_owner():
     game = kalah(pits=3, start=(0, 0, 2, 0, 1, 1, 1, 0), remaining=Remaining.OWNER)
     after = play(game, game.initial_state(), "3")
@@ -309,6 +319,7 @@ def test_remaining_seeds_go_to_the_owner_opponent():
 
 
 # --- direction of sowing ------------------------------------------------------------------------
+
 
 def test_counter_clockwise_sowing_offers_pits_only_and_rejects_a_direction():
     game = kalah(pits=3, start=(2, 1, 3, 0, 1, 0, 2, 0))
@@ -337,12 +348,15 @@ def test_choice_sowing_offers_both_directions_and_bans_single_seed_pits():
         game.apply(state, KalahMove(2, True, True))
 
 
-@pytest.mark.parametrize("move, board", [
-    ("1R", (0, 2, 4, 0, 1, 0, 2, 0)),   # pits 2 and 3
-    ("1L", (0, 1, 3, 0, 1, 1, 3, 0)),   # North's store skipped: North's pits 3 and 2
-    ("3R", (2, 1, 0, 1, 2, 1, 2, 0)),   # South's store, North's pits 1 and 2
-    ("3L", (3, 2, 0, 0, 1, 0, 3, 0)),   # pits 2, 1, then North's pit 3
-])
+@pytest.mark.parametrize(
+    "move, board",
+    [
+        ("1R", (0, 2, 4, 0, 1, 0, 2, 0)),  # pits 2 and 3
+        ("1L", (0, 1, 3, 0, 1, 1, 3, 0)),  # North's store skipped: North's pits 3 and 2
+        ("3R", (2, 1, 0, 1, 2, 1, 2, 0)),  # South's store, North's pits 1 and 2
+        ("3L", (3, 2, 0, 0, 1, 0, 3, 0)),  # pits 2, 1, then North's pit 3
+    ],
+)
 def test_choice_sowing_each_direction(move, board):
     game = ethiopian(CHOICE_START)
     after = play(game, game.initial_state(), move)
@@ -381,6 +395,7 @@ def test_choice_sowing_parses_a_bare_pit_number_as_counter_clockwise():
 
 
 # --- the pie rule --------------------------------------------------------------------------------
+
 
 def test_pie_rule_swap_is_only_the_second_player_first_move():
     game = kalah(pits=3, seeds=3, pie_rule=True)
@@ -435,6 +450,7 @@ def test_swap_is_illegal_without_the_pie_rule():
 
 # --- the first move never earns an extra turn ------------------------------------------------
 
+
 def test_first_move_never_earns_an_extra_turn():
     game = kalah(pits=3, seeds=3, no_first_extra_turn=True)
     after = play(game, game.initial_state(), "1")  # last seed in South's store
@@ -464,6 +480,7 @@ def test_mankalah_first_move_into_the_store_hands_north_the_swap():
 
 # --- presets ---------------------------------------------------------------------------------------
 
+
 def test_presets_have_the_documented_options():
     d = KalahRules()
     assert PRESETS["standard"] == d
@@ -475,8 +492,17 @@ def test_presets_have_the_documented_options():
     assert PRESETS["no-stealing"] == KalahRules(capture=Capture.NONE)
     assert PRESETS["cs151"] == KalahRules(capture=Capture.OPPOSITE_ONLY, empty_capture=True)
     assert PRESETS["mankalah"] == KalahRules(pits=7, seeds=7, pie_rule=True, no_first_extra_turn=True)
-    assert set(PRESETS) == {"standard", "stealing", "empty-capture", "homework", "egyptian",
-                            "ethiopian", "no-stealing", "cs151", "mankalah"}
+    assert set(PRESETS) == {
+        "standard",
+        "stealing",
+        "empty-capture",
+        "homework",
+        "egyptian",
+        "ethiopian",
+        "no-stealing",
+        "cs151",
+        "mankalah",
+    }
 
 
 def test_preset_options_can_be_overridden_from_a_spec():

@@ -21,11 +21,22 @@ from mancala.cli.main import main
 from mancala.errors import BadInput
 from mancala.games.kalah import SWAP, KalahMove
 from mancala.mankalah.agent import AgentSession
-from mancala.mankalah.protocol import (Change, End, Fault, ProtocolError, Start, board_from_text, change_message,
-                                       mankalah_game, parse_agent_message, parse_engine_message, state_text)
+from mancala.mankalah.protocol import (
+    Change,
+    End,
+    Fault,
+    ProtocolError,
+    Start,
+    board_from_text,
+    change_message,
+    mankalah_game,
+    parse_agent_message,
+    parse_engine_message,
+    state_text,
+)
 from mancala.mankalah.referee import referee_game
-from mancala.players.command import CommandPlayer
 from mancala.players import RandomPlayer, make_player
+from mancala.players.command import CommandPlayer
 from mancala.record import load_record
 
 REPO = Path(__file__).resolve().parent.parent
@@ -66,6 +77,7 @@ def read_java_game(path: Path):
 
 # --- messages -----------------------------------------------------------------------------
 
+
 def test_state_numbers_are_north_first_and_absolute():
     game = mankalah_game()
     start = game.initial_state()
@@ -87,18 +99,35 @@ def test_engine_messages_are_read_strictly():
     assert parse_engine_message("END") == End()
     change = parse_engine_message(f"CHANGE;SWAP;{START};YOU")
     assert change == Change(SWAP, tuple([7] * 7 + [0] + [7] * 7 + [0]), "YOU")
-    for bad in ("start;South", "CHANGE;8;" + START + ";YOU", "CHANGE;1;" + START + ";ME", "CHANGE;1;7,7;YOU",
-                "CHANGE;1;" + START, "HELLO", ""):
+    for bad in (
+        "start;South",
+        "CHANGE;8;" + START + ";YOU",
+        "CHANGE;1;" + START + ";ME",
+        "CHANGE;1;7,7;YOU",
+        "CHANGE;1;" + START,
+        "HELLO",
+        "",
+    ):
         with pytest.raises(ProtocolError):
             parse_engine_message(bad)
 
 
-@pytest.mark.parametrize("line, kind", [
-    ("MOVE;8", "illegal move"), ("MOVE;0", "invalid message"), ("MOVE;x", "invalid message"),
-    ("move;1", "invalid message"), ("MOVE;1\r", "invalid message"), ("MOVE; 1", "invalid message"),
-    ("SWAP", "invalid message"), ("", "invalid message"), ("MOVE;2147483647", "illegal move"),
-    ("MOVE;2147483648", "invalid message"), ("MOVE;-0", "invalid message"),
-])
+@pytest.mark.parametrize(
+    "line, kind",
+    [
+        ("MOVE;8", "illegal move"),
+        ("MOVE;0", "invalid message"),
+        ("MOVE;x", "invalid message"),
+        ("move;1", "invalid message"),
+        ("MOVE;1\r", "invalid message"),
+        ("MOVE; 1", "invalid message"),
+        ("SWAP", "invalid message"),
+        ("", "invalid message"),
+        ("MOVE;2147483647", "illegal move"),
+        ("MOVE;2147483648", "invalid message"),
+        ("MOVE;-0", "invalid message"),
+    ],
+)
 def test_agent_messages_are_judged_as_the_java_referee_does(line, kind):
     game = mankalah_game()
     with pytest.raises(Fault) as e:
@@ -116,6 +145,7 @@ def test_agent_messages_are_judged_as_the_java_referee_does(line, kind):
 
 # --- the Java transcripts -------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("path", JAVA_GAMES, ids=lambda p: p.stem)
 def test_our_messages_match_the_java_referee(path):
     """Replaying each recorded game, our referee's CHANGE lines to both agents are the Java
@@ -124,8 +154,10 @@ def test_our_messages_match_the_java_referee(path):
     game = mankalah_game()
     state = game.initial_state()
     ours = {"S": ["< START;South"], "N": ["< START;North"]}
-    replies = {"S": iter([l[2:] for l in lines["S"] if l[0] == ">"]),
-               "N": iter([l[2:] for l in lines["N"] if l[0] == ">"])}
+    replies = {
+        "S": iter([l[2:] for l in lines["S"] if l[0] == ">"]),
+        "N": iter([l[2:] for l in lines["N"] if l[0] == ">"]),
+    }
     seat_agent = ["S", "N"]
     while not state.finished:
         agent = seat_agent[game.to_move(state)]
@@ -173,8 +205,11 @@ def test_our_agents_replay_the_java_games_under_our_referee(tmp_path):
     for path in JAVA_GAMES[:3]:
         south, north, lines, winner, score = read_java_game(path)
         transcript = []
-        result = referee_game([agent_command(south, tmp_path / "s.log"), agent_command(north, tmp_path / "n.log")],
-                              total_seconds=600, transcript=transcript.append)
+        result = referee_game(
+            [agent_command(south, tmp_path / "s.log"), agent_command(north, tmp_path / "n.log")],
+            total_seconds=600,
+            transcript=transcript.append,
+        )
         ours = {"S": [], "N": []}
         for t in transcript:
             direction, label, text = re.match(r"(to|from) (South|North): (.*)", t).groups()
@@ -203,13 +238,19 @@ def test_a_recorded_game_ends_on_a_capture():
 
 # --- our agent as a process, driven line by line ----------------------------------------------
 
+
 class AgentUnderTest:
     """`mancala mankalah-agent` as a process, the test playing the referee."""
 
     def __init__(self, spec: str, log: Path):
         self.log = log
-        self.proc = subprocess.Popen(shlex.split(agent_command(spec, log)), stdin=subprocess.PIPE,
-                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        self.proc = subprocess.Popen(
+            shlex.split(agent_command(spec, log)),
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
 
     def send(self, line: str) -> None:
         self.proc.stdin.write(line + "\n")
@@ -299,21 +340,25 @@ def test_agent_refuses_a_bad_player_before_the_protocol_starts(capsys):
 
 # --- our referee against fake agents ---------------------------------------------------------
 
+
 def test_referee_timeout_loses():
     result = referee_game([fake_command("sleep"), agent_command("greedy")], total_seconds=1.0)
     assert result.faulty == 0 and result.fault.kind == "timeout"
     assert result.winner == 1 and result.record.moves == []
 
 
-@pytest.mark.parametrize("replies, kind, moves", [
-    (("MOVE;x",), "invalid message", 0),
-    (("crlf",), "invalid message", 0),
-    (("nonewline",), "invalid message", 0),
-    (("SWAP",), "invalid message", 0),  # South may not swap
-    (("MOVE;8",), "illegal move", 0),
-    (("MOVE;7", "MOVE;7"), "illegal move", 2),  # hole 7 is still empty on South's second move
-    (("exit",), "connection broke down", 0),
-])
+@pytest.mark.parametrize(
+    "replies, kind, moves",
+    [
+        (("MOVE;x",), "invalid message", 0),
+        (("crlf",), "invalid message", 0),
+        (("nonewline",), "invalid message", 0),
+        (("SWAP",), "invalid message", 0),  # South may not swap
+        (("MOVE;8",), "illegal move", 0),
+        (("MOVE;7", "MOVE;7"), "illegal move", 2),  # hole 7 is still empty on South's second move
+        (("exit",), "connection broke down", 0),
+    ],
+)
 def test_referee_faults_lose(replies, kind, moves):
     result = referee_game([fake_command(*replies), fake_command("MOVE;1")], total_seconds=60)
     assert result.fault is not None and result.fault.kind == kind, result.fault
@@ -345,9 +390,23 @@ def test_referee_cannot_start_a_missing_program():
 
 
 def test_referee_command_line_plays_our_agents_and_saves_records(tmp_path):
-    out = subprocess.run([sys.executable, "-m", "mancala", "referee", agent_command("random:seed=3"),
-                          agent_command("greedy"), "--games", "2", "--log", str(tmp_path / "games")],
-                         capture_output=True, text=True, timeout=300)
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "mancala",
+            "referee",
+            agent_command("random:seed=3"),
+            agent_command("greedy"),
+            "--games",
+            "2",
+            "--log",
+            str(tmp_path / "games"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert out.returncode == 0, out.stderr
     lines = out.stdout.splitlines()
     assert lines[0].startswith("game 1: agent 1 ") and "(agent 1 started South" in lines[0]
@@ -357,12 +416,14 @@ def test_referee_command_line_plays_our_agents_and_saves_records(tmp_path):
         record = load_record(tmp_path / "games" / f"game-00{n}.json")
         assert record.final_state().finished and record.game == mankalah_game()
         assert "END" in (tmp_path / "games" / f"game-00{n}.log").read_text()
-    bad = subprocess.run([sys.executable, "-m", "mancala", "referee", "x", "y", "--games", "0"],
-                         capture_output=True, text=True)
+    bad = subprocess.run(
+        [sys.executable, "-m", "mancala", "referee", "x", "y", "--games", "0"], capture_output=True, text=True
+    )
     assert bad.returncode == 2 and bad.stderr.count("\n") == 1
 
 
 # --- external agents as players -----------------------------------------------------------------
+
 
 @pytest.mark.parametrize("seat", [0, 1])
 def test_command_player_plays_as_the_same_player_would_in_process(seat, tmp_path):

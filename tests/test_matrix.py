@@ -131,6 +131,7 @@ def check_record(data: dict, game_spec: str, seat_spec: str, ai_player: int = 0)
 def player_spec(spec: str) -> str:
     """The spec a player of ``spec`` reports (``hard`` stays ``hard``)."""
     from mancala.players import make_player  # noqa: PLC0415
+
     return make_player(spec).spec
 
 
@@ -145,8 +146,16 @@ def one_line_refusal(stderr: str, returncode: int, command: str) -> str:
 
 def mancala(*args: str, cwd: Path, **kw) -> subprocess.Popen:
     """``mancala ARGS`` as a child process (pipes for all three streams)."""
-    return subprocess.Popen([sys.executable, "-m", "mancala", *args], stdin=subprocess.PIPE,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ENV, cwd=cwd, **kw)
+    return subprocess.Popen(
+        [sys.executable, "-m", "mancala", *args],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=ENV,
+        cwd=cwd,
+        **kw,
+    )
 
 
 # --- running a surface's cells a game row at a time ------------------------------------------------
@@ -169,8 +178,9 @@ class Batch:
         """Run (or look up) the cell; raises what its ``play`` raised."""
         if game_spec not in self.rows:
             with ThreadPoolExecutor(self.parallel, thread_name_prefix="cell") as pool:
-                self.rows[game_spec] = {a: pool.submit(self.play, game_spec, a)
-                                        for a in self.selected.get(game_spec, [ai])}
+                self.rows[game_spec] = {
+                    a: pool.submit(self.play, game_spec, a) for a in self.selected.get(game_spec, [ai])
+                }
         self.rows[game_spec][ai].result()
 
 
@@ -227,9 +237,27 @@ def play_in_terminal(root: Path, game_spec: str, ai: str) -> None:
     after every move) and typing ``quit`` once the AI has moved twice."""
     folder = cell_folder(root, game_spec, ai)
     save = folder / "game.json"
-    proc = subprocess.Popen([sys.executable, "-m", "mancala", "play", "--game", game_spec, "--p1", ai,
-                             "--p2", "human", "--save", str(save)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, env=ENV, cwd=folder)
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "mancala",
+            "play",
+            "--game",
+            game_spec,
+            "--p1",
+            ai,
+            "--p2",
+            "human",
+            "--save",
+            str(save),
+        ],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=ENV,
+        cwd=folder,
+    )
     out = Output(proc)
     rng = random.Random(game_spec)
     try:
@@ -263,15 +291,20 @@ def play_in_terminal(root: Path, game_spec: str, ai: str) -> None:
 def terminal(tmp_path_factory, request) -> Batch:
     """The terminal cells, two child processes at once."""
     root = tmp_path_factory.mktemp("matrix-terminal")
-    return Batch(lambda game_spec, ai: play_in_terminal(root, game_spec, ai), parallel=2,
-                 selected=selected_cells(request, "test_terminal"))
+    return Batch(
+        lambda game_spec, ai: play_in_terminal(root, game_spec, ai),
+        parallel=2,
+        selected=selected_cells(request, "test_terminal"),
+    )
 
 
 def test_matrix_has_every_game_and_ai():
     """The matrix is drawn from the catalogues: a new preset, game or AI kind adds cells."""
-    assert {g.split("(")[0] for g in GAME_ROWS} == {n for n, i in CATALOGUE.items() if i.make.__module__.startswith("mancala.")}
+    assert {g.split("(")[0] for g in GAME_ROWS} == {
+        n for n, i in CATALOGUE.items() if i.make.__module__.startswith("mancala.")
+    }
     assert all(f"kalah(preset={p})" in GAME_ROWS for p in PRESETS)
-    assert AIS[:len(LEVELS)] == list(LEVELS)
+    assert AIS[: len(LEVELS)] == list(LEVELS)
     assert len(AIS) > len(LEVELS)
 
 
@@ -287,8 +320,10 @@ def play_on_server(client, game_spec: str, ai: str) -> None:
     """One server cell: a game with the AI in seat 0 and this connection in seat 1 (a random
     legal move at each of its turns) until the AI has moved twice; the ``save`` answer's
     record replays to the board the server shows."""
-    from mancala.server.views import board_view  # noqa: PLC0415
     from server_helpers import Conn  # noqa: PLC0415
+
+    from mancala.server.views import board_view  # noqa: PLC0415
+
     rng = random.Random(game_spec)
     with client.websocket_connect("/ws") as ws:
         conn = Conn(ws)
@@ -325,17 +360,30 @@ def play_on_server(client, game_spec: str, ai: str) -> None:
 def server(request):
     """One app for every server cell, configured as `mancala web` configures it (its worker
     pool, the engine warmed at start); four games at once."""
+    from server_helpers import TEST_HOSTS  # noqa: PLC0415
     from starlette.testclient import TestClient  # noqa: PLC0415
 
     from mancala.server.app import create_app  # noqa: PLC0415
     from mancala.server.session import ServerConfig  # noqa: PLC0415
     from mancala.server.workers import default_workers  # noqa: PLC0415
-    from server_helpers import TEST_HOSTS  # noqa: PLC0415
-    config = ServerConfig(token=None, allow_origins=(), max_games=200, max_games_per_client=50, grace=60.0,
-                          results=None, workers=default_workers(), clock=None, hosts=TEST_HOSTS)
+
+    config = ServerConfig(
+        token=None,
+        allow_origins=(),
+        max_games=200,
+        max_games_per_client=50,
+        grace=60.0,
+        results=None,
+        workers=default_workers(),
+        clock=None,
+        hosts=TEST_HOSTS,
+    )
     with TestClient(create_app(config)) as client:
-        yield Batch(lambda game_spec, ai: play_on_server(client, game_spec, ai), parallel=4,
-                    selected=selected_cells(request, "test_server"))
+        yield Batch(
+            lambda game_spec, ai: play_on_server(client, game_spec, ai),
+            parallel=4,
+            selected=selected_cells(request, "test_server"),
+        )
 
 
 @pytest.mark.parametrize("game_spec, ai", cells("server"))
@@ -427,14 +475,28 @@ def agents(tmp_path_factory, request) -> Iterator[Batch]:
     second) for every agent cell; three cells (six agent processes) at once."""
     root = tmp_path_factory.mktemp("matrix-agents")
     results = root / "results"
-    proc = mancala("serve", "--port", "0", "--results", str(results), "--workers", "1", "--grace", "0.5",
-                   cwd=root, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    proc = mancala(
+        "serve",
+        "--port",
+        "0",
+        "--results",
+        str(results),
+        "--workers",
+        "1",
+        "--grace",
+        "0.5",
+        cwd=root,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
     try:
         line = proc.stdout.readline()
         assert line.startswith("mancala server at http://127.0.0.1:"), line + proc.stderr.read()
         url = line.split()[3]
-        yield Batch(lambda game_spec, ai: play_agents(url, results, root, game_spec, ai), parallel=3,
-                    selected=selected_cells(request, "test_agent"))
+        yield Batch(
+            lambda game_spec, ai: play_agents(url, results, root, game_spec, ai),
+            parallel=3,
+            selected=selected_cells(request, "test_agent"),
+        )
     finally:
         proc.send_signal(signal.SIGINT)
         try:
@@ -460,6 +522,7 @@ def late_opening(game_spec: str) -> int:
     random game ``match`` draws its first opening from, so a match game with the strongest
     level stays short while the AI still has moves to make."""
     from mancala.arena.match import random_opening  # noqa: PLC0415
+
     game = make_game(game_spec)
     return max(0, len(random_opening(game, 100_000, seed=0)) - MATCH_PLIES_LEFT)
 
@@ -468,6 +531,7 @@ def late_opening(game_spec: str) -> int:
 def test_match(game_spec, ai, monkeypatch, capsys):
     from mancala.arena import match as arena  # noqa: PLC0415
     from mancala.cli.main import main  # noqa: PLC0415
+
     played = []
     real = arena.play_match
 
@@ -475,9 +539,9 @@ def test_match(game_spec, ai, monkeypatch, capsys):
         result = real(*args, **kw)
         played.append(result)
         return result
+
     monkeypatch.setattr(arena, "play_match", spy)
-    code = main(["match", ai, OPPONENT, "--game", game_spec, "--games", "2",
-                 "--opening", str(late_opening(game_spec))])
+    code = main(["match", ai, OPPONENT, "--game", game_spec, "--games", "2", "--opening", str(late_opening(game_spec))])
     out, err = capsys.readouterr()
     if not can_play(ai, game_spec):
         one_line_refusal(err, code, "match")
@@ -505,9 +569,26 @@ ARENA_MOVES = 6
 
 def arena_command(game_spec: str, players: list[str], results: Path) -> list[str]:
     """The arguments of a gauntlet of ``players`` (the first against each other) on ``game_spec``."""
-    return ["arena", *players, "--gauntlet", "--game", game_spec, "--openings", "1", "--plies", "0",
-            "--balance", "1e9", "--max-moves", str(ARENA_MOVES), "--seed", "1", "--results", str(results),
-            "--no-progress"]
+    return [
+        "arena",
+        *players,
+        "--gauntlet",
+        "--game",
+        game_spec,
+        "--openings",
+        "1",
+        "--plies",
+        "0",
+        "--balance",
+        "1e9",
+        "--max-moves",
+        str(ARENA_MOVES),
+        "--seed",
+        "1",
+        "--results",
+        str(results),
+        "--no-progress",
+    ]
 
 
 @pytest.fixture(scope="module")
@@ -522,20 +603,32 @@ def arena_rows(tmp_path_factory, request) -> Callable[[str], list[dict]]:
         if game_spec not in runs:
             results = folder / f"{len(runs)}.jsonl"
             players = [OPPONENT] + [ai for ai in selected.get(game_spec, AIS) if can_play(ai, game_spec)]
-            done = subprocess.run([sys.executable, "-m", "mancala", *arena_command(game_spec, players, results)],
-                                  capture_output=True, text=True, env=ENV, cwd=folder, timeout=900)
+            done = subprocess.run(
+                [sys.executable, "-m", "mancala", *arena_command(game_spec, players, results)],
+                capture_output=True,
+                text=True,
+                env=ENV,
+                cwd=folder,
+                timeout=900,
+            )
             assert done.returncode == 0 and "Traceback" not in done.stderr, (done.returncode, done.stderr)
             runs[game_spec] = [json.loads(line) for line in results.read_text().splitlines()]
         return runs[game_spec]
+
     return rows
 
 
 @pytest.mark.parametrize("game_spec, ai", cells("arena"))
 def test_arena(game_spec, ai, arena_rows, tmp_path):
     if not can_play(ai, game_spec):
-        done = subprocess.run([sys.executable, "-m", "mancala",
-                               *arena_command(game_spec, [OPPONENT, ai], tmp_path / "r.jsonl")],
-                              capture_output=True, text=True, env=ENV, cwd=tmp_path, timeout=120)
+        done = subprocess.run(
+            [sys.executable, "-m", "mancala", *arena_command(game_spec, [OPPONENT, ai], tmp_path / "r.jsonl")],
+            capture_output=True,
+            text=True,
+            env=ENV,
+            cwd=tmp_path,
+            timeout=120,
+        )
         one_line_refusal(done.stderr, done.returncode, "arena")
         return
     mine = [row for row in arena_rows(game_spec) if row["pairing"] == [OPPONENT, ai]]

@@ -11,10 +11,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from helpers import scripted
 
 from mancala.cli.main import main
-
-from helpers import scripted
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -22,8 +21,9 @@ REPO = Path(__file__).resolve().parents[1]
 def cli(*args: str, stdin: str = "", timeout: float = 120) -> subprocess.CompletedProcess:
     """``mancala ARGS`` in a child process (so a traceback or a crash is seen as such)."""
     env = dict(os.environ, PYTHONPATH=str(REPO))
-    return subprocess.run([sys.executable, "-m", "mancala", *args], input=stdin, capture_output=True,
-                          text=True, timeout=timeout, env=env)
+    return subprocess.run(
+        [sys.executable, "-m", "mancala", *args], input=stdin, capture_output=True, text=True, timeout=timeout, env=env
+    )
 
 
 def one_error_line(done: subprocess.CompletedProcess, *words: str) -> str:
@@ -37,6 +37,7 @@ def one_error_line(done: subprocess.CompletedProcess, *words: str) -> str:
 
 
 # --- item 2 and 3: save paths, checked before the game starts ------------------------------
+
 
 def test_save_to_a_directory_is_refused_before_the_first_move(tmp_path):
     folder = tmp_path / "adir"
@@ -86,10 +87,12 @@ def test_save_command_in_the_game_names_the_file_not_the_temporary_one(tmp_path)
 def test_a_full_disk_while_autosaving_is_one_line_and_the_game_goes_on(tmp_path, monkeypatch):
     def full_disk(src, dst):
         raise OSError(28, "No space left on device", str(src))
+
     monkeypatch.setattr(os, "replace", full_disk)
     path = tmp_path / "g.json"
-    code, out = run_terminal("kalah(pits=3,seeds=1)", ["human", "human"], ["1", "quit"], save_path=str(path),
-                             autosave=True)
+    code, out = run_terminal(
+        "kalah(pits=3,seeds=1)", ["human", "human"], ["1", "quit"], save_path=str(path), autosave=True
+    )
     assert code == 0
     assert f"Not saved: {path}: cannot write it (No space left on device)" in out
     assert ".tmp" not in out and "Bye." in out
@@ -103,6 +106,7 @@ def run_terminal(spec: str, players: list[str], lines: list[str], width: int = 1
     from mancala.players import make_player  # noqa: PLC0415
     from mancala.record import GameRecord  # noqa: PLC0415
     from mancala.ui.terminal import TerminalGame  # noqa: PLC0415
+
     console = Console(record=True, width=width, file=open(os.devnull, "w"))
     record = kw.pop("record", None) or GameRecord(make_game(spec), players)
     read = scripted(lines)
@@ -111,28 +115,34 @@ def run_terminal(spec: str, players: list[str], lines: list[str], width: int = 1
         line = read(prompt)
         console.print(prompt + line, markup=False, highlight=False, soft_wrap=True)
         return line
+
     game = TerminalGame(record, [make_player(p) for p in players], console=console, read_line=read_and_show, **kw)
     return game.run(), console.export_text()
 
 
 # --- item 9: options that were silently ignored ---------------------------------------------
 
+
 @pytest.fixture
 def saved_game(tmp_path) -> Path:
     path = tmp_path / "g.json"
-    path.write_text(json.dumps({"format": "mancala-game", "version": 1, "game": "bao",
-                                "players": ["human", "easy"], "moves": []}))
+    path.write_text(
+        json.dumps({"format": "mancala-game", "version": 1, "game": "bao", "players": ["human", "easy"], "moves": []})
+    )
     return path
 
 
-@pytest.mark.parametrize("options, named", [
-    (["--level", "hard"], "--level"),
-    (["--game", "kalah"], "--game"),
-    (["--preset", "egyptian"], "--preset"),
-    (["--pits", "4"], "--pits"),
-    (["--seeds", "3"], "--seeds"),
-    (["--ai-first"], "--ai-first"),
-])
+@pytest.mark.parametrize(
+    "options, named",
+    [
+        (["--level", "hard"], "--level"),
+        (["--game", "kalah"], "--game"),
+        (["--preset", "egyptian"], "--preset"),
+        (["--pits", "4"], "--pits"),
+        (["--seeds", "3"], "--seeds"),
+        (["--ai-first"], "--ai-first"),
+    ],
+)
 def test_load_refuses_options_it_cannot_apply(saved_game, capsys, options, named):
     assert main(["play", "--load", str(saved_game), *options]) == 2
     err = capsys.readouterr().err
@@ -158,10 +168,14 @@ def test_an_empty_position_is_an_error_not_the_standard_board(capsys, command):
 
 # --- item 10: small messages -----------------------------------------------------------------
 
+
 def test_an_unknown_player_in_a_save_names_the_file(tmp_path, capsys):
     path = tmp_path / "g.json"
-    path.write_text(json.dumps({"format": "mancala-game", "version": 1, "game": "kalah",
-                                "players": ["human", "wizard"], "moves": ["3"]}))
+    path.write_text(
+        json.dumps(
+            {"format": "mancala-game", "version": 1, "game": "kalah", "players": ["human", "wizard"], "moves": ["3"]}
+        )
+    )
     assert main(["play", "--load", str(path)]) == 2
     err = capsys.readouterr().err
     assert str(path) in err and "wizard" in err and len(err.strip().splitlines()) == 1
@@ -181,6 +195,7 @@ def test_a_match_between_two_equal_specs_names_them_apart(capsys):
 
 # --- item 6: seat labels after the pie rule's swap -------------------------------------------
 
+
 def test_after_a_pie_rule_swap_every_label_follows_the_seat():
     # the AI (player 0) opens from South; the human swaps and so plays South from then on
     code, out = run_terminal("kalah(preset=mankalah)", ["random:seed=1", "human"], ["swap", "4", "quit"])
@@ -189,13 +204,14 @@ def test_after_a_pie_rule_swap_every_label_follows_the_seat():
     assert "North (human) to move" in before_swap
     assert "Seats changed: North (random:seed=1) and South (human)." in after_swap
     assert "South (human) to move" in after_swap and "North (human)" not in after_swap
-    assert "South plays 4" in after_swap                 # the human's move, from South
+    assert "South plays 4" in after_swap  # the human's move, from South
     ai_moves = [line for line in after_swap.splitlines() if line.endswith("[random:seed=1]")]
     assert ai_moves and all(line.startswith("North plays") for line in ai_moves)
 
 
 def test_player_names_follow_the_seat_in_the_rules():
     from mancala.games import make_game  # noqa: PLC0415
+
     game = make_game("kalah(preset=mankalah)")
     state = game.apply(game.initial_state(), game.legal_moves(game.initial_state())[0])
     swapped = game.apply(state, game.parse_move(state, "swap"))
@@ -205,9 +221,11 @@ def test_player_names_follow_the_seat_in_the_rules():
 
 # --- item 12: the terminal board ---------------------------------------------------------------
 
+
 def test_the_board_marks_changed_cells_and_colours_captures():
     from mancala.games import make_game  # noqa: PLC0415
     from mancala.ui.terminal import CAPTURED_STYLE, CHANGED_STYLE, SOWN_FROM_STYLE, board_text  # noqa: PLC0415
+
     # South pit 1 holds 1 seed: it lands in the empty South 2 and captures North 2's 3 seeds
     game = make_game("kalah(pits=3,seeds=0,start=1 0 1 0 0 3 1 0)")
     before = game.initial_state()
@@ -234,6 +252,7 @@ def test_piped_output_has_no_colour_codes_and_says_what_changed():
 
 def test_kalah_stores_are_labelled():
     from mancala.games import make_game  # noqa: PLC0415
+
     text = make_game("kalah").render(make_game("kalah").initial_state())
     assert "North store" in text and "South store" in text
     small = make_game("kalah(pits=2)")
@@ -244,6 +263,7 @@ def test_kalah_stores_are_labelled():
 @pytest.mark.parametrize("seeds", [4, 99])
 def test_wide_kalah_boards_fit_in_80_columns(pits, seeds):
     from mancala.games import make_game  # noqa: PLC0415
+
     game = make_game(f"kalah(pits={pits},seeds={seeds})")
     lines = game.render(game.initial_state()).splitlines()
     assert max(len(line) for line in lines) <= 80
@@ -266,10 +286,10 @@ def test_the_bao_board_stays_on_one_side_unless_flipped():
     code, out = run_terminal("bao", ["human", "random:seed=3"], ["A6L*", "board", "flip", "quit"])
     assert code == 0
     sides = [line.split()[0] for line in out.splitlines() if line.startswith(("South (A/B)", "North (a/b)"))]
-    boards = list(zip(sides[::2], sides[1::2]))            # (top, bottom) of every board drawn
-    assert len(boards) == 5                                # start, after A6L*, after North's reply, board, flip
-    assert boards[:4] == [("North", "South")] * 4          # South's view, also when North is to move
-    assert boards[4] == ("South", "North")                 # flip turns it round
+    boards = list(zip(sides[::2], sides[1::2]))  # (top, bottom) of every board drawn
+    assert len(boards) == 5  # start, after A6L*, after North's reply, board, flip
+    assert boards[:4] == [("North", "South")] * 4  # South's view, also when North is to move
+    assert boards[4] == ("South", "North")  # flip turns it round
 
 
 def test_the_bao_board_can_be_asked_from_north():
@@ -277,7 +297,7 @@ def test_the_bao_board_can_be_asked_from_north():
     assert done.returncode == 0, done.stderr
     out = done.stdout
     sides = [line.split()[0] for line in out.splitlines() if line.startswith(("South (A/B)", "North (a/b)"))]
-    assert sides[:2] == ["South", "North"]                 # North's rows at the bottom
+    assert sides[:2] == ["South", "North"]  # North's rows at the bottom
 
 
 def test_help_explains_the_games_move_syntax():
@@ -291,9 +311,9 @@ def test_help_explains_the_games_move_syntax():
 
 def test_resign_ends_the_game_with_a_recorded_result(tmp_path):
     from mancala.record import load_record  # noqa: PLC0415
+
     path = tmp_path / "bao.json"
-    code, out = run_terminal("bao", ["human", "random:seed=3"], ["A6L*", "resign"], save_path=str(path),
-                             autosave=True)
+    code, out = run_terminal("bao", ["human", "random:seed=3"], ["A6L*", "resign"], save_path=str(path), autosave=True)
     assert code == 0 and "Game over. South (human) resigned: North (random:seed=3) wins." in out
     data = json.loads(path.read_text())
     assert data["version"] == 2 and data["resigned"] == 0
@@ -301,30 +321,43 @@ def test_resign_ends_the_game_with_a_recorded_result(tmp_path):
     loaded = load_record(path)
     assert loaded.resigned == 0 and loaded.is_over() and loaded.winner() == 1
     code, out = run_terminal("bao", ["human", "random:seed=3"], ["A6L*"], record=loaded)
-    assert "resigned" in out and "(human) to move" not in out     # a finished game is not played on
+    assert "resigned" in out and "(human) to move" not in out  # a finished game is not played on
 
 
 def test_a_game_without_resignation_is_still_written_as_version_1(tmp_path):
     from mancala.games import make_game  # noqa: PLC0415
     from mancala.record import GameRecord, save_record  # noqa: PLC0415
+
     save_record(GameRecord(make_game("kalah"), ["human", "easy"]), tmp_path / "g.json")
     assert json.loads((tmp_path / "g.json").read_text())["version"] == 1
 
 
 def test_resigned_needs_version_2(tmp_path, capsys):
     path = tmp_path / "g.json"
-    path.write_text(json.dumps({"format": "mancala-game", "version": 1, "game": "kalah",
-                                "players": ["human", "easy"], "moves": [], "resigned": 0}))
+    path.write_text(
+        json.dumps(
+            {
+                "format": "mancala-game",
+                "version": 1,
+                "game": "kalah",
+                "players": ["human", "easy"],
+                "moves": [],
+                "resigned": 0,
+            }
+        )
+    )
     assert main(["play", "--load", str(path)]) == 2
     assert "version 2" in capsys.readouterr().err
 
 
 # --- item 7 (terminal half): preparing and thinking -------------------------------------------
 
+
 def test_the_first_hint_says_it_prepares_the_engine(monkeypatch):
     import mancala.engine as engine  # noqa: PLC0415
     import mancala.ui.terminal as terminal  # noqa: PLC0415
     from mancala.search.core import SearchResult  # noqa: PLC0415
+
     calls = []
     monkeypatch.setattr(engine, "is_prepared", lambda game: "prepare" in calls)
     monkeypatch.setattr(engine, "prepare", lambda game, **kw: calls.append("prepare") or 0.0)
@@ -333,6 +366,7 @@ def test_the_first_hint_says_it_prepares_the_engine(monkeypatch):
         calls.append(("search", seconds))
         move = game.legal_moves(state)[0]
         return SearchResult(move, 0, (move,), 3, 10, "test")
+
     monkeypatch.setattr(terminal, "best_search", search)
     code, out = run_terminal("kalah", ["human", "human"], ["hint", "hint", "quit"], hint_seconds=2.5)
     assert out.count("preparing the engine (once)…") == 1
@@ -344,6 +378,7 @@ def test_thinking_shows_the_seconds_only_after_a_moment():
     from types import SimpleNamespace  # noqa: PLC0415
 
     from mancala.ui.terminal import THINKING_AFTER, _ThinkingColumn  # noqa: PLC0415
+
     column = _ThinkingColumn("thinking")
     assert column.render(SimpleNamespace(elapsed=THINKING_AFTER / 2)).plain == ""
     assert column.render(SimpleNamespace(elapsed=3.2)).plain == "thinking… 3s"
@@ -351,17 +386,21 @@ def test_thinking_shows_the_seconds_only_after_a_moment():
 
 # --- Ctrl-C: never a traceback -----------------------------------------------------------------
 
-def _in_a_pty(args: list[str], steps: list[tuple[str, str]], then_wait_for: str, timeout: float = 120,
-              settle: float = 0.0):
+
+def _in_a_pty(
+    args: list[str], steps: list[tuple[str, str]], then_wait_for: str, timeout: float = 120, settle: float = 0.0
+):
     """Run ``mancala ARGS`` in a pseudo-terminal: for each (text, prompt) wait for the prompt and
     type the text; then wait for ``then_wait_for``, ``settle`` seconds more, and press Ctrl-C.
     Returns (exit code, output)."""
     import pty  # noqa: PLC0415
     import select  # noqa: PLC0415
     import time  # noqa: PLC0415
+
     pid, fd = pty.fork()
     if pid == 0:  # the child
         import signal  # noqa: PLC0415
+
         signal.signal(signal.SIGINT, signal.SIG_DFL)  # Ctrl-C as in a fresh shell, whatever the test runner set
         env = dict(os.environ, PYTHONPATH=str(REPO), COLUMNS="100")
         os.execve(sys.executable, [sys.executable, "-m", "mancala", *args], env)
@@ -382,17 +421,18 @@ def _in_a_pty(args: list[str], steps: list[tuple[str, str]], then_wait_for: str,
                 if token.encode() in out:
                     return True
         return False
+
     try:
         for text, prompt in steps:
             assert read_until(prompt, timeout), out.decode(errors="replace")[-1500:]
             os.write(fd, text.encode())
         assert read_until(then_wait_for, timeout), out.decode(errors="replace")[-1500:]
         time.sleep(settle)
-        os.write(fd, b"\x03")                      # Ctrl-C, as typed
-        read_until("\0never", 30)                   # the rest of the output, until the end
+        os.write(fd, b"\x03")  # Ctrl-C, as typed
+        read_until("\0never", 30)  # the rest of the output, until the end
     finally:
         done, status = os.waitpid(pid, os.WNOHANG)
-        if not done:                                # a child that missed its cue must not hang the suite
+        if not done:  # a child that missed its cue must not hang the suite
             read_until("\0never", 30)
             done, status = os.waitpid(pid, os.WNOHANG)
             if not done:
@@ -423,18 +463,25 @@ def test_ctrl_c_at_the_prompt_is_one_line():
 def test_sigint_during_a_python_search_is_one_line():
     import signal  # noqa: PLC0415
     import time  # noqa: PLC0415
+
     env = dict(os.environ, PYTHONPATH=str(REPO))
-    child = subprocess.Popen([sys.executable, "-m", "mancala", "play", "--p2", "alphabeta:depth=40"],
-                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
-                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    child = subprocess.Popen(
+        [sys.executable, "-m", "mancala", "play", "--p2", "alphabeta:depth=40"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
     child.stdin.write("1\n")
     child.stdin.flush()
     out = ""
-    while "South plays 1" not in out:            # the human's move is made; the AI now searches
+    while "South plays 1" not in out:  # the human's move is made; the AI now searches
         line = child.stdout.readline()
         assert line, out
         out += line
-    time.sleep(0.5)                               # (not an assert: only lets the search start)
+    time.sleep(0.5)  # (not an assert: only lets the search start)
     child.send_signal(signal.SIGINT)
     rest, err = child.communicate(timeout=60)
     assert child.returncode == 130, (rest, err)
@@ -444,6 +491,7 @@ def test_sigint_during_a_python_search_is_one_line():
 @pytest.mark.skipif(not Path("/proc").is_dir(), reason="needs a folder that takes no new files (/proc)")
 def test_save_into_a_folder_that_takes_no_files_says_so(capsys):
     from mancala.cli.main import main  # noqa: PLC0415
+
     assert main(["play", "--save", "/proc/g.json"]) == 2
     err = capsys.readouterr().err
     assert "files cannot be created in /proc" in err and "no such directory" not in err

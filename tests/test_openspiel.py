@@ -33,10 +33,10 @@ def as_ours(cells: list[int]) -> tuple[int, ...]:
 
 def test_openspiel_board_layout_is_as_described():
     state = pyspiel.load_game("mancala").new_initial_state()
-    state.apply_action(3)   # player 0's third pit: 4 seeds to pits 4, 5, 6 and the store
+    state.apply_action(3)  # player 0's third pit: 4 seeds to pits 4, 5, 6 and the store
     cells = spiel_cells(state)
     assert cells == [0, 4, 4, 0, 5, 5, 5, 1, 4, 4, 4, 4, 4, 4]
-    assert state.current_player() == 0   # extra turn
+    assert state.current_player() == 0  # extra turn
     game = make_game("kalah")
     ours = game.apply(game.initial_state(), KalahMove(3))
     assert ours.board == as_ours(cells) and game.to_move(ours) == 0

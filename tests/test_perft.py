@@ -43,6 +43,7 @@ STANDARD_PERFT = (1, 6, 35, 185, 942, 4690, 23233, 114430)
 
 # --- the engine's perft -------------------------------------------------------------------------
 
+
 def perft(game, state, k: int) -> int:
     if k == 0:
         return 1
@@ -63,6 +64,7 @@ def leaves(game, state, k: int, out: Counter | None = None) -> Counter:
 
 
 # --- OpenSpiel ------------------------------------------------------------------------------------
+
 
 def spiel_board(state) -> tuple[int, ...]:
     """OpenSpiel's board in our order: its cell 0 is player 1's store, 1..6 player 0's pits,
@@ -102,6 +104,7 @@ def spiel_leaves(state, k: int, out: Counter) -> Counter:
 
 # --- the reference Kalah ------------------------------------------------------------------------
 
+
 class Ref:
     """One reference position: rows[seat] lists that seat's pits 1..n, stores[seat] its store."""
 
@@ -112,14 +115,19 @@ class Ref:
         self.first_move, self.turns, self.can_swap, self.over = first_move, turns, can_swap, over
 
     def key(self):
-        return (tuple(self.rows[0]) + (self.stores[0],) + tuple(self.rows[1]) + (self.stores[1],),
-                self.seat)
+        return (tuple(self.rows[0]) + (self.stores[0],) + tuple(self.rows[1]) + (self.stores[1],), self.seat)
 
 
 def ref_from_board(board, seat, ply=0, turns=0, swap_allowed=False) -> Ref:
     n = (len(board) - 2) // 2
-    return Ref([list(board[:n]), list(board[n + 1:2 * n + 1])], [board[n], board[2 * n + 1]],
-               seat, ply == 0, turns, swap_allowed)
+    return Ref(
+        [list(board[:n]), list(board[n + 1 : 2 * n + 1])],
+        [board[n], board[2 * n + 1]],
+        seat,
+        ply == 0,
+        turns,
+        swap_allowed,
+    )
 
 
 def ref_children(rules: KalahRules, st: Ref) -> list[Ref]:
@@ -209,6 +217,7 @@ def ref_of(state) -> Ref:
 
 # --- positions ------------------------------------------------------------------------------------
 
+
 def walk(game, state, rng: random.Random, moves: int):
     """Play up to ``moves`` random moves (stopping before the game would end)."""
     for _ in range(moves):
@@ -226,13 +235,14 @@ def positions(game, seed: int):
     out = [start, walk(game, start, rng, 6), walk(game, start, rng, 15)]
     n = game.rules.pits
     big = [rng.randrange(0, 4) for _ in range(2 * n + 2)]
-    big[rng.randrange(n)] = 2 * n + 1 + rng.randrange(2 * n + 3)   # one South pit laps the board
-    big[n + 1 + rng.randrange(n)] = 4 * n + 3                      # and one North pit twice
+    big[rng.randrange(n)] = 2 * n + 1 + rng.randrange(2 * n + 3)  # one South pit laps the board
+    big[n + 1 + rng.randrange(n)] = 4 * n + 3  # and one North pit twice
     out.append(game.position(big, 0))
     return out
 
 
 # --- tests: the standard rules against OpenSpiel ---------------------------------------------
+
 
 def test_standard_perft_from_the_start_matches_openspiel():
     spiel_start = pyspiel.load_game("mancala").new_initial_state()
@@ -264,8 +274,7 @@ def test_reference_kalah_matches_openspiel_from_random_positions():
         theirs = spiel_leaves(state, 4, Counter())
         ours = ref_leaves(rules, ref, 4, Counter())
         finished = sum(c for key, c in ours.items() if not any(key[0][:6]) or not any(key[0][7:13]))
-        unfinished = Counter({key: c for key, c in ours.items()
-                              if any(key[0][:6]) and any(key[0][7:13])})
+        unfinished = Counter({key: c for key, c in ours.items() if any(key[0][:6]) and any(key[0][7:13])})
         assert theirs.pop("finished", 0) == finished
         assert unfinished == theirs
 
@@ -307,10 +316,11 @@ def test_perft_matches_the_reference_kalah_with_mixed_options(pits, seeds, mix):
 
 # --- tests: invariants ----------------------------------------------------------------------------
 
+
 def mirrored(game, state):
     n = state.pits
     b = state.board
-    return game.position(b[n + 1:] + b[:n + 1], 1 - state.seat)
+    return game.position(b[n + 1 :] + b[: n + 1], 1 - state.seat)
 
 
 @pytest.mark.parametrize("name", sorted(PRESETS))

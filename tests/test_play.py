@@ -8,27 +8,31 @@ import subprocess
 import sys
 
 import pytest
+from helpers import scripted
 
 from mancala.arena.match import play_game, play_match
 from mancala.cli.main import main
 from mancala.errors import BadInput
+from mancala.evaluation import default_evaluation
 from mancala.games import make_game
 from mancala.games.kalah import KalahMove
-from mancala.evaluation import default_evaluation
 from mancala.players import HumanPlayer, RandomPlayer, SearchPlayer, make_player
-from mancala.search.deepening import iterative_deepening
 from mancala.record import GameRecord, load_record, save_record
+from mancala.search.deepening import iterative_deepening
 from mancala.search.explain import explain
 from mancala.ui.terminal import TerminalGame
 
-from helpers import scripted
-
-
 # --- players ---------------------------------------------------------------
 
-@pytest.mark.parametrize("spec, kind, depth", [
-    ("alphabeta:depth=6", "alphabeta", 6), ("minimax:depth=3", "minimax", 3), ("greedy", "greedy", 1),
-])
+
+@pytest.mark.parametrize(
+    "spec, kind, depth",
+    [
+        ("alphabeta:depth=6", "alphabeta", 6),
+        ("minimax:depth=3", "minimax", 3),
+        ("greedy", "greedy", 1),
+    ],
+)
 def test_search_player_specs_build_the_right_search(spec, kind, depth):
     player = make_player(spec)
     assert isinstance(player, SearchPlayer)
@@ -43,7 +47,11 @@ def test_alphabeta_with_a_time_budget_deepens_iteratively_and_round_trips():
     assert player.evaluation == "store:1,seeds:0.25,extra:0.5,threat:0.5"
     again = make_player(player.spec)
     assert (again.spec, again.seconds, again.depth, again.evaluation) == (
-        player.spec, player.seconds, player.depth, player.evaluation)
+        player.spec,
+        player.seconds,
+        player.depth,
+        player.evaluation,
+    )
     capped = make_player("alphabeta:depth=3,time=10")
     assert (capped.depth, capped.seconds) == (3, 10.0) and make_player(capped.spec).spec == capped.spec
     game = make_game("kalah")
@@ -57,9 +65,20 @@ def test_other_player_specs():
     assert make_player("best:time=0.5").seconds == 0.5
 
 
-@pytest.mark.parametrize("spec", ["wizard", "alphabeta:depth=x", "alphabeta:depth=0", "minimax:colour=red",
-                                  "best:time=-1", "alphabeta:eval=nonsense", "alphabeta:time=0",
-                                  "alphabeta:time=soon", "minimax:time=1"])
+@pytest.mark.parametrize(
+    "spec",
+    [
+        "wizard",
+        "alphabeta:depth=x",
+        "alphabeta:depth=0",
+        "minimax:colour=red",
+        "best:time=-1",
+        "alphabeta:eval=nonsense",
+        "alphabeta:time=0",
+        "alphabeta:time=soon",
+        "minimax:time=1",
+    ],
+)
 def test_bad_player_specs_are_rejected_with_a_message(spec):
     with pytest.raises(BadInput):
         make_player(spec)
@@ -108,6 +127,7 @@ def test_best_player_beats_random_at_kalah():
 
 # --- arena -----------------------------------------------------------------
 
+
 def test_deeper_alphabeta_beats_greedy_over_a_match():
     game = make_game("kalah")
     result = play_match(game, "alphabeta:depth=4", "greedy", games=2)
@@ -125,6 +145,7 @@ def test_play_game_records_every_move_and_conserves_seeds():
 
 
 # --- saved games -----------------------------------------------------------
+
 
 def test_saved_game_round_trips(tmp_path):
     game = make_game("kalah(preset=egyptian,pits=5)")
@@ -146,6 +167,7 @@ def test_a_failed_save_leaves_the_old_file_intact(tmp_path, monkeypatch):
 
     def broken_replace(src, dst):
         raise OSError(28, "No space left on device")
+
     monkeypatch.setattr(os, "replace", broken_replace)
     with pytest.raises(OSError):
         save_record(GameRecord(game, ["human", "easy"], [KalahMove(3), KalahMove(1)]), path)
@@ -153,16 +175,26 @@ def test_a_failed_save_leaves_the_old_file_intact(tmp_path, monkeypatch):
     assert [p.name for p in tmp_path.iterdir()] == ["g.json"]  # no temp file left behind
 
 
-@pytest.mark.parametrize("content, words", [
-    (None, "no such file"),
-    ('{"format": "mancala-game", "vers', "not valid JSON"),
-    ('{"format": "chess"}', "not a mancala saved game"),
-    ('{"format": "mancala-game", "version": 3, "game": "kalah", "players": ["a", "b"], "moves": []}', "newer version"),
-    ('{"format": "mancala-game", "version": 1, "game": "kalah", "players": ["human", "easy"], "moves": ["3", "3"]}',
-     "move 2"),
-    ('{"format": "mancala-game", "version": 1, "game": "chess", "players": ["human", "easy"], "moves": []}',
-     "unknown game"),
-])
+@pytest.mark.parametrize(
+    "content, words",
+    [
+        (None, "no such file"),
+        ('{"format": "mancala-game", "vers', "not valid JSON"),
+        ('{"format": "chess"}', "not a mancala saved game"),
+        (
+            '{"format": "mancala-game", "version": 3, "game": "kalah", "players": ["a", "b"], "moves": []}',
+            "newer version",
+        ),
+        (
+            '{"format": "mancala-game", "version": 1, "game": "kalah", "players": ["human", "easy"], "moves": ["3", "3"]}',
+            "move 2",
+        ),
+        (
+            '{"format": "mancala-game", "version": 1, "game": "chess", "players": ["human", "easy"], "moves": []}',
+            "unknown game",
+        ),
+    ],
+)
 def test_bad_saved_games_give_one_clear_line_and_exit_2(tmp_path, capsys, content, words):
     path = tmp_path / "g.json"
     if content is not None:
@@ -174,12 +206,14 @@ def test_bad_saved_games_give_one_clear_line_and_exit_2(tmp_path, capsys, conten
 
 # --- terminal play ---------------------------------------------------------
 
+
 def terminal(record, specs, lines, **kw):
     players = [make_player(s) for s in specs]
     for p in players:
         if isinstance(p, HumanPlayer):
             p.ask = None
     from rich.console import Console
+
     console = Console(record=True, width=100, file=open(os.devnull, "w"))
     game = TerminalGame(record, players, console=console, read_line=scripted(lines), **kw)
     code = game.run()
@@ -219,8 +253,13 @@ def test_ai_vs_ai_at_different_depths_plays_to_the_end():
 
 def test_piped_cli_session_saves_and_resumes(tmp_path):
     save = tmp_path / "game.json"
-    run = lambda args, text: subprocess.run([sys.executable, "-m", "mancala", *args], input=text,  # noqa: E731
-                                            capture_output=True, text=True, timeout=120)
+    run = lambda args, text: subprocess.run(
+        [sys.executable, "-m", "mancala", *args],
+        input=text,  # noqa: E731
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     first = run(["play", "--level", "easy", "--save", str(save)], "3\n6\nquit\n")
     assert first.returncode == 0, first.stderr
     assert "South plays 3: extra turn." in first.stdout
@@ -232,16 +271,22 @@ def test_piped_cli_session_saves_and_resumes(tmp_path):
 
 # --- explain ---------------------------------------------------------------
 
+
 def test_explain_reproduces_seed_003s_pruning_example():
     """Seed 003: O to move on XX_/_O_/___; after O plays 3 and X wins at 2, alpha is 50 and
     the score 0, so the rest of that min node is not searched."""
     game = make_game("tictactoe")
     lines = []
     from mancala.evaluation.basic import win_loss_percent
+
     result = explain(game, game.position("XX./.O./..."), 9, win_loss_percent, lines.append, prunes_only=True)
     assert result.move.cell == 2 and result.value == 50
-    assert any(line.strip().startswith("PRUNE: alpha is 50, score is 0: moves 2-5 (5, 6, 7, 8) of this min node "
-                                       "on XX2/OO5/678") for line in lines)
+    assert any(
+        line.strip().startswith(
+            "PRUNE: alpha is 50, score is 0: moves 2-5 (5, 6, 7, 8) of this min node on XX2/OO5/678"
+        )
+        for line in lines
+    )
 
 
 def test_explain_cli_on_kalah(capsys):
@@ -256,6 +301,7 @@ def test_explain_cli_rejects_a_finished_position(capsys):
 
 
 # --- Bao through the same layers ---------------------------------------------
+
 
 def test_bao_plays_with_the_same_players_and_saves(tmp_path):
     game = make_game("bao")
@@ -278,20 +324,29 @@ def test_bao_in_the_terminal_with_hint_and_an_illegal_move():
 
 def test_output_cut_short_by_the_reader_is_not_a_traceback():
     """`mancala ... | head -1`: the reader closes the pipe early; no traceback, exit 0."""
-    proc = subprocess.run(f"'{sys.executable}' -m mancala explain --game tictactoe --position '.........' | head -1",
-                          shell=True, capture_output=True, text=True, timeout=120)
+    proc = subprocess.run(
+        f"'{sys.executable}' -m mancala explain --game tictactoe --position '.........' | head -1",
+        shell=True,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert proc.stdout.strip() == "012" and proc.stderr == ""
 
 
-@pytest.mark.parametrize("spec, message", [
-    ("alphabeta:depth=999999", "depth must be 1-64"),
-    ("minimax:depth=0", "depth must be 1-64"),
-    ("best:time=1e9", "at most 3600 seconds"),
-    ("best:time=nan", "at most 3600 seconds"),
-    ("best:depth=100", "depth must be 1-64"),
-])
+@pytest.mark.parametrize(
+    "spec, message",
+    [
+        ("alphabeta:depth=999999", "depth must be 1-64"),
+        ("minimax:depth=0", "depth must be 1-64"),
+        ("best:time=1e9", "at most 3600 seconds"),
+        ("best:time=nan", "at most 3600 seconds"),
+        ("best:depth=100", "depth must be 1-64"),
+    ],
+)
 def test_absurd_player_budgets_are_refused_in_one_line(spec, message, capsys):
     from mancala.cli.main import main  # noqa: PLC0415
+
     assert main(["match", "greedy", spec, "--games", "1"]) == 2
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and message in err
@@ -301,17 +356,19 @@ def test_an_expected_line_says_who_plays_each_turn():
     """Kalah's extra turns make a bare list of moves ambiguous: the line is grouped by turn
     and each turn names its mover; an illegal tail (a stale table line) is cut off."""
     from mancala.search.explain import line_by_turn
+
     game = make_game("kalah")
     start = game.initial_state()
     # pit 3 of six with four seeds ends in South's store: South moves again
     assert line_by_turn(game, start, ["3", "6", "1", "2"]) == ["South 3 6", "North 1", "South 2"]
-    assert line_by_turn(game, start, ["3", "3"]) == ["South 3"]       # pit 3 is empty by then
+    assert line_by_turn(game, start, ["3", "3"]) == ["South 3"]  # pit 3 is empty by then
     ttt = make_game("tictactoe")
     assert line_by_turn(ttt, ttt.initial_state(), ["4", "0", "8"]) == ["X 4", "O 0", "X 8"]
 
 
 def test_the_server_hint_names_the_movers_of_its_line(tmp_path):
     from mancala.server.study import hint
+
     game = make_game("kalah(pits=3,seeds=2)")
     message = hint(game, game.initial_state(), 1.0)
     assert message["turns"] and message["turns"][0].startswith("South " + message["move"])

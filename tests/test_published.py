@@ -23,7 +23,7 @@ def replay(game, line: str):
     boards = []
     turns = line.split("-")
     for number, turn in enumerate(turns):
-        mover = number % 2   # South (player 0) opens
+        mover = number % 2  # South (player 0) opens
         for i, hole in enumerate(turn):
             assert not game.is_terminal(state), f"the game ended before turn {number + 1}"
             assert game.to_move(state) == mover, f"turn {number + 1} ({turn}), move {i + 1}"
@@ -31,8 +31,9 @@ def replay(game, line: str):
             if i < len(turn) - 1:
                 assert state.last.extra_turn, f"turn {number + 1} ({turn}) should go on after {hole}"
         if number < len(turns) - 1:
-            assert game.to_move(state) != mover and not state.last.extra_turn, \
+            assert game.to_move(state) != mover and not state.last.extra_turn, (
                 f"turn {number + 1} ({turn}) should end here"
+            )
         boards.append(state.board)
     return state, boards
 
@@ -48,16 +49,16 @@ def test_perfect_game_replays_and_south_wins_by_10(preset):
     assert final.last.capture and final.last.captured == 1
     assert final.board == (0,) * 6 + (29,) + (0,) * 6 + (19,)
     # a few intermediate boards, worked out by hand from the start
-    assert boards[0] == (4, 4, 0, 5, 5, 0, 2, 5, 5, 5, 5, 4, 4, 0)   # 3 (extra turn), then 6
-    assert boards[1] == (4, 4, 0, 5, 5, 0, 2, 0, 1, 7, 7, 6, 6, 1)   # North: 2, then 1
+    assert boards[0] == (4, 4, 0, 5, 5, 0, 2, 5, 5, 5, 5, 4, 4, 0)  # 3 (extra turn), then 6
+    assert boards[1] == (4, 4, 0, 5, 5, 0, 2, 0, 1, 7, 7, 6, 6, 1)  # North: 2, then 1
 
 
 def test_perfect_game_needs_the_empty_capture_rule():
     """Under the standard rules every move of the line is still legal, but turn 13
     (South's hole 4: one seed into empty pit 6, facing an empty pit) banks nothing, and the
     final position is not over."""
-    standard, _ = replay(make_game("kalah"), PERFECT_GAME[:PERFECT_GAME.index("-4-1-3-2")])
-    empty, _ = replay(make_game("kalah(preset=empty-capture)"), PERFECT_GAME[:PERFECT_GAME.index("-4-1-3-2")])
+    standard, _ = replay(make_game("kalah"), PERFECT_GAME[: PERFECT_GAME.index("-4-1-3-2")])
+    empty, _ = replay(make_game("kalah(preset=empty-capture)"), PERFECT_GAME[: PERFECT_GAME.index("-4-1-3-2")])
     assert standard.board == empty.board == (1, 0, 0, 1, 1, 0, 21, 0, 2, 10, 0, 0, 0, 12)
     game = make_game("kalah")
     after = game.apply(standard, game.parse_move(standard, "5"))

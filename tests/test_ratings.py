@@ -37,8 +37,17 @@ def test_three_players_joint_fit():
     # A-B 2:1, B-C 2:1, A-C 2:1 does not fit exactly; the likelihood equations say each
     # player's expected total equals its actual total.  A chain A>B>C with equal steps d
     # solves them: A: 3 = 3 sigma(d) + 3 sigma(2d), and B's total 3 = 3 sigma(d) + 3 (1 - sigma(d)).
-    games = [("A", "B", 1), ("A", "B", 1), ("A", "B", 0), ("B", "C", 1), ("B", "C", 1), ("B", "C", 0),
-             ("A", "C", 1), ("A", "C", 1), ("A", "C", 0)]
+    games = [
+        ("A", "B", 1),
+        ("A", "B", 1),
+        ("A", "B", 0),
+        ("B", "C", 1),
+        ("B", "C", 1),
+        ("B", "C", 0),
+        ("A", "C", 1),
+        ("A", "C", 1),
+        ("A", "C", 0),
+    ]
     r = by_name(fit_bradley_terry(["A", "B", "C"], games))
     d = (r["A"].elo - r["B"].elo) / ELO
     assert r["B"].elo == pytest.approx(0, abs=1e-6)
@@ -67,7 +76,7 @@ def test_intervals_stay_right_with_many_games():
     # 6 players, every pair 120 games with even scores: the centred covariance is
     # (I - J/6) / (0.25 * 120 * 6), whatever the rounding in the Hessian's null direction
     names = list("ABCDEF")
-    games = [(a, b, s) for i, a in enumerate(names) for b in names[i + 1:] for s in (1, 0) * 60]
+    games = [(a, b, s) for i, a in enumerate(names) for b in names[i + 1 :] for s in (1, 0) * 60]
     for r in fit_bradley_terry(names, games):
         assert r.elo == pytest.approx(0, abs=1e-9)
         assert r.interval == pytest.approx(Z95 * math.sqrt((1 - 1 / 6) / (0.25 * 120 * 6)) * ELO)
@@ -76,8 +85,16 @@ def test_intervals_stay_right_with_many_games():
 def test_needs_ridge_when_a_group_beats_everyone_else():
     """No single player is perfect, but {A, B} never lost a point to {C, D}: the plain fit
     diverges, so the ridge is needed; one point taken back from the group makes it regular."""
-    games = [("A", "B", 1), ("B", "A", 1), ("C", "D", 1), ("D", "C", 1),
-             ("A", "C", 1), ("B", "D", 1), ("A", "D", 1), ("B", "C", 1)]
+    games = [
+        ("A", "B", 1),
+        ("B", "A", 1),
+        ("C", "D", 1),
+        ("D", "C", 1),
+        ("A", "C", 1),
+        ("B", "D", 1),
+        ("A", "D", 1),
+        ("B", "C", 1),
+    ]
     assert needs_ridge(["A", "B", "C", "D"], games)
     assert not needs_ridge(["A", "B", "C", "D"], games + [("C", "A", 0.5)])
     rated = {r.player: r for r in fit_bradley_terry(["A", "B", "C", "D"], games, ridge=0.01)}

@@ -7,18 +7,18 @@ from __future__ import annotations
 import json
 
 import pytest
+from server_helpers import TEST_HOSTS, Conn
 from starlette.testclient import TestClient, WebSocketDenialResponse
 from starlette.websockets import WebSocketDisconnect
 
-from mancala.games import make_game
-from mancala.record import GameRecord, record_from_json
 from mancala.evaluation.basic import win_loss_percent
-from mancala.search.explain import ExplainTracer
+from mancala.games import make_game
+from mancala.record import record_from_json
 from mancala.search.core import alphabeta
+from mancala.search.explain import ExplainTracer
 from mancala.server.app import create_app
 from mancala.server.protocol import MAX_MESSAGE_BYTES
 from mancala.server.session import ServerConfig
-from server_helpers import Conn, TEST_HOSTS
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -42,6 +42,7 @@ def conn(client):
 def test_http_endpoints_describe_games_players_and_status(client):
     games = client.get("/api/games").json()["games"]
     from mancala.games import CATALOGUE  # noqa: PLC0415 (a test may have registered a toy game)
+
     assert [g["name"] for g in games] == list(CATALOGUE) and list(CATALOGUE)[:3] == ["kalah", "bao", "tictactoe"]
     kalah = games[0]
     assert "ethiopian" in kalah["presets"] and kalah["presets"]["mankalah"]["pits"] == 7
@@ -63,31 +64,34 @@ def test_first_message_must_be_hello(client):
         assert c.ask("ping", "pong")["type"] == "pong"
 
 
-@pytest.mark.parametrize("frame, code", [
-    ("this is not json", "bad_json"),
-    ("[1, 2]", "bad_json"),
-    ('{"type": "ping"}', "bad_version"),
-    ('{"v": 2, "type": "ping"}', "bad_version"),
-    ('{"v": "1", "type": "ping"}', "bad_version"),
-    ('{"v": 1}', "unknown_type"),
-    ('{"v": 1, "type": "dance"}', "unknown_type"),
-    ('{"v": 1, "type": "move"}', "bad_request"),
-    ('{"v": 1, "type": "move", "move": [3]}', "bad_request"),
-    ('{"v": 1, "type": "view", "ply": true}', "bad_request"),
-    ('{"v": 1, "type": "create", "players": "human"}', "bad_request"),
-    ('{"v": 1, "type": "create", "game": "chess"}', "bad_request"),
-    ('{"v": 1, "type": "create", "players": ["human", "wizard"]}', "bad_request"),
-    ('{"v": 1, "type": "create", "game": "kalah", "options": {"pits": 99}}', "bad_request"),
-    ('{"v": 1, "type": "create", "game": "bao(max_laps=0)"}', "bad_request"),
-    ('{"v": 1, "type": "create", "players": ["human", "alphabeta:depth=40"]}', "bad_request"),
-    ('{"v": 1, "type": "create", "players": ["human", "best:time=1e9"]}', "bad_request"),
-    ('{"v": 1, "type": "undo"}', "no_game"),
-    ('{"v": 1, "type": "join", "game_id": "nope"}', "no_game"),
-    ('{"v": 1, "type": "ping", "id": {"a": 1}}', "bad_request"),
-    ('{"v": 1, "type": "ping", "id": 1e400}', "bad_request"),
-    ('{"v": 1, "type": "settings", "move_delay": NaN}', "bad_json"),
-    ('{"v": 1, "type": "hint", "seconds": 1e999}', "bad_request"),
-])
+@pytest.mark.parametrize(
+    "frame, code",
+    [
+        ("this is not json", "bad_json"),
+        ("[1, 2]", "bad_json"),
+        ('{"type": "ping"}', "bad_version"),
+        ('{"v": 2, "type": "ping"}', "bad_version"),
+        ('{"v": "1", "type": "ping"}', "bad_version"),
+        ('{"v": 1}', "unknown_type"),
+        ('{"v": 1, "type": "dance"}', "unknown_type"),
+        ('{"v": 1, "type": "move"}', "bad_request"),
+        ('{"v": 1, "type": "move", "move": [3]}', "bad_request"),
+        ('{"v": 1, "type": "view", "ply": true}', "bad_request"),
+        ('{"v": 1, "type": "create", "players": "human"}', "bad_request"),
+        ('{"v": 1, "type": "create", "game": "chess"}', "bad_request"),
+        ('{"v": 1, "type": "create", "players": ["human", "wizard"]}', "bad_request"),
+        ('{"v": 1, "type": "create", "game": "kalah", "options": {"pits": 99}}', "bad_request"),
+        ('{"v": 1, "type": "create", "game": "bao(max_laps=0)"}', "bad_request"),
+        ('{"v": 1, "type": "create", "players": ["human", "alphabeta:depth=40"]}', "bad_request"),
+        ('{"v": 1, "type": "create", "players": ["human", "best:time=1e9"]}', "bad_request"),
+        ('{"v": 1, "type": "undo"}', "no_game"),
+        ('{"v": 1, "type": "join", "game_id": "nope"}', "no_game"),
+        ('{"v": 1, "type": "ping", "id": {"a": 1}}', "bad_request"),
+        ('{"v": 1, "type": "ping", "id": 1e400}', "bad_request"),
+        ('{"v": 1, "type": "settings", "move_delay": NaN}', "bad_json"),
+        ('{"v": 1, "type": "hint", "seconds": 1e999}', "bad_request"),
+    ],
+)
 def test_every_bad_message_gets_an_error_and_the_connection_stays_usable(conn, frame, code):
     conn.raw(frame)
     err = conn.recv()
@@ -147,13 +151,13 @@ def test_kalah_move_steps_and_the_ai_reply(conn):
 
 def test_undo_and_redo_go_through_the_ai_turn_and_extra_turns(conn):
     conn.create("kalah(pits=3,seeds=2)", ["human", "greedy"])
-    conn.ask("move", move="2")                     # extra turn
+    conn.ask("move", move="2")  # extra turn
     conn.ask("move", move="3")
     done = conn.settle(lambda s: s["to_move"] == 0)
     plies = done["ply"]
     assert plies >= 3
     back = conn.ask("undo")
-    assert back["ply"] == 1 and back["to_move"] == 0           # back to my decision after my extra turn
+    assert back["ply"] == 1 and back["to_move"] == 0  # back to my decision after my extra turn
     assert back["can_redo"] and back["can_undo"]
     back = conn.ask("undo")
     assert back["ply"] == 0 and not back["can_undo"]
@@ -190,13 +194,18 @@ def test_after_a_swap_players_and_history_name_the_seat_they_sat_at(conn):
     assert swapped["status"].startswith("North")
     after = conn.ask("move", move="1")
     assert [(h["player"], h["name"], h["move"]) for h in after["history"]] == [
-        (0, "South", "1"), (1, "North", "swap"), (0, "North", "1")]
+        (0, "South", "1"),
+        (1, "North", "swap"),
+        (0, "North", "1"),
+    ]
 
 
 def test_ethiopian_moves_carry_their_direction(conn):
     _, state = conn.create("kalah(preset=ethiopian)", ["human", "greedy"])
-    assert state["legal"][:2] == [{"move": "1R", "pit": 1, "cell": 0, "dir": "R"},
-                                  {"move": "1L", "pit": 1, "cell": 0, "dir": "L"}]
+    assert state["legal"][:2] == [
+        {"move": "1R", "pit": 1, "cell": 0, "dir": "R"},
+        {"move": "1L", "pit": 1, "cell": 0, "dir": "L"},
+    ]
     after = conn.ask("move", move="2L")
     # clockwise from South pit 2: pit 1, then past North's store (skipped) into North's pits 6, 5, 4
     assert after["last"]["steps"][1] == {"kind": "sow", "cells": [0, 12, 11, 10]}
@@ -211,8 +220,15 @@ def test_bao_board_legal_annotations_and_laps(conn):
     assert board["stock"] == [22, 22] and board["nyumba"][0] == {"hole": "A5", "owned": True, "functional": True}
     legal = {m["move"]: m for m in state["legal"]}
     assert set(legal) == {"A6L*", "A6R*", "A7L*", "A7R*"}
-    assert legal["A6L*"] == {"move": "A6L*", "hole": "A6", "dir": "L", "sow": "acw", "capture": False,
-                             "house": None, "kichwa": None}
+    assert legal["A6L*"] == {
+        "move": "A6L*",
+        "hole": "A6",
+        "dir": "L",
+        "sow": "acw",
+        "capture": False,
+        "house": None,
+        "kichwa": None,
+    }
     err = conn.ask("move", move="A1L")
     assert err["code"] == "illegal" and "A1 is empty" in err["message"]
     after = conn.ask("move", move="A6L*")
@@ -225,11 +241,12 @@ def test_bao_board_legal_annotations_and_laps(conn):
 
 def test_bao_choices_are_flagged_only_where_the_rules_leave_them():
     import random
+
     from mancala.server.views import legal_view
+
     game = make_game("bao")
     # a namua capture from A5 may enter either kichwa; from A7 the kichwa is forced
-    state = game.from_diagram("0 0 0 0 0 0 0 0 / 0 0 0 0 2 2 2 0 / 0 0 0 2 6 2 2 0 / 0 0 0 0 0 0 0 0",
-                              stock=(10, 10))
+    state = game.from_diagram("0 0 0 0 0 0 0 0 / 0 0 0 0 2 2 2 0 / 0 0 0 2 6 2 2 0 / 0 0 0 0 0 0 0 0", stock=(10, 10))
     rows = legal_view(game, state)
     assert all(r["capture"] for r in rows)
     assert {r["kichwa"] for r in rows if r["hole"] == "A5"} == {"left", "right"}
@@ -281,15 +298,30 @@ def test_save_returns_the_cli_record_and_load_restores_it(client, conn):
         assert loaded["game_id"] != state["game_id"]
 
 
-@pytest.mark.parametrize("bad, words", [
-    ({"format": "something-else"}, "not a mancala saved game"),
-    ({"format": "mancala-game", "version": 9, "game": "kalah", "players": ["human", "human"], "moves": []},
-     "newer version"),
-    ({"format": "mancala-game", "version": 1, "game": "kalah", "players": ["human", "human"], "moves": ["3", "3"]},
-     "move 2"),
-    ({"format": "mancala-game", "version": 1, "game": "kalah", "players": ["human", "wizard"], "moves": []},
-     "unknown player"),
-])
+@pytest.mark.parametrize(
+    "bad, words",
+    [
+        ({"format": "something-else"}, "not a mancala saved game"),
+        (
+            {"format": "mancala-game", "version": 9, "game": "kalah", "players": ["human", "human"], "moves": []},
+            "newer version",
+        ),
+        (
+            {
+                "format": "mancala-game",
+                "version": 1,
+                "game": "kalah",
+                "players": ["human", "human"],
+                "moves": ["3", "3"],
+            },
+            "move 2",
+        ),
+        (
+            {"format": "mancala-game", "version": 1, "game": "kalah", "players": ["human", "wizard"], "moves": []},
+            "unknown player",
+        ),
+    ],
+)
 def test_a_bad_record_is_refused_and_the_current_game_survives(conn, bad, words):
     _, state = conn.create("kalah(pits=3,seeds=2)", ["human", "human"])
     err = conn.ask("load", record=bad)
@@ -299,8 +331,13 @@ def test_a_bad_record_is_refused_and_the_current_game_survives(conn, bad, words)
 
 def test_an_oversized_record_is_refused_and_the_game_survives(conn):
     _, state = conn.create("tictactoe", ["human", "human"])
-    big = {"format": "mancala-game", "version": 1, "game": "kalah", "players": ["human", "human"],
-           "moves": ["1"] * 40000}
+    big = {
+        "format": "mancala-game",
+        "version": 1,
+        "game": "kalah",
+        "players": ["human", "human"],
+        "moves": ["1"] * 40000,
+    }
     conn.send("load", record=big)
     err = conn.recv()
     assert err["code"] == "too_large" and "id" not in err  # too big to be read, its id too
@@ -375,6 +412,7 @@ def test_hint_and_analysis_for_tictactoe_are_exact(conn):
 
 def test_kalah_analysis_uses_the_exact_engine(conn):
     from mancala.engine import solve
+
     conn.create("kalah(pits=3,seeds=2)", ["human", "human"])
     table = conn.ask("analyse", "analysis", seconds=5)
     game = make_game("kalah(pits=3,seeds=2)")
@@ -387,7 +425,7 @@ def test_kalah_analysis_uses_the_exact_engine(conn):
 
 def test_review_lists_each_move_against_the_best(conn):
     conn.create("tictactoe", ["human", "human"])
-    for cell in (0, 4, 8, 2):      # O's 2 (a corner) loses to X's fork... X's 6 wins
+    for cell in (0, 4, 8, 2):  # O's 2 (a corner) loses to X's fork... X's 6 wins
         conn.ask("move", move=str(cell))
     review = conn.ask("review", "review", seconds=1)
     assert [r["move"] for r in review["moves"]] == ["0", "4", "8", "2"]
@@ -399,8 +437,13 @@ def test_review_lists_each_move_against_the_best(conn):
 def test_tree_nodes_prunes_and_counts_match_explain(conn):
     game = make_game("tictactoe")
     state = game.position("XX./.O./...")
-    record = {"format": "mancala-game", "version": 1, "game": "tictactoe", "players": ["human", "human"],
-              "moves": ["0", "4", "1"]}
+    record = {
+        "format": "mancala-game",
+        "version": 1,
+        "game": "tictactoe",
+        "players": ["human", "human"],
+        "moves": ["0", "4", "1"],
+    }
     rid = conn.send("load", record=record)
     conn.wait("state", rid)
     tree = conn.ask("tree", "tree", depth=2)
@@ -415,9 +458,9 @@ def test_tree_nodes_prunes_and_counts_match_explain(conn):
             reasons.append(node["prune_reason"])
         for child in node["children"]:
             walk(child)
+
     walk(tree["root"])
-    explained = [line.split("PRUNE: ", 1)[1].replace(" on XX./.O./...", "")
-                 for line in lines if "PRUNE: " in line]
+    explained = [line.split("PRUNE: ", 1)[1].replace(" on XX./.O./...", "") for line in lines if "PRUNE: " in line]
     assert reasons and len(reasons) == len(explained)
     assert tree["root"]["window"] == ["-inf", "inf"] and tree["root"]["max"] is True
     assert conn.ask("tree", "tree", depth=9)["code"] == "bad_request"
@@ -452,7 +495,7 @@ def test_new_plays_again_with_the_same_settings_and_settings_change_the_delay(co
     assert again["ply"] == 0 and again["game"]["spec"] == "kalah(pits=3,seeds=2)"
     assert [p["spec"] for p in again["players"]] == ["human", "greedy"]
     games = {g["game_id"] for g in conn.ask("list", "games")["games"]}
-    assert first["game_id"] not in games                  # the old game was left and freed
+    assert first["game_id"] not in games  # the old game was left and freed
     other = conn.ask("new", game="tictactoe", players=["human", "human"])
     assert other["type"] == "state" and other["board"]["kind"] == "tictactoe"
     assert conn.ask("settings", move_delay=1.5)["move_delay"] == 1.5
@@ -472,9 +515,11 @@ def test_the_engine_is_warmed_in_the_background_and_announced():
 
 
 def test_rule_options_and_an_explicit_start_position(conn):
-    _, state = conn.create("kalah", ["human", "human"],
-                           options={"pits": 3, "start": [1, 0, 2, 5, 2, 2, 2, 0], "first": "north",
-                                    "empty_capture": True})
+    _, state = conn.create(
+        "kalah",
+        ["human", "human"],
+        options={"pits": 3, "start": [1, 0, 2, 5, 2, 2, 2, 0], "first": "north", "empty_capture": True},
+    )
     assert state["board"]["cells"] == [1, 0, 2, 5, 2, 2, 2, 0]
     assert state["to_move"] == 1 and state["board"]["to_move_seat"] == 1
     assert state["game"]["options"]["empty_capture"] is True

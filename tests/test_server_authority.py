@@ -7,13 +7,13 @@ from __future__ import annotations
 import argparse
 
 import pytest
+from server_helpers import TEST_HOSTS, Conn
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from mancala.server.app import create_app, host_name
 from mancala.server.command import server_names
 from mancala.server.session import LOOPBACK_NAMES, ServerConfig
-from server_helpers import TEST_HOSTS, Conn
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -34,10 +34,18 @@ def _ai_game(conn: Conn) -> str:
     return joined["game_id"]
 
 
-@pytest.mark.parametrize("intent, fields", [
-    ("pause", {}), ("resume", {}), ("step", {}), ("settings", {"move_delay": 0.0}),
-    ("undo", {}), ("redo", {}), ("resign", {}),
-])
+@pytest.mark.parametrize(
+    "intent, fields",
+    [
+        ("pause", {}),
+        ("resume", {}),
+        ("step", {}),
+        ("settings", {"move_delay": 0.0}),
+        ("undo", {}),
+        ("redo", {}),
+        ("resign", {}),
+    ],
+)
 def test_a_watcher_cannot_steer_an_ai_game(client, intent, fields):
     with client.websocket_connect("/ws") as w1, client.websocket_connect("/ws") as w2:
         owner, watcher = Conn(w1), Conn(w2)
@@ -102,8 +110,9 @@ def test_the_creator_who_comes_back_with_its_token_may_steer_again(client):
             assert back.ask("pause")["paused"] is True
 
 
-@pytest.mark.parametrize("path", ["/", "/api/results", "/api/status", "/api/players", "/api/games",
-                                  "/static/index.html"])
+@pytest.mark.parametrize(
+    "path", ["/", "/api/results", "/api/status", "/api/players", "/api/games", "/static/index.html"]
+)
 def test_a_foreign_host_name_is_refused_on_every_http_route(client, path):
     refused = client.get(path, headers={"host": "evil.example:8000"})
     assert refused.status_code == 421, (path, refused.status_code)
@@ -118,10 +127,16 @@ def test_a_foreign_host_name_cannot_open_the_websocket(client):
             ws.receive_text()  # a welcome, were the handshake accepted
 
 
-@pytest.mark.parametrize("header, name", [
-    ("localhost:8000", "localhost"), ("127.0.0.1", "127.0.0.1"), ("[::1]:8000", "::1"),
-    ("EVIL.example:80", "evil.example"), ("", ""),
-])
+@pytest.mark.parametrize(
+    "header, name",
+    [
+        ("localhost:8000", "localhost"),
+        ("127.0.0.1", "127.0.0.1"),
+        ("[::1]:8000", "::1"),
+        ("EVIL.example:80", "evil.example"),
+        ("", ""),
+    ],
+)
 def test_host_name_reads_the_header(header, name):
     assert host_name(header) == name
 
@@ -129,6 +144,7 @@ def test_host_name_reads_the_header(header, name):
 def test_the_names_a_server_answers_to():
     def names(host: str, *allow: str) -> tuple[str, ...]:
         return server_names(argparse.Namespace(host=host, allow_host=list(allow)))
+
     assert names("127.0.0.1") == LOOPBACK_NAMES
     wide = names("0.0.0.0", "mancala.example.org")
     assert "mancala.example.org" in wide and "0.0.0.0" not in wide and "localhost" in wide
@@ -138,9 +154,11 @@ def test_the_names_a_server_answers_to():
 
 # --- what a waiting person is told (issue 17, item 8) ------------------------------------
 
+
 def test_an_engine_player_waiting_for_the_warm_up_is_told_what_and_how_long():
     from mancala.games import make_game
     from mancala.server.session import Hub, _seat
+
     hub = Hub(ServerConfig(hosts=TEST_HOSTS, warm=True))
     assert not hub.engine_ready
     kalah, bao = make_game("kalah"), make_game("bao")
@@ -156,17 +174,27 @@ def test_an_engine_player_waiting_for_the_warm_up_is_told_what_and_how_long():
 def test_every_message_type_of_the_protocol_has_one_handler():
     from mancala.server.app import GAME_HANDLERS, HANDLERS
     from mancala.server.protocol import MESSAGES
+
     assert set(HANDLERS) | set(GAME_HANDLERS) == set(MESSAGES)
     assert not set(HANDLERS) & set(GAME_HANDLERS)
 
 
-@pytest.mark.parametrize("spec, allowed", [("best:depth=2", True), ("best:nodes=20000", True), ("best:time=60", True),
-                                           ("best:time=61", False), ("best:depth=21", False),
-                                           ("best:nodes=60000000", False)])
+@pytest.mark.parametrize(
+    "spec, allowed",
+    [
+        ("best:depth=2", True),
+        ("best:nodes=20000", True),
+        ("best:time=60", True),
+        ("best:time=61", False),
+        ("best:depth=21", False),
+        ("best:nodes=60000000", False),
+    ],
+)
 def test_the_server_bounds_best_by_its_own_budget(spec, allowed):
     from mancala.errors import BadInput
     from mancala.games import make_game
     from mancala.server.session import _seat
+
     if allowed:
         assert _seat(spec, make_game("kalah")).kind == "ai"
     else:

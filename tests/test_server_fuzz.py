@@ -8,21 +8,45 @@ import json
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from server_helpers import TEST_HOSTS, Conn
 from starlette.testclient import TestClient
 
 from mancala.server.app import create_app
 from mancala.server.protocol import MESSAGES
 from mancala.server.session import ServerConfig
-from server_helpers import Conn, TEST_HOSTS
 
 VALUES = st.one_of(
-    st.none(), st.booleans(), st.integers(-10**12, 10**12), st.floats(allow_nan=False),
+    st.none(),
+    st.booleans(),
+    st.integers(-(10**12), 10**12),
+    st.floats(allow_nan=False),
     st.text(max_size=12),
-    st.sampled_from(["kalah", "bao", "tictactoe", "kalah(pits=2,seeds=1)", "human", "remote", "greedy",
-                     "random:seed=1", "1", "2", "swap", "A6L*", "4", "x(", "g0000", "inf"]),
+    st.sampled_from(
+        [
+            "kalah",
+            "bao",
+            "tictactoe",
+            "kalah(pits=2,seeds=1)",
+            "human",
+            "remote",
+            "greedy",
+            "random:seed=1",
+            "1",
+            "2",
+            "swap",
+            "A6L*",
+            "4",
+            "x(",
+            "g0000",
+            "inf",
+        ]
+    ),
     st.lists(st.sampled_from(["human", "greedy", "remote", "random", "bogus", 3]), max_size=3),
-    st.dictionaries(st.sampled_from(["pits", "seeds", "move", "game", "x", "start", "preset"]),
-                    st.one_of(st.integers(-5, 30), st.text(max_size=5), st.booleans()), max_size=3),
+    st.dictionaries(
+        st.sampled_from(["pits", "seeds", "move", "game", "x", "start", "preset"]),
+        st.one_of(st.integers(-5, 30), st.text(max_size=5), st.booleans()),
+        max_size=3,
+    ),
 )
 #: the study requests run searches for up to seconds: they have their own tests
 TYPES = [t for t in MESSAGES if t not in ("hint", "analyse", "review", "tree")]
@@ -59,6 +83,7 @@ def test_random_messages_never_break_the_server():
                     assert answer["message"]
                 if answer["type"] == "pong" and answer.get("id") == rid:
                     break
+
         check()
         # still a working game server after all that
         _, state = conn.create("tictactoe", ["human", "human"])

@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 
 import pytest
+from server_helpers import TEST_HOSTS, Conn
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
@@ -21,7 +22,6 @@ from mancala.cli.main import main
 from mancala.record import load_record
 from mancala.server.app import create_app
 from mancala.server.session import ServerConfig
-from server_helpers import Conn, TEST_HOSTS
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -48,29 +48,43 @@ def test_a_remote_agent_joins_a_seat_and_plays():
         agent.hello(client="test-agent")
         joined, state = host.create("kalah(pits=3,seeds=2)", ["human", "remote"])
         gid = joined["game_id"]
-        assert state["players"][1] == {"player": 1, "name": "North", "spec": "remote", "kind": "remote",
-                                       "connected": False}
+        assert state["players"][1] == {
+            "player": 1,
+            "name": "North",
+            "spec": "remote",
+            "kind": "remote",
+            "connected": False,
+        }
         assert "Waiting for the remote player" in state["status"] and state["waiting"]
         assert state["legal"] == []
-        assert host.ask("move", move="1")["code"] == "refused"       # not before the opponent is here
+        assert host.ask("move", move="1")["code"] == "refused"  # not before the opponent is here
         games = agent.ask("list", "games")["games"]
-        assert {"game_id": gid, "game": "kalah(pits=3,seeds=2)", "players": ["human", "remote"],
-                "seats_free": [1], "moves": 0, "finished": False} in games
+        assert {
+            "game_id": gid,
+            "game": "kalah(pits=3,seeds=2)",
+            "players": ["human", "remote"],
+            "seats_free": [1],
+            "moves": 0,
+            "finished": False,
+        } in games
         assert agent.ask("join", "joined", game_id=gid, seat=0)["code"] == "seat_taken"
         mine = agent.ask("join", "joined", game_id=gid)
         assert mine["seats"] == [1] and mine["resume"] and mine["role"] == "player"
         seen = host.settle(lambda s: s["players"][1]["connected"])
         assert seen["players"][1]["client"] == "test-agent"
         assert agent.ask("move", move="1")["code"] == "not_your_turn"
-        host.ask("move", move="1")                                    # 2 seeds: pits 2, 3; North to move
+        host.ask("move", move="1")  # 2 seeds: pits 2, 3; North to move
         turn = agent.settle(lambda s: s["to_move"] == 1)
         assert not turn["waiting"]
         assert [m["move"] for m in turn["legal"]] == ["1", "2", "3"]
         agent.ask("move", move="3")
         back = host.settle(lambda s: s["ply"] == 2)
-        assert back["history"][1] == {"ply": 2, "player": 1, "name": "North", "move": "3", "text": "North plays 3: extra turn."} \
+        assert (
+            back["history"][1]
+            == {"ply": 2, "player": 1, "name": "North", "move": "3", "text": "North plays 3: extra turn."}
             or back["history"][1]["move"] == "3"
-        assert host.ask("undo")["code"] == "refused"                  # a match: no take-backs
+        )
+        assert host.ask("undo")["code"] == "refused"  # a match: no take-backs
         assert host.ask("hint", "hint")["code"] == "refused"
         with c.websocket_connect("/ws") as w3:
             third = Conn(w3)
@@ -88,7 +102,7 @@ def test_reconnect_within_the_grace_period_resumes_the_seat():
         ws, agent = connect(c)
         token = agent.ask("join", "joined", game_id=joined["game_id"])["resume"]
         host.ask("move", move="4")
-        ws.__exit__(None, None, None)                                  # the agent's connection drops
+        ws.__exit__(None, None, None)  # the agent's connection drops
         gone = host.settle(lambda s: not s["players"][1]["connected"])
         assert gone["result"] is None and "disconnected" in gone["status"]
         ws2, again = connect(c)
@@ -136,7 +150,7 @@ def test_forfeit_on_time_and_the_result_file(tmp_path):
         data = json.loads(path.read_text())
         assert data["server"]["seats"][1] == {"spec": "remote", "kind": "remote", "client": "sleepy"}
         assert data["server"]["clock"]["move"] == 0.3
-        record = load_record(path)                    # the CLI reads a result file like a saved game
+        record = load_record(path)  # the CLI reads a result file like a saved game
         assert [str(m) for m in record.moves] == ["1"] and record.players == ["human", "human"]
         ws.__exit__(None, None, None)
     journal = json.loads((tmp_path / "journal.json").read_text())
@@ -152,7 +166,7 @@ def test_games_in_progress_are_listed_as_interrupted_after_a_restart(tmp_path):
         agent.ask("join", "joined", game_id=joined["game_id"])
         host.ask("move", move="4")
         ws.__exit__(None, None, None)
-    journal = json.loads((tmp_path / "journal.json").read_text())       # flushed when the server stopped
+    journal = json.loads((tmp_path / "journal.json").read_text())  # flushed when the server stopped
     assert [g["game_id"] for g in journal["games"]] == [joined["game_id"]]
     assert journal["games"][0]["moves"] == ["4"]
     # the server stopped with the game running; the next start lists it
@@ -192,9 +206,14 @@ def test_serving_off_loopback_needs_a_token(tmp_path, capsys, monkeypatch):
 def test_mancala_serve_plays_over_a_real_socket_and_stops_cleanly_on_ctrl_c(tmp_path):
     websockets = pytest.importorskip("websockets.sync.client")
     env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parent.parent))
-    proc = subprocess.Popen([sys.executable, "-m", "mancala", "serve", "--port", "0", "--results", str(tmp_path),
-                             "--workers", "1"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
-                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "mancala", "serve", "--port", "0", "--results", str(tmp_path), "--workers", "1"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
     try:
         line = proc.stdout.readline()
         assert line.startswith("mancala server at http://127.0.0.1:"), line
@@ -226,7 +245,7 @@ def test_a_slow_reader_is_disconnected_and_the_server_goes_on():
         with c.websocket_connect("/ws") as ws:
             conn = Conn(ws)
             conn.hello()
-            conn.send("create", game="tictactoe", players=["human", "human"])   # joined + state: 2 queued
+            conn.send("create", game="tictactoe", players=["human", "human"])  # joined + state: 2 queued
             with pytest.raises((ConnectionError, WebSocketDisconnect)) as closed:
                 for _ in range(3):
                     conn.recv(timeout=10)
@@ -269,33 +288,42 @@ def test_a_match_cannot_be_swapped_for_a_loaded_game():
         agent.hello()
         joined, _ = host.create("tictactoe", ["human", "remote"])
         agent.ask("join", "joined", game_id=joined["game_id"])
-        record = {"format": "mancala-game", "version": 1, "game": "tictactoe", "players": ["human", "human"],
-                  "moves": []}
+        record = {
+            "format": "mancala-game",
+            "version": 1,
+            "game": "tictactoe",
+            "players": ["human", "human"],
+            "moves": [],
+        }
         assert host.ask("load", record=record)["code"] == "refused"
         assert host.ask("new")["code"] == "refused"
         assert host.ask("review", "review")["code"] == "refused"
         assert host.ask("resign")["result"]["reason"] == "resign"
-        assert host.ask("review", "review")["code"] == "refused"   # no move played yet
+        assert host.ask("review", "review")["code"] == "refused"  # no move played yet
         assert host.ask("load", record=record)["type"] == "state"
 
 
 def test_serve_options(tmp_path, monkeypatch):
     from mancala.cli.main import build_parser
     from mancala.server.command import serve_config
+
     monkeypatch.setenv("MANCALA_TOKEN", "from-env")
     args = build_parser().parse_args(["serve", "--host", "0.0.0.0", "--results", str(tmp_path / "r")])
     config = serve_config(args)
     assert config.token == "from-env" and config.clock == {"move": 120.0} and (tmp_path / "r").is_dir()
-    args = build_parser().parse_args(["serve", "--results", str(tmp_path), "--move-time", "0",
-                                      "--game-time", "300", "--token", "t"])
+    args = build_parser().parse_args(
+        ["serve", "--results", str(tmp_path), "--move-time", "0", "--game-time", "300", "--token", "t"]
+    )
     config = serve_config(args)
     assert config.clock == {"game": 300.0} and config.token == "t"
 
 
 def test_a_taken_port_is_reported_and_the_default_port_moves_on():
     import socket
+
     from mancala.errors import BadInput
     from mancala.server.command import DEFAULT_PORT, bind
+
     taken = socket.socket()
     taken.bind(("127.0.0.1", 0))
     taken.listen()
@@ -320,13 +348,13 @@ def test_undo_while_the_ai_thinks_abandons_its_search():
         [busy] = [w.process.pid for w in pool.workers if w.future is not None]
         back = conn.ask("undo")
         assert back["ply"] == 0 and back["thinking"] is None and back["to_move"] == 0 and back["can_redo"]
-        for _ in range(600):                        # the abandoned search is ended within a second or so
+        for _ in range(600):  # the abandoned search is ended within a second or so
             conn.ask("ping", "pong")
             if busy not in [w.process.pid for w in pool.workers]:
                 break
             time.sleep(0.05)
         assert busy not in [w.process.pid for w in pool.workers] and len(pool.workers) == 1
-        assert pool.busy() == 0                     # a fresh worker took its place
+        assert pool.busy() == 0  # a fresh worker took its place
         again = conn.ask("move", move="2")
         assert again["history"] == [{"ply": 1, "player": 0, "name": "South", "move": "2", "text": "South plays 2."}]
 
@@ -370,7 +398,7 @@ def test_the_creator_of_an_ai_game_resumes_it_after_a_reload():
         ws, first = connect(c)
         joined, _ = first.create("tictactoe", ["random:seed=1", "random:seed=2"], move_delay=0.2)
         assert joined["seats"] == [] and joined["role"] == "player" and joined["resume"]
-        ws.__exit__(None, None, None)                  # the page reloads
+        ws.__exit__(None, None, None)  # the page reloads
         ws2, again = connect(c)
         back = again.ask("join", "joined", game_id=joined["game_id"], resume=joined["resume"])
         assert back["seats"] == [] and back["role"] == "player" and back["resume"] == joined["resume"]

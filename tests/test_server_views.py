@@ -34,9 +34,15 @@ def replay_kalah(before: dict, steps: list[dict]) -> list[int]:
     return cells
 
 
-@pytest.mark.parametrize("spec", [f"kalah(preset={name},pits=4,seeds=3)" for name in PRESETS]
-                         + ["kalah(pits=3,seeds=9,skip_origin=true)", "kalah(remaining=opponent,pits=3,seeds=2)",
-                            "kalah(end=no-move,pits=3,seeds=2)"])
+@pytest.mark.parametrize(
+    "spec",
+    [f"kalah(preset={name},pits=4,seeds=3)" for name in PRESETS]
+    + [
+        "kalah(pits=3,seeds=9,skip_origin=true)",
+        "kalah(remaining=opponent,pits=3,seeds=2)",
+        "kalah(end=no-move,pits=3,seeds=2)",
+    ],
+)
 def test_kalah_steps_replay_to_the_board_after(spec):
     game = make_game(spec)
     rng = random.Random(7)

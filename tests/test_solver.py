@@ -7,16 +7,15 @@ import random
 
 import numpy as np
 import pytest
+from helpers import random_position
 
 from mancala.engine import analyse, best_move, bridge, endgame, solve
-from mancala.engine.kernels import EXTRA, OVER, PASS, composition_table, gen_moves, is_over, make_move, rank, sweep
 from mancala.engine import engine as E
+from mancala.engine.kernels import EXTRA, OVER, PASS, composition_table, gen_moves, is_over, make_move, rank, sweep
+from mancala.evaluation import score_difference
 from mancala.games import make_game
 from mancala.games.kalah import Capture, GameEnd, Kalah, KalahRules, Remaining
 from mancala.search import alphabeta
-from mancala.evaluation import score_difference
-
-from helpers import random_position
 
 
 @pytest.fixture(autouse=True)
@@ -35,12 +34,33 @@ def sign(v: int) -> str:
 
 # Irving, Donkers & Uiterwijk (2000), empty-capture rules: first player's margin
 PUBLISHED = {
-    (1, 1): "D", (1, 2): "L", (1, 3): "W", (1, 4): "L", (1, 5): "W", (1, 6): "D",
-    (2, 1): "W", (2, 2): "L", (2, 3): "L", (2, 4): "L", (2, 5): "W", (2, 6): "W",
-    (3, 1): "D", (3, 2): "W", (3, 3): "W", (3, 4): "W", (3, 5): "W", (3, 6): "L",
-    (4, 1): 2, (4, 2): 6, (4, 3): 8, (4, 4): 2,
-    (5, 1): 0, (5, 2): 0,
-    (6, 1): 2, (6, 2): 10, (6, 3): 2,
+    (1, 1): "D",
+    (1, 2): "L",
+    (1, 3): "W",
+    (1, 4): "L",
+    (1, 5): "W",
+    (1, 6): "D",
+    (2, 1): "W",
+    (2, 2): "L",
+    (2, 3): "L",
+    (2, 4): "L",
+    (2, 5): "W",
+    (2, 6): "W",
+    (3, 1): "D",
+    (3, 2): "W",
+    (3, 3): "W",
+    (3, 4): "W",
+    (3, 5): "W",
+    (3, 6): "L",
+    (4, 1): 2,
+    (4, 2): 6,
+    (4, 3): 8,
+    (4, 4): 2,
+    (5, 1): 0,
+    (5, 2): 0,
+    (6, 1): 2,
+    (6, 2): 10,
+    (6, 3): 2,
 }
 
 
@@ -104,9 +124,13 @@ def test_best_move_is_never_worse_than_the_best_exact_value():
 
 
 def test_database_values_match_exhaustive_reference(monkeypatch):
-    for rules in [KalahRules(pits=2, seeds=2), KalahRules(pits=3, seeds=2, empty_capture=True),
-                  KalahRules(pits=3, seeds=2, capture=Capture.OPPOSITE_ONLY, end=GameEnd.MOVER_CANNOT_MOVE,
-                             remaining=Remaining.OPPONENT)]:
+    for rules in [
+        KalahRules(pits=2, seeds=2),
+        KalahRules(pits=3, seeds=2, empty_capture=True),
+        KalahRules(
+            pits=3, seeds=2, capture=Capture.OPPOSITE_ONLY, end=GameEnd.MOVER_CANNOT_MOVE, remaining=Remaining.OPPONENT
+        ),
+    ]:
         game = Kalah(rules)
         db = endgame.build(bridge.rules_array(rules), 5)
         n = rules.pits
@@ -156,7 +180,7 @@ def _plain_value(board: tuple, arr: np.ndarray, memo: dict) -> int:
         return memo[board]
     moves = np.zeros(2 * n, dtype=np.int64)
     best = None
-    for m in moves[:gen_moves(b, arr, moves)]:
+    for m in moves[: gen_moves(b, arr, moves)]:
         st = make_move(b, m, child, arr, 0)
         gain = int(child[n] - child[2 * n + 1]) if st != PASS else int(child[2 * n + 1] - child[n])
         child[n] = child[2 * n + 1] = 0
@@ -258,7 +282,7 @@ def test_solve_uses_a_larger_cached_database_that_fits(monkeypatch):
     assert endgame.solve_seeds(3, 40, key, 10**9) == 6
     assert endgame.solve_seeds(3, 5, key, 10**9) == min(endgame.default_seeds(3), 5)  # small solves: no
     assert endgame.solve_seeds(3, 40, key, endgame.nbytes(3, 6) - 1) == plain  # does not fit the memory
-    db.path.write_bytes(db.path.read_bytes()[:endgame.nbytes(3, 6) // 2])  # truncated: not offered
+    db.path.write_bytes(db.path.read_bytes()[: endgame.nbytes(3, 6) // 2])  # truncated: not offered
     assert endgame.cached_seeds(key, 3, 10**9) == 0
 
 
@@ -284,17 +308,24 @@ def test_solve_command_builds_the_database_asked_for(capsys):
 
 
 def test_solve_command_reads_a_position(capsys):
-    assert main(["solve", "--position", "0,0,1,0,0,0,20, 0,0,0,0,2,0,25", "--to-move", "north",
-                 "--no-progress"]) == 0
+    assert main(["solve", "--position", "0,0,1,0,0,0,20, 0,0,0,0,2,0,25", "--to-move", "north", "--no-progress"]) == 0
     game = Kalah(KalahRules())
     state = game.position([0, 0, 1, 0, 0, 0, 20, 0, 0, 0, 0, 2, 0, 25], 1)
     expected = alphabeta(game, state, 10_000, score_difference).value
     assert f"value: {expected:+d} for North" in capsys.readouterr().out
 
 
-@pytest.mark.parametrize("argv", [["--position", "1 2 x"], ["--position", "1 2 3"], ["--game", "tictactoe"],
-                                  ["--game", "kalah(pits=99)"], ["--position", "0 0 0 0 0 0 24 0 0 0 0 0 0 24"],
-                                  ["--seeds", "2", "--endgame-seeds", "-3"]])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["--position", "1 2 x"],
+        ["--position", "1 2 3"],
+        ["--game", "tictactoe"],
+        ["--game", "kalah(pits=99)"],
+        ["--position", "0 0 0 0 0 0 24 0 0 0 0 0 0 24"],
+        ["--seeds", "2", "--endgame-seeds", "-3"],
+    ],
+)
 def test_bad_input_is_one_line_and_exit_2(argv, capsys):
     assert main(["solve", *argv, "--no-progress"]) == 2
     err = capsys.readouterr().err
@@ -302,8 +333,7 @@ def test_bad_input_is_one_line_and_exit_2(argv, capsys):
 
 
 def test_analyse_command_on_a_position_and_a_saved_game(capsys, tmp_path):
-    assert main(["analyse", "--game", "kalah(pits=3,seeds=2)", "--position", "2 2 2 0 2 2 2 0",
-                 "--seconds", "1"]) == 0
+    assert main(["analyse", "--game", "kalah(pits=3,seeds=2)", "--position", "2 2 2 0 2 2 2 0", "--seconds", "1"]) == 0
     out = capsys.readouterr().out
     assert "exact" in out and "best line: " in out
     game = Kalah(KalahRules(pits=3, seeds=2))
@@ -349,6 +379,7 @@ def test_parallel_full_depth_search_matches_the_single_threaded_one(preset, thre
 @pytest.mark.parametrize("preset", ["standard", "empty-capture"])
 def test_threaded_solve_reaches_the_published_value_and_its_line_plays_out(preset, monkeypatch):
     from mancala.engine import solver
+
     monkeypatch.setenv("MANCALA_SOLVE_THREADS", "2")
     monkeypatch.setattr(solver, "GUESS_DEPTH", 1)  # the full-depth (threaded) passes do the proof
     game = make_game(f"kalah(preset={preset},pits=6,seeds=3)")
@@ -363,6 +394,7 @@ def test_threaded_solve_reaches_the_published_value_and_its_line_plays_out(prese
 
 def test_a_table_row_torn_between_two_writes_reads_as_absent():
     from mancala.engine import search as S
+
     words = 2
     tt = np.zeros((16, words + 1), dtype=np.uint64)
     a = np.array([12345, 678], dtype=np.int64)
@@ -386,6 +418,7 @@ def test_a_table_row_torn_between_two_writes_reads_as_absent():
 
 def test_large_solves_get_the_database_that_solves_kalah_6_4_fastest(monkeypatch):
     from mancala.engine.endgame import default_seeds, solve_seeds
+
     monkeypatch.delenv("MANCALA_ENDGAME_SEEDS", raising=False)
     assert solve_seeds(6, 48) == 16
     assert solve_seeds(6, 36) == default_seeds(6, 36)  # small solves keep the quick default

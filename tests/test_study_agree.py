@@ -76,23 +76,29 @@ def test_kalah_start_review_of_other_openings_uses_the_exact_values():
     assert study.review(game, [next(m for m in game.legal_moves(state) if str(m) == "3")], 0.2)["moves"][0]["loss"] == 0
 
 
-@pytest.mark.parametrize(("spec", "moves"), [
-    ("kalah", ["3"]),                                  # the middle of South's turn (in the book)
-    ("kalah", ["3", "6", "2", "1", "4"]),              # past the book: the engine's values
-    ("kalah(preset=empty-capture)", []),
-    ("kalah(preset=ethiopian)", []),
-    ("kalah(pits=4,seeds=3)", ["2"]),
-])
+@pytest.mark.parametrize(
+    ("spec", "moves"),
+    [
+        ("kalah", ["3"]),  # the middle of South's turn (in the book)
+        ("kalah", ["3", "6", "2", "1", "4"]),  # past the book: the engine's values
+        ("kalah(preset=empty-capture)", []),
+        ("kalah(preset=ethiopian)", []),
+        ("kalah(pits=4,seeds=3)", ["2"]),
+    ],
+)
 def test_kalah_positions_agree(spec, moves):
     game, state, played = _position(spec, moves)
     _assert_agree(*_three_answers(game, state, played))
 
 
-@pytest.mark.parametrize(("spec", "moves"), [
-    ("tictactoe", []),
-    ("tictactoe", ["4", "0"]),
-    ("bao", []),
-])
+@pytest.mark.parametrize(
+    ("spec", "moves"),
+    [
+        ("tictactoe", []),
+        ("tictactoe", ["4", "0"]),
+        ("bao", []),
+    ],
+)
 def test_other_games_agree(spec, moves):
     game, state, played = _position(spec, moves)
     _assert_agree(*_three_answers(game, state, played))

@@ -12,10 +12,10 @@ from __future__ import annotations
 import pytest
 
 from mancala.errors import BadInput, IllegalMove
+from mancala.evaluation import score_difference
 from mancala.games import make_game
 from mancala.games.tictactoe import TicTacToe, TicTacToeMove
 from mancala.search import alphabeta, minimax
-from mancala.evaluation import score_difference
 
 GAME = TicTacToe()
 
@@ -23,11 +23,15 @@ GAME = TicTacToe()
 def value_after(state, cell: int) -> int:
     """The perfect-play value, for the player who played ``cell``, of the position after it."""
     child = GAME.apply(state, TicTacToeMove(cell))
-    return -alphabeta(GAME, child, 9, score_difference).value if not GAME.is_terminal(child) \
+    return (
+        -alphabeta(GAME, child, 9, score_difference).value
+        if not GAME.is_terminal(child)
         else GAME.score(child, GAME.to_move(state))
+    )
 
 
 # --- rules -----------------------------------------------------------------------------------
+
 
 def test_empty_board_has_nine_moves_and_x_to_move():
     state = make_game("tictactoe").initial_state()
@@ -52,10 +56,18 @@ def test_position_text_accepts_the_usual_empty_cell_marks_and_infers_the_mover()
     assert GAME.to_move(GAME.position("XX./OO./...")) == 0
 
 
-@pytest.mark.parametrize("text", ["XX./.../...", "XO./...", "XA./.../...", "OO./.X./...",
-                                  "XXX/OOO/...",      # both have a line
-                                  "XXX/OO./..O",      # O moved after X had won
-                                  "OOO/XX./XX."])     # X moved after O had won
+@pytest.mark.parametrize(
+    "text",
+    [
+        "XX./.../...",
+        "XO./...",
+        "XA./.../...",
+        "OO./.X./...",
+        "XXX/OOO/...",  # both have a line
+        "XXX/OO./..O",  # O moved after X had won
+        "OOO/XX./XX.",
+    ],
+)  # X moved after O had won
 def test_impossible_or_malformed_positions_raise_bad_input(text):
     with pytest.raises(BadInput):
         GAME.position(text)
@@ -78,12 +90,15 @@ def test_taken_cells_and_bad_text_are_illegal_moves():
         GAME.apply(state, TicTacToeMove(9))
 
 
-@pytest.mark.parametrize("text, winner", [
-    ("XXX/OO./...", 0),   # a row
-    ("XO./XO./X..", 0),   # a column
-    ("OXX/XO./..O", 1),   # the main diagonal
-    ("XXO/XO./O..", 1),   # the anti-diagonal
-])
+@pytest.mark.parametrize(
+    "text, winner",
+    [
+        ("XXX/OO./...", 0),  # a row
+        ("XO./XO./X..", 0),  # a column
+        ("OXX/XO./..O", 1),  # the main diagonal
+        ("XXO/XO./O..", 1),  # the anti-diagonal
+    ],
+)
 def test_three_in_a_row_ends_the_game(text, winner):
     state = GAME.position(text)
     assert GAME.is_terminal(state)
@@ -105,11 +120,12 @@ def test_render_shows_free_cells_by_number_as_in_seed_003():
 
 # --- game values -------------------------------------------------------------------------------
 
+
 def test_game_value_from_the_empty_board_is_a_draw():
     result = alphabeta(GAME, GAME.initial_state(), 9, score_difference)
     assert result.value == 0
-    assert result.move == TicTacToeMove(0)   # every first move draws; ties go to cell 0
-    assert len(result.line) == 9             # perfect play fills the board
+    assert result.move == TicTacToeMove(0)  # every first move draws; ties go to cell 0
+    assert len(result.line) == 9  # perfect play fills the board
 
 
 def test_x_wins_at_once_with_two_in_a_row():

@@ -12,8 +12,8 @@ import pytest
 
 from mancala.arena import tournament as T
 from mancala.arena.report import report_paths, summarize
-from mancala.games import make_game
 from mancala.arena.tournament import TournamentSpec, comparable, judge, make_openings, read_results, run_tournament
+from mancala.games import make_game
 
 GAME = "kalah(pits=3,seeds=2)"
 PLAYERS = ("greedy", "alphabeta:depth=2", "random")
@@ -103,8 +103,9 @@ def test_serial_parallel_and_ray_give_the_same_games(tmp_path):
     serial = run_tournament(spec(), tmp_path / "s.jsonl", workers=1, progress=False)
     parallel = run_tournament(spec(), tmp_path / "p.jsonl", workers=2, progress=False)
     ray = pytest.importorskip("ray")
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False,
-             runtime_env={"env_vars": {"PYTHONPATH": str(ROOT)}})
+    ray.init(
+        num_cpus=2, include_dashboard=False, log_to_driver=False, runtime_env={"env_vars": {"PYTHONPATH": str(ROOT)}}
+    )
     try:
         on_ray = run_tournament(spec(), tmp_path / "r.jsonl", ray_address="local", progress=False)
     finally:
@@ -114,7 +115,7 @@ def test_serial_parallel_and_ray_give_the_same_games(tmp_path):
     assert len(serial) == 12
 
 
-CRASHER = '''
+CRASHER = """
 import os
 class Player:
     def __init__(self, num, kind=0, ply=0):
@@ -126,7 +127,7 @@ class Player:
             os._exit(3)          # the worker process dies mid-game, once
         cups = board.P1Cups if self.num == 1 else board.P2Cups
         return max(i + 1 for i, c in enumerate(cups) if c)
-'''
+"""
 
 
 def test_a_crashed_worker_loses_no_finished_game(tmp_path):
@@ -200,31 +201,58 @@ def test_seed_003_module_plays_complete_games_and_illegal_choice_forfeits(tmp_pa
             assert row["forfeit"] == row["players"].index(cheater)
             assert "not legal" in row["error"], row["error"]
         else:
-            assert row["finished"] and row["forfeit"] is None and row["moves"], (row["error"], row["moves"], row["opening"])
+            assert row["finished"] and row["forfeit"] is None and row["moves"], (
+                row["error"],
+                row["moves"],
+                row["opening"],
+            )
 
 
 def test_openspiel_bots_play_complete_games(tmp_path):
     pytest.importorskip("pyspiel")
-    s = TournamentSpec("kalah", ("openspiel-mcts:sims=30", "openspiel-ab:depth=2", "greedy"), openings=1,
-                       plies=2, balance=3, seed=2)
+    s = TournamentSpec(
+        "kalah", ("openspiel-mcts:sims=30", "openspiel-ab:depth=2", "greedy"), openings=1, plies=2, balance=3, seed=2
+    )
     rows = run_tournament(s, tmp_path / "r.jsonl", workers=1, progress=False)
     assert len(rows) == 6
     for row in rows:
         assert row["finished"] and row["forfeit"] is None, row["error"]
     with pytest.raises(Exception, match="standard Kalah"):
-        run_tournament(TournamentSpec(GAME, ("openspiel-mcts:sims=5", "greedy"), openings=1, plies=1, balance=9),
-                       tmp_path / "x.jsonl", workers=1, progress=False)
+        run_tournament(
+            TournamentSpec(GAME, ("openspiel-mcts:sims=5", "greedy"), openings=1, plies=1, balance=9),
+            tmp_path / "x.jsonl",
+            workers=1,
+            progress=False,
+        )
 
 
 def run_cli(*args, cwd):
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    return subprocess.run([sys.executable, "-m", "mancala", *args], cwd=cwd, env=env, capture_output=True,
-                          text=True, timeout=600)
+    return subprocess.run(
+        [sys.executable, "-m", "mancala", *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=600
+    )
 
 
 def test_cli_runs_a_tournament_writes_the_report_and_redraws_it(tmp_path):
-    out = run_cli("arena", "greedy", "alphabeta:depth=2", "--pits", "3", "--seeds", "2", "--openings", "2",
-                  "--plies", "2", "--workers", "1", "--results", "t.jsonl", "--no-progress", cwd=tmp_path)
+    out = run_cli(
+        "arena",
+        "greedy",
+        "alphabeta:depth=2",
+        "--pits",
+        "3",
+        "--seeds",
+        "2",
+        "--openings",
+        "2",
+        "--plies",
+        "2",
+        "--workers",
+        "1",
+        "--results",
+        "t.jsonl",
+        "--no-progress",
+        cwd=tmp_path,
+    )
     assert out.returncode == 0, out.stderr
     md, png = report_paths(tmp_path / "t.jsonl")
     assert md.exists() and png.read_bytes()[:4] == b"\x89PNG"

@@ -41,6 +41,7 @@ def test_a_person_waits_for_at_most_one_task_not_behind_ai_games():
             return waited, done, time.monotonic() - started
         finally:
             pool.shutdown()
+
     waited, done, total = asyncio.run(scenario())
     assert waited < 0.4, waited  # a worker was kept free: not behind six half-second tasks
     assert [d[0] for d in done] == [f"ai{i}" for i in range(6)]
@@ -52,11 +53,13 @@ def test_a_task_with_an_affinity_runs_in_the_worker_that_ran_its_key():
         pool = WorkerPool(2)
         try:
             first = await pool.run(where, affinity="g1/0")
-            others = await asyncio.gather(*(pool.run(where, affinity="g1/0") for _ in range(5)),
-                                          *(pool.run(nap, 0.05, "x") for _ in range(5)))
+            others = await asyncio.gather(
+                *(pool.run(where, affinity="g1/0") for _ in range(5)), *(pool.run(nap, 0.05, "x") for _ in range(5))
+            )
             return first, others[:5]
         finally:
             pool.shutdown()
+
     first, pinned = asyncio.run(scenario())
     assert set(pinned) == {first}
 
@@ -83,6 +86,7 @@ def test_a_cancelled_search_leaves_no_defunct_worker():
             return pid, fresh
         finally:
             pool.shutdown()
+
     old, fresh = asyncio.run(scenario())
     assert fresh != old
     assert _state_of(old) is None, f"worker {old} left as state {_state_of(old)}"
@@ -106,6 +110,7 @@ def test_a_player_sent_as_data_plays_on_as_if_it_had_never_moved_process(spec):
 
 def test_think_takes_and_returns_data_only():
     import pickle
+
     game = make_game("bao")
     move, memory = study.think("bao", game.initial_state(), "random:seed=2", None, "g/1")
     assert move in game.legal_moves(game.initial_state())
@@ -125,5 +130,6 @@ def test_a_task_that_prefers_a_key_runs_in_its_worker_when_that_one_is_free():
             return home, again, elsewhere
         finally:
             pool.shutdown()
+
     home, again, elsewhere = asyncio.run(scenario())
     assert set(again) == {home} and elsewhere != home

@@ -1,10 +1,10 @@
 """Playing games between players: one game, or a match of many with seats swapped.
 
-    >>> from mancala.games import make_game
-    >>> from mancala.players import make_player
-    >>> record = play_game(make_game("kalah"), [make_player("greedy"), make_player("random:seed=1")])
-    >>> record.game.is_terminal(record.final_state())
-    True
+>>> from mancala.games import make_game
+>>> from mancala.players import make_player
+>>> record = play_game(make_game("kalah"), [make_player("greedy"), make_player("random:seed=1")])
+>>> record.game.is_terminal(record.final_state())
+True
 """
 
 from __future__ import annotations
@@ -21,8 +21,13 @@ from mancala.record import GameRecord
 MoveCallback = Callable[[GameRecord, Any, Any, Any], None]
 
 
-def play_game(game: Game, players: Sequence[Player], record: GameRecord | None = None,
-              on_move: MoveCallback | None = None, max_moves: int = 10_000) -> GameRecord:
+def play_game(
+    game: Game,
+    players: Sequence[Player],
+    record: GameRecord | None = None,
+    on_move: MoveCallback | None = None,
+    max_moves: int = 10_000,
+) -> GameRecord:
     """Play to the end (or ``max_moves`` more moves) and return the game record.
 
     ``players[p]`` chooses for player ``p``; a record passed in is continued.
@@ -93,8 +98,14 @@ def random_opening(game: Game, plies: int, seed: int) -> list:
     return moves
 
 
-def play_match(game: Game, spec_a: str, spec_b: str, games: int = 2, opening_plies: int = 0,
-               progress: Callable[[int, int], None] | None = None) -> MatchResult:
+def play_match(
+    game: Game,
+    spec_a: str,
+    spec_b: str,
+    games: int = 2,
+    opening_plies: int = 0,
+    progress: Callable[[int, int], None] | None = None,
+) -> MatchResult:
     """``games`` games between two players, ``a`` moving first in the even-numbered ones.
 
     With ``opening_plies``, each pair of games starts from the same random opening of that

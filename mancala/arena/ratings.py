@@ -51,8 +51,9 @@ class Rating:
         return self.elo + self.interval
 
 
-def fit_bradley_terry(players: Sequence[str], games: Iterable[tuple[str, str, float]], *,
-                      ridge: float = 0.0, iterations: int = 100) -> list[Rating]:
+def fit_bradley_terry(
+    players: Sequence[str], games: Iterable[tuple[str, str, float]], *, ridge: float = 0.0, iterations: int = 100
+) -> list[Rating]:
     """Ratings of ``players`` from ``games`` ``(a, b, score of a)``; see the module doc.
 
     Players with no game keep rating 0 and an infinite interval.
@@ -100,11 +101,18 @@ def fit_bradley_terry(players: Sequence[str], games: Iterable[tuple[str, str, fl
         if not active[i]:
             out.append(Rating(p_name, 0.0, math.inf, 0, 0.0))
             continue
-        mine = (a_arr == i)
-        theirs = (b_arr == i)
+        mine = a_arr == i
+        theirs = b_arr == i
         points = float(s_arr[mine].sum() + (1 - s_arr[theirs]).sum())
-        out.append(Rating(p_name, float(theta[i] * ELO), float(Z95 * math.sqrt(max(cov[i, i], 0.0)) * ELO),
-                          int(played[i]), points / int(played[i])))
+        out.append(
+            Rating(
+                p_name,
+                float(theta[i] * ELO),
+                float(Z95 * math.sqrt(max(cov[i, i], 0.0)) * ELO),
+                int(played[i]),
+                points / int(played[i]),
+            )
+        )
     return out
 
 

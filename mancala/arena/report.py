@@ -22,8 +22,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
 
-from mancala.atomic import write_atomically
 from mancala.arena.ratings import Rating, fit_bradley_terry, needs_ridge
+from mancala.atomic import write_atomically
 from mancala.errors import BadInput
 
 
@@ -110,29 +110,42 @@ def report_text(results: Sequence[dict]) -> str:
     machines = sorted({(r.get("machine") or {}).get("host", "?") for r in results})
     loads = [(r.get("machine") or {}).get("load") for r in results]
     loads = [x for x in loads if x is not None]
-    lines = [f"game: {', '.join(games)}; {len(results)} games"
-             + (f"; machine load average {min(loads):.1f}-{max(loads):.1f}" if loads else "")
-             + f"; hosts: {', '.join(machines)}", ""]
-    lines += ["| pairing (A vs B) | games | A wins | draws | B wins | A's score | A's mean margin | forfeits |",
-              "|---|---|---|---|---|---|---|---|"]
+    lines = [
+        f"game: {', '.join(games)}; {len(results)} games"
+        + (f"; machine load average {min(loads):.1f}-{max(loads):.1f}" if loads else "")
+        + f"; hosts: {', '.join(machines)}",
+        "",
+    ]
+    lines += [
+        "| pairing (A vs B) | games | A wins | draws | B wins | A's score | A's mean margin | forfeits |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
     for s in summarize(results):
-        lines.append(f"| `{s.a}` vs `{s.b}` | {s.games} | {s.wins} | {s.draws} | {s.losses} | "
-                     f"{100 * s.score:.1f}% | {s.mean_margin:+.2f} | {s.forfeits} |")
+        lines.append(
+            f"| `{s.a}` vs `{s.b}` | {s.games} | {s.wins} | {s.draws} | {s.losses} | "
+            f"{100 * s.score:.1f}% | {s.mean_margin:+.2f} | {s.forfeits} |"
+        )
     rated, ridge = ratings(results)
     lines += ["", "| rank | player | Elo (mean 0) | 95% interval | games | score |", "|---|---|---|---|---|---|"]
     for rank, r in enumerate(sorted(rated, key=lambda r: -r.elo), 1):
-        lines.append(f"| {rank} | `{r.player}` | {r.elo:+.0f} | {r.low:+.0f} .. {r.high:+.0f} | {r.games} | "
-                     f"{100 * r.score:.1f}% |")
+        lines.append(
+            f"| {rank} | `{r.player}` | {r.elo:+.0f} | {r.low:+.0f} .. {r.high:+.0f} | {r.games} | "
+            f"{100 * r.score:.1f}% |"
+        )
     lines.append("")
-    lines.append("Bradley–Terry fitted on all games jointly (draw = half a win), Elo scale, "
-                 "95% intervals from the Hessian" + (f"; ridge {ridge:g} (some players won or lost every game against the rest)"
-                                                      if ridge else "") + ".")
+    lines.append(
+        "Bradley–Terry fitted on all games jointly (draw = half a win), Elo scale, "
+        "95% intervals from the Hessian"
+        + (f"; ridge {ridge:g} (some players won or lost every game against the rest)" if ridge else "")
+        + "."
+    )
     return "\n".join(lines) + "\n"
 
 
 def plot(results: Sequence[dict], path: str | os.PathLike, title: str = "") -> None:
     """A PNG: ratings with 95% intervals (left) and the score matrix (right)."""
     import matplotlib  # noqa: PLC0415
+
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt  # noqa: PLC0415
 
@@ -140,11 +153,11 @@ def plot(results: Sequence[dict], path: str | os.PathLike, title: str = "") -> N
     order = sorted(rated, key=lambda r: r.elo)
     names = [r.player for r in order]
     n = len(names)
-    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(7 + 0.9 * n, 1.6 + 0.55 * n),
-                                   gridspec_kw={"width_ratios": [1, 1.1]})
+    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(7 + 0.9 * n, 1.6 + 0.55 * n), gridspec_kw={"width_ratios": [1, 1.1]})
     ys = range(n)
-    ax1.errorbar([r.elo for r in order], ys, xerr=[min(r.interval, 5000) for r in order], fmt="o",
-                 capsize=4, color="tab:blue")
+    ax1.errorbar(
+        [r.elo for r in order], ys, xerr=[min(r.interval, 5000) for r in order], fmt="o", capsize=4, color="tab:blue"
+    )
     ax1.set_yticks(list(ys))
     ax1.set_yticklabels([f"{n - i}. {p}" for i, p in enumerate(names)], fontsize=8)
     ax1.set_xlabel("Elo (Bradley–Terry, mean 0), 95% interval")
@@ -152,6 +165,7 @@ def plot(results: Sequence[dict], path: str | os.PathLike, title: str = "") -> N
     ax1.grid(axis="x", alpha=0.3)
     matrix = score_matrix(results, names[::-1])
     import numpy as np  # noqa: PLC0415
+
     data = np.array([[np.nan if v is None else v for v in row] for row in matrix])
     im = ax2.imshow(data, cmap="RdYlGn", vmin=0, vmax=1)
     ax2.set_xticks(range(n))
@@ -218,11 +232,15 @@ def check_report_paths(results_path: str | os.PathLike) -> None:
         try:
             mine = path.is_file() and ours()
         except OSError as e:
-            raise BadInput(f"{path}: cannot read it to check that it is an earlier report ({e.strerror}); "
-                           f"move it away or give the results file another name") from None
+            raise BadInput(
+                f"{path}: cannot read it to check that it is an earlier report ({e.strerror}); "
+                f"move it away or give the results file another name"
+            ) from None
         if not mine:
-            raise BadInput(f"{path}: already exists and is not a report written by mancala arena; it was left "
-                           f"as it is: move it away or give the results file another name")
+            raise BadInput(
+                f"{path}: already exists and is not a report written by mancala arena; it was left "
+                f"as it is: move it away or give the results file another name"
+            )
 
 
 def report_paths(results_path: str | os.PathLike) -> tuple[Path, Path]:

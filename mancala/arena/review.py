@@ -49,10 +49,20 @@ class MoveReview:
 
     def to_dict(self) -> dict:
         """JSON-ready data (moves as text)."""
-        return {"number": self.number, "seat": self.seat, "player": self.player, "move": str(self.move),
-                "value": self.value, "exact": self.exact, "best": str(self.best), "best_value": self.best_value,
-                "best_exact": self.best_exact, "loss": self.loss, "proven_loss": self.proven_loss,
-                "forced": self.forced}
+        return {
+            "number": self.number,
+            "seat": self.seat,
+            "player": self.player,
+            "move": str(self.move),
+            "value": self.value,
+            "exact": self.exact,
+            "best": str(self.best),
+            "best_value": self.best_value,
+            "best_exact": self.best_exact,
+            "loss": self.loss,
+            "proven_loss": self.proven_loss,
+            "forced": self.forced,
+        }
 
 
 @dataclass
@@ -73,13 +83,22 @@ class GameReview:
 
     def to_dict(self) -> dict:
         """JSON-ready data."""
-        return {"players": list(self.players), "moves": [m.to_dict() for m in self.moves],
-                "turning_points": [m.number for m in self.turning_points()],
-                "nodes": self.nodes, "seconds": self.seconds}
+        return {
+            "players": list(self.players),
+            "moves": [m.to_dict() for m in self.moves],
+            "turning_points": [m.number for m in self.turning_points()],
+            "nodes": self.nodes,
+            "seconds": self.seconds,
+        }
 
 
-def review_game(record: GameRecord, seconds: float = 1.0, *, max_nodes: int | None = None,
-                progress: Callable[[int, int], None] | None = None) -> GameReview:
+def review_game(
+    record: GameRecord,
+    seconds: float = 1.0,
+    *,
+    max_nodes: int | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> GameReview:
     """Review every move of ``record`` (a Kalah game): analyse each position where a move
     was played (:func:`mancala.engine.analyse`, ``seconds`` or ``max_nodes`` each; a
     forced move gets a quarter), from the last position back to the first so that the
@@ -110,20 +129,41 @@ def review_game(record: GameRecord, seconds: float = 1.0, *, max_nodes: int | No
     return run_job(work)
 
 
-def _judge(game: Kalah, state: KalahState, move: KalahMove, number: int, seconds: float,
-           max_nodes: int | None, analyse, review: GameReview) -> MoveReview:
+def _judge(
+    game: Kalah,
+    state: KalahState,
+    move: KalahMove,
+    number: int,
+    seconds: float,
+    max_nodes: int | None,
+    analyse,
+    review: GameReview,
+) -> MoveReview:
     """The review of ``move`` played in ``state``."""
     forced = len(game.legal_moves(state)) == 1
     share = FORCED_SHARE if forced else 1.0
-    table = analyse(game, state, seconds * share,
-                    max_nodes=None if max_nodes is None else max(1, int(max_nodes * share)))
+    table = analyse(
+        game, state, seconds * share, max_nodes=None if max_nodes is None else max(1, int(max_nodes * share))
+    )
     review.nodes += table.nodes
     review.seconds += table.seconds
     best = table[0]
     mine = next(mv for mv in table if mv.move == move)
     proven = best.lower - mine.upper if math.isfinite(best.lower) and math.isfinite(mine.upper) else 0
-    return MoveReview(number, state.seat, game.to_move(state), move, mine.value, mine.exact,
-                      best.move, best.value, best.exact, max(0, best.value - mine.value), max(0, proven), forced)
+    return MoveReview(
+        number,
+        state.seat,
+        game.to_move(state),
+        move,
+        mine.value,
+        mine.exact,
+        best.move,
+        best.value,
+        best.exact,
+        max(0, best.value - mine.value),
+        max(0, proven),
+        forced,
+    )
 
 
 def _value(v: float, exact: bool) -> str:
@@ -134,8 +174,10 @@ def analysis_lines(game: Kalah, state: KalahState, table) -> list[str]:
     """The text of one position's analysis (``mancala analyse --position``/``--last``)."""
     depth = max((m.depth for m in table if not m.exact), default=0)
     searched = f"; estimates searched {depth} turns deep" if depth else ""
-    lines = [f"{game.seat_name(state.seat)} to move; values are its final store difference with best play "
-             f"(exact: proved{searched}):"]
+    lines = [
+        f"{game.seat_name(state.seat)} to move; values are its final store difference with best play "
+        f"(exact: proved{searched}):"
+    ]
     for mv in table:
         if mv.exact:
             what = "exact"
@@ -154,24 +196,36 @@ def analysis_lines(game: Kalah, state: KalahState, table) -> list[str]:
 def review_lines(review: GameReview, seconds: float) -> list[str]:
     """The text of a game review (``mancala analyse GAME.json``)."""
     game = review.game
-    out = [f"Review of {game!r}: {len(review.moves)} move{'s' if len(review.moves) != 1 else ''}, {seconds:g} s a position. Values are the mover's "
-           f"final store difference with best play; ~ marks an estimate, the rest is proved."]
+    out = [
+        f"Review of {game!r}: {len(review.moves)} move{'s' if len(review.moves) != 1 else ''}, {seconds:g} s a position. Values are the mover's "
+        f"final store difference with best play; ~ marks an estimate, the rest is proved."
+    ]
     out.append(f"{'move':>4}  {'player':<22} {'played':>6} {'value':>6}  {'best':>5} {'value':>6}  {'lost':>5}")
     for m in review.moves:
-        who = f"{game.seat_name(m.seat)} ({review.players[m.player]})" if m.player < len(review.players) \
+        who = (
+            f"{game.seat_name(m.seat)} ({review.players[m.player]})"
+            if m.player < len(review.players)
             else game.seat_name(m.seat)
+        )
         lost = "" if m.loss == 0 else f"{m.loss:g}" + ("" if m.exact and m.best_exact else "~")
         note = " forced" if m.forced else ""
-        out.append(f"{m.number:>4}  {who:<22} {str(m.move):>6} {_value(m.value, m.exact):>6}  {str(m.best):>5} "
-                   f"{_value(m.best_value, m.best_exact):>6}  {lost:>5}{note}")
+        out.append(
+            f"{m.number:>4}  {who:<22} {str(m.move):>6} {_value(m.value, m.exact):>6}  {str(m.best):>5} "
+            f"{_value(m.best_value, m.best_exact):>6}  {lost:>5}{note}"
+        )
     points = review.turning_points()
     if points:
         out.append("Turning points (the biggest mistakes):")
         for m in points:
-            proved = " (proved)" if m.exact and m.best_exact else (
-                f" (at least {m.proven_loss:g} proved)" if m.proven_loss > 0 else " (estimated)")
-            out.append(f"  move {m.number}: {game.seat_name(m.seat)} played {m.move} ({_value(m.value, m.exact)}) "
-                       f"instead of {m.best} ({_value(m.best_value, m.best_exact)}): {m.loss:g} seeds lost{proved}")
+            proved = (
+                " (proved)"
+                if m.exact and m.best_exact
+                else (f" (at least {m.proven_loss:g} proved)" if m.proven_loss > 0 else " (estimated)")
+            )
+            out.append(
+                f"  move {m.number}: {game.seat_name(m.seat)} played {m.move} ({_value(m.value, m.exact)}) "
+                f"instead of {m.best} ({_value(m.best_value, m.best_exact)}): {m.loss:g} seeds lost{proved}"
+            )
     else:
         out.append("No mistakes found: every move kept the best value found.")
     out.append(f"{review.nodes:,} nodes in {review.seconds:.1f} s of search")

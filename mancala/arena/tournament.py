@@ -31,19 +31,19 @@ import random
 import signal
 import time
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
-from contextlib import contextmanager
 from concurrent.futures.process import BrokenProcessPool
+from contextlib import contextmanager
 from dataclasses import dataclass
 from multiprocessing import get_context
 from pathlib import Path
 from typing import Callable, Sequence
 
 from mancala import jsonread
+from mancala.arena.match import follow_record, play_game
 from mancala.errors import BadInput, IllegalMove, MancalaError
+from mancala.evaluation import default_evaluation
 from mancala.games import make_game
 from mancala.games.base import Game
-from mancala.arena.match import follow_record, play_game
-from mancala.evaluation import default_evaluation
 from mancala.players import make_player
 from mancala.record import GameRecord
 from mancala.search import alphabeta
@@ -126,6 +126,7 @@ def judge(game: Game, state) -> float:
         return float(game.score(state, game.to_move(state)))
     if game.name == "kalah":  # the Kalah engine judges Kalah openings
         from mancala.engine import best_move  # noqa: PLC0415 (numba only when needed)
+
         return float(best_move(game, state, seconds=1e9, max_depth=JUDGE_DEPTH).value)
     return float(alphabeta(game, state, 2, default_evaluation(game)).value)
 
@@ -161,8 +162,10 @@ def make_openings(game: Game, count: int, plies: int, balance: float, seed: int)
             out = out * count
             break
     if len(out) < count:
-        raise BadInput(f"found only {len(out)} of {count} openings of {plies} plies within ±{balance:g}; "
-                       f"allow more (--balance) or use fewer plies or openings")
+        raise BadInput(
+            f"found only {len(out)} of {count} openings of {plies} plies within ±{balance:g}; "
+            f"allow more (--balance) or use fewer plies or openings"
+        )
     return out[:count]
 
 
@@ -173,8 +176,11 @@ def make_tasks(spec: TournamentSpec, openings: Sequence[Opening]) -> list[GameTa
     for k, opening in enumerate(openings):
         for a, b in spec.pairings():
             for seat in (0, 1):
-                tasks.append(GameTask(game_key(a, b, k, seat), spec.game, a, b, seat, k, opening.moves,
-                                      spec.seed, spec.max_moves))
+                tasks.append(
+                    GameTask(
+                        game_key(a, b, k, seat), spec.game, a, b, seat, k, opening.moves, spec.seed, spec.max_moves
+                    )
+                )
     return tasks
 
 
@@ -218,8 +224,13 @@ def machine() -> dict:
         load = round(os.getloadavg()[0], 2)
     except OSError:  # pragma: no cover - not on every platform
         load = None
-    return {"host": platform.node(), "cpus": os.cpu_count(), "python": platform.python_version(),
-            "machine": platform.machine(), "load": load}
+    return {
+        "host": platform.node(),
+        "cpus": os.cpu_count(),
+        "python": platform.python_version(),
+        "machine": platform.machine(),
+        "load": load,
+    }
 
 
 def play_task(task: GameTask) -> dict:
@@ -267,14 +278,24 @@ def play_task(task: GameTask) -> dict:
         if close is not None:
             close()
     return {
-        "key": task.key, "game": task.game, "seed": task.seed,
-        "pairing": [task.a, task.b], "seat": task.seat, "opening_index": task.opening_index,
-        "players": list(specs), "opening": list(task.opening),
-        "moves": [str(m) for m in record.moves[len(opening):]],
-        "score": margin, "winner": winner, "points_a": points_a,
+        "key": task.key,
+        "game": task.game,
+        "seed": task.seed,
+        "pairing": [task.a, task.b],
+        "seat": task.seat,
+        "opening_index": task.opening_index,
+        "players": list(specs),
+        "opening": list(task.opening),
+        "moves": [str(m) for m in record.moves[len(opening) :]],
+        "score": margin,
+        "winner": winner,
+        "points_a": points_a,
         "margin_a": margin if a_player == 0 else -margin,
-        "finished": bool(game.is_terminal(final)), "forfeit": forfeit, "error": error,
-        "seconds": times, "game_seconds": round(time.perf_counter() - start, 4),
+        "finished": bool(game.is_terminal(final)),
+        "forfeit": forfeit,
+        "error": error,
+        "seconds": times,
+        "game_seconds": round(time.perf_counter() - start, 4),
         "machine": machine(),
     }
 
@@ -294,8 +315,10 @@ def _result_row(p: Path, number: int, line: bytes) -> dict:
     except (ValueError, UnicodeDecodeError):
         row = None
     if not isinstance(row, dict) or "key" not in row or "pairing" not in row:
-        raise BadInput(f"{p}, line {number}: not a tournament result line, so {p} is not an arena results "
-                       f"file; it was left as it is: give another results file")
+        raise BadInput(
+            f"{p}, line {number}: not a tournament result line, so {p} is not an arena results "
+            f"file; it was left as it is: give another results file"
+        )
     return row
 
 
@@ -322,8 +345,10 @@ def read_results(path: str | os.PathLike, *, repair: bool = False) -> list[dict]
             if first.endswith(b"\n") and first.strip():
                 _result_row(p, 1, first)
             elif first.strip() and not first.startswith(RESULT_LINE_START):
-                raise BadInput(f"{p}, line 1: not a tournament result line, so {p} is not an arena results "
-                               f"file; it was left as it is: give another results file")
+                raise BadInput(
+                    f"{p}, line 1: not a tournament result line, so {p} is not an arena results "
+                    f"file; it was left as it is: give another results file"
+                )
             data = first + f.read()
     except OSError as e:
         raise BadInput(f"cannot read results file {p}: {e.strerror}") from None
@@ -381,6 +406,7 @@ class ResultsWriter:
 
 # --- running ----------------------------------------------------------------------------
 
+
 def _ignore_sigint() -> None:
     """Worker initializer: Ctrl-C is the parent's to handle (it stops the workers itself)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -406,8 +432,7 @@ def _run_processes(todo: list[GameTask], workers: int, record: Callable[[dict], 
         # Ctrl-C while a worker is being spawned would cut its start-up data short and print
         # the worker's traceback: hold the signal until the workers are started.
         with _sigint_held():
-            pool = ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn"),
-                                       initializer=_ignore_sigint)
+            pool = ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn"), initializer=_ignore_sigint)
             futures = {pool.submit(play_task, t): t for t in pending}
         try:
             not_done = set(futures)
@@ -431,8 +456,10 @@ def _run_processes(todo: list[GameTask], workers: int, record: Callable[[dict], 
         if broken:
             breaks += 1
             if breaks >= 3:
-                raise BadInput(f"worker processes died {breaks} times; the finished games are saved: "
-                               f"run the same command again to resume")
+                raise BadInput(
+                    f"worker processes died {breaks} times; the finished games are saved: "
+                    f"run the same command again to resume"
+                )
 
 
 def _stop_pool(pool: ProcessPoolExecutor) -> None:
@@ -480,9 +507,15 @@ def _run_ray(todo: list[GameTask], address: str, workers: int, record: Callable[
             ray.shutdown()
 
 
-def run_tournament(spec: TournamentSpec, path: str | os.PathLike, *, workers: int | None = None,
-                   ray_address: str | None = None, progress: bool = True,
-                   limit: int | None = None) -> list[dict]:
+def run_tournament(
+    spec: TournamentSpec,
+    path: str | os.PathLike,
+    *,
+    workers: int | None = None,
+    ray_address: str | None = None,
+    progress: bool = True,
+    limit: int | None = None,
+) -> list[dict]:
     """Play every game of ``spec`` not already in the results file ``path`` and return all
     of its result lines (old and new).  ``limit`` stops after that many new games."""
     if len(spec.players) < 2:
@@ -515,11 +548,26 @@ def run_tournament(spec: TournamentSpec, path: str | os.PathLike, *, workers: in
     try:
         if progress:
             from rich.console import Console  # noqa: PLC0415
-            from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,  # noqa: PLC0415
-                                       TimeElapsedColumn, TimeRemainingColumn)
-            bar = Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
-                           TextColumn("games"), TimeElapsedColumn(), TextColumn("left"), TimeRemainingColumn(),
-                           console=Console(stderr=True), transient=False)
+            from rich.progress import (  # noqa: PLC0415
+                BarColumn,
+                MofNCompleteColumn,
+                Progress,
+                TextColumn,
+                TimeElapsedColumn,
+                TimeRemainingColumn,
+            )
+
+            bar = Progress(
+                TextColumn("[bold]{task.description}"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                TextColumn("games"),
+                TimeElapsedColumn(),
+                TextColumn("left"),
+                TimeRemainingColumn(),
+                console=Console(stderr=True),
+                transient=False,
+            )
             bar.start()
             task_id = bar.add_task(f"arena {spec.game}", total=len(tasks), completed=len(tasks) - len(todo))
 
@@ -555,6 +603,7 @@ def _on_sigterm_interrupt():
     """Make SIGTERM stop a run the way Ctrl-C does (workers ended, finished games kept);
     returns the previous handler (None off the main thread, where signals cannot be set)."""
     import threading  # noqa: PLC0415
+
     if threading.current_thread() is not threading.main_thread():
         return None
     return signal.signal(signal.SIGTERM, _raise_interrupt)
@@ -565,6 +614,20 @@ def comparable(row: dict) -> dict:
     return {k: v for k, v in row.items() if k not in ("seconds", "game_seconds", "machine")}
 
 
-__all__ = ["TournamentSpec", "Opening", "GameTask", "make_openings", "make_tasks", "play_task", "judge",
-           "read_results", "ResultsWriter", "run_tournament", "comparable", "game_key", "JUDGE_DEPTH",
-           "PlayerFailed", "machine"]
+__all__ = [
+    "TournamentSpec",
+    "Opening",
+    "GameTask",
+    "make_openings",
+    "make_tasks",
+    "play_task",
+    "judge",
+    "read_results",
+    "ResultsWriter",
+    "run_tournament",
+    "comparable",
+    "game_key",
+    "JUDGE_DEPTH",
+    "PlayerFailed",
+    "machine",
+]

@@ -43,19 +43,38 @@ difficulty levels (mancala play --level), measured with this command on Kalah(6,
 
 def register(sub) -> None:
     """Add the ``arena`` subcommand to the CLI's subparsers."""
-    p = sub.add_parser("arena", help="a tournament among AIs: parallel, resumable, with ratings and a plot",
-                       description=DESCRIPTION, epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("players", nargs="+", metavar="PLAYER",
-                   help="player specs (or: report FILE): any `mancala play` spec, e.g. alphabeta:depth=4,"
-                        "eval=store:1,extra:0.5, openspiel-mcts:sims=1000, module:bot.py:MancalaPlayer")
+    p = sub.add_parser(
+        "arena",
+        help="a tournament among AIs: parallel, resumable, with ratings and a plot",
+        description=DESCRIPTION,
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument(
+        "players",
+        nargs="+",
+        metavar="PLAYER",
+        help="player specs (or: report FILE): any `mancala play` spec, e.g. alphabeta:depth=4,"
+        "eval=store:1,extra:0.5, openspiel-mcts:sims=1000, module:bot.py:MancalaPlayer",
+    )
     p.add_argument("--gauntlet", action="store_true", help="the first player meets each other; no other pairings")
-    p.add_argument("--openings", type=int, default=10, help="openings per pairing, each played from both seats (default 10)")
+    p.add_argument(
+        "--openings", type=int, default=10, help="openings per pairing, each played from both seats (default 10)"
+    )
     p.add_argument("--plies", type=int, default=4, help="random plies in an opening (default 4)")
-    p.add_argument("--balance", type=float, default=2.0,
-                   help="keep openings whose judged value is within +-BALANCE (default 2 seeds)")
+    p.add_argument(
+        "--balance",
+        type=float,
+        default=2.0,
+        help="keep openings whose judged value is within +-BALANCE (default 2 seeds)",
+    )
     p.add_argument("--seed", type=int, default=1, help="random seed of the openings and of random players (default 1)")
-    p.add_argument("--results", default="arena-results.jsonl", metavar="FILE",
-                   help="JSON-lines results file, appended to and resumed from (default arena-results.jsonl)")
+    p.add_argument(
+        "--results",
+        default="arena-results.jsonl",
+        metavar="FILE",
+        help="JSON-lines results file, appended to and resumed from (default arena-results.jsonl)",
+    )
     p.add_argument("--workers", type=int, default=None, help="worker processes (default: all cores)")
     p.add_argument("--ray", metavar="ADDRESS", help="run the games on Ray: a cluster address, or 'local'")
     p.add_argument("--max-moves", type=int, default=2000, help="moves after which a game is scored as it stands")
@@ -74,12 +93,15 @@ def _results_path(name: str, what: str) -> Path:
     """The results file ``name`` names, refused (:class:`BadInput`) when it is empty or is
     where its own report would be written."""
     from mancala.arena.report import report_paths  # noqa: PLC0415 (matplotlib: loaded only to write a report)
+
     if not name.strip():
         raise BadInput(f"{what} is empty; give a results file name such as arena-results.jsonl")
     path = Path(name)
     if path in report_paths(path):
-        raise BadInput(f"{what} {path}: the report is written to {path} itself; give the results file "
-                       f"another name, such as {path.with_suffix('.jsonl')}")
+        raise BadInput(
+            f"{what} {path}: the report is written to {path} itself; give the results file "
+            f"another name, such as {path.with_suffix('.jsonl')}"
+        )
     return path
 
 
@@ -87,6 +109,7 @@ def check_ray_address(address: str, timeout: float = RAY_CONNECT_SECONDS) -> Non
     """Raise :class:`BadInput` unless something answers at the Ray address ``host:port``
     within ``timeout`` seconds (so a wrong address fails at once, not after the games)."""
     import socket  # noqa: PLC0415
+
     address = address.removeprefix("ray://")
     host, sep, port_text = address.rpartition(":")
     if not sep or not host or not port_text.isdigit() or not 0 < int(port_text) < 65536:
@@ -96,8 +119,10 @@ def check_ray_address(address: str, timeout: float = RAY_CONNECT_SECONDS) -> Non
             pass
     except OSError as e:
         reason = "no answer" if isinstance(e, TimeoutError) else (e.strerror or str(e))
-        raise BadInput(f"--ray {address}: cannot reach a Ray cluster there ({reason}); start it "
-                       f"('ray start --head') or check the address") from None
+        raise BadInput(
+            f"--ray {address}: cannot reach a Ray cluster there ({reason}); start it "
+            f"('ray start --head') or check the address"
+        ) from None
 
 
 def run(args: argparse.Namespace) -> int:
@@ -132,14 +157,24 @@ def run(args: argparse.Namespace) -> int:
         check_report_paths(path)
         if args.ray and args.ray not in ("local", "auto"):
             check_ray_address(args.ray)
-        spec = TournamentSpec(game_spec(game), tuple(args.players), gauntlet=args.gauntlet, openings=args.openings,
-                              plies=args.plies, balance=args.balance, seed=args.seed, max_moves=args.max_moves)
-        results = run_tournament(spec, path, workers=args.workers, ray_address=args.ray,
-                                 progress=not args.no_progress)
+        spec = TournamentSpec(
+            game_spec(game),
+            tuple(args.players),
+            gauntlet=args.gauntlet,
+            openings=args.openings,
+            plies=args.plies,
+            balance=args.balance,
+            seed=args.seed,
+            max_moves=args.max_moves,
+        )
+        results = run_tournament(spec, path, workers=args.workers, ray_address=args.ray, progress=not args.no_progress)
         # the report covers this tournament: its game, seed and players (the file may hold more)
         names = set(spec.players)
-        results = [r for r in results if r.get("game") == spec.game and r.get("seed") == spec.seed
-                   and set(r["pairing"]) <= names]
+        results = [
+            r
+            for r in results
+            if r.get("game") == spec.game and r.get("seed") == spec.seed and set(r["pairing"]) <= names
+        ]
     text = write_report(results, path)
     md, png = report_paths(path)
     print(text, end="")

@@ -30,14 +30,23 @@ EPILOG = """examples:
 
 def register(sub) -> None:
     """Add the ``book`` subcommand to the CLI's subparsers."""
-    p = sub.add_parser("book", help="build or check an opening book of solved positions",
-                       description=DESCRIPTION, epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = sub.add_parser(
+        "book",
+        help="build or check an opening book of solved positions",
+        description=DESCRIPTION,
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     p.add_argument("action", choices=["build", "check"], help="build a book, or check a book file")
     p.add_argument("file", nargs="?", help="check: the book file (default: every shipped book)")
-    p.add_argument("--turns", type=int, default=None,
-                   help="build: the book player's first TURNS turns are covered (default 2)")
-    p.add_argument("--out", metavar="FILE",
-                   help="build: where to write the book (default: the shipped book of these rules and size)")
+    p.add_argument(
+        "--turns", type=int, default=None, help="build: the book player's first TURNS turns are covered (default 2)"
+    )
+    p.add_argument(
+        "--out",
+        metavar="FILE",
+        help="build: where to write the book (default: the shipped book of these rules and size)",
+    )
     p.add_argument("--no-progress", action="store_true", help="no progress display")
     add_game_arguments(p)
     p.set_defaults(func=run)
@@ -46,8 +55,10 @@ def register(sub) -> None:
 def default_name(rules) -> str:
     """The shipped book's file name for ``rules``: ``PRESET-PITSxSEEDS.json``."""
     from dataclasses import replace  # noqa: PLC0415
-    preset = next((name for name, r in PRESETS.items() if replace(r, pits=rules.pits, seeds=rules.seeds) == rules),
-                  "custom")
+
+    preset = next(
+        (name for name, r in PRESETS.items() if replace(r, pits=rules.pits, seeds=rules.seeds) == rules), "custom"
+    )
     return f"{preset}-{rules.pits}x{rules.seeds}.json"
 
 
@@ -86,13 +97,24 @@ def _build(args: argparse.Namespace) -> int:
             return
         if console is None:
             if entry is not None:
-                print(f"solved {done}/{total}: value {entry.value:+d}, move {entry.move}, "
-                      f"{entry.seconds:.1f} s, {entry.nodes:,} nodes", file=sys.stderr, flush=True)
+                print(
+                    f"solved {done}/{total}: value {entry.value:+d}, move {entry.move}, "
+                    f"{entry.seconds:.1f} s, {entry.nodes:,} nodes",
+                    file=sys.stderr,
+                    flush=True,
+                )
             return
         if "bar" not in shown:
             from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn  # noqa: PLC0415
-            bar = Progress(TextColumn("solving book positions"), BarColumn(), MofNCompleteColumn(),
-                           TimeElapsedColumn(), console=console, transient=True)
+
+            bar = Progress(
+                TextColumn("solving book positions"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                TimeElapsedColumn(),
+                console=console,
+                transient=True,
+            )
             bar.start()
             shown["bar"], shown["task"] = bar, bar.add_task("book", total=total)
         shown["bar"].update(shown["task"], completed=done, total=total)
@@ -105,13 +127,16 @@ def _build(args: argparse.Namespace) -> int:
     B.save_book(book, out)
     partial.unlink(missing_ok=True)
     wall = time.perf_counter() - start
-    print(f"{out}: {len(book.entries)} positions, {out.stat().st_size:,} bytes; solver time {book.seconds:.1f} s "
-          f"({book.nodes:,} nodes), this run {wall:.1f} s")
+    print(
+        f"{out}: {len(book.entries)} positions, {out.stat().st_size:,} bytes; solver time {book.seconds:.1f} s "
+        f"({book.nodes:,} nodes), this run {wall:.1f} s"
+    )
     return 0
 
 
 def _check(args: argparse.Namespace) -> int:
     from mancala.engine import book as B  # noqa: PLC0415 (numba loads only when needed)
+
     paths = [Path(args.file)] if args.file else B.book_files()
     if not paths:
         raise BadInput(f"no book files in {B.BOOK_DIR}")
@@ -123,8 +148,10 @@ def _check(args: argparse.Namespace) -> int:
         for p in problems[:5]:
             print(f"{path}: {p}")
         bad += bool(problems)
-        print(f"{path}: {len(book.entries)} positions, {book.turns} turns, rules {book.rules_key}: "
-              f"{'INCONSISTENT' if problems else 'ok'}")
+        print(
+            f"{path}: {len(book.entries)} positions, {book.turns} turns, rules {book.rules_key}: "
+            f"{'INCONSISTENT' if problems else 'ok'}"
+        )
     if bad:
         raise BadInput(f"{bad} book file(s) inconsistent")
     return 0

@@ -13,16 +13,27 @@ from mancala.games import CATALOGUE, make_game, parse_spec
 def add_game_arguments(parser: argparse.ArgumentParser) -> None:
     """Options that choose the game and its rules."""
     g = parser.add_argument_group("game and rules")
-    g.add_argument("--game", default=None,
-                   help=f"game spec: {', '.join(CATALOGUE)}, with options as name(key=value,...), e.g. "
-                        f"'kalah(preset=egyptian,pits=5)' (default: kalah)")
+    g.add_argument(
+        "--game",
+        default=None,
+        help=f"game spec: {', '.join(CATALOGUE)}, with options as name(key=value,...), e.g. "
+        f"'kalah(preset=egyptian,pits=5)' (default: kalah)",
+    )
     g.add_argument("--preset", help=f"Kalah rule preset: {', '.join(CATALOGUE['kalah'].presets)} (see docs/rules.md)")
     g.add_argument("--pits", type=int, help="Kalah pits per side (1-20)")
     g.add_argument("--seeds", type=int, help="Kalah seeds per pit at the start (0-1000)")
-    g.add_argument("--position", help="start position: Kalah: 2n+2 numbers in sowing order (South pits 1..n, "
-                                      "South store, North pits 1..n, North store); tic-tac-toe: 9 cells like 'XX./.O./...'")
-    g.add_argument("--to-move", "--first", dest="first", choices=["south", "north"],
-                   help="Kalah: the side to move at the start, or in --position (default south)")
+    g.add_argument(
+        "--position",
+        help="start position: Kalah: 2n+2 numbers in sowing order (South pits 1..n, "
+        "South store, North pits 1..n, North store); tic-tac-toe: 9 cells like 'XX./.O./...'",
+    )
+    g.add_argument(
+        "--to-move",
+        "--first",
+        dest="first",
+        choices=["south", "north"],
+        help="Kalah: the side to move at the start, or in --position (default south)",
+    )
 
 
 def build_game(args: argparse.Namespace):
@@ -41,15 +52,18 @@ def build_game(args: argparse.Namespace):
             return game, game.initial_state()
         if name == "tictactoe":
             return game, game.position(args.position)
-        raise BadInput(f"--position is read for Kalah and tic-tac-toe; {name} positions are not read "
-                       f"from the command line")
+        raise BadInput(
+            f"--position is read for Kalah and tic-tac-toe; {name} positions are not read from the command line"
+        )
     if args.position is not None:
         kalah_options["start"] = args.position
         if args.pits is None and "pits" not in spec:  # the position says how many pits
             count = len(args.position.replace(",", " ").split())
             if count < 4 or count % 2:
-                raise BadInput(f"--position needs 2n+2 numbers (n pits a side, 1..20, and the two stores: "
-                               f"14 for 6 pits), got {count}")
+                raise BadInput(
+                    f"--position needs 2n+2 numbers (n pits a side, 1..20, and the two stores: "
+                    f"14 for 6 pits), got {count}"
+                )
             kalah_options["pits"] = (count - 2) // 2
     game = make_game(spec, **kalah_options)
     return game, game.initial_state()
@@ -62,8 +76,9 @@ def check_not_empty(args: argparse.Namespace, *names: str) -> None:
         value = getattr(args, name, None)
         if isinstance(value, str) and not value.strip():
             if name == "file":
-                raise BadInput("the saved game's file name is empty (''); give the file, or leave it out "
-                               "and give --position")
+                raise BadInput(
+                    "the saved game's file name is empty (''); give the file, or leave it out and give --position"
+                )
             raise BadInput(f"--{name.replace('_', '-')} is empty (''); give a value or leave the option out")
 
 
@@ -78,4 +93,5 @@ def kalah_position(args: argparse.Namespace):
 def prepare_engine(game) -> None:
     """Ready the engine for ``game``, saying so on stderr when that takes more than a moment."""
     from mancala.engine import prepare  # noqa: PLC0415 (numba loads only when needed)
+
     prepare(game, notice=lambda: print("preparing the engine (once)…", file=sys.stderr, flush=True))

@@ -42,12 +42,12 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Callable, Sequence, TextIO
 
-from mancala.atomic import StagedFile, check_writable, write_problem
 from mancala import players
+from mancala.atomic import StagedFile, check_writable, write_problem
 from mancala.errors import BadInput, MancalaError
+from mancala.evaluation.basic import score_difference
 from mancala.games.kalah import PRESETS, Kalah, KalahMove, KalahState
 from mancala.search.core import INF, Node, SearchResult, Tracer, alphabeta, greedy, minimax, turn_moves
-from mancala.evaluation.basic import score_difference
 
 #: task number (input line 1) -> name
 TASKS = {1: "greedy", 2: "minimax", 3: "alpha-beta", 4: "competition"}
@@ -111,7 +111,7 @@ def _quote(text: str, limit: int = 60) -> str:
     if not text:
         return "an empty line"
     if len(text) > limit:
-        text = text[:limit - 3] + "..."
+        text = text[: limit - 3] + "..."
     # control characters (a NUL, an escape sequence) are shown escaped, never sent to the terminal
     text = "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
     return f"'{text}'"
@@ -149,8 +149,11 @@ class _Lines:
         """Line ``number`` (1-based); raises when the file ends before it."""
         if number > len(self.lines):
             found = len(self.lines)
-            got = ("an empty file" if not found else
-                   f"the end of the file (it has {found} line{'s' if found != 1 else ''}, {INPUT_LINES} are needed)")
+            got = (
+                "an empty file"
+                if not found
+                else f"the end of the file (it has {found} line{'s' if found != 1 else ''}, {INPUT_LINES} are needed)"
+            )
             raise self.error(number, _LINE_MEANINGS[number - 1], got)
         return self.lines[number - 1]
 
@@ -183,11 +186,14 @@ class _Lines:
             if int(field) > MAX_STONES:
                 raise self.error(number, expected, f"{_quote(text)} ({field} is more than {MAX_STONES})")
         if count is None and not MIN_PITS <= len(fields) <= MAX_PITS:
-            raise self.error(number, expected, f"{_quote(text)} ({len(fields)} "
-                             f"count{'s' if len(fields) != 1 else ''}; N must be {MIN_PITS} to {MAX_PITS})")
+            raise self.error(
+                number,
+                expected,
+                f"{_quote(text)} ({len(fields)} "
+                f"count{'s' if len(fields) != 1 else ''}; N must be {MIN_PITS} to {MAX_PITS})",
+            )
         if count is not None and len(fields) != count:
-            raise self.error(number, expected, f"{_quote(text)} ({len(fields)} "
-                             f"count{'s' if len(fields) != 1 else ''})")
+            raise self.error(number, expected, f"{_quote(text)} ({len(fields)} count{'s' if len(fields) != 1 else ''})")
         return tuple(int(f) for f in fields)
 
 
@@ -202,8 +208,9 @@ def parse_input(text: str, source: str = "input.txt") -> HomeworkInput:
     task = lines.number(1, _LINE_MEANINGS[0], lambda v: v in TASKS)
     player = lines.number(2, _LINE_MEANINGS[1], lambda v: v in (1, 2))
     if task in LOGGED_TASKS:
-        depth = lines.number(3, f"the cutting-off depth for {TASKS[task]}, a whole number of at least 1",
-                             lambda v: v >= 1)
+        depth = lines.number(
+            3, f"the cutting-off depth for {TASKS[task]}, a whole number of at least 1", lambda v: v >= 1
+        )
     else:
         depth = lines.number(3, f"the cutting-off depth, a whole number ({TASKS[task]} ignores it)")
     row_a = lines.row(4, None)
@@ -224,8 +231,9 @@ def read_input(path: str | os.PathLike) -> HomeworkInput:
     except OSError as e:
         raise BadInput(f"{path}: cannot read the input file: {e.strerror or e}") from None
     if len(data) > MAX_INPUT_BYTES:
-        raise BadInput(f"{path}: more than {MAX_INPUT_BYTES:,} bytes, so not an input file "
-                       f"(expected 7 lines of numbers)")
+        raise BadInput(
+            f"{path}: more than {MAX_INPUT_BYTES:,} bytes, so not an input file (expected 7 lines of numbers)"
+        )
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
@@ -256,8 +264,13 @@ def to_position(problem: HomeworkInput) -> tuple[Kalah, KalahState]:
 def format_next_state(state: KalahState) -> str:
     """next_state.txt for ``state``: row A (A2..A(N+1)), row B, A1, B(N+2); LF, final newline."""
     row_a = reversed(state.row(1))
-    return (" ".join(map(str, row_a)) + "\n" + " ".join(map(str, state.row(0))) + "\n"
-            + f"{state.store(1)}\n{state.store(0)}\n")
+    return (
+        " ".join(map(str, row_a))
+        + "\n"
+        + " ".join(map(str, state.row(0)))
+        + "\n"
+        + f"{state.store(1)}\n{state.store(0)}\n"
+    )
 
 
 def pit_label(pits: int, seat: int, pit: int) -> str:
@@ -282,8 +295,9 @@ def already_over(problem: HomeworkInput, source: str) -> BadInput | None:
     rows = {4: "player 2's row A", 5: "player 1's row B"}
     which = " and ".join(f"{rows[line]} (line {line})" for line in empty)
     verb = "are" if len(empty) > 1 else "is"
-    return BadInput(f"{source} line {empty[0]}: the game is already over: {which} {verb} empty, "
-                    f"so there is no move to choose")
+    return BadInput(
+        f"{source} line {empty[0]}: the game is already over: {which} {verb} empty, so there is no move to choose"
+    )
 
 
 # --- traverse_log.txt -------------------------------------------------------------------------
@@ -313,8 +327,9 @@ class TraverseLog(Tracer):
     Alpha-beta lines carry the window the node holds when the line is written.
     """
 
-    def __init__(self, stream: TextIO, pits: int, *, with_window: bool, optional: bool = True,
-                 max_lines: int | None = None) -> None:
+    def __init__(
+        self, stream: TextIO, pits: int, *, with_window: bool, optional: bool = True, max_lines: int | None = None
+    ) -> None:
         self._write = stream.write
         #: more lines than this raise :class:`SearchTooLarge` (default :data:`MAX_LOG_LINES`)
         self.max_lines = MAX_LOG_LINES if max_lines is None else max_lines
@@ -370,8 +385,15 @@ class SearchTooLarge(Exception):
         self.lines = lines
 
 
-def estimate_log_lines(game: Kalah, state: KalahState, depth: int, *, optional: bool = True,
-                       probes: int = ESTIMATE_PROBES, give_up: float = math.inf) -> tuple[float, int]:
+def estimate_log_lines(
+    game: Kalah,
+    state: KalahState,
+    depth: int,
+    *,
+    optional: bool = True,
+    probes: int = ESTIMATE_PROBES,
+    give_up: float = math.inf,
+) -> tuple[float, int]:
     """An estimate of the lines of minimax's traverse log from ``state`` to ``depth`` turns,
     and the most moves seen in one line of play.
 
@@ -419,13 +441,17 @@ def check_search_size(problem: HomeworkInput, source: str, optional: bool = True
     give_up = limit if problem.task == 2 else (limit / 2) ** 2
     lines, longest = estimate_log_lines(game, state, problem.depth, optional=optional, give_up=give_up)
     if longest >= MAX_LINE_MOVES:
-        raise BadInput(f"{source} line 3: depth {problem.depth} lets the search follow lines of more than "
-                       f"{MAX_LINE_MOVES} moves, more than it can; give a smaller depth")
+        raise BadInput(
+            f"{source} line 3: depth {problem.depth} lets the search follow lines of more than "
+            f"{MAX_LINE_MOVES} moves, more than it can; give a smaller depth"
+        )
     expected = lines if problem.task == 2 else 2 * math.sqrt(lines)
     if expected > limit:
-        raise BadInput(f"{source} line 3: {TASKS[problem.task]} to depth {problem.depth} would write a "
-                       f"traverse log of about {_count(expected)} lines, more than the limit of "
-                       f"{limit:,}; give a smaller depth")
+        raise BadInput(
+            f"{source} line 3: {TASKS[problem.task]} to depth {problem.depth} would write a "
+            f"traverse log of about {_count(expected)} lines, more than the limit of "
+            f"{limit:,}; give a smaller depth"
+        )
 
 
 def _count(value: float) -> str:
@@ -454,8 +480,7 @@ class Outcome:
     written: tuple[Path, ...]
 
 
-def search_turn(game: Kalah, state: KalahState, task: int, depth: int,
-                tracer: Tracer | None = None) -> SearchResult:
+def search_turn(game: Kalah, state: KalahState, task: int, depth: int, tracer: Tracer | None = None) -> SearchResult:
     """Run the task's search (greedy, minimax or alpha-beta) from ``state`` in positional order."""
     if task == 1:
         return greedy(game, state, score_difference, tracer=tracer, order=positional_order)
@@ -470,9 +495,13 @@ def play_turn(game: Kalah, state: KalahState, moves: Sequence[KalahMove]) -> Kal
     return state
 
 
-def competition_turn(game: Kalah, state: KalahState, seconds: float,
-                     search: Callable[[Kalah, KalahState, float], SearchResult] | None = None,
-                     clock: Callable[[], float] | None = None) -> tuple[KalahMove, ...]:
+def competition_turn(
+    game: Kalah,
+    state: KalahState,
+    seconds: float,
+    search: Callable[[Kalah, KalahState, float], SearchResult] | None = None,
+    clock: Callable[[], float] | None = None,
+) -> tuple[KalahMove, ...]:
     """Task 4: the whole turn our strongest player plays within ``seconds``.
 
     ``search(game, state, seconds)`` (default :func:`mancala.players.best_search`, the
@@ -500,8 +529,14 @@ def competition_turn(game: Kalah, state: KalahState, seconds: float,
         budget = max(deadline - clock(), seconds / 100)
 
 
-def solve(problem: HomeworkInput, out_dir: str | os.PathLike, *, seconds: float = DEFAULT_SECONDS,
-          optional: bool = True, source: str = "input.txt") -> Outcome:
+def solve(
+    problem: HomeworkInput,
+    out_dir: str | os.PathLike,
+    *,
+    seconds: float = DEFAULT_SECONDS,
+    optional: bool = True,
+    source: str = "input.txt",
+) -> Outcome:
     """Solve ``problem`` and write its output files into ``out_dir`` (which must exist).
 
     Tasks 2 and 3 stream their traverse log into a staged file during the search; the
@@ -518,23 +553,31 @@ def solve(problem: HomeworkInput, out_dir: str | os.PathLike, *, seconds: float 
     try:
         return _solve(problem, game, state, out, seconds, optional)
     except SearchTooLarge:
-        raise BadInput(f"{source} line 3: {TASKS[problem.task]} to depth {problem.depth} writes a traverse "
-                       f"log of more than {MAX_LOG_LINES:,} lines, the limit; give a smaller depth "
-                       f"(nothing was written)") from None
+        raise BadInput(
+            f"{source} line 3: {TASKS[problem.task]} to depth {problem.depth} writes a traverse "
+            f"log of more than {MAX_LOG_LINES:,} lines, the limit; give a smaller depth "
+            f"(nothing was written)"
+        ) from None
     except RecursionError:
-        raise BadInput(f"{source} line 3: depth {problem.depth} lets the search follow lines of play too "
-                       f"long to search; give a smaller depth (nothing was written)") from None
+        raise BadInput(
+            f"{source} line 3: depth {problem.depth} lets the search follow lines of play too "
+            f"long to search; give a smaller depth (nothing was written)"
+        ) from None
 
 
-def _solve(problem: HomeworkInput, game: Kalah, state: KalahState, out: Path, seconds: float,
-           optional: bool) -> Outcome:
+def _solve(
+    problem: HomeworkInput, game: Kalah, state: KalahState, out: Path, seconds: float, optional: bool
+) -> Outcome:
     """:func:`solve` once the input is checked: search, then write the staged files."""
     with ExitStack() as stack:
         stage = lambda name: stack.enter_context(StagedFile(out / name, encoding="ascii", buffering=1 << 20))  # noqa: E731
         next_state = stage(NEXT_STATE)
         log = stage(TRAVERSE_LOG) if problem.task in LOGGED_TASKS else None
-        tracer = None if log is None else TraverseLog(log.stream, problem.pits,
-                                                        with_window=problem.task == 3, optional=optional)
+        tracer = (
+            None
+            if log is None
+            else TraverseLog(log.stream, problem.pits, with_window=problem.task == 3, optional=optional)
+        )
         if problem.task == 4:
             moves = competition_turn(game, state, seconds)
             value = nodes = None
@@ -546,9 +589,14 @@ def _solve(problem: HomeworkInput, game: Kalah, state: KalahState, out: Path, se
         staged = tuple(f for f in (log, next_state) if f is not None)
         for f in staged:
             f.commit()
-    return Outcome(turn=tuple(pit_label(problem.pits, state.seat, m.pit) for m in moves), state=after,
-                   value=value, nodes=nodes, log_lines=0 if tracer is None else tracer.lines,
-                   written=tuple(f.path for f in staged))
+    return Outcome(
+        turn=tuple(pit_label(problem.pits, state.seat, m.pit) for m in moves),
+        state=after,
+        value=value,
+        nodes=nodes,
+        log_lines=0 if tracer is None else tracer.lines,
+        written=tuple(f.path for f in staged),
+    )
 
 
 # --- the command ------------------------------------------------------------------------------
@@ -558,16 +606,31 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The options of ``mancala homework``."""
     parser.description = parser.description or (
         "Solve a Mancala homework input.txt (the homework's file format): task 1 greedy, 2 minimax, "
-        "3 alpha-beta (these two also write traverse_log.txt), 4 competition.")
-    parser.add_argument("input", nargs="?", default="input.txt",
-                        help="the input file (default: input.txt in the current directory)")
-    parser.add_argument("--out", metavar="DIR", default=None,
-                        help="directory for next_state.txt and traverse_log.txt (default: beside the input)")
-    parser.add_argument("--time", metavar="SECONDS", type=float, default=DEFAULT_SECONDS,
-                        help=f"task 4's time budget for the whole turn (default {DEFAULT_SECONDS:g})")
-    parser.add_argument("--no-optional", dest="optional", action="store_false",
-                        help="log a game-over node once, like a leaf, without the TA reference's "
-                             "'...Infinity<TAB>OPTIONAL' line before it")
+        "3 alpha-beta (these two also write traverse_log.txt), 4 competition."
+    )
+    parser.add_argument(
+        "input", nargs="?", default="input.txt", help="the input file (default: input.txt in the current directory)"
+    )
+    parser.add_argument(
+        "--out",
+        metavar="DIR",
+        default=None,
+        help="directory for next_state.txt and traverse_log.txt (default: beside the input)",
+    )
+    parser.add_argument(
+        "--time",
+        metavar="SECONDS",
+        type=float,
+        default=DEFAULT_SECONDS,
+        help=f"task 4's time budget for the whole turn (default {DEFAULT_SECONDS:g})",
+    )
+    parser.add_argument(
+        "--no-optional",
+        dest="optional",
+        action="store_false",
+        help="log a game-over node once, like a leaf, without the TA reference's "
+        "'...Infinity<TAB>OPTIONAL' line before it",
+    )
 
 
 def _summary(problem: HomeworkInput, outcome: Outcome) -> str:

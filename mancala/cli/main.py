@@ -10,10 +10,10 @@ import os
 import sys
 from typing import Sequence
 
-from mancala.cli.common import add_game_arguments, build_game, check_not_empty, kalah_position, prepare_engine
 from mancala.arena.match import play_match
 from mancala.arena.review import analysis_lines, review_game, review_lines
 from mancala.cli import homework
+from mancala.cli.common import add_game_arguments, build_game, check_not_empty, kalah_position, prepare_engine
 from mancala.errors import BadInput, MancalaError
 from mancala.evaluation.basic import EVALUATIONS, score_difference, win_loss_percent
 from mancala.players import LEVELS, PLAYER_KINDS, make_player
@@ -38,14 +38,23 @@ EPILOG = """examples:
   mancala homework input.txt                      the homework file interface
 """
 
+
 def player_help() -> str:
     """The player specs, from the kinds' catalogue (for --p1, --p2 and match's players)."""
     levels = [k.name for k in PLAYER_KINDS.values() if k.level]
     kinds = [k for k in PLAYER_KINDS.values() if not k.level]
-    written = [f"{k.name}:..." if k.raw else f"{k.name}[:{','.join(o['name'] + '=...' for o in k.options)}]"
-               if k.options else k.name for k in kinds]
-    return (f"player spec: {', '.join(written)}, or a level: {'|'.join(levels)} (measured: docs/evaluation.md); "
-            f"e.g. alphabeta:depth=6,eval=store:1,extra:0.5 or best:nodes=20000,book=off")
+    written = [
+        f"{k.name}:..."
+        if k.raw
+        else f"{k.name}[:{','.join(o['name'] + '=...' for o in k.options)}]"
+        if k.options
+        else k.name
+        for k in kinds
+    ]
+    return (
+        f"player spec: {', '.join(written)}, or a level: {'|'.join(levels)} (measured: docs/evaluation.md); "
+        f"e.g. alphabeta:depth=6,eval=store:1,extra:0.5 or best:nodes=20000,book=off"
+    )
 
 
 #: the most games ``mancala match`` plays
@@ -65,14 +74,26 @@ def cmd_play(args: argparse.Namespace) -> int:
     if not (args.hint_time > 0 and args.hint_time != float("inf")):
         raise BadInput(f"--hint-time must be a positive number of seconds, got {args.hint_time:g}")
     if args.load:
-        ignored = [option for option, value in (
-            ("--game", args.game), ("--preset", args.preset), ("--pits", args.pits),
-            ("--seeds", args.seeds), ("--position", args.position), ("--to-move", args.first),
-            ("--level", args.level), ("--ai-first", args.ai_first)) if value not in (None, False)]
+        ignored = [
+            option
+            for option, value in (
+                ("--game", args.game),
+                ("--preset", args.preset),
+                ("--pits", args.pits),
+                ("--seeds", args.seeds),
+                ("--position", args.position),
+                ("--to-move", args.first),
+                ("--level", args.level),
+                ("--ai-first", args.ai_first),
+            )
+            if value not in (None, False)
+        ]
         if ignored:
-            raise BadInput(f"--load resumes {args.load} with its own rules and players, so {', '.join(ignored)} "
-                           f"cannot apply; leave {'it' if len(ignored) == 1 else 'them'} out "
-                           f"(--p1/--p2 may replace the players)")
+            raise BadInput(
+                f"--load resumes {args.load} with its own rules and players, so {', '.join(ignored)} "
+                f"cannot apply; leave {'it' if len(ignored) == 1 else 'them'} out "
+                f"(--p1/--p2 may replace the players)"
+            )
         record = load_record(args.load)
         specs = list(record.players)
     else:
@@ -92,8 +113,9 @@ def cmd_play(args: argparse.Namespace) -> int:
     record.players = [p.spec for p in players]
     save_path = args.save or args.load
     view = None if args.view is None else ["south", "north"].index(args.view)
-    return TerminalGame(record, players, save_path=save_path, autosave=bool(args.save),
-                        hint_seconds=args.hint_time, view=view).run()
+    return TerminalGame(
+        record, players, save_path=save_path, autosave=bool(args.save), hint_seconds=args.hint_time, view=view
+    ).run()
 
 
 def _player(spec: str, saved_in: str | None):
@@ -102,7 +124,7 @@ def _player(spec: str, saved_in: str | None):
         return make_player(spec)
     except BadInput as e:
         if saved_in:
-            raise BadInput(f"{saved_in}: bad player in \"players\": {e}") from None
+            raise BadInput(f'{saved_in}: bad player in "players": {e}') from None
         raise
 
 
@@ -110,7 +132,6 @@ def cmd_match(args: argparse.Namespace) -> int:
     """``mancala match``: many games between two players, seats alternating, with progress."""
     from rich.console import Console  # noqa: PLC0415
     from rich.progress import Progress  # noqa: PLC0415
-
 
     game, _ = build_game(args)
     for spec in (args.a, args.b):
@@ -123,14 +144,21 @@ def cmd_match(args: argparse.Namespace) -> int:
     console = Console(stderr=True)
     with Progress(console=console, transient=True) as progress:
         task = progress.add_task(f"{args.a} vs {args.b}", total=args.games)
-        result = play_match(game, args.a, args.b, args.games, opening_plies=args.opening,
-                            progress=lambda done, total: progress.update(task, completed=done))
+        result = play_match(
+            game,
+            args.a,
+            args.b,
+            args.games,
+            opening_plies=args.opening,
+            progress=lambda done, total: progress.update(task, completed=done),
+        )
     opening = f", random openings of {args.opening} plies" if args.opening else ""
     print(f"{game!r}, {result.games} games, seats alternating{opening}")
     name_a, name_b = (f"{args.a} (A)", f"{args.b} (B)") if args.a == args.b else (args.a, args.b)
     print(f"{name_a}: {result.wins_a} wins, {name_b}: {result.wins_b} wins, {result.draws} draws")
-    print(f"{name_a} scored {100 * result.score_a():.1f}% with an average margin of "
-          f"{result.margin_a / result.games:+.2f}")
+    print(
+        f"{name_a} scored {100 * result.score_a():.1f}% with an average margin of {result.margin_a / result.games:+.2f}"
+    )
     return 0
 
 
@@ -141,8 +169,10 @@ def cmd_explain(args: argparse.Namespace) -> int:
     if game.is_terminal(state):
         raise BadInput("that position is already finished: there is nothing to search")
     if not 1 <= args.depth <= MAX_EXPLAIN_DEPTH:
-        raise BadInput(f"--depth must be 1-{MAX_EXPLAIN_DEPTH}, got {args.depth} (the tree drawn grows "
-                       f"with every level: tic-tac-toe's whole tree is 9 deep)")
+        raise BadInput(
+            f"--depth must be 1-{MAX_EXPLAIN_DEPTH}, got {args.depth} (the tree drawn grows "
+            f"with every level: tic-tac-toe's whole tree is 9 deep)"
+        )
     if args.eval:
         evaluate = EVALUATIONS[args.eval]
     else:
@@ -155,6 +185,7 @@ def cmd_explain(args: argparse.Namespace) -> int:
 def cmd_solve(args: argparse.Namespace) -> int:
     """``mancala solve``: the exact value of a Kalah position, a best move and a perfect line."""
     from mancala.engine import solve  # noqa: PLC0415 (numba loads only when needed)
+
     if args.endgame_seeds is not None and not 0 <= args.endgame_seeds <= 100:
         raise BadInput(f"--endgame-seeds must be 0-100, got {args.endgame_seeds}")
     game, state = kalah_position(args)
@@ -174,6 +205,7 @@ def cmd_analyse(args: argparse.Namespace) -> int:
     """``mancala analyse``: review a saved game move by move, or analyse one position (every
     legal move's value, exact where proved, and the best line)."""
     from mancala.engine import analyse  # noqa: PLC0415 (numba loads only when needed)
+
     if args.seconds is not None and not args.seconds > 0:
         raise BadInput("--seconds must be more than 0")
     check_not_empty(args, "file")
@@ -203,6 +235,7 @@ def cmd_analyse(args: argparse.Namespace) -> int:
 def _review(record, seconds: float, review_game, review_lines) -> int:
     """``mancala analyse GAME.json``: the whole game's review, with a progress bar."""
     from mancala.engine.endgame import terminal_console  # noqa: PLC0415 (numba loads only when needed)
+
     if not record.moves:
         raise BadInput("the saved game has no moves to review; use --last to analyse its position")
     prepare_engine(record.game)
@@ -211,8 +244,15 @@ def _review(record, seconds: float, review_game, review_lines) -> int:
         review = review_game(record, seconds)
     else:
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn  # noqa: PLC0415
-        with Progress(TextColumn("reviewing moves"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                      console=console, transient=True) as bar:
+
+        with Progress(
+            TextColumn("reviewing moves"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+            console=console,
+            transient=True,
+        ) as bar:
             task = bar.add_task("review", total=len(record.moves))
             review = review_game(record, seconds, progress=lambda done, total: bar.update(task, completed=done))
     print("\n".join(review_lines(review, seconds)))
@@ -222,100 +262,150 @@ def _review(record, seconds: float, review_game, review_lines) -> int:
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser with every subcommand."""
     parser = argparse.ArgumentParser(
-        prog="mancala", description="Sowing games (Kalah and its variants, Bao la Kiswahili, tic-tac-toe) and the AIs that play them.",
-        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+        prog="mancala",
+        description="Sowing games (Kalah and its variants, Bao la Kiswahili, tic-tac-toe) and the AIs that play them.",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
-    play = sub.add_parser("play", help="play in the terminal: you vs the AI, AI vs AI, or two people",
-                          description="Play in the terminal. At your turn type a move (Kalah: a pit number) or "
-                                      "hint, undo, save [FILE], board, help, quit. Works with piped input.",
-                          epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    play = sub.add_parser(
+        "play",
+        help="play in the terminal: you vs the AI, AI vs AI, or two people",
+        description="Play in the terminal. At your turn type a move (Kalah: a pit number) or "
+        "hint, undo, save [FILE], board, help, quit. Works with piped input.",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     add_game_arguments(play)
     who = play.add_argument_group("players")
     who.add_argument("--p1", help="the player who moves first (default: human). " + player_help())
     who.add_argument("--p2", help="the second player (default: the AI at --level)")
-    who.add_argument("--level", help=f"the AI's difficulty, weakest first: {', '.join(LEVELS)} (default medium; "
-                                     f"their measured ratings: mancala arena --help)")
+    who.add_argument(
+        "--level",
+        help=f"the AI's difficulty, weakest first: {', '.join(LEVELS)} (default medium; "
+        f"their measured ratings: mancala arena --help)",
+    )
     who.add_argument("--ai-first", action="store_true", help="the AI moves first and you second")
     files = play.add_argument_group("saving")
     files.add_argument("--load", metavar="FILE", help="resume a saved game")
     files.add_argument("--save", metavar="FILE", help="save the game to FILE after every move")
     play.add_argument("--hint-time", type=float, default=1.0, metavar="S", help="seconds the hint may think")
-    play.add_argument("--view", choices=["south", "north"],
-                      help="the side the board is seen from (Bao; default: yours, and 'flip' turns it)")
+    play.add_argument(
+        "--view",
+        choices=["south", "north"],
+        help="the side the board is seen from (Bao; default: yours, and 'flip' turns it)",
+    )
     play.set_defaults(func=cmd_play)
 
-    match = sub.add_parser("match", help="play many games between two AIs, seats alternating",
-                           description="Play many games between two AI players (seats alternate) and print "
-                                       "wins, draws and the average margin. " + player_help())
+    match = sub.add_parser(
+        "match",
+        help="play many games between two AIs, seats alternating",
+        description="Play many games between two AI players (seats alternate) and print "
+        "wins, draws and the average margin. " + player_help(),
+    )
     match.add_argument("a", help="first player spec")
     match.add_argument("b", help="second player spec")
     match.add_argument("--games", type=int, default=10, help="number of games (default 10)")
-    match.add_argument("--opening", type=int, default=0, metavar="PLIES",
-                       help="start each pair of games from the same random opening of PLIES moves "
-                            "(one game with each seating), so deterministic AIs meet varied positions")
+    match.add_argument(
+        "--opening",
+        type=int,
+        default=0,
+        metavar="PLIES",
+        help="start each pair of games from the same random opening of PLIES moves "
+        "(one game with each seating), so deterministic AIs meet varied positions",
+    )
     add_game_arguments(match)
     match.set_defaults(func=cmd_match)
 
-    exp = sub.add_parser("explain", help="show the alpha-beta tree of a position, every prune explained",
-                         description="Search a position with alpha-beta and print the tree: each node with its "
-                                     "window, each leaf's score, and every prune explained in words.")
+    exp = sub.add_parser(
+        "explain",
+        help="show the alpha-beta tree of a position, every prune explained",
+        description="Search a position with alpha-beta and print the tree: each node with its "
+        "window, each leaf's score, and every prune explained in words.",
+    )
     add_game_arguments(exp)
     exp.add_argument("--depth", type=int, default=9, help="search depth in turns (default 9: all of tic-tac-toe)")
-    exp.add_argument("--eval", choices=["score", "material", "percent"],
-                     help="evaluation (default: percent for tic-tac-toe (100 win/50/0 loss), score for Kalah)")
+    exp.add_argument(
+        "--eval",
+        choices=["score", "material", "percent"],
+        help="evaluation (default: percent for tic-tac-toe (100 win/50/0 loss), score for Kalah)",
+    )
     exp.add_argument("--prunes-only", action="store_true", help="print only the prune explanations")
     exp.set_defaults(func=cmd_explain)
 
-    solve = sub.add_parser("solve", help="the exact value of a Kalah position, a best move and a perfect line",
-                           description="Solve a Kalah game or position exactly with the fast engine: the value "
-                                       "(final store difference with perfect play), a best move, a perfect line, "
-                                       "nodes and time, with progress while it runs.",
-                           epilog="examples:\n  mancala solve --preset empty-capture --seeds 3\n"
-                                  "  mancala solve --position '0 0 1 0 0 0 20 0 0 0 0 2 0 25' --to-move north",
-                           formatter_class=argparse.RawDescriptionHelpFormatter)
+    solve = sub.add_parser(
+        "solve",
+        help="the exact value of a Kalah position, a best move and a perfect line",
+        description="Solve a Kalah game or position exactly with the fast engine: the value "
+        "(final store difference with perfect play), a best move, a perfect line, "
+        "nodes and time, with progress while it runs.",
+        epilog="examples:\n  mancala solve --preset empty-capture --seeds 3\n"
+        "  mancala solve --position '0 0 1 0 0 0 20 0 0 0 0 2 0 25' --to-move north",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     add_game_arguments(solve)
     solve.add_argument("--no-progress", action="store_true", help="do not show the progress display")
-    solve.add_argument("--endgame-seeds", type=int, metavar="K",
-                       help="use an endgame database of at least K seeds (built once and cached; later solves "
-                            "use the largest cached one that fits the memory bound)")
+    solve.add_argument(
+        "--endgame-seeds",
+        type=int,
+        metavar="K",
+        help="use an endgame database of at least K seeds (built once and cached; later solves "
+        "use the largest cached one that fits the memory bound)",
+    )
     solve.set_defaults(func=cmd_solve)
 
-    ana = sub.add_parser("analyse", aliases=["analyze"], help="review a saved game move by move, or analyse a position",
-                         description="Review a saved Kalah game: each move's value against the best move's and the "
-                                     "turning points (the biggest mistakes), exact where the engine proves it. Or "
-                                     "analyse one position (--position, or --last for a saved game's last one): the "
-                                     "value of every legal move, exact where proved, and the best line.",
-                         epilog="examples:\n  mancala analyse mancala-save.json             review the whole game\n"
-                                "  mancala analyse mancala-save.json --last      its last position\n"
-                                "  mancala analyse --pits 3 --seeds 2 --seconds 2",
-                         formatter_class=argparse.RawDescriptionHelpFormatter)
+    ana = sub.add_parser(
+        "analyse",
+        aliases=["analyze"],
+        help="review a saved game move by move, or analyse a position",
+        description="Review a saved Kalah game: each move's value against the best move's and the "
+        "turning points (the biggest mistakes), exact where the engine proves it. Or "
+        "analyse one position (--position, or --last for a saved game's last one): the "
+        "value of every legal move, exact where proved, and the best line.",
+        epilog="examples:\n  mancala analyse mancala-save.json             review the whole game\n"
+        "  mancala analyse mancala-save.json --last      its last position\n"
+        "  mancala analyse --pits 3 --seeds 2 --seconds 2",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     ana.add_argument("file", nargs="?", help="a saved game (mancala play's save): every move is reviewed")
     add_game_arguments(ana)
     ana.add_argument("--last", action="store_true", help="analyse only the saved game's last position")
-    ana.add_argument("--seconds", type=float, default=None,
-                     help="thinking time per position (default: 5 for one position, 1 a move in a review)")
+    ana.add_argument(
+        "--seconds",
+        type=float,
+        default=None,
+        help="thinking time per position (default: 5 for one position, 1 a move in a review)",
+    )
     ana.set_defaults(func=cmd_analyse)
 
     _add_file_format_commands(sub)
     from mancala.cli import mankalah  # noqa: PLC0415 (the ManKalah protocol: mankalah-agent, referee)
+
     mankalah.register(sub)
     from mancala.server import agent as remote_agent  # noqa: PLC0415 (mancala agent: a remote agent of mancala serve)
+
     remote_agent.register(sub)
     from mancala.server.command import register as register_server  # noqa: PLC0415 (the server's modules)
+
     register_server(sub)
     from mancala.cli import arena as arena_cli  # noqa: PLC0415 (mancala arena: tournaments, ratings, plots)
+
     arena_cli.register(sub)
     from mancala.cli import book as book_cli  # noqa: PLC0415 (mancala book: opening books of solved positions)
+
     book_cli.register(sub)
     return parser
 
 
 def _add_file_format_commands(sub) -> None:
     """Subcommands whose modules are file formats."""
-    hw = sub.add_parser("homework", help="the homework file interface: input.txt -> next_state.txt, traverse_log.txt",
-                        description="Read a homework input file (task 1 greedy, 2 minimax, 3 alpha-beta, "
-                                    "4 competition) and write next_state.txt (and traverse_log.txt) beside it.")
+    hw = sub.add_parser(
+        "homework",
+        help="the homework file interface: input.txt -> next_state.txt, traverse_log.txt",
+        description="Read a homework input file (task 1 greedy, 2 minimax, 3 alpha-beta, "
+        "4 competition) and write next_state.txt (and traverse_log.txt) beside it.",
+    )
     homework.add_arguments(hw)
     hw.set_defaults(func=homework.run)
 

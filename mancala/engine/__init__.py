@@ -13,5 +13,16 @@ Public entry points (see ``docs/engine.md``):
 from mancala.engine.engine import best_move, is_prepared, memory_in_use, memory_limit, prepare, set_memory_limit
 from mancala.engine.solver import Analysis, MoveValue, SolveResult, analyse, solve
 
-__all__ = ["best_move", "prepare", "is_prepared", "solve", "analyse", "SolveResult", "Analysis", "MoveValue",
-           "set_memory_limit", "memory_limit", "memory_in_use"]
+__all__ = [
+    "best_move",
+    "prepare",
+    "is_prepared",
+    "solve",
+    "analyse",
+    "SolveResult",
+    "Analysis",
+    "MoveValue",
+    "set_memory_limit",
+    "memory_limit",
+    "memory_in_use",
+]

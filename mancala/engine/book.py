@@ -37,8 +37,8 @@ from pathlib import Path
 from typing import Callable, Iterable
 
 from mancala import jsonread
-from mancala.engine import bridge
 from mancala.atomic import write_atomically, write_problem
+from mancala.engine import bridge
 from mancala.errors import BadInput
 from mancala.games.kalah import SWAP, Kalah, KalahMove, KalahRules, KalahState
 
@@ -66,8 +66,11 @@ def rules_key(rules: KalahRules) -> list:
 def position_key(game: Kalah, state: KalahState) -> Key:
     """The canonical key of a live position: the board from the mover's side (its pits,
     its store, then the other side's), the engine's root flags and whether the swap is legal."""
-    return (tuple(int(x) for x in bridge.relative_board(state)), bridge.root_flags(game, state),
-            bool(state.swap_allowed))
+    return (
+        tuple(int(x) for x in bridge.relative_board(state)),
+        bridge.root_flags(game, state),
+        bool(state.swap_allowed),
+    )
 
 
 @dataclass(frozen=True)
@@ -87,8 +90,15 @@ class Entry:
     def to_json(self) -> dict:
         """The entry as it is written in a book file."""
         board, flags, swap = self.key
-        return {"board": list(board), "flags": flags, "swap": swap, "value": self.value, "move": self.move,
-                "nodes": self.nodes, "seconds": round(self.seconds, 3)}
+        return {
+            "board": list(board),
+            "flags": flags,
+            "swap": swap,
+            "value": self.value,
+            "move": self.move,
+            "nodes": self.nodes,
+            "seconds": round(self.seconds, 3),
+        }
 
     @classmethod
     def from_json(cls, data: dict) -> "Entry":
@@ -96,8 +106,13 @@ class Entry:
         board = tuple(int(x) for x in data["board"])
         if len(board) < 4 or len(board) % 2 or any(x < 0 for x in board):
             raise ValueError("bad board")
-        return cls((board, int(data["flags"]), bool(data["swap"])), int(data["value"]), str(data["move"]),
-                   int(data.get("nodes", 0)), float(data.get("seconds", 0.0)))
+        return cls(
+            (board, int(data["flags"]), bool(data["swap"])),
+            int(data["value"]),
+            str(data["move"]),
+            int(data.get("nodes", 0)),
+            float(data.get("seconds", 0.0)),
+        )
 
 
 @dataclass
@@ -124,9 +139,16 @@ class Book:
 
     def body(self) -> dict:
         """Everything the file holds but its checksum, entries in key order (canonical)."""
-        return {"format": FORMAT, "version": VERSION, "rules_key": self.rules_key, "game": self.game,
-                "turns": self.turns, "seconds": round(self.seconds, 1), "nodes": self.nodes,
-                "entries": [self.entries[k].to_json() for k in sorted(self.entries)]}
+        return {
+            "format": FORMAT,
+            "version": VERSION,
+            "rules_key": self.rules_key,
+            "game": self.game,
+            "turns": self.turns,
+            "seconds": round(self.seconds, 1),
+            "nodes": self.nodes,
+            "entries": [self.entries[k].to_json() for k in sorted(self.entries)],
+        }
 
 
 def checksum(body: dict) -> str:
@@ -161,17 +183,26 @@ def loads(text: str, source: str = "book", rules: list | None = None) -> Book:
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise BadInput(f"{source}: not a {FORMAT} file")
     if data.get("version") != VERSION:
-        raise BadInput(f"{source}: book version {data.get('version')!r}, this program reads version {VERSION}; "
-                       f"rebuild it with 'mancala book build'")
+        raise BadInput(
+            f"{source}: book version {data.get('version')!r}, this program reads version {VERSION}; "
+            f"rebuild it with 'mancala book build'"
+        )
     stated = data.pop("sha256", None)
     if stated != checksum(data):
-        raise BadInput(f"{source}: checksum mismatch (the file was edited or damaged); rebuild it with "
-                       f"'mancala book build'")
+        raise BadInput(
+            f"{source}: checksum mismatch (the file was edited or damaged); rebuild it with 'mancala book build'"
+        )
     if rules is not None and data.get("rules_key") != rules:
         raise BadInput(f"{source}: a book for other rules ({data.get('rules_key')}), not {rules}")
     try:
-        book = Book(list(data["rules_key"]), {}, dict(data.get("game", {})), int(data.get("turns", 0)),
-                    float(data.get("seconds", 0.0)), int(data.get("nodes", 0)))
+        book = Book(
+            list(data["rules_key"]),
+            {},
+            dict(data.get("game", {})),
+            int(data.get("turns", 0)),
+            float(data.get("seconds", 0.0)),
+            int(data.get("nodes", 0)),
+        )
         for row in data["entries"]:
             book.add(Entry.from_json(row))
     except (KeyError, TypeError, ValueError):
@@ -259,6 +290,7 @@ def book_line(game: Kalah, state: KalahState, book: Book | None = None, limit: i
 
 # --- building ----------------------------------------------------------------------------
 
+
 def turn_ends(game: Kalah, state: KalahState) -> list[KalahState]:
     """Every position after one whole turn from ``state`` (extra-turn chains followed to
     their end), unfinished ones only, each once, in move order."""
@@ -274,6 +306,7 @@ def turn_ends(game: Kalah, state: KalahState) -> list[KalahState]:
                 walk(c)
             else:
                 ends.append(c)
+
     walk(state)
     return _unique(game, ends)
 
@@ -327,8 +360,7 @@ def solved_entries(game: Kalah, state: KalahState, solve_fn: Callable | None = N
         from mancala.engine.solver import solve as solve_fn  # noqa: PLC0415 (the solver's tables: only when building)
     result = solve_fn(game, state, progress=False)
     mover = game.to_move(state)
-    out = [Entry(position_key(game, state), result.value, str(result.move), result.nodes,
-                 round(result.seconds, 3))]
+    out = [Entry(position_key(game, state), result.value, str(result.move), result.nodes, round(result.seconds, 3))]
     current = game.apply(state, result.move)
     for move in result.line[1:]:
         if current.finished or game.to_move(current) != mover or result.move == SWAP:
@@ -342,8 +374,14 @@ def solved_entries(game: Kalah, state: KalahState, solve_fn: Callable | None = N
 Progress = Callable[[int, int, Entry | None], None]
 
 
-def build_book(game: Kalah, turns: int = DEFAULT_TURNS, *, partial: str | os.PathLike | None = None,
-               progress: Progress | None = None, solve_fn: Callable | None = None) -> Book:
+def build_book(
+    game: Kalah,
+    turns: int = DEFAULT_TURNS,
+    *,
+    partial: str | os.PathLike | None = None,
+    progress: Progress | None = None,
+    solve_fn: Callable | None = None,
+) -> Book:
     """Solve every position a book player meets in its first ``turns`` turns (see the module
     doc) with the exact solver, and return the book.
 
@@ -355,8 +393,7 @@ def build_book(game: Kalah, turns: int = DEFAULT_TURNS, *, partial: str | os.Pat
     if not 1 <= turns <= 8:
         raise BadInput(f"a book reaches 1-8 turns, got {turns}")
     book = Book(rules_key(game.rules), {}, game.rules.to_dict(), turns)
-    header = {"format": FORMAT + "-partial", "version": VERSION, "rules_key": book.rules_key,
-              "game": book.game}
+    header = {"format": FORMAT + "-partial", "version": VERSION, "rules_key": book.rules_key, "game": book.game}
     stream = None
     if partial is not None:
         stream = _open_partial(Path(partial), header, book)
@@ -458,8 +495,12 @@ def state_of(game: Kalah, key: Key) -> KalahState | None:
     board, flags, swap = key
     if len(board) != 2 * game.rules.pits + 2:
         return None
-    state = replace(game.position(board, 0), ply=0 if flags & bridge.FLAG_FIRST else 1,
-                    turns=0 if flags & bridge.FLAG_PIE else 1, swap_allowed=swap)
+    state = replace(
+        game.position(board, 0),
+        ply=0 if flags & bridge.FLAG_FIRST else 1,
+        turns=0 if flags & bridge.FLAG_PIE else 1,
+        swap_allowed=swap,
+    )
     if state.finished or position_key(game, state) != key:
         return None
     return state

@@ -8,8 +8,18 @@ import numpy as np
 
 from mancala.engine import kernels as K
 from mancala.errors import BadInput
-from mancala.games.kalah import (SWAP, Capture, GameEnd, Kalah, KalahMove, KalahRules, KalahState, Remaining,
-                                 Sowing, check_board_seeds)
+from mancala.games.kalah import (
+    SWAP,
+    Capture,
+    GameEnd,
+    Kalah,
+    KalahMove,
+    KalahRules,
+    KalahState,
+    Remaining,
+    Sowing,
+    check_board_seeds,
+)
 
 _CAPTURE = {Capture.NONE: 0, Capture.OPPOSITE_AND_LAST: 1, Capture.OPPOSITE_ONLY: 2}
 
@@ -39,8 +49,15 @@ def rules_array(rules: KalahRules) -> np.ndarray:
 def play_key(rules: KalahRules) -> tuple:
     """The rule options that change play from a position on (what tables depend on), computed
     once per rule set."""
-    return (rules.pits, rules.capture.value, rules.empty_capture, rules.skip_origin, rules.end.value,
-            rules.remaining.value, rules.sowing.value)
+    return (
+        rules.pits,
+        rules.capture.value,
+        rules.empty_capture,
+        rules.skip_origin,
+        rules.end.value,
+        rules.remaining.value,
+        rules.sowing.value,
+    )
 
 
 def check_seeds(pits: int, total: int) -> None:
@@ -56,7 +73,7 @@ def relative_board(state: KalahState) -> np.ndarray:
     check_board_seeds(state.board, n)
     b = np.array(state.board, dtype=np.int64)
     if state.seat == 1:
-        b = np.concatenate([b[n + 1:], b[:n + 1]])
+        b = np.concatenate([b[n + 1 :], b[: n + 1]])
     return b
 
 
@@ -65,7 +82,7 @@ def absolute_board(rel, seat: int) -> tuple[int, ...]:
     n = (len(rel) - 2) // 2
     rel = [int(x) for x in rel]
     if seat == 1:
-        rel = rel[n + 1:] + rel[:n + 1]
+        rel = rel[n + 1 :] + rel[: n + 1]
     return tuple(rel)
 
 

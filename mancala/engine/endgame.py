@@ -31,14 +31,25 @@ from math import comb
 from pathlib import Path
 
 import numpy as np
+from numba import njit
 
 from mancala import jsonread
 from mancala.atomic import StagedFile
 from mancala.engine import pages
-from numba import njit
-
-from mancala.engine.kernels import (EXTRA, OVER, PASS, R_CHOICE, R_PITS, board_seeds, composition_table, gen_moves,
-                                    is_over, make_move, rank, sweep)
+from mancala.engine.kernels import (
+    EXTRA,
+    OVER,
+    PASS,
+    R_CHOICE,
+    R_PITS,
+    board_seeds,
+    composition_table,
+    gen_moves,
+    is_over,
+    make_move,
+    rank,
+    sweep,
+)
 
 MAGIC = b"MANCALA-ENDGAME-3\n"
 FORMAT = 3
@@ -272,7 +283,8 @@ def fill(seeds, parts, count, boards, mbuf, rules, cur, packed, bits, offsets, c
 def terminal_console():
     """A rich console on stderr when stderr is a terminal, else None: progress displays are
     for people watching (on a pipe or a file they would only leave blank lines)."""
-    from rich.console import Console
+    from rich.console import Console  # noqa: PLC0415 (rich: only when a terminal watches)
+
     console = Console(stderr=True)
     return console if console.is_terminal else None
 
@@ -318,8 +330,13 @@ def _offsets(pits: int, k: int) -> np.ndarray:
     return off
 
 
-def build(rules_arr: np.ndarray, k: int, progress: bool = False, cancel: threading.Event | None = None,
-          base: Database | None = None) -> Database:
+def build(
+    rules_arr: np.ndarray,
+    k: int,
+    progress: bool = False,
+    cancel: threading.Event | None = None,
+    base: Database | None = None,
+) -> Database:
     """Build the database of every position with at most ``k`` seeds in the pits (a progress
     bar on a terminal's stderr when ``progress``); ``cancel`` set stops the build (it then
     raises KeyboardInterrupt) within one job of :data:`BUILD_CHUNK` positions.  ``base``, a
@@ -335,15 +352,28 @@ def build(rules_arr: np.ndarray, k: int, progress: bool = False, cancel: threadi
     values = pages.zeros(nbytes(n, k), np.uint8)
     first = 0
     if base is not None and base.seeds < k and base.bits == bits:
-        values[:base.values.size - 1] = base.values[:-1]
+        values[: base.values.size - 1] = base.values[:-1]
         first = base.seeds + 1
     depth = 64 + k * 2 * n * n
     bar = None
     console = terminal_console() if progress else None
     if console is not None:
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-        bar = Progress(TextColumn("endgame database ≤{task.fields[k]} seeds"), BarColumn(), MofNCompleteColumn(),
-                       TimeElapsedColumn(), console=console, transient=True)
+        from rich.progress import (  # noqa: PLC0415 (rich: only when a terminal watches)
+            BarColumn,
+            MofNCompleteColumn,
+            Progress,
+            TextColumn,
+            TimeElapsedColumn,
+        )
+
+        bar = Progress(
+            TextColumn("endgame database ≤{task.fields[k]} seeds"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+            console=console,
+            transient=True,
+        )
         bar.start()
         task = bar.add_task("db", total=total, k=k, completed=int(offsets[first]))
     chunk = BUILD_CHUNK
@@ -359,8 +389,13 @@ def build(rules_arr: np.ndarray, k: int, progress: bool = False, cancel: threadi
             lock = threading.Lock()
             failure: list = []
 
-            def work(s: int = s, cur: np.ndarray = cur, jobs: list = jobs, lock: threading.Lock = lock,
-                     failure: list = failure) -> None:  # this level's, bound now
+            def work(
+                s: int = s,
+                cur: np.ndarray = cur,
+                jobs: list = jobs,
+                lock: threading.Lock = lock,
+                failure: list = failure,
+            ) -> None:  # this level's, bound now
                 boards = np.zeros((depth, 2 * n + 2), dtype=np.int64)
                 mbuf = np.zeros((depth, 2 * n), dtype=np.int64)
                 try:
@@ -373,8 +408,7 @@ def build(rules_arr: np.ndarray, k: int, progress: bool = False, cancel: threadi
                                 return
                             start, count = jobs.pop(0)
                         parts = unrank(start, 2 * n, s, comp)
-                        done, _ = fill(s, parts, count, boards, mbuf, rules_arr, cur, values, bits, offsets,
-                                       comp)
+                        done, _ = fill(s, parts, count, boards, mbuf, rules_arr, cur, values, bits, offsets, comp)
                         if bar is not None:
                             with lock:
                                 bar.advance(task, int(done))
@@ -401,8 +435,12 @@ def build(rules_arr: np.ndarray, k: int, progress: bool = False, cancel: threadi
 
 
 def _header(key: tuple, k: int, values: np.ndarray) -> bytes:
-    meta = {"rules": list(key), "seeds": k, "entries": int(values.size),
-            "sha256": hashlib.sha256(values.data).hexdigest()}
+    meta = {
+        "rules": list(key),
+        "seeds": k,
+        "entries": int(values.size),
+        "sha256": hashlib.sha256(values.data).hexdigest(),
+    }
     return json.dumps(meta, sort_keys=True).encode() + b"\n"
 
 
@@ -422,8 +460,11 @@ def load(path: Path, key: tuple, k: int) -> np.ndarray | None:
             line = f.readline(1 << 16)
             meta = jsonread.loads(line)
             size = int(meta.get("entries", -1))
-            if (meta.get("rules") != list(key) or meta.get("seeds") != k
-                    or size != os.fstat(f.fileno()).st_size - f.tell()):
+            if (
+                meta.get("rules") != list(key)
+                or meta.get("seeds") != k
+                or size != os.fstat(f.fileno()).st_size - f.tell()
+            ):
                 return None  # another database, or truncated, or longer than its header says
             values = pages.zeros(size, np.uint8)
             if f.readinto(memoryview(values)) != size:
@@ -445,8 +486,9 @@ def save(path: Path, key: tuple, k: int, values: np.ndarray) -> None:
         staged.commit()
 
 
-def obtain(key: tuple, rules_arr: np.ndarray, k: int, progress: bool = False,
-           cancel: threading.Event | None = None) -> Database:
+def obtain(
+    key: tuple, rules_arr: np.ndarray, k: int, progress: bool = False, cancel: threading.Event | None = None
+) -> Database:
     """The database for play rules ``key`` (see :func:`mancala.engine.bridge.play_key`) with
     ``k`` seeds: loaded from the cache, or built (and saved) when missing or corrupt — on
     top of the largest intact smaller one in the cache with the same entry width, if any."""

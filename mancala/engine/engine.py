@@ -14,12 +14,12 @@ import numpy as np
 
 from mancala.engine import bridge, endgame, leaf_eval, pages
 from mancala.engine import search as S
-from mancala.engine.kernels import R_SIZE as K_RULES
 from mancala.engine.kernels import EXTRA, OVER, PASS, gen_moves, make_move, rank
+from mancala.engine.kernels import R_SIZE as K_RULES
 from mancala.errors import BadInput
+from mancala.evaluation.terms import engine_weights
 from mancala.games.kalah import SWAP, Kalah, KalahMove, KalahRules, KalahState, Sowing
 from mancala.search.core import SearchResult
-from mancala.evaluation.terms import engine_weights
 
 T = TypeVar("T")
 
@@ -129,7 +129,7 @@ def set_memory_limit(megabytes: float | None) -> None:
 def memory_limit() -> int:
     """The engine's memory bound for this process, in bytes (see :data:`DEFAULT_MEMORY_MB`)."""
     if _pool.limit_mb is not None:
-        return int(_pool.limit_mb * 2 ** 20)
+        return int(_pool.limit_mb * 2**20)
     env = os.environ.get("MANCALA_MEMORY_MB")
     if env:
         try:
@@ -138,8 +138,8 @@ def memory_limit() -> int:
             raise BadInput(f"$MANCALA_MEMORY_MB must be a number of megabytes, got {env!r}") from None
         if not mb > 0:
             raise BadInput(f"$MANCALA_MEMORY_MB must be more than 0, got {env!r}")
-        return int(mb * 2 ** 20)
-    return DEFAULT_MEMORY_MB * 2 ** 20
+        return int(mb * 2**20)
+    return DEFAULT_MEMORY_MB * 2**20
 
 
 def memory_in_use() -> dict:
@@ -147,8 +147,12 @@ def memory_in_use() -> dict:
     (bytes), ``contexts`` (rule sets held), ``limit`` (bytes)."""
     with _pool.lock:
         live = list(_pool.contexts.values())
-        return {"tables": sum(c.table_bytes() for c in live), "databases": sum(c.database_bytes() for c in live),
-                "contexts": len(live), "limit": memory_limit()}
+        return {
+            "tables": sum(c.table_bytes() for c in live),
+            "databases": sum(c.database_bytes() for c in live),
+            "contexts": len(live),
+            "limit": memory_limit(),
+        }
 
 
 def _evict(ctx: Context, whole: bool = True) -> bool:
@@ -238,9 +242,13 @@ def context(game: Kalah, seeds: int, megabytes: float | None = None) -> Context:
                 ctx.evicted = True
                 _pool.contexts.pop(key, None)
         _fit_tables(size * row + stack, None)
-        new = Context(key=key, bits=bits, words=words,
-                      tt=pages.zeros((size, words + 1), np.uint64),
-                      ws=np.zeros((S.MAXPLY + 2, S.workspace_columns(n, words)), dtype=np.int64))
+        new = Context(
+            key=key,
+            bits=bits,
+            words=words,
+            tt=pages.zeros((size, words + 1), np.uint64),
+            ws=np.zeros((S.MAXPLY + 2, S.workspace_columns(n, words)), dtype=np.int64),
+        )
         if old_db is not None and old_db[0] is not None:
             new.db, new.dbm, new.db_checked = old_db
         _pool.contexts[key] = new
@@ -269,8 +277,9 @@ def database_room() -> int:
     return memory_limit() // 4
 
 
-def database(game: Kalah, ctx: Context, progress: bool = False, seeds: int | None = None,
-             cancel: threading.Event | None = None) -> endgame.Database | None:
+def database(
+    game: Kalah, ctx: Context, progress: bool = False, seeds: int | None = None, cancel: threading.Event | None = None
+) -> endgame.Database | None:
     """The endgame database for ``game``'s rules (loaded or built once per process; ``seeds``
     asks for at least that K), or None when the rules have none (choice of direction) or
     ``$MANCALA_ENDGAME_SEEDS`` is negative.  K is lowered when the database would not fit
@@ -305,11 +314,12 @@ def index_tables(db: endgame.Database) -> np.ndarray:
     parts = db.comp.shape[0]
     dbm = np.zeros((parts + 1, k + 2), dtype=np.int64)
     dbm[0, :] = db.offsets
-    dbm[1:, :k + 1] = db.comp
+    dbm[1:, : k + 1] = db.comp
     return dbm
 
 
 # --- running searches: a worker thread, watched from the caller's thread ---------------
+
 
 class Stopped(Exception):
     """Raised inside a job's worker when the job was stopped (Ctrl-C in the waiting thread)."""
@@ -422,9 +432,20 @@ class Searcher:
     #: job's waiting thread (:func:`run_job`)
     deadline: float = 0.0
 
-    def __init__(self, game: Kalah, state: KalahState, *, use_db: bool = True, hw: int = DEFAULT_HW,
-                 progress: bool = False, db_seeds: int | None = None, megabytes: float | None = None,
-                 job: Job | None = None, evaluation: str | None = None, ttmin: int | None = None) -> None:
+    def __init__(
+        self,
+        game: Kalah,
+        state: KalahState,
+        *,
+        use_db: bool = True,
+        hw: int = DEFAULT_HW,
+        progress: bool = False,
+        db_seeds: int | None = None,
+        megabytes: float | None = None,
+        job: Job | None = None,
+        evaluation: str | None = None,
+        ttmin: int | None = None,
+    ) -> None:
         if not isinstance(game, Kalah):
             raise BadInput(f"the engine plays Kalah only, not {game!r}")
         if state.finished:
@@ -512,8 +533,9 @@ class Searcher:
         if self.job is not None:
             self.job.check()
 
-    def run(self, depth: int, guess: int, node_limit: int | None = None,
-            deadline: float = 0.0) -> tuple[int, int, bool, bool]:
+    def run(
+        self, depth: int, guess: int, node_limit: int | None = None, deadline: float = 0.0
+    ) -> tuple[int, int, bool, bool]:
         """One MTD(f) iteration: (relative value, move code, complete, exact).
 
         ``deadline`` (``time.perf_counter()`` time, 0: none) is enforced by the job's
@@ -529,7 +551,7 @@ class Searcher:
             ctl[S.C_PHI] = S.BIG
             heur0 = int(ctl[S.C_HEUR])
             c.dirty = True
-            c.ws[0, :len(self.root)] = self.root
+            c.ws[0, : len(self.root)] = self.root
             self.deadline = deadline
             try:
                 g, move, complete = S.mtdf(guess, depth, self.flags, self.acc, c.ws, ctl, c.tt, dbv, dbm)
@@ -554,7 +576,7 @@ class Searcher:
             ctl[S.C_CHECK] = ctl[S.C_NODES] + S.CHECK_EVERY
             ctl[S.C_ROOTMOVE] = -1
             c.dirty = True
-            c.ws[0, :len(self.root)] = self.root
+            c.ws[0, : len(self.root)] = self.root
             v = S.negamax(0, beta - 1, beta, FULL_DEPTH, 0, self.flags, self.acc, c.ws, ctl, c.tt, dbv, dbm)
         self._check()
         return int(ctl[S.C_ROOTMOVE]) if v >= beta else -1
@@ -750,8 +772,11 @@ class Searcher:
         seeds = int(b.sum())
         with self.lease() as (c, dbv, dbm):
             if self.ctl[S.C_DBK] >= seeds:
-                v = acc + int(endgame.db_get(dbv, dbm[0, seeds] + rank(b, n, seeds, dbm[1:]), seeds,
-                                             endgame.value_bits(self.ctl[S.C_DBK])))
+                v = acc + int(
+                    endgame.db_get(
+                        dbv, dbm[0, seeds] + rank(b, n, seeds, dbm[1:]), seeds, endgame.value_bits(self.ctl[S.C_DBK])
+                    )
+                )
                 return v, v
             if seeds.bit_length() > c.bits:
                 return -inf, inf
@@ -861,9 +886,18 @@ def _swap_choice(game: Kalah, state: KalahState, result: SearchResult) -> Search
     return SearchResult(SWAP, -result.value, (SWAP,) + result.line, result.nodes, result.depth, result.algorithm)
 
 
-def best_move(game: Kalah, state: KalahState, seconds: float = 1.0, *, max_depth: int | None = None,
-              max_nodes: int | None = None, clock: Callable[[], float] | None = None,
-              use_db: bool = True, hw: int = DEFAULT_HW, evaluation: str | None = None) -> SearchResult:
+def best_move(
+    game: Kalah,
+    state: KalahState,
+    seconds: float = 1.0,
+    *,
+    max_depth: int | None = None,
+    max_nodes: int | None = None,
+    clock: Callable[[], float] | None = None,
+    use_db: bool = True,
+    hw: int = DEFAULT_HW,
+    evaluation: str | None = None,
+) -> SearchResult:
     """The engine's move: iterative deepening MTD(f) within ``seconds`` (single-threaded),
     counted after :func:`prepare` (loading kernels and databases is not part of it).
 
@@ -884,13 +918,21 @@ def best_move(game: Kalah, state: KalahState, seconds: float = 1.0, *, max_depth
         return SearchResult(None, game.score(state, game.to_move(state)), (), 0, 0, "engine(exact)")
     bridge.relative_board(state)  # the engine's limits, checked before any work
     prepare(game)  # loading kernels and databases does not count against the budget
-    return run_job(lambda job: _deepen(job, game, state, seconds, max_depth, max_nodes, clock, use_db, hw,
-                                       evaluation))
+    return run_job(lambda job: _deepen(job, game, state, seconds, max_depth, max_nodes, clock, use_db, hw, evaluation))
 
 
-def _deepen(job: Job, game: Kalah, state: KalahState, seconds: float, max_depth: int | None,
-            max_nodes: int | None, clock: Callable[[], float] | None, use_db: bool, hw: int,
-            evaluation: str | None = None) -> SearchResult:
+def _deepen(
+    job: Job,
+    game: Kalah,
+    state: KalahState,
+    seconds: float,
+    max_depth: int | None,
+    max_nodes: int | None,
+    clock: Callable[[], float] | None,
+    use_db: bool,
+    hw: int,
+    evaluation: str | None = None,
+) -> SearchResult:
     """:func:`best_move`'s iterative deepening, in a job's worker thread."""
     real_clock = clock is None
     clock = clock or time.perf_counter
@@ -914,8 +956,8 @@ def _deepen(job: Job, game: Kalah, state: KalahState, seconds: float, max_depth:
                 break
         first = best is None
         g, code, complete, exact = searcher.run(
-            depth, guess, None if first else nodes_left,
-            0.0 if (first or not real_clock) else deadline)
+            depth, guess, None if first else nodes_left, 0.0 if (first or not real_clock) else deadline
+        )
         if not complete:
             break
         guess = g
@@ -925,6 +967,7 @@ def _deepen(job: Job, game: Kalah, state: KalahState, seconds: float, max_depth:
     g, code, exact, depth = best
     move = bridge.code_move(game, code)
     value = searcher.acc + g
-    result = SearchResult(move, value, searcher.line(move), searcher.nodes, depth,
-                          "engine(exact)" if exact else f"engine(depth {depth})")
+    result = SearchResult(
+        move, value, searcher.line(move), searcher.nodes, depth, "engine(exact)" if exact else f"engine(depth {depth})"
+    )
     return _swap_choice(game, state, result)

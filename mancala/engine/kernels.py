@@ -23,22 +23,22 @@ import numpy as np
 from numba import njit
 
 # --- the rules array -------------------------------------------------------
-R_PITS = 0          # pits per side
-R_CAPTURE = 1       # 0 none, 1 opposite+last, 2 opposite only
-R_EMPTY = 2         # 1: capture even when the opposite pit is empty
-R_SKIP = 3          # 1: laps skip the emptied origin pit
-R_END = 4           # 0 either row empty, 1 the mover cannot move
-R_REMAIN = 5        # 0 remaining seeds to the row's owner, 1 to the opponent
-R_CHOICE = 6        # 1: the mover chooses the sowing direction
-R_NOFIRST = 7       # 1: the first move of the game never earns an extra turn
-R_PIE = 8           # 1: pie rule
+R_PITS = 0  # pits per side
+R_CAPTURE = 1  # 0 none, 1 opposite+last, 2 opposite only
+R_EMPTY = 2  # 1: capture even when the opposite pit is empty
+R_SKIP = 3  # 1: laps skip the emptied origin pit
+R_END = 4  # 0 either row empty, 1 the mover cannot move
+R_REMAIN = 5  # 0 remaining seeds to the row's owner, 1 to the opponent
+R_CHOICE = 6  # 1: the mover chooses the sowing direction
+R_NOFIRST = 7  # 1: the first move of the game never earns an extra turn
+R_PIE = 8  # 1: pie rule
 R_SIZE = 9
 
 # --- make_move statuses ------------------------------------------------------
-PASS = 0            # the turn passes (the output board is rotated to the new mover)
-EXTRA = 1           # extra turn (not rotated)
-OVER = 2            # the game is over (board swept into the stores, not rotated), turn passed
-OVER_EXTRA = 3      # the game is over after a move that earned an extra turn
+PASS = 0  # the turn passes (the output board is rotated to the new mover)
+EXTRA = 1  # extra turn (not rotated)
+OVER = 2  # the game is over (board swept into the stores, not rotated), turn passed
+OVER_EXTRA = 3  # the game is over after a move that earned an extra turn
 
 
 @njit(cache=True)
@@ -191,6 +191,7 @@ def board_seeds(b, n):
 
 
 # --- endgame ranking -----------------------------------------------------------
+
 
 def composition_table(parts: int, seeds: int) -> np.ndarray:
     """``comp[P, t]``: the number of ways to put ``t`` seeds in ``P`` pits (C(t+P-1, P-1))."""

@@ -36,14 +36,15 @@ TERMS = tuple(KALAH_TERMS)
 RESOLUTION = ENGINE_RESOLUTION
 
 # control slots (after the search's own, see search.C_SIZE)
-C_EVAL = 32       # 1: depth leaves use the weighted terms below instead of the row difference
-C_TOTAL = 33      # the game's seeds (stores included), for ``endgame``
-C_TERMS = 34      # one weight per term of TERMS, in 1/RESOLUTION of the store weight
+C_EVAL = 32  # 1: depth leaves use the weighted terms below instead of the row difference
+C_TOTAL = 33  # the game's seeds (stores included), for ``endgame``
+C_TERMS = 34  # one weight per term of TERMS, in 1/RESOLUTION of the store weight
 C_END = C_TERMS + len(TERMS)
 
 T_SEEDS, T_EMPTY, T_EXTRA, T_THREAT, T_EXPOSURE, T_NEAR, T_HOARD, T_MOBILITY, T_ENDGAME, T_STARVE = (
-    TERMS.index(t) for t in ("seeds", "empty", "extra", "threat", "exposure", "near", "hoard", "mobility",
-                             "endgame", "starve"))
+    TERMS.index(t)
+    for t in ("seeds", "empty", "extra", "threat", "exposure", "near", "hoard", "mobility", "endgame", "starve")
+)
 
 
 def set_weights(ctl: np.ndarray, weights: tuple[tuple[str, int], ...], total: int) -> None:
@@ -58,6 +59,7 @@ def set_weights(ctl: np.ndarray, weights: tuple[tuple[str, int], ...], total: in
 
 
 # --- the terms: integer numerators, mover's view ------------------------------------------
+
 
 @njit(cache=True)
 def _sum_row(b, start, n):

@@ -31,9 +31,22 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from mancala.engine.kernels import (EXTRA, OVER, PASS, R_CAPTURE, R_EMPTY, R_PITS, R_REMAIN, R_SKIP, board_seeds,
-                                    gen_moves, make_move, rank, row_sums)
 from mancala.engine.endgame import db_get, value_bits
+from mancala.engine.kernels import (
+    EXTRA,
+    OVER,
+    PASS,
+    R_CAPTURE,
+    R_EMPTY,
+    R_PITS,
+    R_REMAIN,
+    R_SKIP,
+    board_seeds,
+    gen_moves,
+    make_move,
+    rank,
+    row_sums,
+)
 from mancala.engine.leaf_eval import C_END as C_EVAL_END
 from mancala.engine.leaf_eval import C_EVAL, leaf_value
 
@@ -43,21 +56,21 @@ DEPTH_CAP = 1000
 MAXPLY = 1000
 
 # ctl slots after the rules
-C_NODES = 16      # nodes visited
-C_HEUR = 17       # depth leaves (and non-exact table cut-offs) met: unchanged over a search = exact
-C_ABORT = 18      # 1 once the node limit or the deadline is reached (or set from outside)
-C_LIMIT = 19      # node limit
-C_ROOTMOVE = 20   # the root's current best move
-C_CHECK = 21      # node count at which to look at the clock next
-C_HW = 22         # evaluation weight of the seeds in the rows, in quarters
-C_DBK = 23        # endgame database seed limit (-1: none)
-C_WORDS = 24      # table key words
-C_BITS = 25       # bits per pit in a table key
-C_ETC = 26        # enhanced transposition cut-offs at nodes with more than DBK + ETC seeds
-C_TTMIN = 27      # the table is used at nodes with more than DBK + TTMIN seeds (and at the root)
-C_PLO = 28        # mtdf: the best lower bound proved by a pass that met no depth leaf (exact)
-C_PHI = 29        # mtdf: the best upper bound proved likewise
-C_SIZE = 48       # slots C_EVAL .. C_EVAL_END - 1 (from 32 on): the evaluation terms' weights (leaf_eval)
+C_NODES = 16  # nodes visited
+C_HEUR = 17  # depth leaves (and non-exact table cut-offs) met: unchanged over a search = exact
+C_ABORT = 18  # 1 once the node limit or the deadline is reached (or set from outside)
+C_LIMIT = 19  # node limit
+C_ROOTMOVE = 20  # the root's current best move
+C_CHECK = 21  # node count at which to look at the clock next
+C_HW = 22  # evaluation weight of the seeds in the rows, in quarters
+C_DBK = 23  # endgame database seed limit (-1: none)
+C_WORDS = 24  # table key words
+C_BITS = 25  # bits per pit in a table key
+C_ETC = 26  # enhanced transposition cut-offs at nodes with more than DBK + ETC seeds
+C_TTMIN = 27  # the table is used at nodes with more than DBK + TTMIN seeds (and at the root)
+C_PLO = 28  # mtdf: the best lower bound proved by a pass that met no depth leaf (exact)
+C_PHI = 29  # mtdf: the best upper bound proved likewise
+C_SIZE = 48  # slots C_EVAL .. C_EVAL_END - 1 (from 32 on): the evaluation terms' weights (leaf_eval)
 assert C_SIZE >= C_EVAL_END
 
 CHECK_EVERY = 8192
@@ -121,9 +134,13 @@ def table_key(b, n, bits, words, key):
 def pack(lo, hi, depth, move, work):
     """One table data word (never 0): bounds (20 bits each), depth (10), move (6) and
     work, the bit length of the subtree's node count (8; the replacement tie-break)."""
-    return (np.uint64(lo + (1 << 19)) | (np.uint64(hi + (1 << 19)) << np.uint64(20))
-            | (np.uint64(depth + 1) << np.uint64(40)) | (np.uint64(move + 1) << np.uint64(50))
-            | (np.uint64(work) << np.uint64(56)))
+    return (
+        np.uint64(lo + (1 << 19))
+        | (np.uint64(hi + (1 << 19)) << np.uint64(20))
+        | (np.uint64(depth + 1) << np.uint64(40))
+        | (np.uint64(move + 1) << np.uint64(50))
+        | (np.uint64(work) << np.uint64(56))
+    )
 
 
 @njit(cache=True)
@@ -331,7 +348,7 @@ def negamax(ply, alpha, beta, depth, extra, flags, acc, ws, ctl, tt, dbv, dbm):
         ctl[C_HEUR] += 1
         return heuristic(b, ctl)
     words = ctl[C_WORDS]
-    key = row[size + 4 * n:size + 4 * n + words]
+    key = row[size + 4 * n : size + 4 * n + words]
     h = np.uint64(0)
     ttm = -1
     usett = flags == 0 and seeds > ctl[C_DBK] + ctl[C_TTMIN]
@@ -350,15 +367,15 @@ def negamax(ply, alpha, beta, depth, extra, flags, acc, ws, ctl, tt, dbv, dbm):
                     if lo >= beta:
                         return lo
                     return hi
-    mv = row[size:size + 2 * n]
-    scores = row[size + 2 * n:size + 4 * n]
+    mv = row[size : size + 2 * n]
+    scores = row[size + 2 * n : size + 4 * n]
     cnt = gen_moves(b, ctl, mv)
     child = ws[ply + 1, :size]
     first = flags & 1
     pie = flags & 2
     if usett and seeds > ctl[C_DBK] + ctl[C_ETC]:
         # enhanced transposition cut-off: a child whose stored bound already refutes us
-        ckey = ws[ply + 1, size + 4 * n:size + 4 * n + words]
+        ckey = ws[ply + 1, size + 4 * n : size + 4 * n + words]
         for k in range(cnt):
             st = make_move(b, mv[k], child, ctl, first)
             if st >= OVER:
@@ -395,16 +412,14 @@ def negamax(ply, alpha, beta, depth, extra, flags, acc, ws, ctl, tt, dbv, dbm):
             ctl[C_NODES] += 1
             v = gain
         elif st == EXTRA:
-            v = gain + negamax(ply + 1, alpha - gain, beta - gain, depth, one, pie, acc + gain,
-                               ws, ctl, tt, dbv, dbm)
+            v = gain + negamax(ply + 1, alpha - gain, beta - gain, depth, one, pie, acc + gain, ws, ctl, tt, dbv, dbm)
         elif pie != 0:
             # the opponent may swap: it then owns our side, so it scores |its margin|
             cacc = -(acc + gain)
             f = negamax(ply + 1, -big, big, depth - 1, zero, zero, zero, ws, ctl, tt, dbv, dbm)
             v = gain - (abs(cacc + f) - cacc)
         else:
-            v = gain - negamax(ply + 1, gain - beta, gain - alpha, depth - 1, zero, zero, zero,
-                               ws, ctl, tt, dbv, dbm)
+            v = gain - negamax(ply + 1, gain - beta, gain - alpha, depth - 1, zero, zero, zero, ws, ctl, tt, dbv, dbm)
         if ctl[C_ABORT] != 0:
             return zero
         if v > best:
@@ -443,8 +458,7 @@ def mtdf(guess, depth, flags, acc, ws, ctl, tt, dbv, dbm):
     move = -1
     while lo < hi:
         beta = g if g > lo + 1 else lo + 1
-        g = negamax(zero, beta - 1, beta, np.int64(depth), zero, np.int64(flags), np.int64(acc),
-                    ws, ctl, tt, dbv, dbm)
+        g = negamax(zero, beta - 1, beta, np.int64(depth), zero, np.int64(flags), np.int64(acc), ws, ctl, tt, dbv, dbm)
         if ctl[C_ABORT] != 0:
             return g, move, 0
         if g < beta:
@@ -497,7 +511,7 @@ def plain_alphabeta(ply, alpha, beta, depth, extra, over, ws, ctl):
     size = 2 * n + 2
     row = ws[ply]
     b = row[:size]
-    mv = row[size:size + 2 * n]
+    mv = row[size : size + 2 * n]
     cnt = gen_moves(b, ctl, mv)
     child = ws[ply + 1, :size]
     best = -np.int64(BIG)
@@ -509,8 +523,9 @@ def plain_alphabeta(ply, alpha, beta, depth, extra, over, ws, ctl):
         if st == EXTRA:
             v = gain + plain_alphabeta(ply + 1, alpha - gain, beta - gain, depth, one, zero, ws, ctl)
         else:
-            v = gain - plain_alphabeta(ply + 1, gain - beta, gain - alpha, depth - 1, zero,
-                                       one if st >= OVER else zero, ws, ctl)
+            v = gain - plain_alphabeta(
+                ply + 1, gain - beta, gain - alpha, depth - 1, zero, one if st >= OVER else zero, ws, ctl
+            )
         if v > best:
             best = v
         if best >= beta:

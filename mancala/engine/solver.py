@@ -9,9 +9,9 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from mancala.engine import bridge
+from mancala.engine.endgame import LARGE_SOLVE_SEEDS, solve_seeds, terminal_console
 from mancala.engine.engine import Searcher, database_room, prepare, run_job, solve_threads
 from mancala.engine.search import BIG
-from mancala.engine.endgame import LARGE_SOLVE_SEEDS, solve_seeds, terminal_console
 from mancala.games.kalah import SWAP, Kalah, KalahMove, KalahState
 
 #: iterative deepening gives the full-depth search its first guess and its move order; it
@@ -53,8 +53,9 @@ class SolveResult:
     proof_nodes: int = 0
 
 
-def _exact(game: Kalah, state: KalahState, guess: int | None = None,
-           searcher: Searcher | None = None) -> tuple[int, KalahMove, int]:
+def _exact(
+    game: Kalah, state: KalahState, guess: int | None = None, searcher: Searcher | None = None
+) -> tuple[int, KalahMove, int]:
     """(exact value for the player to move, best move, nodes) of a live position.
 
     With no ``guess``, iterative deepening supplies one; a known value (a position on
@@ -101,8 +102,13 @@ def _proved(searcher: Searcher, state: KalahState, t: int, plies: int, lower: bo
     if lower and lo >= t or not lower and hi < t:
         return True
     game = searcher.game
-    if (plies == 0 or state.finished or (lo >= t if not lower else hi < t)
-            or state.swap_allowed or bridge.root_flags(game, state) != 0):
+    if (
+        plies == 0
+        or state.finished
+        or (lo >= t if not lower else hi < t)
+        or state.swap_allowed
+        or bridge.root_flags(game, state) != 0
+    ):
         return False  # (under the pie rule a value is no negamax of its children's)
     mover = game.to_move(state)
     for m in game.legal_moves(state):
@@ -132,8 +138,11 @@ def _line_move(game: Kalah, state: KalahState, value: int) -> tuple[KalahMove, i
         mover = game.to_move(state)
         for m in game.legal_moves(state):
             child = game.apply(state, m)
-            if (_proved(searcher, child, value, LINE_PROOF_PLIES) if game.to_move(child) == mover
-                    else _proved(searcher, child, -value + 1, LINE_PROOF_PLIES, False)):
+            if (
+                _proved(searcher, child, value, LINE_PROOF_PLIES)
+                if game.to_move(child) == mover
+                else _proved(searcher, child, -value + 1, LINE_PROOF_PLIES, False)
+            ):
                 return m, 0
         code = searcher.at_least(value)
         nodes = searcher.nodes
@@ -160,15 +169,21 @@ def solve_table_megabytes(seeds: int) -> float:
     if env:
         return float(env)
     try:
-        total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2 ** 20
+        total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**20
     except (ValueError, OSError, AttributeError):
         total = 4096
     cap = SMALL_SOLVE_MB if seeds <= SMALL_SOLVE_SEEDS else 1024
     return float(min(cap, max(64, total / 16)))
 
 
-def solve(game: Kalah, state: KalahState, progress: bool = True, *, endgame_seeds: int | None = None,
-          megabytes: float | None = None) -> SolveResult:
+def solve(
+    game: Kalah,
+    state: KalahState,
+    progress: bool = True,
+    *,
+    endgame_seeds: int | None = None,
+    megabytes: float | None = None,
+) -> SolveResult:
     """Solve ``state`` exactly: MTD(f) with iterative deepening for the first guess, then to
     the end of the game, with the endgame database; then a perfect line, each of its
     moves read from the proof left in the table (or, where it was lost, re-proved).
@@ -184,8 +199,7 @@ def solve(game: Kalah, state: KalahState, progress: bool = True, *, endgame_seed
     bridge.relative_board(state)  # the engine's limits, checked before any work
     seeds = sum(state.row(0)) + sum(state.row(1))
     if endgame_seeds is None:
-        endgame_seeds = solve_seeds(game.rules.pits, seeds,
-                                    bridge.play_key(game.rules), database_room())
+        endgame_seeds = solve_seeds(game.rules.pits, seeds, bridge.play_key(game.rules), database_room())
     prepare(game)
     console = terminal_console() if progress else None
     shown: dict = {}
@@ -195,17 +209,35 @@ def solve(game: Kalah, state: KalahState, progress: bool = True, *, endgame_seed
         if console is None or not proving.is_set():
             return
         if "bar" not in shown:
-            from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
-            bar = Progress(SpinnerColumn(), TextColumn("solving: {task.fields[nodes]:,} nodes"), TimeElapsedColumn(),
-                           console=console, transient=True)
+            from rich.progress import (  # noqa: PLC0415 (rich: only when a terminal watches)
+                Progress,
+                SpinnerColumn,
+                TextColumn,
+                TimeElapsedColumn,
+            )
+
+            bar = Progress(
+                SpinnerColumn(),
+                TextColumn("solving: {task.fields[nodes]:,} nodes"),
+                TimeElapsedColumn(),
+                console=console,
+                transient=True,
+            )
             bar.start()
             shown["bar"], shown["task"] = bar, bar.add_task("solve", nodes=0, total=None)
         shown["bar"].update(shown["task"], nodes=job.nodes())
 
     def work(job) -> SolveResult:
-        searcher = Searcher(game, state, progress=progress, db_seeds=endgame_seeds, job=job, hw=SOLVE_HW,
-                            ttmin=SOLVE_TTMIN,
-                            megabytes=megabytes if megabytes is not None else solve_table_megabytes(seeds))
+        searcher = Searcher(
+            game,
+            state,
+            progress=progress,
+            db_seeds=endgame_seeds,
+            job=job,
+            hw=SOLVE_HW,
+            ttmin=SOLVE_TTMIN,
+            megabytes=megabytes if megabytes is not None else solve_table_megabytes(seeds),
+        )
         with searcher.lease() as (ctx, _, _):
             # a solve starts from an empty table (old proofs would crowd it); a big proof will
             # touch all of it, so it is mapped at once (a small one maps only what it uses)
@@ -352,8 +384,9 @@ def _analyse(job, game: Kalah, state: KalahState, seconds: float, max_nodes: int
             if timed and (time.perf_counter() >= deadline or (left is not None and left <= 0)):
                 out_of_budget = True
                 break
-            g, code, complete, exact = r.searcher.run(depth, r.guess, left if timed else None,
-                                                      deadline if timed else 0.0)
+            g, code, complete, exact = r.searcher.run(
+                depth, r.guess, left if timed else None, deadline if timed else 0.0
+            )
             r.learn()
             if not complete:
                 out_of_budget = True

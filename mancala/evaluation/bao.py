@@ -77,9 +77,11 @@ def make_evaluation(weights: BaoWeights = BaoWeights()):
         opp = 1 - player
         me, op = state.holes[player], state.holes[opp]
         my_front, op_front = sum(me[:8]), sum(op[:8])
-        score = (w.front * (my_front - op_front)
-                 + w.back * ((sum(me) - my_front) - (sum(op) - op_front))
-                 + w.stock * (state.stock[player] - state.stock[opp]))
+        score = (
+            w.front * (my_front - op_front)
+            + w.back * ((sum(me) - my_front) - (sum(op) - op_front))
+            + w.stock * (state.stock[player] - state.stock[opp])
+        )
         if state.stock[player] or state.stock[opp]:
             score += w.namua_front * (my_front - op_front)
             if w.house:

@@ -5,9 +5,9 @@ Each says how good ``state`` is for ``player``; the search never looks inside.
 
 from __future__ import annotations
 
+from mancala.evaluation.bao import evaluate as bao_evaluate
 from mancala.games.base import Game
 from mancala.games.kalah import Kalah
-from mancala.evaluation.bao import evaluate as bao_evaluate
 
 
 def score_difference(game: Game, state, player: int) -> float:

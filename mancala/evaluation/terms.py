@@ -38,12 +38,12 @@ import re
 from typing import Callable
 
 from mancala.errors import BadInput
-from mancala.games.bao import Bao
-from mancala.games.base import Game
-from mancala.games.kalah import Capture, Kalah, KalahState, Remaining, Sowing
 from mancala.evaluation.bao import WIN as BAO_WIN
 from mancala.evaluation.bao import _targets as bao_targets
 from mancala.evaluation.bao import evaluate as bao_default
+from mancala.games.bao import Bao
+from mancala.games.base import Game
+from mancala.games.kalah import Capture, Kalah, KalahState, Remaining, Sowing
 
 #: a finished Kalah game scores ``±KALAH_WIN`` plus its margin under every combination
 KALAH_WIN = 1000.0
@@ -52,6 +52,7 @@ Term = Callable[[Game, object, int], float]
 
 
 # --- Kalah ------------------------------------------------------------------------------
+
 
 def _rows(state: KalahState, player: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """(my row, the opponent's row), each in its owner's numbering (pit 1 first)."""
@@ -92,8 +93,9 @@ def k_extra(game: Kalah, state: KalahState, player: int) -> float:
         return 0.0
     n = state.pits
     mine, theirs = _rows(state, player)
-    return (sum(1 for p in range(1, n + 1) if _reaches_store(mine, p, n))
-            - sum(1 for p in range(1, n + 1) if _reaches_store(theirs, p, n)))
+    return sum(1 for p in range(1, n + 1) if _reaches_store(mine, p, n)) - sum(
+        1 for p in range(1, n + 1) if _reaches_store(theirs, p, n)
+    )
 
 
 def _best_capture(game: Kalah, row: tuple[int, ...], other: tuple[int, ...]) -> int:
@@ -136,8 +138,9 @@ def k_exposure(game: Kalah, state: KalahState, player: int) -> float:
     this term takes a negative weight."""
     mine, theirs = _rows(state, player)
     n = len(mine)
-    return (sum(mine[i] for i in range(n) if theirs[n - 1 - i] == 0)
-            - sum(theirs[i] for i in range(n) if mine[n - 1 - i] == 0))
+    return sum(mine[i] for i in range(n) if theirs[n - 1 - i] == 0) - sum(
+        theirs[i] for i in range(n) if mine[n - 1 - i] == 0
+    )
 
 
 def k_near(game: Kalah, state: KalahState, player: int) -> float:
@@ -200,13 +203,23 @@ def k_majority(game: Kalah, state: KalahState, player: int) -> float:
 
 #: Kalah terms by name
 KALAH_TERMS: dict[str, Term] = {
-    "store": k_store, "seeds": k_seeds, "empty": k_empty, "extra": k_extra, "threat": k_threat,
-    "exposure": k_exposure, "near": k_near, "hoard": k_hoard, "mobility": k_mobility,
-    "endgame": k_endgame, "starve": k_starve, "majority": k_majority,
+    "store": k_store,
+    "seeds": k_seeds,
+    "empty": k_empty,
+    "extra": k_extra,
+    "threat": k_threat,
+    "exposure": k_exposure,
+    "near": k_near,
+    "hoard": k_hoard,
+    "mobility": k_mobility,
+    "endgame": k_endgame,
+    "starve": k_starve,
+    "majority": k_majority,
 }
 
 
 # --- Bao --------------------------------------------------------------------------------
+
 
 def b_front(game: Bao, state, player: int) -> float:
     """Seeds in my front row minus the opponent's (the seeds that capture and are captured)."""
@@ -252,24 +265,37 @@ def b_waiting(game: Bao, state, player: int) -> float:
 
 def b_captures(game: Bao, state, player: int) -> float:
     """Front holes from which I can capture now minus the opponent's (capture options)."""
+
     def count(p: int) -> int:
         me, op = state.holes[p], state.holes[1 - p]
         if state.stock[p]:
             return sum(1 for i in range(8) if me[i] and op[7 - i])
-        return sum(1 for i in range(16) if 2 <= me[i] <= 15
-                   for d in (-1, 1) if (j := (i + d * me[i]) & 15) < 8 and me[j] and op[7 - j])
+        return sum(
+            1
+            for i in range(16)
+            if 2 <= me[i] <= 15
+            for d in (-1, 1)
+            if (j := (i + d * me[i]) & 15) < 8 and me[j] and op[7 - j]
+        )
+
     return count(player) - count(1 - player)
 
 
 def b_mobility(game: Bao, state, player: int) -> float:
     """Holes with two or more seeds (they can start a mtaji move), mine minus the opponent's."""
-    return (sum(1 for x in state.holes[player] if x >= 2) - sum(1 for x in state.holes[1 - player] if x >= 2))
+    return sum(1 for x in state.holes[player] if x >= 2) - sum(1 for x in state.holes[1 - player] if x >= 2)
 
 
 #: Bao terms by name
 BAO_TERMS: dict[str, Term] = {
-    "front": b_front, "back": b_back, "stock": b_stock, "nyumba": b_nyumba, "threat": b_threat,
-    "waiting": b_waiting, "captures": b_captures, "mobility": b_mobility,
+    "front": b_front,
+    "back": b_back,
+    "stock": b_stock,
+    "nyumba": b_nyumba,
+    "threat": b_threat,
+    "waiting": b_waiting,
+    "captures": b_captures,
+    "mobility": b_mobility,
 }
 
 #: every term name, for error messages
@@ -277,6 +303,7 @@ ALL_TERMS = sorted(set(KALAH_TERMS) | set(BAO_TERMS))
 
 
 # --- combinations -----------------------------------------------------------------------
+
 
 def parse_weights(spec: str) -> tuple[tuple[str, float], ...]:
     """``"store:1,extra:0.5"`` (or with ``+`` between terms) as ((name, weight), ...)."""
@@ -307,8 +334,10 @@ ENGINE_RESOLUTION = 64
 #: the largest weight relative to the store weight the engine takes (keeps its sums far from overflow)
 ENGINE_MAX_RATIO = 1000
 #: Kalah terms the engine cannot evaluate, and why
-ENGINE_REFUSED = {"majority": "it needs the stores' contents, which the engine's boards and tables leave out "
-                              "(its values are relative to the store difference)"}
+ENGINE_REFUSED = {
+    "majority": "it needs the stores' contents, which the engine's boards and tables leave out "
+    "(its values are relative to the store difference)"
+}
 
 
 def engine_weights(spec: str) -> tuple[tuple[str, int], ...]:
@@ -329,8 +358,10 @@ def engine_weights(spec: str) -> tuple[tuple[str, int], ...]:
             raise BadInput(f"the engine cannot use evaluation term {name}: {ENGINE_REFUSED[name]}")
     store = sum(w for n, w in weights if n == "store")
     if not store > 0:
-        raise BadInput(f"evaluation {spec!r} for the engine needs a positive store weight (e.g. store:1,...): "
-                       f"its values are store differences and the other terms count in store seeds")
+        raise BadInput(
+            f"evaluation {spec!r} for the engine needs a positive store weight (e.g. store:1,...): "
+            f"its values are store differences and the other terms count in store seeds"
+        )
     out: dict[str, int] = {}
     for name, w in weights:
         if name == "store" or w == 0:
@@ -338,8 +369,10 @@ def engine_weights(spec: str) -> tuple[tuple[str, int], ...]:
         ratio = w / store
         q = round(ratio * ENGINE_RESOLUTION)
         if q == 0 or abs(ratio) > ENGINE_MAX_RATIO:
-            raise BadInput(f"evaluation term {name}:{w:g} for the engine must be 1/{ENGINE_RESOLUTION} to "
-                           f"{ENGINE_MAX_RATIO} times the store weight ({store:g}) in size")
+            raise BadInput(
+                f"evaluation term {name}:{w:g} for the engine must be 1/{ENGINE_RESOLUTION} to "
+                f"{ENGINE_MAX_RATIO} times the store weight ({store:g}) in size"
+            )
         out[name] = out.get(name, 0) + q
     return tuple((n, q) for n, q in out.items() if q)
 
@@ -385,8 +418,19 @@ def check_evaluation(spec: str, named: dict) -> None:
         parse_weights(spec)
 
 
-__all__ = ["KALAH_TERMS", "BAO_TERMS", "ALL_TERMS", "KALAH_WIN", "BAO_WIN", "parse_weights",
-           "weights_spec", "make_evaluation", "check_evaluation", "engine_weights", "ENGINE_RESOLUTION"]
+__all__ = [
+    "KALAH_TERMS",
+    "BAO_TERMS",
+    "ALL_TERMS",
+    "KALAH_WIN",
+    "BAO_WIN",
+    "parse_weights",
+    "weights_spec",
+    "make_evaluation",
+    "check_evaluation",
+    "engine_weights",
+    "ENGINE_RESOLUTION",
+]
 
 
 #: the terms of each game, by name

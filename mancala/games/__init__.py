@@ -15,18 +15,42 @@ from __future__ import annotations
 import re
 
 from mancala.errors import BadInput
-from mancala.games.base import Game, outcome_text, winner
-from mancala.games.catalogue import CATALOGUE, GameInfo, game_info, normalise_name, register, spec_of
-# each game registers itself in the catalogue when its module is imported, in this order
-from mancala.games.kalah import PRESETS, Kalah, KalahRules  # noqa: I001
 from mancala.games.bao import Bao, BaoRules
+from mancala.games.base import Game, outcome_text, winner
+from mancala.games.catalogue import (
+    CATALOGUE,
+    GameInfo,
+    game_info,
+    load_plugins,
+    normalise_name,
+    register,
+    spec_of,
+)
+
+# each game registers itself when its module is imported (the catalogue keeps their rank order)
+from mancala.games.kalah import PRESETS, Kalah, KalahRules
 from mancala.games.tictactoe import TicTacToe
-from mancala.games.catalogue import load_plugins  # noqa: I001
 
 load_plugins()
 
-__all__ = ["Bao", "BaoRules", "CATALOGUE", "Game", "GameInfo", "Kalah", "KalahRules", "PRESETS", "TicTacToe",
-           "game_info", "game_spec", "make_game", "outcome_text", "register", "winner", "GAMES"]
+__all__ = [
+    "Bao",
+    "BaoRules",
+    "CATALOGUE",
+    "Game",
+    "GameInfo",
+    "Kalah",
+    "KalahRules",
+    "PRESETS",
+    "TicTacToe",
+    "game_info",
+    "game_spec",
+    "make_game",
+    "outcome_text",
+    "register",
+    "winner",
+    "GAMES",
+]
 
 #: registry: game name -> one-line description (a view of :data:`CATALOGUE`)
 GAMES = {name: info.text for name, info in CATALOGUE.items()}

@@ -140,8 +140,9 @@ class BaoRules:
 
     def to_dict(self) -> dict:
         """A JSON-ready dict of every option (enums by value)."""
-        return {name: (v.value if isinstance(v, Enum) else v)
-                for name in _RULE_DEFAULTS for v in (getattr(self, name),)}
+        return {
+            name: (v.value if isinstance(v, Enum) else v) for name in _RULE_DEFAULTS for v in (getattr(self, name),)
+        }
 
     @classmethod
     def from_dict(cls, data: dict) -> "BaoRules":
@@ -217,8 +218,12 @@ class BaoMove:
         return "L" if self.direction == CW else "R"
 
     def __str__(self) -> str:
-        return (hole_name(self.player, self.hole) + self.letter + (">" if self.house else "")
-                + ("" if self.capture else "**" if self.takasia else "*"))
+        return (
+            hole_name(self.player, self.hole)
+            + self.letter
+            + (">" if self.house else "")
+            + ("" if self.capture else "**" if self.takasia else "*")
+        )
 
 
 class End(Enum):
@@ -380,11 +385,13 @@ class Bao(RulesGame):
 
     def initial_state(self) -> BaoState:
         """6 seeds in each nyumba, 2 in each of the two holes to its right, 22 in each stock."""
-        return BaoState(holes=(START_HOLES, START_HOLES), stock=(START_STOCK, START_STOCK),
-                        owns=(True, True), player=SOUTH)
+        return BaoState(
+            holes=(START_HOLES, START_HOLES), stock=(START_STOCK, START_STOCK), owns=(True, True), player=SOUTH
+        )
 
-    def position(self, south, north, *, to_move: int = SOUTH, stock=(0, 0), owns=None,
-                 takasia=None, ply: int = 0) -> BaoState:
+    def position(
+        self, south, north, *, to_move: int = SOUTH, stock=(0, 0), owns=None, takasia=None, ply: int = 0
+    ) -> BaoState:
         """A position from each player's 16 holes (own clockwise order, see the module doc).
 
         ``owns`` defaults to both nyumba owned in namua (some stock left) and none in mtaji.
@@ -412,8 +419,16 @@ class Bao(RulesGame):
         for p in (SOUTH, NORTH):
             if not any(holes[p][:8]):
                 winner, finished = 1 - p, True
-        return BaoState(holes=holes, stock=stock, owns=(bool(owns[0]), bool(owns[1])), player=to_move,
-                        takasia=takasia, ply=ply, winner=winner, finished=finished)
+        return BaoState(
+            holes=holes,
+            stock=stock,
+            owns=(bool(owns[0]), bool(owns[1])),
+            player=to_move,
+            takasia=takasia,
+            ply=ply,
+            winner=winner,
+            finished=finished,
+        )
 
     def from_diagram(self, text: str, **kwargs) -> BaoState:
         """A position from a diagram drawn from South's side: four rows of eight numbers
@@ -421,8 +436,7 @@ class Bao(RulesGame):
         Keyword arguments as for :meth:`position`."""
         rows = [r.split() for r in re.split(r"[/\n]", text) if r.strip()]
         if len(rows) != 4 or any(len(r) != 8 for r in rows):
-            raise BadInput("a Bao diagram is 4 rows of 8 numbers (North back, North front, "
-                           "South front, South back)")
+            raise BadInput("a Bao diagram is 4 rows of 8 numbers (North back, North front, South front, South back)")
         try:
             nb, nf, sf, sb = ([int(x) for x in r] for r in rows)
         except ValueError:
@@ -480,13 +494,15 @@ class Bao(RulesGame):
 
     def move_help(self) -> str:
         """Bao notation, in short (for a UI's ``help``; rules §2.3)."""
-        return ("Bao moves: <row><hole><direction><house><takasa>, e.g. A6L*, B2L, A5R>. "
-                "Row: A your front row, B your back row (South writes A/B, North a/b; the row may be left out "
-                "in the front row). Hole: 1-8 from your left. Direction: the way your hand moves along that "
-                "row as you see it, L or R (in a namua capture: the kichwa, left or right, the captured seeds "
-                "enter; left out when it is forced). '>': play the house (safari) when the move reaches your "
-                "nyumba. '*': a takasa (a move without a capture; may be left out), '**' a takasa that "
-                "takasias your opponent. Only legal moves are listed at the prompt.")
+        return (
+            "Bao moves: <row><hole><direction><house><takasa>, e.g. A6L*, B2L, A5R>. "
+            "Row: A your front row, B your back row (South writes A/B, North a/b; the row may be left out "
+            "in the front row). Hole: 1-8 from your left. Direction: the way your hand moves along that "
+            "row as you see it, L or R (in a namua capture: the kichwa, left or right, the captured seeds "
+            "enter; left out when it is forced). '>': play the house (safari) when the move reaches your "
+            "nyumba. '*': a takasa (a move without a capture; may be left out), '**' a takasa that "
+            "takasias your opponent. Only legal moves are listed at the prompt."
+        )
 
     def parse_move(self, state: BaoState, text: str) -> BaoMove:
         """The legal move written ``text`` (e.g. ``A5R>``, ``B2L``, ``7L*``, ``a6L``)."""
@@ -496,14 +512,18 @@ class Bao(RulesGame):
         if state.finished or not moves:
             raise IllegalMove("the game is over: no move is legal")
         if not m:
-            raise IllegalMove(f"{raw!r} is not a Bao move: write row (A/B), hole (1-8), direction (L/R), "
-                              f"'>' to play the house, '*' for a takasa, e.g. A6L*; {self._expected(state)}")
+            raise IllegalMove(
+                f"{raw!r} is not a Bao move: write row (A/B), hole (1-8), direction (L/R), "
+                f"'>' to play the house, '*' for a takasa, e.g. A6L*; {self._expected(state)}"
+            )
         row, num, letter, house1, stars, house2 = m.groups()
         if row and row.isupper() != (state.player == SOUTH):
             mine = "A/B" if state.player == SOUTH else "a/b"
-            raise IllegalMove(f"{raw}: {row} is a row of {PLAYER_NAMES[1 - state.player]}; "
-                              f"{PLAYER_NAMES[state.player]} is to move and writes its rows {mine} "
-                              f"(e.g. {hole_name(state.player, 5)}); {self._expected(state)}")
+            raise IllegalMove(
+                f"{raw}: {row} is a row of {PLAYER_NAMES[1 - state.player]}; "
+                f"{PLAYER_NAMES[state.player]} is to move and writes its rows {mine} "
+                f"(e.g. {hole_name(state.player, 5)}); {self._expected(state)}"
+            )
         index = int(num) - 1 if row.upper() in ("", "A") else 16 - int(num)
         letter = letter.upper()
         house = bool(house1 or house2)
@@ -512,24 +532,32 @@ class Bao(RulesGame):
         self._outcomes(state)
         for mv, why in state._cache[2]:
             if mv.hole == index and mv.house == house and (mv.letter == letter or not same_hole):
-                what = ("its sowing repeats forever" if why.proven else
-                        f"it has not ended after {why.laps} laps, the limit max_laps")
+                what = (
+                    "its sowing repeats forever"
+                    if why.proven
+                    else f"it has not ended after {why.laps} laps, the limit max_laps"
+                )
                 raise IllegalMove(f"{mv} would never end ({what}), so it is illegal; {self._expected(state)}")
         if not same_hole:
             raise IllegalMove(self._start_reason(state, index) + "; " + self._expected(state))
         capture = same_hole[0].capture
         if stars and capture:
-            raise IllegalMove(f"a capture is possible, and capturing is compulsory: {raw} is written as a "
-                              f"takasa (*); {self._expected(state)}")
+            raise IllegalMove(
+                f"a capture is possible, and capturing is compulsory: {raw} is written as a "
+                f"takasa (*); {self._expected(state)}"
+            )
         if letter:
             cands = [mv for mv in same_hole if mv.letter == letter]
             if not cands and capture and state.namua and index in (0, 1, 6, 7):
                 side = "left" if index in (0, 1) else "right"
-                raise IllegalMove(f"a capture from {name} must enter the {side} kichwa; write {name} "
-                                  f"without a direction; {self._expected(state)}")
+                raise IllegalMove(
+                    f"a capture from {name} must enter the {side} kichwa; write {name} "
+                    f"without a direction; {self._expected(state)}"
+                )
             if not cands:
-                raise IllegalMove(f"{name} cannot be played {'left' if letter == 'L' else 'right'} here; "
-                                  f"{self._expected(state)}")
+                raise IllegalMove(
+                    f"{name} cannot be played {'left' if letter == 'L' else 'right'} here; {self._expected(state)}"
+                )
         else:
             cands = same_hole
             if len({mv.letter for mv in cands}) > 1:
@@ -537,12 +565,16 @@ class Bao(RulesGame):
         chosen = [mv for mv in cands if mv.house == house]
         if not chosen:
             if house:
-                raise IllegalMove(f"{raw}: the move never has to decide about the house, so '>' does not "
-                                  f"apply; {self._expected(state)}")
+                raise IllegalMove(
+                    f"{raw}: the move never has to decide about the house, so '>' does not "
+                    f"apply; {self._expected(state)}"
+                )
             raise IllegalMove(f"{raw}: this move must play the house ('>'); {self._expected(state)}")
         if stars == "**" and not chosen[0].takasia:
-            raise IllegalMove(f"{raw}: '**' marks a takasa that takasias the opponent, and {chosen[0]} does "
-                              f"not; write {chosen[0]}; {self._expected(state)}")
+            raise IllegalMove(
+                f"{raw}: '**' marks a takasa that takasias the opponent, and {chosen[0]} does "
+                f"not; write {chosen[0]}; {self._expected(state)}"
+            )
         return chosen[0]
 
     def render(self, state: BaoState, view: int | None = None) -> str:
@@ -578,27 +610,35 @@ class Bao(RulesGame):
             return [("     " + " ".join(f" {str(n).rjust(w)} " for n in nums), None)]
 
         def info(p):
-            house = "owned" + (" (functional)" if state.functional(p) else " (not functional, under 6)") \
-                if state.owns[p] else "lost"
+            house = (
+                "owned" + (" (functional)" if state.functional(p) else " (not functional, under 6)")
+                if state.owns[p]
+                else "lost"
+            )
             stage = "namua" if state.stock[p] else "mtaji"
-            return (f"{PLAYER_NAMES[p]} ({'a/b' if p == NORTH else 'A/B'}): stock {state.stock[p]}, {stage}, "
-                    f"nyumba {hole_name(p, NYUMBA)} {house}")
+            return (
+                f"{PLAYER_NAMES[p]} ({'a/b' if p == NORTH else 'A/B'}): stock {state.stock[p]}, {stage}, "
+                f"nyumba {hole_name(p, NYUMBA)} {house}"
+            )
 
         ob, of_ = ("b", "a") if op == NORTH else ("B", "A")
         mb, mf = ("b", "a") if me == NORTH else ("B", "A")
-        lines = [[(info(op), None)],
-                 numbers(range(8, 0, -1)),
-                 row(ob, op, range(8, 16)),
-                 row(of_, op, range(7, -1, -1)),
-                 [("     " + "-" * (8 * (w + 3) - 1), None)],
-                 row(mf, me, range(0, 8)),
-                 row(mb, me, range(15, 7, -1)),
-                 numbers(range(1, 9)),
-                 [(info(me), None)]]
+        lines = [
+            [(info(op), None)],
+            numbers(range(8, 0, -1)),
+            row(ob, op, range(8, 16)),
+            row(of_, op, range(7, -1, -1)),
+            [("     " + "-" * (8 * (w + 3) - 1), None)],
+            row(mf, me, range(0, 8)),
+            row(mb, me, range(15, 7, -1)),
+            numbers(range(1, 9)),
+            [(info(me), None)],
+        ]
         if self.is_terminal(state):
             w_ = self.winner(state)
-            lines.append([("Game over: " + (f"{PLAYER_NAMES[w_]} wins." if w_ is not None else "draw (ply limit)."),
-                           None)])
+            lines.append(
+                [("Game over: " + (f"{PLAYER_NAMES[w_]} wins." if w_ is not None else "draw (ply limit)."), None)]
+            )
         else:
             lines.append([(f"{PLAYER_NAMES[state.player]} to move.", None)])
         return lines
@@ -626,17 +666,20 @@ class Bao(RulesGame):
         turns = sum(1 for a, b in zip(ev.laps, ev.laps[1:]) if a.direction != b.direction)
         dir_text = first_dir + (f", direction reversed {turns}x at a kichwa" if turns else "")
         sown = ev.seeds_sown
-        parts.append(f"{ev.lap_count} lap{'s' if ev.lap_count != 1 else ''} "
-                     f"({sown} seed{'s' if sown != 1 else ''}, {dir_text})")
+        parts.append(
+            f"{ev.lap_count} lap{'s' if ev.lap_count != 1 else ''} ({sown} seed{'s' if sown != 1 else ''}, {dir_text})"
+        )
         if ev.house_played:
             parts.append("plays the house (safari)")
         for lost in ev.houses_lost:
             parts.append(f"{PLAYER_NAMES[lost]} loses the nyumba")
-        end = {End.EMPTY_HOLE: f"ends in {hole_name(p, ev.end_hole)} (was empty)",
-               End.HOUSE_STOP: f"stops in the nyumba {hole_name(p, ev.end_hole)} (house kept)",
-               End.TAKASA_HOUSE: f"takasa ends in the functional nyumba {hole_name(p, ev.end_hole)}",
-               End.TAKASIA: f"ends in the takasia'd hole {hole_name(p, ev.end_hole)}",
-               End.WIN: f"{PLAYER_NAMES[q]}'s front row is empty: {who} wins"}[ev.end]
+        end = {
+            End.EMPTY_HOLE: f"ends in {hole_name(p, ev.end_hole)} (was empty)",
+            End.HOUSE_STOP: f"stops in the nyumba {hole_name(p, ev.end_hole)} (house kept)",
+            End.TAKASA_HOUSE: f"takasa ends in the functional nyumba {hole_name(p, ev.end_hole)}",
+            End.TAKASIA: f"ends in the takasia'd hole {hole_name(p, ev.end_hole)}",
+            End.WIN: f"{PLAYER_NAMES[q]}'s front row is empty: {who} wins",
+        }[ev.end]
         parts.append(end)
         if ev.takasia is not None:
             parts.append(f"takasia: {PLAYER_NAMES[q]} may not empty {hole_name(q, ev.takasia)} next move")
@@ -677,7 +720,7 @@ class Bao(RulesGame):
             out[move] = res
             return res
 
-        if state.stock[p] > 0:                                   # namua
+        if state.stock[p] > 0:  # namua
             caps = [i for i in range(8) if me[i] and op[7 - i]]
             if caps:
                 for i in caps:
@@ -695,19 +738,27 @@ class Bao(RulesGame):
                 starts = occ
             else:
                 rule = self.rules.singletons
-                singles_ok = (rule is SingletonRule.ANY
-                              or (rule is SingletonRule.OWNED and state.owns[p])
-                              or (rule is SingletonRule.FUNCTIONAL and functional))
+                singles_ok = (
+                    rule is SingletonRule.ANY
+                    or (rule is SingletonRule.OWNED and state.owns[p])
+                    or (rule is SingletonRule.FUNCTIONAL and functional)
+                )
                 starts = [i for i in occ if not (i == NYUMBA and functional) and (me[i] >= 2 or singles_ok)]
             for i in starts:
                 for d in (ACW, CW):
                     if occ == [0] and d == ACW or occ == [7] and d == CW:
-                        continue                                  # lone kichwa towards the back row
+                        continue  # lone kichwa towards the back row
                     add(BaoMove(p, i, d, False, True))
             return out
 
-        caps = [(i, d, 7 - j) for i in range(16) if 2 <= me[i] <= 15 for d in (ACW, CW)
-                for j in ((i + d * me[i]) & 15,) if j < 8 and me[j] and op[7 - j]]
+        caps = [
+            (i, d, 7 - j)
+            for i in range(16)
+            if 2 <= me[i] <= 15
+            for d in (ACW, CW)
+            for j in ((i + d * me[i]) & 15,)
+            if j < 8 and me[j] and op[7 - j]
+        ]
         if caps:
             if state.must_capture is not None and any(t == state.must_capture for _, _, t in caps):
                 caps = [c for c in caps if c[2] == state.must_capture]
@@ -751,9 +802,15 @@ class Bao(RulesGame):
             if t == NYUMBA:
                 owns[q] = False
             kind, start = "capture", (0 if d == CW else 7) - d
-        elif namua and i == NYUMBA and state.owns[p] and (
-                state.holes[p][NYUMBA] >= 6 or (self.rules.tax_small_house
-                                                 and not any(me[k] for k in range(8) if k != NYUMBA))):
+        elif (
+            namua
+            and i == NYUMBA
+            and state.owns[p]
+            and (
+                state.holes[p][NYUMBA] >= 6
+                or (self.rules.tax_small_house and not any(me[k] for k in range(8) if k != NYUMBA))
+            )
+        ):
             n = 2
             me[NYUMBA] -= 2
             taxed = True
@@ -801,8 +858,7 @@ class Bao(RulesGame):
             sown += n
             lap_count += 1
             if lap_count <= MAX_RECORDED_LAPS:
-                laps.append(Lap(kind, (start + d) & 15, d, n, j,
-                                captures[-1][0] if kind == "capture" else None))
+                laps.append(Lap(kind, (start + d) & 15, d, n, j, captures[-1][0] if kind == "capture" else None))
             if kind == "capture" and not any(op[:8]):
                 winner = p
                 end = End.WIN
@@ -846,8 +902,14 @@ class Bao(RulesGame):
             elif j == anchor[0] and d == anchor[1] and own == anchor[2] and me == anchor[3] and op == anchor[4]:
                 raise NeverEnding(lap_count, True)
             relays += 1
-            if saved is not None and j == saved[0] and d == saved[1] and own == saved[2] \
-                    and me == saved[3] and op == saved[4]:
+            if (
+                saved is not None
+                and j == saved[0]
+                and d == saved[1]
+                and own == saved[2]
+                and me == saved[3]
+                and op == saved[4]
+            ):
                 raise NeverEnding(lap_count, True)
             if lap_count >= max_laps > 0:
                 raise NeverEnding(lap_count, False)
@@ -863,10 +925,21 @@ class Bao(RulesGame):
             owns[p] = False
         lost = tuple(x for x in (SOUTH, NORTH) if owned_before[x] and not owns[x])
         holes = (tuple(me), tuple(op)) if p == SOUTH else (tuple(op), tuple(me))
-        event = BaoEvent(move=move, player=p, captures=tuple(captures), laps=tuple(laps), lap_count=lap_count,
-                         seeds_sown=sown, end=end,
-                         end_hole=j, house_played=house_played, house_stopped=house_stopped, taxed=taxed,
-                         houses_lost=lost, winner=winner)
+        event = BaoEvent(
+            move=move,
+            player=p,
+            captures=tuple(captures),
+            laps=tuple(laps),
+            lap_count=lap_count,
+            seeds_sown=sown,
+            end=end,
+            end_hole=j,
+            house_played=house_played,
+            house_stopped=house_stopped,
+            taxed=taxed,
+            houses_lost=lost,
+            winner=winner,
+        )
         return _Outcome(holes, tuple(owns), event, decision)
 
     def _build(self, state: BaoState, move: BaoMove, out: _Outcome) -> BaoState:
@@ -890,17 +963,25 @@ class Bao(RulesGame):
         finished = event.winner is not None
         if not finished and self.rules.max_plies and ply >= self.rules.max_plies:
             finished = True
-        return BaoState(holes=out.holes, stock=(stock[0], stock[1]), owns=out.owns, player=q,
-                        takasia=takasia, must_capture=must, ply=ply, winner=event.winner,
-                        finished=finished, last=event)
+        return BaoState(
+            holes=out.holes,
+            stock=(stock[0], stock[1]),
+            owns=out.owns,
+            player=q,
+            takasia=takasia,
+            must_capture=must,
+            ply=ply,
+            winner=event.winner,
+            finished=finished,
+            last=event,
+        )
 
     def _takasia_after(self, state: BaoState, move: BaoMove, out: _Outcome) -> int | None:
         """The opponent's front hole ``move`` (with outcome ``out``) takasias, or None: only a
         takasa that does not win, once both stocks are empty after it (§11)."""
         p = state.player
         stock_after = (state.stock[p] - 1 if state.stock[p] else 0, state.stock[1 - p])
-        if (move.capture or not self.rules.takasia or out.event.winner is not None
-                or stock_after != (0, 0)):
+        if move.capture or not self.rules.takasia or out.event.winner is not None or stock_after != (0, 0):
             return None
         return self._takasia_target(out.holes[p], out.holes[1 - p], out.owns[1 - p])
 
@@ -946,8 +1027,7 @@ class Bao(RulesGame):
             if me[index] == 0:
                 return f"{name} is empty: the stock seed goes into an occupied front hole"
             if index == NYUMBA and state.functional(p):
-                return (f"the functional nyumba {name} may only start a takasa when it is the only "
-                        "occupied front hole")
+                return f"the functional nyumba {name} may only start a takasa when it is the only occupied front hole"
             if me[index] == 1:
                 return f"{name} holds a single seed, which may not start a takasa while other holes hold 2 or more"
         else:
@@ -986,8 +1066,15 @@ def bao_from_options(options: dict[str, str] | None = None) -> Bao:
 
 
 #: Bao in the game catalogue
-BAO = register(GameInfo(
-    "bao", "Bao la Kiswahili",
-    "Bao la Kiswahili, Zanzibar rules (options: singletons, mtaji_house, tax_small_house, takasia, "
-    "takasia_exempt_singletons, takasia_forces_capture, max_plies, max_laps)",
-    bao_from_options, BaoRules, seeds=lambda state: sum(map(sum, state.holes)) + sum(state.stock)))
+BAO = register(
+    GameInfo(
+        "bao",
+        "Bao la Kiswahili",
+        "Bao la Kiswahili, Zanzibar rules (options: singletons, mtaji_house, tax_small_house, takasia, "
+        "takasia_exempt_singletons, takasia_forces_capture, max_plies, max_laps)",
+        bao_from_options,
+        BaoRules,
+        seeds=lambda state: sum(map(sum, state.holes)) + sum(state.stock),
+        rank=1,
+    )
+)

@@ -40,6 +40,8 @@ class GameInfo:
     seeds: Callable[[Any], int] | None = None
     #: whether a game may repeat positions forever (a random playout may then be cut short)
     may_repeat: bool = False
+    #: where it stands in lists (the new-game form, help): lower first, then by registration
+    rank: int = 100
 
 
 #: the registered games, by name, in the order they registered
@@ -47,8 +49,12 @@ CATALOGUE: dict[str, GameInfo] = {}
 
 
 def register(info: GameInfo) -> GameInfo:
-    """Add ``info`` to the catalogue (a game module does it once, when imported)."""
+    """Add ``info`` to the catalogue (a game module does it once, when imported); the
+    catalogue stays in :attr:`GameInfo.rank` order, whatever order modules are imported in."""
     CATALOGUE[info.name] = info
+    ordered = sorted(CATALOGUE.values(), key=lambda i: i.rank)
+    CATALOGUE.clear()
+    CATALOGUE.update((i.name, i) for i in ordered)
     return info
 
 
@@ -63,14 +69,17 @@ def load_plugins() -> None:
     import importlib  # noqa: PLC0415 (plugins are rare: keep the import off the common path)
     import os  # noqa: PLC0415
     from importlib.metadata import entry_points  # noqa: PLC0415
+
     names = [e.value for e in entry_points(group="mancala.games")]
     names += [n.strip() for n in os.environ.get(PLUGINS_VARIABLE, "").split(",") if n.strip()]
     for name in names:
         try:
             importlib.import_module(name)
         except Exception as e:  # noqa: BLE001 (a plugin's own failure: say which, in one line)
-            raise BadInput(f"the game module {name!r} (from {PLUGINS_VARIABLE} or an installed package) "
-                           f"could not be loaded: {type(e).__name__}: {e}") from None
+            raise BadInput(
+                f"the game module {name!r} (from {PLUGINS_VARIABLE} or an installed package) "
+                f"could not be loaded: {type(e).__name__}: {e}"
+            ) from None
 
 
 def normalise_name(name: str) -> str:

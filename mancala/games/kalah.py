@@ -25,7 +25,7 @@ from dataclasses import dataclass, field, replace
 from enum import Enum
 
 from mancala.errors import BadInput, IllegalMove
-from mancala.games.base import Segment, layout_text, RulesGame
+from mancala.games.base import RulesGame, Segment, layout_text
 from mancala.games.catalogue import GameInfo, options_with_preset, register
 from mancala.games.options import bool_option, enum_option, int_option
 
@@ -86,8 +86,10 @@ def check_board_seeds(board, pits: int) -> None:
     naming the limit): the engine's integers and tables are sized for that."""
     total = sum(board)
     if total > max_board_seeds(pits):
-        raise BadInput(f"a {pits}-pit position may hold at most {max_board_seeds(pits):,} seeds in all "
-                       f"({MAX_SEEDS} for each of its {2 * pits} pits and 2 stores); this one holds {total:,}")
+        raise BadInput(
+            f"a {pits}-pit position may hold at most {max_board_seeds(pits):,} seeds in all "
+            f"({MAX_SEEDS} for each of its {2 * pits} pits and 2 stores); this one holds {total:,}"
+        )
 
 
 @dataclass(frozen=True)
@@ -132,7 +134,8 @@ class KalahRules:
             if len(start) != 2 * self.pits + 2:
                 raise BadInput(
                     f"a start position for {self.pits} pits needs {2 * self.pits + 2} numbers "
-                    f"(South pits, South store, North pits, North store), got {len(start)}")
+                    f"(South pits, South store, North pits, North store), got {len(start)}"
+                )
             if any((not isinstance(c, int)) or c < 0 for c in start):
                 raise BadInput("a start position needs whole numbers of seeds, none negative")
             check_board_seeds(start, self.pits)
@@ -290,7 +293,7 @@ class KalahState:
         """The pits of ``seat`` in that seat's own numbering (pit 1 first)."""
         n = self.pits
         start = 0 if seat == 0 else n + 1
-        return self.board[start:start + n]
+        return self.board[start : start + n]
 
     def store(self, seat: int) -> int:
         """Seeds in the store of ``seat``."""
@@ -387,9 +390,14 @@ class Kalah(RulesGame):
         if move not in self.legal_moves(state):
             raise IllegalMove(self._illegal_reason(state, move))
         if move.pit is None:
-            return replace(state, swapped=not state.swapped, ply=state.ply + 1, turns=state.turns + 1,
-                           swap_allowed=False,
-                           last=KalahEvent(move=move, seat=state.seat))
+            return replace(
+                state,
+                swapped=not state.swapped,
+                ply=state.ply + 1,
+                turns=state.turns + 1,
+                swap_allowed=False,
+                last=KalahEvent(move=move, seat=state.seat),
+            )
         return self._sow(state, move)
 
     def is_terminal(self, state: KalahState) -> bool:
@@ -404,12 +412,13 @@ class Kalah(RulesGame):
     def move_help(self) -> str:
         """How moves are written under these rules (for a UI's ``help``)."""
         n = self.rules.pits
-        text = (f"Kalah moves: the number of one of your pits, 1-{n}, counted from your left "
-                f"(the numbers printed beside your row); its seeds are sown counter-clockwise"
-                f" into your store (not your opponent's).")
+        text = (
+            f"Kalah moves: the number of one of your pits, 1-{n}, counted from your left "
+            f"(the numbers printed beside your row); its seeds are sown counter-clockwise"
+            f" into your store (not your opponent's)."
+        )
         if self.rules.sowing is Sowing.CHOICE:
-            text = (f"Kalah moves: a pit number 1-{n} and a direction, e.g. 3L (clockwise) or 3R "
-                    f"(counter-clockwise).")
+            text = f"Kalah moves: a pit number 1-{n} and a direction, e.g. 3L (clockwise) or 3R (counter-clockwise)."
         if self.rules.pie_rule:
             text += " Pie rule: as the second player's first move you may type swap to take over your opponent's side."
         return text
@@ -426,8 +435,9 @@ class Kalah(RulesGame):
             directed = self.rules.sowing is Sowing.CHOICE
             move = KalahMove(int(m.group(1)), m.group(2) == "l", directed)
             if m.group(2) and not directed:
-                raise IllegalMove(f"these rules sow counter-clockwise only: write the pit number alone "
-                                  f"({self._expected(state)})")
+                raise IllegalMove(
+                    f"these rules sow counter-clockwise only: write the pit number alone ({self._expected(state)})"
+                )
         if move not in self.legal_moves(state):
             raise IllegalMove(self._illegal_reason(state, move))
         return move
@@ -455,12 +465,18 @@ class Kalah(RulesGame):
             for k, p in enumerate(pits):
                 out += [(sep if k else "", None), (cell(state.board[pit_index(n, seat, p)]), (seat, str(p)))]
             return out
+
         inner = n * (cw + len(sep)) - len(sep)
         labels = ("North store", "South store")
         middle = ("  " + labels[0]).ljust(inner - len(labels[1]) - 2) + labels[1] + "  "
         fits = len(middle) <= inner
-        stores = [(f"[{state.store(1)}]".ljust(sw), (1, "store")), (" ", None),
-                  ((middle if fits else " " * inner), None), (" ", None), (f"[{state.store(0)}]", (0, "store"))]
+        stores = [
+            (f"[{state.store(1)}]".ljust(sw), (1, "store")),
+            (" ", None),
+            ((middle if fits else " " * inner), None),
+            (" ", None),
+            (f"[{state.store(0)}]", (0, "store")),
+        ]
         lines = [
             [(pad + sep.join(num(p) for p in range(n, 0, -1)) + "   North", None)],
             row(1, range(n, 0, -1)),
@@ -504,7 +520,7 @@ class Kalah(RulesGame):
     def _end_reached(self, cells: list[int], seat_to_move: int) -> bool:
         n = self.rules.pits
         south_empty = not any(cells[0:n])
-        north_empty = not any(cells[n + 1:2 * n + 1])
+        north_empty = not any(cells[n + 1 : 2 * n + 1])
         if self.rules.end is GameEnd.EITHER_ROW_EMPTY:
             return south_empty or north_empty
         return north_empty if seat_to_move == 1 else south_empty
@@ -513,7 +529,7 @@ class Kalah(RulesGame):
         n = self.rules.pits
         for seat in (0, 1):
             start = 0 if seat == 0 else n + 1
-            seeds = sum(cells[start:start + n])
+            seeds = sum(cells[start : start + n])
             for i in range(start, start + n):
                 cells[i] = 0
             to = seat if self.rules.remaining is Remaining.OWNER else 1 - seat
@@ -558,8 +574,7 @@ class Kalah(RulesGame):
         extra_turn = last == own_store and not (r.no_first_extra_turn and state.ply == 0)
         captured = 0
         capture = False
-        if (r.capture is not Capture.NONE and last != own_store and owner_of(n, last) == seat
-                and cells[last] == 1):
+        if r.capture is not Capture.NONE and last != own_store and owner_of(n, last) == seat and cells[last] == 1:
             opposite = opposite_index(n, last)
             if cells[opposite] > 0 or r.empty_capture:
                 capture = True
@@ -575,12 +590,26 @@ class Kalah(RulesGame):
         if finished:
             self._sweep(cells)
         turns = state.turns + (0 if extra_turn else 1)
-        swap_allowed = (r.pie_rule and not extra_turn and not state.swapped and state.turns == 0
-                        and not finished)
-        event = KalahEvent(move=move, seat=seat, last_index=last, extra_turn=extra_turn and not finished,
-                           captured=captured, capture=capture, game_over=finished)
-        return KalahState(board=tuple(cells), seat=next_seat, ply=state.ply + 1, turns=turns,
-                          swapped=state.swapped, swap_allowed=swap_allowed, finished=finished, last=event)
+        swap_allowed = r.pie_rule and not extra_turn and not state.swapped and state.turns == 0 and not finished
+        event = KalahEvent(
+            move=move,
+            seat=seat,
+            last_index=last,
+            extra_turn=extra_turn and not finished,
+            captured=captured,
+            capture=capture,
+            game_over=finished,
+        )
+        return KalahState(
+            board=tuple(cells),
+            seat=next_seat,
+            ply=state.ply + 1,
+            turns=turns,
+            swapped=state.swapped,
+            swap_allowed=swap_allowed,
+            finished=finished,
+            last=event,
+        )
 
     def player_name(self, player: int, state: KalahState | None = None) -> str:
         """The name of the seat ``player`` sits at in ``state``: ``South`` for player 0 and
@@ -615,6 +644,16 @@ def _kalah_from_options(options: dict[str, str]) -> Kalah:
 
 
 #: Kalah in the game catalogue
-KALAH = register(GameInfo(
-    "kalah", "Kalah", "Kalah with every rule variant (options: preset, pits, seeds, capture, ...)",
-    _kalah_from_options, KalahRules, PRESETS, "standard", seeds=lambda state: sum(state.board)))
+KALAH = register(
+    GameInfo(
+        "kalah",
+        "Kalah",
+        "Kalah with every rule variant (options: preset, pits, seeds, capture, ...)",
+        _kalah_from_options,
+        KalahRules,
+        PRESETS,
+        "standard",
+        seeds=lambda state: sum(state.board),
+        rank=0,
+    )
+)

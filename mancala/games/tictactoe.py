@@ -76,9 +76,13 @@ class TicTacToe:
         if len(lined) == 2:
             raise BadInput(f"both X and O have three in a row, which no game reaches; got {text!r}")
         if "X" in lined and x == o:
-            raise BadInput(f"X has three in a row, so the game ended on X's move and O cannot have moved since; got {text!r}")
+            raise BadInput(
+                f"X has three in a row, so the game ended on X's move and O cannot have moved since; got {text!r}"
+            )
         if "O" in lined and x > o:
-            raise BadInput(f"O has three in a row, so the game ended on O's move and X cannot have moved since; got {text!r}")
+            raise BadInput(
+                f"O has three in a row, so the game ended on O's move and X cannot have moved since; got {text!r}"
+            )
         return TicTacToeState(cells, 0 if x == o else 1)
 
     def to_move(self, state: TicTacToeState) -> int:
@@ -95,7 +99,7 @@ class TicTacToe:
         """Place the mover's mark."""
         if move not in self.legal_moves(state):
             raise IllegalMove(self._reason(state, move))
-        cells = state.cells[:move.cell] + MARKS[state.player] + state.cells[move.cell + 1:]
+        cells = state.cells[: move.cell] + MARKS[state.player] + state.cells[move.cell + 1 :]
         return TicTacToeState(cells, 1 - state.player)
 
     def is_terminal(self, state: TicTacToeState) -> bool:
@@ -122,7 +126,7 @@ class TicTacToe:
     def render(self, state: TicTacToeState) -> str:
         """Three rows; empty cells show their number, as in the CS151 assignment (``XX2``)."""
         shown = [ch if ch != "." else str(i) for i, ch in enumerate(state.cells)]
-        return "\n".join("".join(shown[r * 3:r * 3 + 3]) for r in range(3))
+        return "\n".join("".join(shown[r * 3 : r * 3 + 3]) for r in range(3))
 
     def move_help(self) -> str:
         """How moves are written (for a UI's ``help``)."""
@@ -150,7 +154,11 @@ class TicTacToe:
 
     def describe_move(self, before: TicTacToeState, move: TicTacToeMove, after: TicTacToeState) -> str:
         """E.g. ``X plays 4.`` or ``O plays 2: three in a row.``"""
-        tail = ": three in a row" if after.line_winner() is not None else (": board full" if self.is_terminal(after) else "")
+        tail = (
+            ": three in a row"
+            if after.line_winner() is not None
+            else (": board full" if self.is_terminal(after) else "")
+        )
         return f"{MARKS[before.player]} plays {move}{tail}."
 
     def _expected(self, state: TicTacToeState) -> str:
@@ -172,5 +180,8 @@ def _tictactoe_from_options(options: dict[str, str]) -> TicTacToe:
 
 
 #: tic-tac-toe in the game catalogue
-TICTACTOE = register(GameInfo("tictactoe", "Tic-tac-toe", "tic-tac-toe, the teaching aid for alpha-beta",
-                              _tictactoe_from_options))
+TICTACTOE = register(
+    GameInfo(
+        "tictactoe", "Tic-tac-toe", "tic-tac-toe, the teaching aid for alpha-beta", _tictactoe_from_options, rank=2
+    )
+)

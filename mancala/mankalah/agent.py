@@ -12,11 +12,21 @@ from typing import IO, Callable
 
 from mancala.errors import BadInput
 from mancala.games.kalah import Kalah, KalahMove, KalahState
-from mancala.mankalah.protocol import (SIDES, mankalah_game, ProtocolError, Start, Change, End, state_text, move_message, parse_engine_message)
+from mancala.mankalah.protocol import (
+    SIDES,
+    Change,
+    End,
+    ProtocolError,
+    Start,
+    mankalah_game,
+    move_message,
+    parse_engine_message,
+    state_text,
+)
 from mancala.players import make_player
 
-
 # --- our agent ------------------------------------------------------------------------
+
 
 class AgentSession:
     """Our side of the protocol, without any input or output: feed it the referee's lines
@@ -73,8 +83,12 @@ class AgentSession:
     def _follow(self, change: Change) -> None:
         """Apply a CHANGE to our state, resyncing from it when it disagrees with us."""
         before = self.state
-        if self.sent is not None and change.move.pit is not None and self.game.to_move(before) == self.me \
-                and change.move != self.sent:
+        if (
+            self.sent is not None
+            and change.move.pit is not None
+            and self.game.to_move(before) == self.me
+            and change.move != self.sent
+        ):
             self.log(f"MISMATCH: we sent {move_message(self.sent)} but the referee reports move {change.move}")
         self.sent = None
         expected = None
@@ -88,8 +102,10 @@ class AgentSession:
         if expected is None:
             self.log(f"MISMATCH: move {change.move} is not legal on our board\n{self.game.render(before)}")
         else:
-            self.log(f"MISMATCH after move {change.move}: we expected {state_text(expected.board)};{who}, "
-                     f"the referee says {state_text(change.board)};{change.who}; continuing from the referee's")
+            self.log(
+                f"MISMATCH after move {change.move}: we expected {state_text(expected.board)};{who}, "
+                f"the referee says {state_text(change.board)};{change.who}; continuing from the referee's"
+            )
         assert self.me is not None  # a CHANGE comes after START, which set our side
         self.state = resync(self.game, before, change, self.me)
 
@@ -125,8 +141,17 @@ def resync(game: Kalah, before: KalahState, change: Change, me: int) -> KalahSta
     seat = mover ^ int(swapped)
     turns = before.turns + (0 if mover == game.to_move(before) and change.move.pit is not None else 1)
     swap_allowed = game.rules.pie_rule and ply == 1 and not swapped and not finished
-    return replace(before, board=change.board, seat=seat, ply=ply, turns=turns, swapped=swapped,
-                   swap_allowed=swap_allowed, finished=finished, last=None)
+    return replace(
+        before,
+        board=change.board,
+        seat=seat,
+        ply=ply,
+        turns=turns,
+        swapped=swapped,
+        swap_allowed=swap_allowed,
+        finished=finished,
+        last=None,
+    )
 
 
 def run_agent(player, lines_in: IO[bytes], lines_out: IO[bytes], log: Callable[[str], None]) -> int:

@@ -13,8 +13,7 @@ import threading
 from typing import Any, Callable
 
 from mancala.errors import BadInput
-from mancala.mankalah.protocol import (MAX_LINE, EXIT_GRACE, Fault)
-
+from mancala.mankalah.protocol import EXIT_GRACE, MAX_LINE, Fault
 
 # --- agent processes ------------------------------------------------------------------
 
@@ -26,8 +25,7 @@ class AgentProcess:
     time limit (a reader thread), its stderr drained and kept (the last 64 KB) so a chatty
     agent can never block.  It runs in its own process group and is stopped by :meth:`close`."""
 
-    def __init__(self, command: str, label: str = "agent",
-                 transcript: Callable[[str], None] | None = None) -> None:
+    def __init__(self, command: str, label: str = "agent", transcript: Callable[[str], None] | None = None) -> None:
         try:
             self.argv = shlex.split(command)
         except ValueError as e:
@@ -45,12 +43,20 @@ class AgentProcess:
     def start(self) -> None:
         """Start the program; raises :class:`BadInput` when it cannot be run."""
         try:
-            self.proc = subprocess.Popen(self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                         stderr=subprocess.PIPE, bufsize=0, start_new_session=True)
+            self.proc = subprocess.Popen(
+                self.argv,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                bufsize=0,
+                start_new_session=True,
+            )
         except OSError as e:
             raise BadInput(f"cannot run {self.command!r}: {e.strerror or e}") from None
-        self.threads = [threading.Thread(target=self._read_lines, daemon=True),
-                        threading.Thread(target=self._drain_stderr, daemon=True)]
+        self.threads = [
+            threading.Thread(target=self._read_lines, daemon=True),
+            threading.Thread(target=self._drain_stderr, daemon=True),
+        ]
         for t in self.threads:
             t.start()
 
@@ -92,8 +98,9 @@ class AgentProcess:
             stdin.write(line.encode("ascii") + b"\n")
             stdin.flush()
         except (OSError, ValueError):
-            raise Fault("connection broke down", f"{self.label} no longer reads its input"
-                        + self._exit_note()) from None
+            raise Fault(
+                "connection broke down", f"{self.label} no longer reads its input" + self._exit_note()
+            ) from None
 
     def pending(self) -> bool:
         """Whether the program wrote a line (or closed its output) that was not read yet."""

@@ -32,7 +32,6 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from mancala.errors import BadInput
-from mancala.games import make_game
 from mancala.games.kalah import PRESETS, SWAP, Kalah, KalahMove, KalahState
 
 #: the game every ManKalah referee plays
@@ -63,6 +62,7 @@ class ProtocolError(BadInput):
 
 # --- messages -------------------------------------------------------------------------
 
+
 @dataclass(frozen=True)
 class Start:
     """``START;South`` or ``START;North``: the side the agent starts on."""
@@ -91,7 +91,7 @@ def state_text(board: Sequence[int]) -> str:
     """The protocol's 16 numbers for a board in our order: North holes 1..n, North store,
     South holes 1..n, South store."""
     n = (len(board) - 2) // 2
-    cells = list(board[n + 1:2 * n + 2]) + list(board[0:n + 1])
+    cells = list(board[n + 1 : 2 * n + 2]) + list(board[0 : n + 1])
     return ",".join(str(c) for c in cells)
 
 
@@ -99,11 +99,13 @@ def board_from_text(text: str, pits: int = 7) -> tuple[int, ...]:
     """Our board order from the protocol's state numbers; raises :class:`ProtocolError`."""
     words = text.split(",")
     if len(words) != 2 * pits + 2 or not all(re.fullmatch(r"\d+", w) for w in words):
-        raise ProtocolError(f"a state must be {2 * pits + 2} whole numbers separated by commas "
-                            f"(North holes 1-{pits}, North store, South holes 1-{pits}, South store), "
-                            f"got {text!r}")
+        raise ProtocolError(
+            f"a state must be {2 * pits + 2} whole numbers separated by commas "
+            f"(North holes 1-{pits}, North store, South holes 1-{pits}, South store), "
+            f"got {text!r}"
+        )
     cells = [int(w) for w in words]
-    return tuple(cells[pits + 1:] + cells[:pits + 1])
+    return tuple(cells[pits + 1 :] + cells[: pits + 1])
 
 
 def start_message(player: int) -> str:
@@ -183,9 +185,12 @@ def parse_agent_message(line: str, game: Kalah, state: KalahState) -> KalahMove:
         shown = line if len(line) <= 60 else line[:60] + "..."
         raise Fault("invalid message", f"{shown!r} is neither MOVE;<hole> nor SWAP")
     text = line[5:]
-    if not re.fullmatch(r"[+-]?\d+", text) or not -2 ** 31 <= int(text) < 2 ** 31:  # Java's parseInt
-        reason = "ends in a carriage return (lines must end in \\n alone)" if text.endswith("\r") else \
-            "is not a whole number (a Java int)"
+    if not re.fullmatch(r"[+-]?\d+", text) or not -(2**31) <= int(text) < 2**31:  # Java's parseInt
+        reason = (
+            "ends in a carriage return (lines must end in \\n alone)"
+            if text.endswith("\r")
+            else "is not a whole number (a Java int)"
+        )
         raise Fault("invalid message", f"the hole in {line!r} {reason}")
     hole = int(text)
     if hole < 1:

@@ -11,15 +11,23 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
+from mancala.atomic import write_atomically
 from mancala.errors import BadInput
 from mancala.games.kalah import SWAP
-from mancala.mankalah.protocol import (END_MESSAGE, DEFAULT_TOTAL_SECONDS, mankalah_game, start_message, change_message, Fault, parse_agent_message)
 from mancala.mankalah.process import AgentProcess
-from mancala.atomic import write_atomically
+from mancala.mankalah.protocol import (
+    DEFAULT_TOTAL_SECONDS,
+    END_MESSAGE,
+    Fault,
+    change_message,
+    mankalah_game,
+    parse_agent_message,
+    start_message,
+)
 from mancala.record import GameRecord, save_record
 
-
 # --- the referee ----------------------------------------------------------------------
+
 
 @dataclass
 class RefereeResult:
@@ -57,10 +65,13 @@ class RefereeResult:
         return state.store(state.player_seat(0)), state.store(state.player_seat(1))
 
 
-def referee_game(commands: Sequence[str], total_seconds: float = DEFAULT_TOTAL_SECONDS,
-                 labels: Sequence[str] = ("South", "North"),
-                 transcript: Callable[[str], None] | None = None,
-                 on_move: Callable[[int], None] | None = None) -> RefereeResult:
+def referee_game(
+    commands: Sequence[str],
+    total_seconds: float = DEFAULT_TOTAL_SECONDS,
+    labels: Sequence[str] = ("South", "North"),
+    transcript: Callable[[str], None] | None = None,
+    on_move: Callable[[int], None] | None = None,
+) -> RefereeResult:
     """Run one game between two agent programs (``commands[0]`` starts South) with the
     Java referee's rules and messages; ``total_seconds`` is each agent's thinking time
     for the game.  An agent that cannot be started raises :class:`BadInput`."""
@@ -153,8 +164,14 @@ def _referee_games(args: argparse.Namespace) -> int:
             raise BadInput(f"--log {log_dir}: cannot create that folder ({e.strerror})") from None
         if not os.access(log_dir, os.W_OK | os.X_OK):
             raise BadInput(f"--log {log_dir}: cannot write in that folder")
-    totals: dict[str, Any] = {"wins": [0, 0], "draws": 0, "margin": [0, 0], "faults": [0, 0], "seconds": [0.0, 0.0],
-              "replies": [0, 0]}
+    totals: dict[str, Any] = {
+        "wins": [0, 0],
+        "draws": 0,
+        "margin": [0, 0],
+        "faults": [0, 0],
+        "seconds": [0.0, 0.0],
+        "replies": [0, 0],
+    }
     console = Console(stderr=True)
     out = Console(highlight=False, soft_wrap=True)
     with Progress(console=console, transient=True) as progress:
@@ -169,11 +186,11 @@ def _referee_games(args: argparse.Namespace) -> int:
 
             labels = [f"agent {order[p] + 1}" for p in (0, 1)]
             progress.update(task, description=f"game {i + 1}/{args.games}")
+
             def moved(n: int, _i: int = i) -> None:
                 progress.update(task, description=f"game {_i + 1}/{args.games}, move {n}")
 
-            result = referee_game([commands[order[0]], commands[order[1]]], args.timeout, labels, note,
-                                  on_move=moved)
+            result = referee_game([commands[order[0]], commands[order[1]]], args.timeout, labels, note, on_move=moved)
             out.print(f"game {i + 1}: " + game_line(result, labels))
             winner = result.winner
             for p in (0, 1):
@@ -194,9 +211,11 @@ def _referee_games(args: argparse.Namespace) -> int:
     for a in (0, 1):
         per_move = 1000 * totals["seconds"][a] / totals["replies"][a] if totals["replies"][a] else 0.0
         losses = games - totals["wins"][a] - totals["draws"]
-        out.print(f"agent {a + 1} ({commands[a]}): {totals['wins'][a]} wins, {totals['draws']} draws, "
-                  f"{losses} losses ({totals['faults'][a]} by fault), average margin "
-                  f"{totals['margin'][a] / games:+.2f}, {per_move:.0f} ms per move")
+        out.print(
+            f"agent {a + 1} ({commands[a]}): {totals['wins'][a]} wins, {totals['draws']} draws, "
+            f"{losses} losses ({totals['faults'][a]} by fault), average margin "
+            f"{totals['margin'][a] / games:+.2f}, {per_move:.0f} ms per move"
+        )
     if log_dir is not None:
         out.print(f"game records and transcripts in {log_dir}/")
     return 0

@@ -18,19 +18,62 @@ The kinds live in their own modules and register themselves in the catalogue
 ManKalah agent program).  The spec grammar is :mod:`.spec`, the player protocol :mod:`.base`.
 """
 
-from mancala.players.base import (Memory, Player, expected_seconds, is_portable, player_memory, restore_memory,
-                                  uses_engine)
-from mancala.players.builtin import (ENGINES, BestPlayer, HumanPlayer, RandomPlayer, SearchPlayer, best_move,
-                                     best_search)
+# every kind registers itself when its module is imported (the catalogue keeps their rank order)
+from mancala.players import command, module, openspiel  # noqa: E402,F401,I001
+from mancala.players.base import (
+    Memory,
+    Player,
+    expected_seconds,
+    is_portable,
+    player_memory,
+    restore_memory,
+    uses_engine,
+)
+from mancala.players.builtin import ENGINES, BestPlayer, HumanPlayer, RandomPlayer, SearchPlayer, best_move, best_search
 from mancala.players.levels import LEVEL_EVAL, LEVEL_SECONDS, LEVELS, Level, LevelPlayer
-from mancala.players.registry import (PLAYER_KINDS, PlayerKind, ai_specs, kind_available, make_player,
-                                      player_choices, rebuild_player, register_kind)
+from mancala.players.registry import (
+    PLAYER_KINDS,
+    PlayerKind,
+    ai_specs,
+    kind_available,
+    make_player,
+    player_choices,
+    rebuild_player,
+    register_kind,
+)
 from mancala.players.spec import MAX_DEPTH, MAX_MOVE_SECONDS, ON_OFF, parse_player_spec, take_option
-# the outside kinds register themselves on import, after the built-in ones (the form's order)
-from mancala.players import openspiel, module, command  # noqa: E402,F401,I001
 
-__all__ = ["BestPlayer", "ENGINES", "HumanPlayer", "LEVELS", "LEVEL_EVAL", "LEVEL_SECONDS", "Level", "LevelPlayer",
-           "MAX_DEPTH", "MAX_MOVE_SECONDS", "Memory", "ON_OFF", "PLAYER_KINDS", "Player", "PlayerKind",
-           "RandomPlayer", "SearchPlayer", "ai_specs", "best_move", "best_search", "expected_seconds",
-           "is_portable", "kind_available", "make_player", "parse_player_spec", "player_choices",
-           "player_memory", "rebuild_player", "register_kind", "restore_memory", "take_option", "uses_engine"]
+__all__ = [
+    "BestPlayer",
+    "ENGINES",
+    "HumanPlayer",
+    "LEVELS",
+    "LEVEL_EVAL",
+    "LEVEL_SECONDS",
+    "Level",
+    "LevelPlayer",
+    "MAX_DEPTH",
+    "MAX_MOVE_SECONDS",
+    "Memory",
+    "ON_OFF",
+    "PLAYER_KINDS",
+    "Player",
+    "PlayerKind",
+    "RandomPlayer",
+    "SearchPlayer",
+    "ai_specs",
+    "best_move",
+    "best_search",
+    "expected_seconds",
+    "is_portable",
+    "kind_available",
+    "make_player",
+    "parse_player_spec",
+    "player_choices",
+    "player_memory",
+    "rebuild_player",
+    "register_kind",
+    "restore_memory",
+    "take_option",
+    "uses_engine",
+]

@@ -30,29 +30,36 @@ def _evaluation(name: str | None, game: Game) -> Evaluation:
 
 # --- the engines, by game name ---------------------------------------------------------------
 
-def _kalah_best(game: Game, state, seconds: float, max_depth: int | None, max_nodes: int | None,
-                evaluation: str | None, book: bool) -> SearchResult:
+
+def _kalah_best(
+    game: Game, state, seconds: float, max_depth: int | None, max_nodes: int | None, evaluation: str | None, book: bool
+) -> SearchResult:
     """Kalah: the opening book of its rules first, then the numba engine (exact once proved)."""
     if book and not game.is_terminal(state):
         from mancala.engine.book import book_line, probe  # noqa: PLC0415 (numba loads only when needed)
+
         hit = probe(game, state)
         if hit is not None:
             return SearchResult(hit[0], hit[1], book_line(game, state), 0, 0, "book(exact)")
     from mancala.engine import best_move as engine_best_move  # noqa: PLC0415 (numba loads only when needed)
+
     return engine_best_move(game, state, seconds, max_depth=max_depth, max_nodes=max_nodes, evaluation=evaluation)
 
 
-def _bao_best(game: Game, state, seconds: float, max_depth: int | None, max_nodes: int | None,
-              evaluation: str | None, book: bool) -> SearchResult:
+def _bao_best(
+    game: Game, state, seconds: float, max_depth: int | None, max_nodes: int | None, evaluation: str | None, book: bool
+) -> SearchResult:
     """Bao: its numba engine."""
     from mancala.engine.bao.search import MAX_DEPTH as BAO_DEPTH  # noqa: PLC0415 (numba loads only when needed)
     from mancala.engine.bao.search import search  # noqa: PLC0415 (numba loads only when needed)
+
     return search(game, state, seconds, max_depth=min(max_depth or BAO_DEPTH, BAO_DEPTH), max_nodes=max_nodes)
 
 
 def _bao_timed(game: Game, state, seconds: float, max_depth: int) -> SearchResult:
     """Bao's timed alpha-beta with its own evaluation, on its engine."""
     from mancala.engine.bao.search import search  # noqa: PLC0415 (numba loads only when needed) (numba loads only when needed)
+
     return search(game, state, seconds, max_depth=max_depth)
 
 
@@ -71,8 +78,16 @@ def best_move(game: Game, state, seconds: float = 1.0) -> Any:
     return best_search(game, state, seconds).move
 
 
-def best_search(game: Game, state, seconds: float = 1.0, *, max_depth: int | None = None,
-                max_nodes: int | None = None, evaluation: str | None = None, book: bool = True) -> SearchResult:
+def best_search(
+    game: Game,
+    state,
+    seconds: float = 1.0,
+    *,
+    max_depth: int | None = None,
+    max_nodes: int | None = None,
+    evaluation: str | None = None,
+    book: bool = True,
+) -> SearchResult:
     """The search result behind :func:`best_move`; ``max_depth`` (turns) and ``max_nodes``
     bound the engine's search as well (a budget that means the same on a busy machine).
     ``evaluation`` (Kalah only: a term spec with a positive store weight, see
@@ -83,8 +98,10 @@ def best_search(game: Game, state, seconds: float = 1.0, *, max_depth: int | Non
     the book: an exact move, ``algorithm="book(exact)"``, no search.  Elsewhere the engine
     searches; once it proves the value (``"engine(exact)"``) its move keeps that value."""
     if evaluation is not None and game.name not in TERM_ENGINES:
-        raise BadInput(f"best:eval= sets the Kalah engine's leaf evaluation, and {game.name} is not Kalah: "
-                       f"use alphabeta:eval=SPEC there")
+        raise BadInput(
+            f"best:eval= sets the Kalah engine's leaf evaluation, and {game.name} is not Kalah: "
+            f"use alphabeta:eval=SPEC there"
+        )
     engine = ENGINES.get(game.name)
     if engine is not None:
         return engine(game, state, seconds, max_depth, max_nodes, evaluation, book)
@@ -185,8 +202,11 @@ class SearchPlayer:
 
     def uses_engine(self, game: Game) -> bool:
         """Whether its timed alpha-beta runs on ``game``'s engine (Bao's levels do)."""
-        return (self.seconds is not None and game.name in TIMED_ENGINES
-                and self.evaluation in (None, GAME_EVALUATIONS.get(game.name)))
+        return (
+            self.seconds is not None
+            and game.name in TIMED_ENGINES
+            and self.evaluation in (None, GAME_EVALUATIONS.get(game.name))
+        )
 
     def expected_seconds(self, game: Game) -> float | None:
         """Its time budget, when it has one."""
@@ -228,8 +248,15 @@ class BestPlayer:
 
     def choose(self, game: Game, state) -> Any:
         """The best move found within the budget."""
-        self.last = best_search(game, state, self.seconds, max_depth=self.depth, max_nodes=self.nodes,
-                                evaluation=self.evaluation, book=self.book)
+        self.last = best_search(
+            game,
+            state,
+            self.seconds,
+            max_depth=self.depth,
+            max_nodes=self.nodes,
+            evaluation=self.evaluation,
+            book=self.book,
+        )
         return self.last.move
 
     def uses_engine(self, game: Game) -> bool:
@@ -242,6 +269,7 @@ class BestPlayer:
 
 
 # --- the kinds ---------------------------------------------------------------------------------
+
 
 def _human(spec: str, options: dict[str, str], ask: Callable | None) -> HumanPlayer:
     return HumanPlayer(ask)
@@ -259,10 +287,16 @@ def _searcher(kind: str) -> Callable[[str, dict[str, str], Callable | None], Sea
     def make(spec: str, options: dict[str, str], ask: Callable | None) -> SearchPlayer:
         seconds = option(spec, options, "time", float, None)  # a time budget: deepening up to depth (default 64)
         if seconds is not None and (kind == "minimax" or not 0 < seconds <= MAX_MOVE_SECONDS):
-            raise BadInput(f"player {spec!r}: time=S needs alphabeta: and more than 0, at most "
-                           f"{MAX_MOVE_SECONDS:g} seconds a move")
-        return SearchPlayer(kind, option(spec, options, "depth", int, 4 if seconds is None else 64),
-                            options.pop("eval", None), seconds=seconds)
+            raise BadInput(
+                f"player {spec!r}: time=S needs alphabeta: and more than 0, at most {MAX_MOVE_SECONDS:g} seconds a move"
+            )
+        return SearchPlayer(
+            kind,
+            option(spec, options, "depth", int, 4 if seconds is None else 64),
+            options.pop("eval", None),
+            seconds=seconds,
+        )
+
     return make
 
 
@@ -273,8 +307,10 @@ def _best(spec: str, options: dict[str, str], ask: Callable | None) -> BestPlaye
     if "time" in options:
         seconds = option(spec, options, "time", float, default_time)
         if not 0 < seconds <= MAX_MOVE_SECONDS:
-            raise BadInput(f"player {spec!r}: time must be more than 0 and at most {MAX_MOVE_SECONDS:g} "
-                           f"seconds a move, got {seconds:g}")
+            raise BadInput(
+                f"player {spec!r}: time must be more than 0 and at most {MAX_MOVE_SECONDS:g} "
+                f"seconds a move, got {seconds:g}"
+            )
     else:
         seconds = default_time
     book = ON_OFF.get(options.pop("book", "on").lower())
@@ -285,18 +321,58 @@ def _best(spec: str, options: dict[str, str], ask: Callable | None) -> BestPlaye
 
 _EVALS = {"name": "eval", "kind": "choice", "values": ["score", "material", "percent", "bao"]}
 
-register_kind(PlayerKind("human", "you, at this board", "human", "human", _human, ai=False,
-                         label="You (at this board)"))
-register_kind(PlayerKind("best", "our strongest player within a time per move (the engine for Kalah and Bao)",
-                         "best:time=1", "best:depth=2", _best, ({"name": "time", "kind": "float", "default": 1.0},),
-                         label="AI — best (1 s a move)"))
-register_kind(PlayerKind("greedy", "the move that scores best now", "greedy", "greedy", _greedy, label="Greedy"))
-register_kind(PlayerKind("random", "random legal moves", "random", "random:seed=1", _random,
-                         ({"name": "seed", "kind": "int", "default": None},), label="Random"))
-register_kind(PlayerKind("alphabeta", "alpha-beta search to a depth in turns", "alphabeta:depth=4",
-                         "alphabeta:depth=2", _searcher("alphabeta"),
-                         ({"name": "depth", "kind": "int", "default": 4}, _EVALS), label="Alpha-beta, depth 4",
-                         aliases=("ab",)))
-register_kind(PlayerKind("minimax", "plain minimax to a depth in turns", "minimax:depth=3", "minimax:depth=1",
-                         _searcher("minimax"), ({"name": "depth", "kind": "int", "default": 3}, _EVALS),
-                         label="Minimax, depth 3"))
+register_kind(
+    PlayerKind("human", "you, at this board", "human", "human", _human, ai=False, label="You (at this board)", rank=0)
+)
+register_kind(
+    PlayerKind(
+        "best",
+        "our strongest player within a time per move (the engine for Kalah and Bao)",
+        "best:time=1",
+        "best:depth=2",
+        _best,
+        ({"name": "time", "kind": "float", "default": 1.0},),
+        label="AI — best (1 s a move)",
+        rank=1,
+    )
+)
+register_kind(
+    PlayerKind("greedy", "the move that scores best now", "greedy", "greedy", _greedy, label="Greedy", rank=2)
+)
+register_kind(
+    PlayerKind(
+        "random",
+        "random legal moves",
+        "random",
+        "random:seed=1",
+        _random,
+        ({"name": "seed", "kind": "int", "default": None},),
+        label="Random",
+        rank=3,
+    )
+)
+register_kind(
+    PlayerKind(
+        "alphabeta",
+        "alpha-beta search to a depth in turns",
+        "alphabeta:depth=4",
+        "alphabeta:depth=2",
+        _searcher("alphabeta"),
+        ({"name": "depth", "kind": "int", "default": 4}, _EVALS),
+        label="Alpha-beta, depth 4",
+        aliases=("ab",),
+        rank=4,
+    )
+)
+register_kind(
+    PlayerKind(
+        "minimax",
+        "plain minimax to a depth in turns",
+        "minimax:depth=3",
+        "minimax:depth=1",
+        _searcher("minimax"),
+        ({"name": "depth", "kind": "int", "default": 3}, _EVALS),
+        label="Minimax, depth 3",
+        rank=5,
+    )
+)

@@ -8,12 +8,23 @@ import weakref
 
 from mancala.errors import BadInput
 from mancala.games.kalah import KalahMove, KalahState
-from mancala.mankalah.protocol import (END_MESSAGE, GAME_SPEC, DEFAULT_TOTAL_SECONDS, SIDES, is_mankalah, ProtocolError, start_message, change_message, Fault, parse_agent_message)
 from mancala.mankalah.process import AgentProcess
+from mancala.mankalah.protocol import (
+    DEFAULT_TOTAL_SECONDS,
+    END_MESSAGE,
+    GAME_SPEC,
+    SIDES,
+    Fault,
+    ProtocolError,
+    change_message,
+    is_mankalah,
+    parse_agent_message,
+    start_message,
+)
 from mancala.players.registry import PlayerKind, register_kind
 
-
 # --- external agents as players -------------------------------------------------------
+
 
 class CommandPlayer:
     """An external ManKalah agent program as a player (spec ``command:CMD``).
@@ -45,11 +56,13 @@ class CommandPlayer:
     def choose(self, game, state) -> KalahMove:
         """Tell the program what happened since its last move and read its move."""
         if not is_mankalah(game):
-            raise BadInput(f"{self.spec}: external agents speak the ManKalah protocol and play only "
-                           f"{GAME_SPEC} (e.g. mancala play --preset mankalah)")
+            raise BadInput(
+                f"{self.spec}: external agents speak the ManKalah protocol and play only "
+                f"{GAME_SPEC} (e.g. mancala play --preset mankalah)"
+            )
         if self.agent is None:
             self._start(game)
-        for before, move, after in self._moves_since(game, state):
+        for _before, move, after in self._moves_since(game, state):
             message = change_message(game, after, move, self.me)
             if message is not None:
                 self._send(message)
@@ -94,9 +107,11 @@ class CommandPlayer:
             raise BadInput(f"{self.spec} plays {SIDES[self.me]}'s moves only")
         path = _opponent_path(game, self.known, state, self.me)
         if path is None:
-            raise BadInput(f"{self.spec} cannot follow the game: this position does not follow from the last one "
-                           f"it saw by the opponent's moves (an external agent cannot take back moves or join a "
-                           f"game under way)")
+            raise BadInput(
+                f"{self.spec} cannot follow the game: this position does not follow from the last one "
+                f"it saw by the opponent's moves (an external agent cannot take back moves or join a "
+                f"game under way)"
+            )
         return path
 
     def close(self) -> None:
@@ -152,7 +167,16 @@ def make_command_player(spec: str) -> CommandPlayer:
     return CommandPlayer(spec.split(":", 1)[1])
 
 
-register_kind(PlayerKind(
-    "command", "a ManKalah agent program (command:CMD; Kalah under the ManKalah rules only)", "command:",
-    "command:", lambda spec, options, ask: make_command_player(spec), raw=True, listed=False,
-    label="A ManKalah agent program"))
+register_kind(
+    PlayerKind(
+        "command",
+        "a ManKalah agent program (command:CMD; Kalah under the ManKalah rules only)",
+        "command:",
+        "command:",
+        lambda spec, options, ask: make_command_player(spec),
+        raw=True,
+        listed=False,
+        label="A ManKalah agent program",
+        rank=31,
+    )
+)

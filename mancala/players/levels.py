@@ -46,14 +46,17 @@ LEVEL_EVAL = "store:1,seeds:0.25,extra:0.5,threat:0.5"
 #: On Bao the levels are the Bao engine at depths 4, 8, 10 and 14 (docs/evaluation.md, "The
 #: levels on Bao, measured": every step >= 100 Elo; depth 12 for strongest was only ~110
 #: above depth 10, depth 14 is ~200 above).
-LEVELS: dict[str, Level] = {lv.name: lv for lv in (
-    Level("beginner", "random", "random", 1.0),
-    Level("easy", "greedy", "greedy", 2.0),
-    Level("medium", f"alphabeta:depth=2,eval={LEVEL_EVAL}", "alphabeta:depth=4", 5.0),
-    Level("hard", f"alphabeta:depth=4,eval={LEVEL_EVAL}", "alphabeta:depth=8", 15.0),
-    Level("expert", "best:depth=5", "alphabeta:depth=10", 30.0),
-    Level("strongest", f"best:nodes=6000000,eval={LEVEL_EVAL}", "alphabeta:depth=14", 60.0),
-)}
+LEVELS: dict[str, Level] = {
+    lv.name: lv
+    for lv in (
+        Level("beginner", "random", "random", 1.0),
+        Level("easy", "greedy", "greedy", 2.0),
+        Level("medium", f"alphabeta:depth=2,eval={LEVEL_EVAL}", "alphabeta:depth=4", 5.0),
+        Level("hard", f"alphabeta:depth=4,eval={LEVEL_EVAL}", "alphabeta:depth=8", 15.0),
+        Level("expert", "best:depth=5", "alphabeta:depth=10", 30.0),
+        Level("strongest", f"best:nodes=6000000,eval={LEVEL_EVAL}", "alphabeta:depth=14", 60.0),
+    )
+}
 #: the most a level may think per move in wide games, in seconds
 LEVEL_SECONDS = {name: lv.seconds for name, lv in LEVELS.items()}
 
@@ -118,5 +121,15 @@ def _level(name: str) -> Callable[[str, dict[str, str], Callable | None], LevelP
 
 
 for _name, _lv in LEVELS.items():
-    register_kind(PlayerKind(_name, f"the AI at level {_name}: {_lv.kalah} on Kalah, {_lv.other} elsewhere", _name,
-                             _name, _level(_name), label=f"AI — {_name}", level=True))
+    register_kind(
+        PlayerKind(
+            _name,
+            f"the AI at level {_name}: {_lv.kalah} on Kalah, {_lv.other} elsewhere",
+            _name,
+            _name,
+            _level(_name),
+            label=f"AI — {_name}",
+            level=True,
+            rank=10 + list(LEVELS).index(_name),
+        )
+    )

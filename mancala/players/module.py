@@ -57,7 +57,7 @@ class StarterBoard:
         n = state.pits
         self.NCUPS = n
         self.P1Cups = list(state.board[0:n])
-        self.P2Cups = list(state.board[n + 1:2 * n + 1])
+        self.P2Cups = list(state.board[n + 1 : 2 * n + 1])
         self.scoreCups = [state.board[n], state.board[2 * n + 1]]
 
     def _state(self, num: int) -> KalahState:
@@ -156,19 +156,25 @@ class ModulePlayer:
 
     def _player(self, num: int):
         if num not in self._players:
-            params = [p for p in inspect.signature(self._cls.__init__).parameters.values()
-                      if p.name != "self" and p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+            params = [
+                p
+                for p in inspect.signature(self._cls.__init__).parameters.values()
+                if p.name != "self" and p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
+            ]
             args: list = [num]
             if len(params) >= 2:
-                tname = self.type_name or next((t for t in ("CUSTOM", "ABPRUNE", "MINIMAX")
-                                                if hasattr(self._cls, t)), None)
+                tname = self.type_name or next(
+                    (t for t in ("CUSTOM", "ABPRUNE", "MINIMAX") if hasattr(self._cls, t)), None
+                )
                 args.append(getattr(self._cls, tname) if tname else 0)
             if len(params) >= 3:
                 args.append(self.ply)
             try:
                 self._players[num] = self._cls(*args)
             except Exception as e:  # noqa: BLE001
-                raise BadInput(f"module player: {self._cls.__name__}{tuple(args)} failed: {type(e).__name__}: {e}") from None
+                raise BadInput(
+                    f"module player: {self._cls.__name__}{tuple(args)} failed: {type(e).__name__}: {e}"
+                ) from None
         return self._players[num]
 
     def _board(self, game: Kalah, state: KalahState):
@@ -184,7 +190,7 @@ class ModulePlayer:
         n = state.pits
         board.NCUPS = n
         board.P1Cups = list(state.board[0:n])
-        board.P2Cups = list(state.board[n + 1:2 * n + 1])
+        board.P2Cups = list(state.board[n + 1 : 2 * n + 1])
         board.scoreCups = [state.board[n], state.board[2 * n + 1]]
         return board
 
@@ -208,7 +214,7 @@ class ModulePlayer:
 
 def make_module_player(spec: str) -> ModulePlayer:
     """Build a :class:`ModulePlayer` from ``module:path.py[:Class][,ply=N][,type=NAME]``."""
-    body = spec.strip()[len("module:"):]
+    body = spec.strip()[len("module:") :]
     first, *rest = body.split(",")
     path, _, class_name = first.strip().partition(":")
     if not path:
@@ -231,7 +237,16 @@ def make_module_player(spec: str) -> ModulePlayer:
     return ModulePlayer(path, class_name or None, ply, type_name, spec=spec.strip())
 
 
-register_kind(PlayerKind(
-    "module", "a player class in a Python file (module:path/to/file.py[:Class][,ply=N][,type=NAME])",
-    "module:player.py", "module:player.py", lambda spec, options, ask: make_module_player(spec), raw=True,
-    listed=False, label="A player class in a Python file"))
+register_kind(
+    PlayerKind(
+        "module",
+        "a player class in a Python file (module:path/to/file.py[:Class][,ply=N][,type=NAME])",
+        "module:player.py",
+        "module:player.py",
+        lambda spec, options, ask: make_module_player(spec),
+        raw=True,
+        listed=False,
+        label="A player class in a Python file",
+        rank=30,
+    )
+)

@@ -41,8 +41,10 @@ def _pyspiel():
 def check_standard(game: Game) -> None:
     """Raise :class:`BadInput` unless ``game`` is standard Kalah(6,4), OpenSpiel's mancala."""
     if game.name != "kalah" or game.rules != PRESETS["standard"]:
-        raise BadInput("OpenSpiel players play OpenSpiel's mancala only: standard Kalah(6,4) "
-                       "(--game kalah, no other preset or size)")
+        raise BadInput(
+            "OpenSpiel players play OpenSpiel's mancala only: standard Kalah(6,4) "
+            "(--game kalah, no other preset or size)"
+        )
 
 
 def move_to_action(state: KalahState, move: KalahMove) -> int:
@@ -107,7 +109,9 @@ class OpenSpielPlayer:
             raise BadInput(f"OpenSpiel MCTS: uct must be positive, got {self.uct}")
         _pyspiel()
         if not self.spec:
-            self.spec = (f"openspiel-mcts:sims={self.sims}" if self.kind == "mcts" else f"openspiel-ab:depth={self.depth}")
+            self.spec = (
+                f"openspiel-mcts:sims={self.sims}" if self.kind == "mcts" else f"openspiel-ab:depth={self.depth}"
+            )
 
     def check_game(self, game: Game) -> None:
         """Raise :class:`BadInput` unless this player can play ``game`` (before a tournament)."""
@@ -159,6 +163,7 @@ class OpenSpielPlayer:
             action = self._bot.step(os_state)
         else:
             from open_spiel.python.algorithms.minimax import alpha_beta_search  # noqa: PLC0415
+
             me = os_state.current_player()
 
             def value(s) -> float:
@@ -176,25 +181,48 @@ class OpenSpielPlayer:
 
 def make_openspiel_player(kind: str, options: dict[str, str], spec: str) -> OpenSpielPlayer:
     """Build ``openspiel-mcts`` / ``openspiel-ab`` from its spec options (consumed from ``options``)."""
+
     def take(name: str, convert, default):
         return take_option(options, name, convert, default, spec)
 
     bot = kind.split("-", 1)[1]
-    player = OpenSpielPlayer(bot, sims=take("sims", int, 1000), rollouts=take("rollouts", int, 1),
-                             uct=take("uct", float, 2.0), depth=take("depth", int, 6), seed=take("seed", int, 0))
+    player = OpenSpielPlayer(
+        bot,
+        sims=take("sims", int, 1000),
+        rollouts=take("rollouts", int, 1),
+        uct=take("uct", float, 2.0),
+        depth=take("depth", int, 6),
+        seed=take("seed", int, 0),
+    )
     if options:
         raise BadInput(f"player {spec!r}: unknown option(s) {', '.join(options)}")
     player.spec = spec.strip()
     return player
 
 
-register_kind(PlayerKind(
-    "openspiel-mcts", "OpenSpiel's Monte Carlo tree search (standard Kalah only)", "openspiel-mcts:sims=1000",
-    "openspiel-mcts:sims=50", lambda spec, options, ask: make_openspiel_player("openspiel-mcts", options, spec),
-    ({"name": "sims", "kind": "int", "default": 1000},), needs="pyspiel",
-    label="OpenSpiel MCTS, 1000 simulations (standard Kalah)"))
-register_kind(PlayerKind(
-    "openspiel-ab", "OpenSpiel's alpha-beta (standard Kalah only)", "openspiel-ab:depth=6", "openspiel-ab:depth=2",
-    lambda spec, options, ask: make_openspiel_player("openspiel-ab", options, spec),
-    ({"name": "depth", "kind": "int", "default": 6},), needs="pyspiel",
-    label="OpenSpiel alpha-beta, depth 6 (standard Kalah)"))
+register_kind(
+    PlayerKind(
+        "openspiel-mcts",
+        "OpenSpiel's Monte Carlo tree search (standard Kalah only)",
+        "openspiel-mcts:sims=1000",
+        "openspiel-mcts:sims=50",
+        lambda spec, options, ask: make_openspiel_player("openspiel-mcts", options, spec),
+        ({"name": "sims", "kind": "int", "default": 1000},),
+        needs="pyspiel",
+        label="OpenSpiel MCTS, 1000 simulations (standard Kalah)",
+        rank=20,
+    )
+)
+register_kind(
+    PlayerKind(
+        "openspiel-ab",
+        "OpenSpiel's alpha-beta (standard Kalah only)",
+        "openspiel-ab:depth=6",
+        "openspiel-ab:depth=2",
+        lambda spec, options, ask: make_openspiel_player("openspiel-ab", options, spec),
+        ({"name": "depth", "kind": "int", "default": 6},),
+        needs="pyspiel",
+        label="OpenSpiel alpha-beta, depth 6 (standard Kalah)",
+        rank=21,
+    )
+)

@@ -49,6 +49,8 @@ class PlayerKind:
     listed: bool = True
     #: other names of the kind (``ab`` for ``alphabeta``)
     aliases: tuple[str, ...] = ()
+    #: where it stands in lists (the new-game form, help): lower first, then by registration
+    rank: int = 100
 
 
 #: the registered player kinds, by name, in the order the new-game form lists them
@@ -57,8 +59,12 @@ _NAMES: dict[str, PlayerKind] = {}
 
 
 def register_kind(kind: PlayerKind) -> PlayerKind:
-    """Add ``kind`` to the catalogue (its module does it once, when imported)."""
+    """Add ``kind`` to the catalogue (its module does it once, when imported); the catalogue
+    stays in :attr:`PlayerKind.rank` order, whatever order modules are imported in."""
     PLAYER_KINDS[kind.name] = kind
+    ordered = sorted(PLAYER_KINDS.values(), key=lambda k: k.rank)
+    PLAYER_KINDS.clear()
+    PLAYER_KINDS.update((k.name, k) for k in ordered)
     for name in (kind.name, *kind.aliases):
         _NAMES[name] = kind
     return kind
@@ -111,8 +117,11 @@ def player_choices() -> list[tuple[str, str]]:
     """(spec, label) of every player the new-game form offers, in its order: a person, the
     levels weakest first, then each AI kind that can be played here."""
     kinds = [k for k in PLAYER_KINDS.values() if k.listed and kind_available(k)]
-    return ([(k.spec, k.label) for k in kinds if not k.ai] + [(k.spec, k.label) for k in kinds if k.level]
-            + [(k.spec, k.label) for k in kinds if k.ai and not k.level])
+    return (
+        [(k.spec, k.label) for k in kinds if not k.ai]
+        + [(k.spec, k.label) for k in kinds if k.level]
+        + [(k.spec, k.label) for k in kinds if k.ai and not k.level]
+    )
 
 
 def ai_specs(quick: bool = False) -> list[str]:

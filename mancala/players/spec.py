@@ -18,8 +18,10 @@ def parse_player_spec(spec: str) -> tuple[str, dict[str, str]]:
     """Split ``kind:key=value,...`` into the kind and its options."""
     m = re.fullmatch(r"\s*([a-z-]+)\s*(?::(.*))?", spec, flags=re.I)
     if not m:
-        raise BadInput(f"cannot read player {spec!r}: expected e.g. human, random, greedy, "
-                       f"minimax:depth=4, alphabeta:depth=6, beginner, easy, medium, hard, expert, strongest, best:time=1")
+        raise BadInput(
+            f"cannot read player {spec!r}: expected e.g. human, random, greedy, "
+            f"minimax:depth=4, alphabeta:depth=6, beginner, easy, medium, hard, expert, strongest, best:time=1"
+        )
     options = {}
     last = None
     for part in filter(None, (p.strip() for p in (m.group(2) or "").split(","))):

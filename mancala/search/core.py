@@ -158,8 +158,9 @@ class _Search:
             yield move, child, (depth if extra_turn else depth + 1), game.to_move(child) == mover
 
 
-def minimax(game: Game, state, depth: int, evaluate: Evaluation, *, tracer: Tracer | None = None,
-            order: MoveOrder | None = None) -> SearchResult:
+def minimax(
+    game: Game, state, depth: int, evaluate: Evaluation, *, tracer: Tracer | None = None, order: MoveOrder | None = None
+) -> SearchResult:
     """Plain minimax to ``depth`` turns (AIMA Figure 5.3 with a cut-off), extra turns included."""
     s = _Search(game, evaluate, game.to_move(state), depth, tracer, order)
 
@@ -182,8 +183,16 @@ def minimax(game: Game, state, depth: int, evaluate: Evaluation, *, tracer: Trac
     return SearchResult(line[0] if line else None, v, line, s.nodes, depth, "minimax")
 
 
-def alphabeta(game: Game, state, depth: int, evaluate: Evaluation, *, tracer: Tracer | None = None,
-              order: MoveOrder | None = None, stop: Callable[[], bool] | None = None) -> SearchResult:
+def alphabeta(
+    game: Game,
+    state,
+    depth: int,
+    evaluate: Evaluation,
+    *,
+    tracer: Tracer | None = None,
+    order: MoveOrder | None = None,
+    stop: Callable[[], bool] | None = None,
+) -> SearchResult:
     """Minimax with alpha-beta pruning (AIMA), pruning on equality (v >= beta, v <= alpha).
 
     A child receives its parent's current window.  After a cut the node returns its own
@@ -229,8 +238,9 @@ def alphabeta(game: Game, state, depth: int, evaluate: Evaluation, *, tracer: Tr
     return SearchResult(line[0] if line else None, v, line, s.nodes, depth, "alphabeta")
 
 
-def greedy(game: Game, state, evaluate: Evaluation, *, tracer: Tracer | None = None,
-           order: MoveOrder | None = None) -> SearchResult:
+def greedy(
+    game: Game, state, evaluate: Evaluation, *, tracer: Tracer | None = None, order: MoveOrder | None = None
+) -> SearchResult:
     """The move whose whole turn (extra turns included) scores best now: minimax to depth 1."""
     result = minimax(game, state, 1, evaluate, tracer=tracer, order=order)
     return SearchResult(result.move, result.value, result.line, result.nodes, 1, "greedy")

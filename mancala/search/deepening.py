@@ -10,8 +10,15 @@ from mancala.games.base import Game
 from mancala.search.core import Evaluation, SearchAborted, SearchResult, alphabeta
 
 
-def iterative_deepening(game: Game, state, seconds: float, evaluate: Evaluation, *,
-                        max_depth: int = 64, clock: Callable[[], float] = time.monotonic) -> SearchResult:
+def iterative_deepening(
+    game: Game,
+    state,
+    seconds: float,
+    evaluate: Evaluation,
+    *,
+    max_depth: int = 64,
+    clock: Callable[[], float] = time.monotonic,
+) -> SearchResult:
     """Alpha-beta at depth 1, 2, 3, ... until ``seconds`` run out; the result of the deepest
     complete iteration.  Depth 1 always completes.  Stops early once a search scored
     only finished games (its value is then exact)."""
@@ -34,11 +41,11 @@ def iterative_deepening(game: Game, state, seconds: float, evaluate: Evaluation,
             if state_ is _root and _first in moves:
                 return (_first,) + tuple(m for m in moves if m != _first)
             return moves
+
         cut_off[0] = False
         try:
             result = alphabeta(game, state, depth, scored, order=pv_first, stop=stop)
         except SearchAborted:
             break
-        best = SearchResult(result.move, result.value, result.line, result.nodes, depth,
-                            "iterative-deepening")
+        best = SearchResult(result.move, result.value, result.line, result.nodes, depth, "iterative-deepening")
     return best

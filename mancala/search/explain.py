@@ -7,8 +7,7 @@ from __future__ import annotations
 from typing import Callable
 
 from mancala.games.base import Game
-from mancala.search.core import INF, Node, SearchResult, Tracer, alphabeta
-from mancala.search.core import Evaluation
+from mancala.search.core import INF, Evaluation, Node, SearchResult, Tracer, alphabeta
 
 
 def number(value: float) -> str:
@@ -83,8 +82,7 @@ class ExplainTracer(Tracer):
     def enter(self, node: Node) -> None:
         """Show a node about to be expanded, with the window it received."""
         if not node.leaf and not self.prunes_only:
-            self.emit(f"{self._indent(node)}{self._label(node)}, "
-                      f"alpha {number(node.alpha)}, beta {number(node.beta)}")
+            self.emit(f"{self._indent(node)}{self._label(node)}, alpha {number(node.alpha)}, beta {number(node.beta)}")
 
     def leaf(self, node: Node) -> None:
         """Show a leaf's score."""
@@ -97,8 +95,10 @@ class ExplainTracer(Tracer):
         """Show how a child's score changed the node."""
         if self.prunes_only:
             return
-        self.emit(f"{self._indent(node)}  -> after {move}: value {number(node.value)}, "
-                  f"alpha {number(node.alpha)}, beta {number(node.beta)}")
+        self.emit(
+            f"{self._indent(node)}  -> after {move}: value {number(node.value)}, "
+            f"alpha {number(node.alpha)}, beta {number(node.beta)}"
+        )
 
     def prune(self, node: Node, skipped: tuple) -> None:
         """Say why the remaining moves cannot matter."""
@@ -117,21 +117,28 @@ def prune_reason(node: Node, skipped: tuple, where: str = "") -> str:
     names = ", ".join(str(m) for m in skipped)
     span = _ordinal_range(first, total)
     if node.maximizing:
-        return (f"beta is {number(node.beta)}, score is {number(node.value)}: {span} ({names}) of this max "
-                f"node{where} are not searched. MIN can already keep the game to {number(node.beta)} "
-                f"by avoiding this position, and MAX here gets at least {number(node.value)}, "
-                f"so MIN will never let the game come here.")
-    return (f"alpha is {number(node.alpha)}, score is {number(node.value)}: {span} ({names}) of this min "
-            f"node{where} are not searched. MAX already has {number(node.alpha)} elsewhere, and MIN "
-            f"here can hold MAX to {number(node.value)} or less, so MAX will never come here.")
+        return (
+            f"beta is {number(node.beta)}, score is {number(node.value)}: {span} ({names}) of this max "
+            f"node{where} are not searched. MIN can already keep the game to {number(node.beta)} "
+            f"by avoiding this position, and MAX here gets at least {number(node.value)}, "
+            f"so MIN will never let the game come here."
+        )
+    return (
+        f"alpha is {number(node.alpha)}, score is {number(node.value)}: {span} ({names}) of this min "
+        f"node{where} are not searched. MAX already has {number(node.alpha)} elsewhere, and MIN "
+        f"here can hold MAX to {number(node.value)} or less, so MAX will never come here."
+    )
 
 
-def explain(game: Game, state, depth: int, evaluate: Evaluation, emit: Callable[[str], None],
-            prunes_only: bool = False) -> SearchResult:
+def explain(
+    game: Game, state, depth: int, evaluate: Evaluation, emit: Callable[[str], None], prunes_only: bool = False
+) -> SearchResult:
     """Run alpha-beta from ``state`` and narrate it through ``emit`` (one line per call)."""
     tracer = ExplainTracer(game, emit, prunes_only)
     result = alphabeta(game, state, depth, evaluate, tracer=tracer)
     line = " ".join(str(m) for m in result.line)
-    emit(f"Result: best move {result.move}, value {number(result.value)}, principal line {line}; "
-         f"{result.nodes} nodes visited, {tracer.prunes} prunes.")
+    emit(
+        f"Result: best move {result.move}, value {number(result.value)}, principal line {line}; "
+        f"{result.nodes} nodes visited, {tracer.prunes} prunes."
+    )
     return result

@@ -60,9 +60,17 @@ class RemoteAgent:
     """The agent's state across connections: which game, which seats, the resume token,
     and the game replayed from the server's history."""
 
-    def __init__(self, player, *, game_spec: str | None = None, join: str | None = None,
-                 seat: int | None = None, opponent: str = "remote", token: str | None = None,
-                 say: Callable[[str], None] = print) -> None:
+    def __init__(
+        self,
+        player,
+        *,
+        game_spec: str | None = None,
+        join: str | None = None,
+        seat: int | None = None,
+        opponent: str = "remote",
+        token: str | None = None,
+        say: Callable[[str], None] = print,
+    ) -> None:
         self.player = player
         self.game_spec = game_spec or "kalah"
         self.join_id = join
@@ -91,8 +99,12 @@ class RemoteAgent:
         """Talk over one open connection until the game ends (returns) or the connection
         drops (raises :class:`Disconnected`)."""
         self.answered = None
-        self._send(ws, "hello", client=f"mancala agent {self.player.spec}"[:80],
-                   **({"token": self.token} if self.token else {}))
+        self._send(
+            ws,
+            "hello",
+            client=f"mancala agent {self.player.spec}"[:80],
+            **({"token": self.token} if self.token else {}),
+        )
         welcome = self._expect(ws, "welcome", "hello")
         self.grace = float((welcome.get("limits") or {}).get("grace_seconds") or DEFAULT_GRACE)
         if self.resume is not None:
@@ -106,8 +118,10 @@ class RemoteAgent:
             joined = self._expect(ws, "joined", "create")
             self.game_id = joined["game_id"]
             self._join(ws, self.game_id, self.seat if self.seat is not None else 0)
-            self.say(f"created game {self.game_id} ({self.game_spec}); the opponent joins with: "
-                     f"mancala agent --server URL --join {self.game_id}")
+            self.say(
+                f"created game {self.game_id} ({self.game_spec}); the opponent joins with: "
+                f"mancala agent --server URL --join {self.game_id}"
+            )
         while self.result is None:
             self.on_message(ws, self._receive(ws))
 
@@ -154,14 +168,15 @@ class RemoteAgent:
         move = self.player.choose(self.game, state)
         text = str(move)
         if text not in legal:
-            raise ServerRefused(f"our player chose {text!r}, which the server does not list as legal "
-                                f"({', '.join(legal)})")
+            raise ServerRefused(
+                f"our player chose {text!r}, which the server does not list as legal ({', '.join(legal)})"
+            )
         self.answered = msg.get("ply")
         self._send(ws, "move", move=text)
         self.say(f"  our move {text} after {time.monotonic() - started:.2f} s")
 
     def _show(self, msg: dict) -> None:
-        for entry in (msg.get("history") or [])[self.shown:]:
+        for entry in (msg.get("history") or [])[self.shown :]:
             self.say(f"{entry.get('ply')}. {entry.get('text') or entry.get('move')}")
         self.shown = max(self.shown, len(msg.get("history") or []))
         result = msg.get("result")
@@ -179,7 +194,7 @@ class RemoteAgent:
         keep = 0
         while keep < min(len(moves), len(self.moves)) and moves[keep] == self.moves[keep]:
             keep += 1
-        del self.moves[keep:], self.states[keep + 1:]
+        del self.moves[keep:], self.states[keep + 1 :]
         for text in moves[keep:]:
             try:
                 move = self.game.parse_move(self.states[-1], text)
@@ -202,6 +217,7 @@ class RemoteAgent:
 
     def _receive(self, ws) -> dict:
         from websockets.exceptions import ConnectionClosed  # noqa: PLC0415
+
         try:
             text = ws.recv()
         except (ConnectionClosed, OSError) as e:
@@ -272,9 +288,15 @@ def run(args: argparse.Namespace) -> int:
     if args.game:
         make_game(args.game)  # a bad spec fails here, in one line, before connecting
     token = args.token or os.environ.get("MANCALA_TOKEN") or None
-    agent = RemoteAgent(player, game_spec=args.game, join=args.join, seat=args.seat,
-                        opponent=args.opponent or "remote", token=token,
-                        say=lambda text: print(text, flush=True))
+    agent = RemoteAgent(
+        player,
+        game_spec=args.game,
+        join=args.join,
+        seat=args.seat,
+        opponent=args.opponent or "remote",
+        token=token,
+        say=lambda text: print(text, flush=True),
+    )
     result = play_remote(url, agent)
     mine = agent.seats
     winner = result.get("winner")
@@ -286,26 +308,39 @@ def run(args: argparse.Namespace) -> int:
 def register(sub) -> None:
     """Add ``mancala agent`` to the CLI's subcommands."""
     p = sub.add_parser(
-        "agent", help="one of our players as a remote agent of a game server (mancala serve)",
+        "agent",
+        help="one of our players as a remote agent of a game server (mancala serve)",
         description="Connect to a game server (mancala serve; protocol in docs/protocol.md) and play one game "
-                    "with one of our players: create a game and wait for an opponent to join it, or join a game "
-                    "by id. A dropped connection is re-opened and the seat taken back within the server's grace "
-                    "period.",
+        "with one of our players: create a game and wait for an opponent to join it, or join a game "
+        "by id. A dropped connection is re-opened and the seat taken back within the server's grace "
+        "period.",
         epilog="examples:\n"
-               "  mancala agent --server ws://127.0.0.1:8000/ws --player best:time=1 --game 'kalah(preset=mankalah)'\n"
-               "  mancala agent --server 127.0.0.1:8000 --player hard --join g1a2b3\n"
-               "  mancala agent --server 127.0.0.1:8000 --player greedy --opponent medium   (against the server's AI)",
-        formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--server", required=True, metavar="URL", help="the server: ws://HOST:PORT/ws, http://HOST:PORT "
-                                                                   "or HOST:PORT")
-    p.add_argument("--player", default="best:time=1", metavar="SPEC",
-                   help="who chooses our moves (default best:time=1)")
-    p.add_argument("--game", metavar="SPEC", help="create this game (default kalah), e.g. 'kalah(preset=mankalah)', bao")
-    p.add_argument("--opponent", metavar="SPEC",
-                   help="when creating: the other seat, remote (default: another agent or a browser joins) "
-                        "or a server player such as medium")
+        "  mancala agent --server ws://127.0.0.1:8000/ws --player best:time=1 --game 'kalah(preset=mankalah)'\n"
+        "  mancala agent --server 127.0.0.1:8000 --player hard --join g1a2b3\n"
+        "  mancala agent --server 127.0.0.1:8000 --player greedy --opponent medium   (against the server's AI)",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument(
+        "--server", required=True, metavar="URL", help="the server: ws://HOST:PORT/ws, http://HOST:PORT or HOST:PORT"
+    )
+    p.add_argument(
+        "--player", default="best:time=1", metavar="SPEC", help="who chooses our moves (default best:time=1)"
+    )
+    p.add_argument(
+        "--game", metavar="SPEC", help="create this game (default kalah), e.g. 'kalah(preset=mankalah)', bao"
+    )
+    p.add_argument(
+        "--opponent",
+        metavar="SPEC",
+        help="when creating: the other seat, remote (default: another agent or a browser joins) "
+        "or a server player such as medium",
+    )
     p.add_argument("--join", metavar="GAME_ID", help="join this game instead of creating one")
-    p.add_argument("--seat", type=int, metavar="N",
-                   help="our player: 0 moves first, 1 second (default: 0 when creating, the free seat when joining)")
+    p.add_argument(
+        "--seat",
+        type=int,
+        metavar="N",
+        help="our player: 0 moves first, 1 second (default: 0 when creating, the free seat when joining)",
+    )
     p.add_argument("--token", help="the server's token (default: $MANCALA_TOKEN)")
     p.set_defaults(func=run)

@@ -105,8 +105,9 @@ class HostCheck:
         if scope["type"] == "websocket":
             await send({"type": "websocket.close", "code": 1008, "reason": "host not allowed"})
             return
-        response = PlainTextResponse("this server does not answer to that host name (Host header); "
-                                     "open it by its own address", status_code=421)
+        response = PlainTextResponse(
+            "this server does not answer to that host name (Host header); open it by its own address", status_code=421
+        )
         await response(scope, receive, send)
 
 
@@ -143,10 +144,14 @@ async def api_games(request: Request):
     games = []
     for info in CATALOGUE.values():
         sample = info.make({})
-        entry = {"name": info.name, "title": info.title, "text": info.text,
-                 "sides": [sample.player_name(0), sample.player_name(1)],
-                 "options": _option_list(info.rules) if info.rules is not None else [],
-                 "presets": {name: rules.to_dict() for name, rules in info.presets.items()}}
+        entry = {
+            "name": info.name,
+            "title": info.title,
+            "text": info.text,
+            "sides": [sample.player_name(0), sample.player_name(1)],
+            "options": _option_list(info.rules) if info.rules is not None else [],
+            "presets": {name: rules.to_dict() for name, rules in info.presets.items()},
+        }
         if info.default_preset is not None:
             entry["default_preset"] = info.default_preset
         games.append(entry)
@@ -155,25 +160,46 @@ async def api_games(request: Request):
 
 async def api_players(request: Request):
     """Player kinds and levels, as ``make_player`` takes them."""
-    kinds = [{"kind": k.name, "spec": k.spec, "options": list(k.options), "text": k.text}
-             for k in PLAYER_KINDS.values() if kind_available(k) and not k.level]
-    kinds.insert(1, {"kind": "remote", "spec": "remote", "options": [],
-                     "text": "a seat for another client (a remote agent or a second browser) to join"})
-    kinds.insert(2, {"kind": "level", "spec": "medium", "options": [],
-                     "text": "the AI at a difficulty level, weakest first: " + ", ".join(LEVELS)})
-    levels = {name: {"kalah": lv.kalah, "other": lv.other, "seconds": LEVEL_SECONDS[name]}
-              for name, lv in LEVELS.items()}
+    kinds = [
+        {"kind": k.name, "spec": k.spec, "options": list(k.options), "text": k.text}
+        for k in PLAYER_KINDS.values()
+        if kind_available(k) and not k.level
+    ]
+    kinds.insert(
+        1,
+        {
+            "kind": "remote",
+            "spec": "remote",
+            "options": [],
+            "text": "a seat for another client (a remote agent or a second browser) to join",
+        },
+    )
+    kinds.insert(
+        2,
+        {
+            "kind": "level",
+            "spec": "medium",
+            "options": [],
+            "text": "the AI at a difficulty level, weakest first: " + ", ".join(LEVELS),
+        },
+    )
+    levels = {
+        name: {"kalah": lv.kalah, "other": lv.other, "seconds": LEVEL_SECONDS[name]} for name, lv in LEVELS.items()
+    }
     choices = [{"spec": spec, "label": label} for spec, label in player_choices()]
-    choices += [{"spec": "remote", "label": "Another client (remote seat)"},
-                {"spec": "custom", "label": "Other player spec…"}]
+    choices += [
+        {"spec": "remote", "label": "Another client (remote seat)"},
+        {"spec": "custom", "label": "Other player spec…"},
+    ]
     return JSONResponse({"kinds": kinds, "levels": levels, "choices": choices, "default": DEFAULT_PLAYERS})
 
 
 async def api_status(request: Request):
     """Is the engine ready, how many games run."""
     hub: Hub = request.app.state.hub
-    return JSONResponse({"engine": "ready" if hub.engine_ready else "preparing", "games": len(hub.sessions),
-                         "protocol": 1})
+    return JSONResponse(
+        {"engine": "ready" if hub.engine_ready else "preparing", "games": len(hub.sessions), "protocol": 1}
+    )
 
 
 async def api_results(request: Request):
@@ -207,8 +233,9 @@ def _token_ok(hub: Hub, token: Any) -> bool:
     if not expected:
         return True
     # surrogatepass: a JSON string may hold a lone surrogate ("\ud800"), a wrong token, not a crash
-    return isinstance(token, str) and secrets.compare_digest(token.encode("utf-8", "surrogatepass"),
-                                                             expected.encode("utf-8", "surrogatepass"))
+    return isinstance(token, str) and secrets.compare_digest(
+        token.encode("utf-8", "surrogatepass"), expected.encode("utf-8", "surrogatepass")
+    )
 
 
 async def websocket_endpoint(websocket: WebSocket) -> None:
@@ -294,8 +321,14 @@ async def handle_frame(hub: Hub, client: Client, text: str) -> None:
         msg = parse(text)
         await dispatch(hub, client, msg)
     except ProtocolError as e:
-        client.send(error(e.code, e.message, e.about or (msg.type if msg else None),
-                          e.request_id if e.request_id is not None else (msg.id if msg else None)))
+        client.send(
+            error(
+                e.code,
+                e.message,
+                e.about or (msg.type if msg else None),
+                e.request_id if e.request_id is not None else (msg.id if msg else None),
+            )
+        )
         if e.code == "bad_token":
             client.close(4401, "bad token")
     except IllegalMove as e:
@@ -304,8 +337,14 @@ async def handle_frame(hub: Hub, client: Client, text: str) -> None:
         client.send(error("bad_request", str(e), msg.type if msg else None, msg.id if msg else None))
     except Exception as e:  # a bug: this message fails, the connection and the server go on
         log.exception("message failed: %.200s", text)
-        client.send(error("internal", f"the server failed on this message ({type(e).__name__}); "
-                                      f"the game goes on", msg.type if msg else None, msg.id if msg else None))
+        client.send(
+            error(
+                "internal",
+                f"the server failed on this message ({type(e).__name__}); the game goes on",
+                msg.type if msg else None,
+                msg.id if msg else None,
+            )
+        )
 
 
 async def dispatch(hub: Hub, client: Client, msg: Message) -> None:
@@ -313,7 +352,7 @@ async def dispatch(hub: Hub, client: Client, msg: Message) -> None:
     for messages about no game in particular, :data:`GAME_HANDLERS` for the client's game)."""
     kind = msg.type
     if kind != "hello" and not client.greeted:
-        raise ProtocolError("hello_first", "send hello first: {\"v\": 1, \"type\": \"hello\"}", kind, msg.id)
+        raise ProtocolError("hello_first", 'send hello first: {"v": 1, "type": "hello"}', kind, msg.id)
     if kind in HANDLERS:
         HANDLERS[kind](hub, client, msg)
         return
@@ -328,8 +367,13 @@ async def dispatch(hub: Hub, client: Client, msg: Message) -> None:
 
 def _hello(hub: Hub, client: Client, msg: Message) -> None:
     if not _token_ok(hub, msg.get("token")):
-        raise ProtocolError("bad_token", "a valid token is required by this server (ask its operator; "
-                                         "the page takes it from ?token= in its address)", "hello", msg.id)
+        raise ProtocolError(
+            "bad_token",
+            "a valid token is required by this server (ask its operator; "
+            "the page takes it from ?token= in its address)",
+            "hello",
+            msg.id,
+        )
     client.greeted = True
     client.name = str(msg.get("client", ""))[:80] or None
     client.send(hub.welcome(msg.id))
@@ -340,8 +384,9 @@ def _ping(hub: Hub, client: Client, msg: Message) -> None:
 
 
 def _list(hub: Hub, client: Client, msg: Message) -> None:
-    client.send(message("games", msg.id, games=[s.summary() for s in hub.sessions.values()],
-                        interrupted=hub.interrupted))
+    client.send(
+        message("games", msg.id, games=[s.summary() for s in hub.sessions.values()], interrupted=hub.interrupted)
+    )
 
 
 def _leave(hub: Hub, client: Client, session: GameSession, msg: Message) -> None:
@@ -358,8 +403,9 @@ def _settings(hub: Hub, client: Client, session: GameSession, msg: Message) -> N
 
 
 def _save(hub: Hub, client: Client, session: GameSession, msg: Message) -> None:
-    client.send(message("record", msg.id, record=session.record_json(),
-                        filename=f"{session.game.name}-{session.id}.json"))
+    client.send(
+        message("record", msg.id, record=session.record_json(), filename=f"{session.game.name}-{session.id}.json")
+    )
 
 
 def _view(hub: Hub, client: Client, session: GameSession, msg: Message) -> None:
@@ -367,11 +413,19 @@ def _view(hub: Hub, client: Client, session: GameSession, msg: Message) -> None:
     if not 0 <= ply <= len(session.record.moves):
         raise ProtocolError("bad_request", f"view: ply must be 0-{len(session.record.moves)}, got {ply}", msg.type)
     state = session.states[ply]
-    last = last_view(session.game, session.states[ply - 1], session.record.moves[ply - 1], state, ply) \
-        if ply else None
+    last = last_view(session.game, session.states[ply - 1], session.record.moves[ply - 1], state, ply) if ply else None
     mover = None if session.game.is_terminal(state) else session.game.to_move(state)
-    client.send(message("view", msg.id, ply=ply, board=board_view(session.game, state), to_move=mover, last=last,
-                        text=session.game.render(state)))
+    client.send(
+        message(
+            "view",
+            msg.id,
+            ply=ply,
+            board=board_view(session.game, state),
+            to_move=mover,
+            last=last,
+            text=session.game.render(state),
+        )
+    )
 
 
 def _clamp(value: float, low: float, high: float) -> float:
@@ -381,13 +435,18 @@ def _clamp(value: float, low: float, high: float) -> float:
 def _players(msg: Message, default: list[str]) -> list[str]:
     players = msg.get("players", default)
     if len(players) != 2 or not all(isinstance(p, str) and 0 < len(p) <= 80 for p in players):
-        raise ProtocolError("bad_request", f"{msg.type}: players must be a list of two player specs, "
-                                           f"e.g. [\"human\", \"medium\"]", msg.type, msg.id)
+        raise ProtocolError(
+            "bad_request",
+            f'{msg.type}: players must be a list of two player specs, e.g. ["human", "medium"]',
+            msg.type,
+            msg.id,
+        )
     return players
 
 
-def _switch(client: Client, session: GameSession, seats: list[int], request_id: Any = None,
-            creator: bool = False) -> None:
+def _switch(
+    client: Client, session: GameSession, seats: list[int], request_id: Any = None, creator: bool = False
+) -> None:
     """Attach ``client`` to ``session`` (leaving its previous game) and tell it so; the
     ``creator`` of a game gets its resume token even without a seat (an AI-vs-AI game)."""
     old = client.session
@@ -399,16 +458,25 @@ def _switch(client: Client, session: GameSession, seats: list[int], request_id: 
     if creator:
         session.creators.add(client)
     session.attach(client, seats)
-    client.send(message("joined", request_id, game_id=session.id, seats=sorted(seats), resume=token,
-                        role="player" if seats or creator else "watcher"))
+    client.send(
+        message(
+            "joined",
+            request_id,
+            game_id=session.id,
+            seats=sorted(seats),
+            resume=token,
+            role="player" if seats or creator else "watcher",
+        )
+    )
 
 
 def _in_match(client: Client, what: str, request_id: Any) -> None:
     """Refuse ``what`` to a player of a match under way (it would walk out of it)."""
     old = client.session
     if old is not None and old.strict and not old.over() and client.seats:
-        raise ProtocolError("refused", f"{what}: you are playing a match (game {old.id}); resign or leave it first",
-                            what, request_id)
+        raise ProtocolError(
+            "refused", f"{what}: you are playing a match (game {old.id}); resign or leave it first", what, request_id
+        )
 
 
 def _create(hub: Hub, client: Client, msg: Message) -> None:
@@ -455,8 +523,7 @@ def _join(hub: Hub, client: Client, msg: Message) -> None:
     gid = msg.get("game_id")
     session = hub.sessions.get(gid)
     if session is None:
-        raise ProtocolError("no_game", f"no game {gid!r} on this server (send list to see the games)",
-                            msg.type, msg.id)
+        raise ProtocolError("no_game", f"no game {gid!r} on this server (send list to see the games)", msg.type, msg.id)
     if msg.type == "watch":
         _switch(client, session, [], msg.id)
         client.send(session.state_message(client, msg.id))
@@ -467,8 +534,9 @@ def _join(hub: Hub, client: Client, msg: Message) -> None:
         seats = session.seats_for_token(resume)
         creator = secrets.compare_digest(resume.encode(), session.creator_token.encode())
         if not seats and not creator:
-            raise ProtocolError("seat_taken", "that resume token does not belong to a seat of this game",
-                                "join", msg.id)
+            raise ProtocolError(
+                "seat_taken", "that resume token does not belong to a seat of this game", "join", msg.id
+            )
         for p in seats:
             holder = session.seats[p].holder
             if holder is not None and holder is not client:  # the old connection is still open: replace it
@@ -476,8 +544,9 @@ def _join(hub: Hub, client: Client, msg: Message) -> None:
     else:
         if session.over():
             raise ProtocolError("game_over", "that game is over; watch it instead", "join", msg.id)
-        free = [p for p, s in enumerate(session.seats)
-                if s.kind == "remote" and s.holder is None and s.gone_since is None]
+        free = [
+            p for p, s in enumerate(session.seats) if s.kind == "remote" and s.holder is None and s.gone_since is None
+        ]
         seat = msg.get("seat")
         if seat is not None:
             if seat not in (0, 1):
@@ -485,12 +554,12 @@ def _join(hub: Hub, client: Client, msg: Message) -> None:
             if seat not in free:
                 kind = session.seats[seat].kind
                 why = "it is not a remote seat" if kind != "remote" else "someone holds it"
-                raise ProtocolError("seat_taken", f"seat {seat} ({session.names()[seat]}) cannot be joined: {why}",
-                                    "join", msg.id)
+                raise ProtocolError(
+                    "seat_taken", f"seat {seat} ({session.names()[seat]}) cannot be joined: {why}", "join", msg.id
+                )
         else:
             if not free:
-                raise ProtocolError("seat_taken", "that game has no free remote seat; watch it instead",
-                                    "join", msg.id)
+                raise ProtocolError("seat_taken", "that game has no free remote seat; watch it instead", "join", msg.id)
             seat = free[0]
         session.seats[seat].token = secrets.token_urlsafe(16)
         seats = [seat]
@@ -521,17 +590,18 @@ def _study(hub: Hub, client: Client, session: GameSession, msg: Message) -> None
     elif kind == "analyse":
         job = (study.analysis, game, state, _clamp(msg.get("seconds", 2.0), 0.05, 10.0))
     elif kind == "review":
-        job = (study.review, game, list(session.record.moves),
-               _clamp(msg.get("seconds", 0.2), 0.02, 2.0))
+        job = (study.review, game, list(session.record.moves), _clamp(msg.get("seconds", 0.2), 0.02, 2.0))
     else:
         depth = msg.get("depth", 3)
         if not 1 <= depth <= study.MAX_TREE_DEPTH:
-            raise ProtocolError("bad_request", f"tree: depth must be 1-{study.MAX_TREE_DEPTH}, got {depth}",
-                                kind, msg.id)
+            raise ProtocolError(
+                "bad_request", f"tree: depth must be 1-{study.MAX_TREE_DEPTH}, got {depth}", kind, msg.id
+            )
         algorithm = msg.get("algorithm", "alphabeta")
         if algorithm not in ("alphabeta", "minimax"):
-            raise ProtocolError("bad_request", f"tree: algorithm must be alphabeta or minimax, got {algorithm!r}",
-                                kind, msg.id)
+            raise ProtocolError(
+                "bad_request", f"tree: algorithm must be alphabeta or minimax, got {algorithm!r}", kind, msg.id
+            )
         job = (study.tree, game, state, depth, algorithm)
     reply = {"hint": "hint", "analyse": "analysis", "review": "review", "tree": "tree"}[kind]
     extra = {} if kind == "review" else {"ply": ply, "player": game.to_move(state)}

@@ -25,48 +25,91 @@ PORT_TRIES = 20
 
 def register(sub) -> None:
     """Add ``web`` and ``serve`` to the CLI's subcommands."""
-    web = sub.add_parser("web", help="the board in your browser: play, watch, study and analyse every game",
-                         description="Start the game server on this machine and open the board in the browser. "
-                                     "Ctrl-C stops it.")
+    web = sub.add_parser(
+        "web",
+        help="the board in your browser: play, watch, study and analyse every game",
+        description="Start the game server on this machine and open the board in the browser. Ctrl-C stops it.",
+    )
     _common(web)
     web.add_argument("--no-browser", action="store_true", help="do not open a browser (just print the address)")
     web.set_defaults(func=run_web)
 
-    serve = sub.add_parser("serve", help="host games for remote agents and browsers (network play)",
-                           description="Host games for remote agents (mancala agent) and browsers: the same "
-                                       "server and protocol as 'mancala web' (docs/protocol.md), with clocks, "
-                                       "finished games written to a results folder, and a token required "
-                                       "off this machine.")
+    serve = sub.add_parser(
+        "serve",
+        help="host games for remote agents and browsers (network play)",
+        description="Host games for remote agents (mancala agent) and browsers: the same "
+        "server and protocol as 'mancala web' (docs/protocol.md), with clocks, "
+        "finished games written to a results folder, and a token required "
+        "off this machine.",
+    )
     _common(serve)
-    serve.add_argument("--results", metavar="DIR", default="mancala-results",
-                       help="folder for finished games and the journal of running ones (default mancala-results)")
-    serve.add_argument("--move-time", type=float, metavar="S", default=DEFAULT_MOVE_TIME,
-                       help=f"per-move clock (seconds) for games with a remote seat created without one, so "
-                            f"a player that stops answering loses (default {DEFAULT_MOVE_TIME:g}; 0: none)")
-    serve.add_argument("--game-time", type=float, metavar="S",
-                       help="default per-game clock (seconds) for games with a remote seat (default: none, only the per-move clock)")
+    serve.add_argument(
+        "--results",
+        metavar="DIR",
+        default="mancala-results",
+        help="folder for finished games and the journal of running ones (default mancala-results)",
+    )
+    serve.add_argument(
+        "--move-time",
+        type=float,
+        metavar="S",
+        default=DEFAULT_MOVE_TIME,
+        help=f"per-move clock (seconds) for games with a remote seat created without one, so "
+        f"a player that stops answering loses (default {DEFAULT_MOVE_TIME:g}; 0: none)",
+    )
+    serve.add_argument(
+        "--game-time",
+        type=float,
+        metavar="S",
+        help="default per-game clock (seconds) for games with a remote seat (default: none, only the per-move clock)",
+    )
     serve.set_defaults(func=run_serve)
 
 
 def _common(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--host", default="127.0.0.1",
-                        help="address to listen on (default 127.0.0.1: this machine only; any other needs a token)")
+    parser.add_argument(
+        "--host",
+        default="127.0.0.1",
+        help="address to listen on (default 127.0.0.1: this machine only; any other needs a token)",
+    )
     parser.add_argument("--port", type=int, help=f"port (default {DEFAULT_PORT}, or the next free one)")
-    parser.add_argument("--token", help="the token clients must present (default: $MANCALA_TOKEN); "
-                                        "required when --host is not a loopback address")
-    parser.add_argument("--grace", type=float, default=60.0, metavar="S",
-                        help="seconds a disconnected player may take to come back before forfeiting (default 60)")
+    parser.add_argument(
+        "--token",
+        help="the token clients must present (default: $MANCALA_TOKEN); required when --host is not a loopback address",
+    )
+    parser.add_argument(
+        "--grace",
+        type=float,
+        default=60.0,
+        metavar="S",
+        help="seconds a disconnected player may take to come back before forfeiting (default 60)",
+    )
     parser.add_argument("--max-games", type=int, default=200, help="games the server holds at once (default 200)")
-    parser.add_argument("--max-games-per-client", type=int, default=50,
-                        help="running games one client address may create (default 50)")
-    parser.add_argument("--allow-host", action="append", default=[], metavar="NAME",
-                        help="also answer to requests for host NAME (the name clients use to reach this server, "
-                             "e.g. behind a proxy; * for any); repeatable")
-    parser.add_argument("--allow-origin", action="append", default=[], metavar="ORIGIN",
-                        help="also accept browser pages from ORIGIN (e.g. http://example.org); repeatable")
-    parser.add_argument("--workers", type=int, default=default_workers(),
-                        help=f"processes for AI moves and analysis (default: one a core, at most {MAX_DEFAULT_WORKERS}; "
-                             f"here {default_workers()})")
+    parser.add_argument(
+        "--max-games-per-client", type=int, default=50, help="running games one client address may create (default 50)"
+    )
+    parser.add_argument(
+        "--allow-host",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="also answer to requests for host NAME (the name clients use to reach this server, "
+        "e.g. behind a proxy; * for any); repeatable",
+    )
+    parser.add_argument(
+        "--allow-origin",
+        action="append",
+        default=[],
+        metavar="ORIGIN",
+        help="also accept browser pages from ORIGIN (e.g. http://example.org); repeatable",
+    )
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=default_workers(),
+        help=f"processes for AI moves and analysis (default: one a core, at most {MAX_DEFAULT_WORKERS}; "
+        f"here {default_workers()})",
+    )
 
 
 def is_loopback(host: str) -> bool:
@@ -84,6 +127,7 @@ def server_names(args: argparse.Namespace) -> tuple[str, ...]:
     this machine's loopback names, and when it listens beyond loopback the address it was
     given, the machine's own names and every ``--allow-host``."""
     from mancala.server.session import LOOPBACK_NAMES  # noqa: PLC0415 (the server's modules: starlette)
+
     names = list(LOOPBACK_NAMES)
     if not is_loopback(args.host):
         if args.host not in ("0.0.0.0", "::", ""):
@@ -100,6 +144,7 @@ def check_port(port: int | None) -> None:
 
 def _config(args: argparse.Namespace, results: Path | None, clock: dict | None):
     from mancala.server.session import ServerConfig  # noqa: PLC0415 (the server's modules: starlette)
+
     check_port(args.port)
     if not args.host.strip():
         raise BadInput("--host is empty; give an address to listen on, e.g. 127.0.0.1")
@@ -107,15 +152,24 @@ def _config(args: argparse.Namespace, results: Path | None, clock: dict | None):
         raise BadInput("--token is empty; give the token clients must present, or leave the option out")
     token = args.token or os.environ.get("MANCALA_TOKEN") or None
     if not is_loopback(args.host) and not token:
-        raise BadInput(f"--host {args.host} lets other machines connect: give a token with --token or the "
-                       f"environment variable MANCALA_TOKEN (clients present it in hello)")
+        raise BadInput(
+            f"--host {args.host} lets other machines connect: give a token with --token or the "
+            f"environment variable MANCALA_TOKEN (clients present it in hello)"
+        )
     for name in ("grace", "max_games", "max_games_per_client", "workers"):
         if getattr(args, name) is not None and getattr(args, name) <= 0:
             raise BadInput(f"--{name.replace('_', '-')} must be more than 0")
-    return ServerConfig(token=token, allow_origins=tuple(args.allow_origin), hosts=server_names(args),
-                        max_games=args.max_games,
-                        max_games_per_client=args.max_games_per_client, grace=args.grace, results=results,
-                        workers=args.workers, clock=clock)
+    return ServerConfig(
+        token=token,
+        allow_origins=tuple(args.allow_origin),
+        hosts=server_names(args),
+        max_games=args.max_games,
+        max_games_per_client=args.max_games_per_client,
+        grace=args.grace,
+        results=results,
+        workers=args.workers,
+        clock=clock,
+    )
 
 
 def bind(host: str, port: int | None) -> socket.socket:
@@ -138,8 +192,7 @@ def bind(host: str, port: int | None) -> socket.socket:
         sock.set_inheritable(True)
         return sock
     if port is not None:
-        raise BadInput(f"cannot listen on {host}:{port} ({last.strerror if last else 'in use'}); "
-                       f"choose another --port")
+        raise BadInput(f"cannot listen on {host}:{port} ({last.strerror if last else 'in use'}); choose another --port")
     raise BadInput(f"ports {DEFAULT_PORT}-{DEFAULT_PORT + PORT_TRIES - 1} on {host} are all taken; give --port")
 
 
@@ -158,14 +211,18 @@ def serve_app(config, sock: socket.socket, on_ready=None) -> int:
 
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     app = create_app(config)
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", ws_max_size=HARD_FRAME_LIMIT,
-                                           lifespan="on", timeout_graceful_shutdown=3))
+    server = uvicorn.Server(
+        uvicorn.Config(
+            app, log_level="warning", ws_max_size=HARD_FRAME_LIMIT, lifespan="on", timeout_graceful_shutdown=3
+        )
+    )
     if on_ready is not None:
         original = server.startup
 
         async def startup(sockets=None):
             await original(sockets=sockets)
             on_ready(app)
+
         server.startup = startup
     try:
         server.run(sockets=[sock])
@@ -198,6 +255,7 @@ def run_web(args: argparse.Namespace) -> int:
                 webbrowser.open(url)
             except Exception:  # noqa: BLE001 (no browser: the address is printed)
                 pass
+
     return serve_app(config, sock, ready)
 
 
@@ -235,9 +293,17 @@ def run_serve(args: argparse.Namespace) -> int:
     url = _address(args.host, port)
 
     def ready(app) -> None:
-        print(f"mancala server at {url} (WebSocket {url.replace('http', 'ws', 1)}ws); results in {results}/"
-              + ("; token required" if config.token else "") + "  (Ctrl-C to stop)", flush=True)
+        print(
+            f"mancala server at {url} (WebSocket {url.replace('http', 'ws', 1)}ws); results in {results}/"
+            + ("; token required" if config.token else "")
+            + "  (Ctrl-C to stop)",
+            flush=True,
+        )
         for entry in app.state.hub.interrupted:
-            print(f"interrupted: game {entry['game_id']} ({entry['game']}, {entry['moves']} moves) "
-                  f"saved as {results}/{entry['file']}", flush=True)
+            print(
+                f"interrupted: game {entry['game_id']} ({entry['game']}, {entry['moves']} moves) "
+                f"saved as {results}/{entry['file']}",
+                flush=True,
+            )
+
     return serve_app(config, sock, ready)

@@ -13,9 +13,8 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from mancala.errors import MancalaError
-
 from mancala import jsonread
+from mancala.errors import MancalaError
 
 VERSION = 1
 #: the largest client message read, in bytes (UTF-8)
@@ -25,8 +24,13 @@ MAX_MESSAGE_BYTES = 64 * 1024
 _NUM = (int, float)
 MESSAGES: dict[str, dict[str, tuple[tuple[type, ...], bool]]] = {
     "hello": {"token": ((str,), False), "client": ((str,), False)},
-    "create": {"game": ((str,), False), "options": ((dict,), False), "players": ((list,), False),
-               "clock": ((dict,), False), "move_delay": (_NUM, False)},
+    "create": {
+        "game": ((str,), False),
+        "options": ((dict,), False),
+        "players": ((list,), False),
+        "clock": ((dict,), False),
+        "move_delay": (_NUM, False),
+    },
     "join": {"game_id": ((str,), True), "seat": ((int,), False), "resume": ((str,), False)},
     "watch": {"game_id": ((str,), True)},
     "leave": {},
@@ -45,8 +49,13 @@ MESSAGES: dict[str, dict[str, tuple[tuple[type, ...], bool]]] = {
     "settings": {"move_delay": (_NUM, False)},
     "save": {},
     "load": {"record": ((dict,), True)},
-    "new": {"game": ((str,), False), "options": ((dict,), False), "players": ((list,), False),
-            "clock": ((dict,), False), "move_delay": (_NUM, False)},
+    "new": {
+        "game": ((str,), False),
+        "options": ((dict,), False),
+        "players": ((list,), False),
+        "clock": ((dict,), False),
+        "move_delay": (_NUM, False),
+    },
     "resign": {},
     "ping": {},
 }
@@ -94,38 +103,47 @@ def parse(text: str | bytes, max_bytes: int = MAX_MESSAGE_BYTES) -> Message:
     except (ValueError, UnicodeDecodeError) as e:  # JSONLimitError (nested too deep) included
         raise ProtocolError("bad_json", f"not valid JSON ({e}); every message is one JSON object") from None
     if not isinstance(data, dict):
-        raise ProtocolError("bad_json", "a message must be a JSON object like {\"v\": 1, \"type\": \"hello\"}")
+        raise ProtocolError("bad_json", 'a message must be a JSON object like {"v": 1, "type": "hello"}')
     request_id = data.get("id")
-    if request_id is not None and (isinstance(request_id, bool) or not isinstance(request_id, (str, int, float))
-                                   or len(str(request_id)) > 64
-                                   or (isinstance(request_id, float) and not math.isfinite(request_id))):
-        raise ProtocolError("bad_request", "\"id\" must be a string or number of at most 64 characters")
+    if request_id is not None and (
+        isinstance(request_id, bool)
+        or not isinstance(request_id, (str, int, float))
+        or len(str(request_id)) > 64
+        or (isinstance(request_id, float) and not math.isfinite(request_id))
+    ):
+        raise ProtocolError("bad_request", '"id" must be a string or number of at most 64 characters')
     kind = data.get("type")
     about = kind if isinstance(kind, str) and kind in MESSAGES else None
     v = data.get("v")
     if v != VERSION or isinstance(v, bool):
         what = "missing" if v is None else f"{v!r} is not supported"
-        raise ProtocolError("bad_version", f"protocol version {what}: this server speaks version {VERSION} "
-                                           f"(put \"v\": {VERSION} in every message)", about, request_id)
+        raise ProtocolError(
+            "bad_version",
+            f'protocol version {what}: this server speaks version {VERSION} (put "v": {VERSION} in every message)',
+            about,
+            request_id,
+        )
     if not isinstance(kind, str) or kind not in MESSAGES:
         shown = "missing" if kind is None else repr(kind)[:40]
-        raise ProtocolError("unknown_type", f"message type {shown} is unknown; known types: "
-                                            f"{', '.join(MESSAGES)}", None, request_id)
+        raise ProtocolError(
+            "unknown_type", f"message type {shown} is unknown; known types: {', '.join(MESSAGES)}", None, request_id
+        )
     fields = MESSAGES[kind]
     for name, (types, required) in fields.items():
         value = data.get(name)
         if value is None:
             if required:
-                raise ProtocolError("bad_request", f"{kind} needs the field \"{name}\"", kind, request_id)
+                raise ProtocolError("bad_request", f'{kind} needs the field "{name}"', kind, request_id)
             continue
         if (kind, name) in _CHECKED_BY_SERVER:
             continue
         if isinstance(value, bool) or not isinstance(value, types):
             expected = " or ".join(_TYPE_NAMES[t] for t in types)
-            raise ProtocolError("bad_request", f"{kind}: \"{name}\" must be {expected}, got {_type_name(value)}",
-                                kind, request_id)
+            raise ProtocolError(
+                "bad_request", f'{kind}: "{name}" must be {expected}, got {_type_name(value)}', kind, request_id
+            )
         if isinstance(value, float) and not math.isfinite(value):
-            raise ProtocolError("bad_request", f"{kind}: \"{name}\" must be a finite number", kind, request_id)
+            raise ProtocolError("bad_request", f'{kind}: "{name}" must be a finite number', kind, request_id)
     return Message(kind, data, request_id)
 
 
@@ -140,7 +158,8 @@ def _type_name(value: Any) -> str:
     if value is True or value is False:
         return "true/false"
     return {str: "a string", int: "a number", float: "a number", dict: "an object", list: "a list"}.get(
-        type(value), type(value).__name__)
+        type(value), type(value).__name__
+    )
 
 
 def message(kind: str, request_id: Any = None, **fields: Any) -> dict:

@@ -25,8 +25,16 @@ from mancala.errors import BadInput, IllegalMove
 from mancala.games import game_spec, make_game
 from mancala.games.base import Game
 from mancala.games.catalogue import title_of
-from mancala.players import (BestPlayer, HumanPlayer, SearchPlayer, expected_seconds, is_portable, make_player,
-                             player_memory, uses_engine)
+from mancala.players import (
+    BestPlayer,
+    HumanPlayer,
+    SearchPlayer,
+    expected_seconds,
+    is_portable,
+    make_player,
+    player_memory,
+    uses_engine,
+)
 from mancala.record import GameRecord
 from mancala.server import study
 from mancala.server.protocol import MAX_MESSAGE_BYTES, ProtocolError, error, message
@@ -114,8 +122,9 @@ class Seat:
 class Client:
     """One WebSocket connection: what it sends goes through :meth:`Hub.handle`."""
 
-    def __init__(self, hub: "Hub", address: str, send: Callable[[dict], None],
-                 close: Callable[[int, str], None]) -> None:
+    def __init__(
+        self, hub: "Hub", address: str, send: Callable[[dict], None], close: Callable[[int, str], None]
+    ) -> None:
         self.hub = hub
         self.address = address
         self.send = send
@@ -130,9 +139,17 @@ class Client:
 class GameSession:
     """One hosted game."""
 
-    def __init__(self, hub: "Hub", game: Game, specs: list[str], *, creator: Client | None,
-                 clock: dict | None = None, move_delay: float | None = None,
-                 moves: list | None = None) -> None:
+    def __init__(
+        self,
+        hub: "Hub",
+        game: Game,
+        specs: list[str],
+        *,
+        creator: Client | None,
+        clock: dict | None = None,
+        move_delay: float | None = None,
+        moves: list | None = None,
+    ) -> None:
         self.hub = hub
         self.id = hub.new_id()
         self.game = game
@@ -228,33 +245,58 @@ class GameSession:
         """The part of the ``state`` message every client of the game gets alike."""
         game, state = self.game, self.state
         mover = self.to_move()
-        legal = legal_view(game, state) if (mover is not None and self.seats[mover].kind != "ai"
-                                            and not self.waiting) else []
+        legal = (
+            legal_view(game, state)
+            if (mover is not None and self.seats[mover].kind != "ai" and not self.waiting)
+            else []
+        )
         last = None
         if self.history:
             last = last_view(game, self.states[-2], self.record.moves[-1], state, len(self.record.moves))
-        players = [{"player": p, "name": game.player_name(p, state), "spec": s.spec, "kind": s.kind,
-                    "connected": s.kind == "ai" or s.holder is not None,
-                    **({"client": s.client_name} if s.client_name else {})}
-                   for p, s in enumerate(self.seats)]
+        players = [
+            {
+                "player": p,
+                "name": game.player_name(p, state),
+                "spec": s.spec,
+                "kind": s.kind,
+                "connected": s.kind == "ai" or s.holder is not None,
+                **({"client": s.client_name} if s.client_name else {}),
+            }
+            for p, s in enumerate(self.seats)
+        ]
         thinking = None
         if self.thinking is not None:
             thinking = dict(self.thinking, since=round(time.monotonic() - self.thinking["since"], 2))
         elif mover is not None and self.seats[mover].kind == "remote":
             thinking = {"player": mover, "spec": "remote", "since": round(time.monotonic() - self.last_move_time, 2)}
         return dict(
-            game_id=self.id, ply=len(self.record.moves),
-            game={"name": game.name, "spec": _spec(game), "title": _title(game),
-                  "options": game.rules.to_dict() if hasattr(game, "rules") else {}},
-            players=players, to_move=mover, waiting=self.waiting, status=self.status(mover),
-            board=board_view(game, state), _legal=legal, last=last, history=list(self.history),
+            game_id=self.id,
+            ply=len(self.record.moves),
+            game={
+                "name": game.name,
+                "spec": _spec(game),
+                "title": _title(game),
+                "options": game.rules.to_dict() if hasattr(game, "rules") else {},
+            },
+            players=players,
+            to_move=mover,
+            waiting=self.waiting,
+            status=self.status(mover),
+            board=board_view(game, state),
+            _legal=legal,
+            last=last,
+            history=list(self.history),
             can_redo=bool(self.redo_stack) and not self.strict,
-            thinking=thinking, paused=self.paused, move_delay=self.move_delay,
+            thinking=thinking,
+            paused=self.paused,
+            move_delay=self.move_delay,
             clock=self.clock.view(mover if not self.over() else None) if self.clock else None,
             engine="ready" if self.hub.engine_ready else "preparing",
-            engine_detail=None if self.hub.engine_ready else {"what": self.hub.preparing_what(),
-                                                              "left": round(self.hub.preparing_left())},
-            result=self.result())
+            engine_detail=None
+            if self.hub.engine_ready
+            else {"what": self.hub.preparing_what(), "left": round(self.hub.preparing_left())},
+            result=self.result(),
+        )
 
     def status(self, mover: int | None) -> str:
         """One line for the status bar."""
@@ -272,8 +314,11 @@ class GameSession:
                 return f"Paused; {name} to move."
             return f"{name} is thinking…"
         if seat.kind == "remote" and seat.holder is None:
-            return f"Waiting for {name} to join (game {self.id})." if seat.gone_since is None else \
-                f"{name} disconnected; waiting for it to come back."
+            return (
+                f"Waiting for {name} to join (game {self.id})."
+                if seat.gone_since is None
+                else f"{name} disconnected; waiting for it to come back."
+            )
         return f"{name} to move."
 
     def broadcast(self, request_from: Client | None = None, request_id: Any = None) -> None:
@@ -292,8 +337,15 @@ class GameSession:
         self.record.moves.append(move)
         self.states.append(after)
         player = self.game.to_move(before)
-        self.history.append({"ply": len(self.record.moves), "player": player,
-                             "name": self.game.player_name(player, before), "move": str(move), "text": self.game.describe_move(before, move, after)})
+        self.history.append(
+            {
+                "ply": len(self.record.moves),
+                "player": player,
+                "name": self.game.player_name(player, before),
+                "move": str(move),
+                "text": self.game.describe_move(before, move, after),
+            }
+        )
 
     def _pop(self) -> Any:
         self.states.pop()
@@ -327,13 +379,17 @@ class GameSession:
             raise ProtocolError("game_over", "the game is over: no move is legal", "move")
         mover = self.game.to_move(self.state)
         if mover not in client.seats:
-            raise ProtocolError("not_your_turn", f"it is {self.names()[mover]}'s turn, not yours "
-                                                 f"(you play {self._seats_text(client)})", "move")
+            raise ProtocolError(
+                "not_your_turn",
+                f"it is {self.names()[mover]}'s turn, not yours (you play {self._seats_text(client)})",
+                "move",
+            )
         if self.seats[mover].kind == "ai":
             raise ProtocolError("not_your_turn", f"{self.names()[mover]} is an AI: it moves by itself", "move")
         if self.waiting:
-            raise ProtocolError("refused", f"the game starts when the remote player has joined "
-                                           f"(game id {self.id})", "move")
+            raise ProtocolError(
+                "refused", f"the game starts when the remote player has joined (game id {self.id})", "move"
+            )
         try:
             move = self.game.parse_move(self.state, str(text))
         except IllegalMove as e:
@@ -349,8 +405,11 @@ class GameSession:
     def check_steer(self, client: Client | None, what: str) -> None:
         """Refuse ``what`` to a watcher (see :meth:`may_steer`)."""
         if not self.may_steer(client):
-            raise ProtocolError("not_allowed", f"{what}: you are watching this game; only its players and the "
-                                               f"one who created it may {what} it", what)
+            raise ProtocolError(
+                "not_allowed",
+                f"{what}: you are watching this game; only its players and the one who created it may {what} it",
+                what,
+            )
 
     def _seats_text(self, client: Client) -> str:
         if not client.seats:
@@ -379,7 +438,9 @@ class GameSession:
         self.check_steer(client, "undo")
         self._check_study_allowed("undo")
         if self.forced_result is not None:
-            raise ProtocolError("game_over", f"the game ended ({self.forced_result['reason']}): nothing to undo", "undo")
+            raise ProtocolError(
+                "game_over", f"the game ended ({self.forced_result['reason']}): nothing to undo", "undo"
+            )
         point = self._undo_point(client)
         if point is None:
             raise ProtocolError("refused", "nothing to undo: no move of yours yet", "undo")
@@ -407,8 +468,9 @@ class GameSession:
 
     def _check_study_allowed(self, what: str) -> None:
         if self.strict and not self.over():
-            raise ProtocolError("refused", f"{what} is not allowed during a match with a remote player or a "
-                                           f"clock", what)
+            raise ProtocolError(
+                "refused", f"{what} is not allowed during a match with a remote player or a clock", what
+            )
 
     # --- AI turns ----------------------------------------------------------------------
 
@@ -436,16 +498,22 @@ class GameSession:
         if self.paused and not self.step_pending:
             return
         self.generation += 1
-        self.thinking = {"player": mover, "spec": seat.spec, "since": time.monotonic(),
-                         **self.hub.expectation(seat)}
+        self.thinking = {"player": mover, "spec": seat.spec, "since": time.monotonic(), **self.hub.expectation(seat)}
         self.think_task = asyncio.get_running_loop().create_task(self._think(self.generation, mover))
 
     async def _think(self, generation: int, mover: int) -> None:
         seat = self.seats[mover]
         try:
             move, memory = await self.hub.run(
-                study.think, self.game_spec, self.state, seat.spec, seat.memory, f"{self.id}/{mover}",
-                affinity=None if seat.portable else f"{self.id}/{mover}", urgent=not self.all_ai)
+                study.think,
+                self.game_spec,
+                self.state,
+                seat.spec,
+                seat.memory,
+                f"{self.id}/{mover}",
+                affinity=None if seat.portable else f"{self.id}/{mover}",
+                urgent=not self.all_ai,
+            )
             if generation != self.generation:
                 return
             seat.memory = memory
@@ -463,8 +531,13 @@ class GameSession:
                 self.think_task = None
                 self.paused = True
                 for client in list(self.clients):
-                    client.send(error("internal", f"the AI {seat.spec} failed ({type(e).__name__}: {e}); "
-                                                  f"the game is paused: send resume to try again"))
+                    client.send(
+                        error(
+                            "internal",
+                            f"the AI {seat.spec} failed ({type(e).__name__}: {e}); "
+                            f"the game is paused: send resume to try again",
+                        )
+                    )
                 self.broadcast()
             return
         self.thinking = None
@@ -482,9 +555,11 @@ class GameSession:
         """Pause (at once: a search under way is abandoned) or resume an AI-vs-AI game."""
         self.check_steer(client, "pause" if on else "resume")
         if not self.all_ai and (on or not self.paused):
-            raise ProtocolError("refused", "pause, resume and step are for games between two AIs "
-                                           "(resume also restarts an AI whose move failed)",
-                                "pause" if on else "resume")
+            raise ProtocolError(
+                "refused",
+                "pause, resume and step are for games between two AIs (resume also restarts an AI whose move failed)",
+                "pause" if on else "resume",
+            )
         self.paused = on
         self.step_pending = False
         if on:
@@ -510,8 +585,7 @@ class GameSession:
 
     def _win_for(self, winner: int, reason: str, why: str) -> dict:
         score = [1, -1] if winner == 0 else [-1, 1]
-        return {"winner": winner, "score": score, "reason": reason,
-                "text": f"{self.names()[winner]} wins: {why}."}
+        return {"winner": winner, "score": score, "reason": reason, "text": f"{self.names()[winner]} wins: {why}."}
 
     def resign(self, client: Client, request_id: Any = None) -> None:
         """The client's player resigns (the one to move among its seats, else its first)."""
@@ -519,8 +593,11 @@ class GameSession:
             raise ProtocolError("game_over", "the game is already over", "resign")
         self.check_steer(client, "resign")
         if not client.seats:
-            raise ProtocolError("refused", "resign: you hold no seat of this game (an AI-vs-AI game "
-                                           "ends when you leave it or start another)", "resign")
+            raise ProtocolError(
+                "refused",
+                "resign: you hold no seat of this game (an AI-vs-AI game ends when you leave it or start another)",
+                "resign",
+            )
         mover = self.game.to_move(self.state)
         loser = mover if mover in client.seats else client.seats[0]
         self.forced_result = self._win_for(1 - loser, "resign", f"{self.names()[loser]} resigned")
@@ -560,10 +637,13 @@ class GameSession:
             if result.get("reason") not in (None, "rules", "draw_limit"):
                 data["result"]["finished"] = True
                 data["result"]["score"] = result["score"]
-            data["server"] = {"game_id": self.id, "started": self.started, "ended": self.ended,
-                              "seats": [{"spec": s.spec, "kind": s.kind, "client": s.client_name}
-                                        for s in self.seats],
-                              "clock": self.clock.view(None) if self.clock else None}
+            data["server"] = {
+                "game_id": self.id,
+                "started": self.started,
+                "ended": self.ended,
+                "seats": [{"spec": s.spec, "kind": s.kind, "client": s.client_name} for s in self.seats],
+                "clock": self.clock.view(None) if self.clock else None,
+            }
         return data
 
     # --- clients -------------------------------------------------------------------
@@ -600,7 +680,7 @@ class GameSession:
         client.seats = []
         if not self.clients:
             self.cancel_thinking()
-            if not self.network or self.over() or self.waiting:   # a match under way waits for its players
+            if not self.network or self.over() or self.waiting:  # a match under way waits for its players
                 delay = 0 if leaving else self.hub.config.idle_grace
                 loop = asyncio.get_running_loop()
                 self.free_handle = loop.call_later(delay, self.hub.free, self)
@@ -609,8 +689,9 @@ class GameSession:
     def _grace_over(self, player: int, since: float) -> None:
         seat = self.seats[player]
         if seat.holder is None and seat.gone_since == since and not self.over() and self.id in self.hub.sessions:
-            self.forfeit(player, "disconnect",
-                         f"{self.names()[player]} did not come back within {self.hub.config.grace:g} s")
+            self.forfeit(
+                player, "disconnect", f"{self.names()[player]} did not come back within {self.hub.config.grace:g} s"
+            )
             if not self.clients:
                 self.hub.free(self)
 
@@ -620,10 +701,16 @@ class GameSession:
 
     def summary(self) -> dict:
         """This game in a ``games`` listing."""
-        return {"game_id": self.id, "game": _spec(self.game), "players": [s.spec for s in self.seats],
-                "seats_free": [p for p, s in enumerate(self.seats)
-                               if s.kind == "remote" and s.holder is None and s.gone_since is None],
-                "moves": len(self.record.moves), "finished": self.over()}
+        return {
+            "game_id": self.id,
+            "game": _spec(self.game),
+            "players": [s.spec for s in self.seats],
+            "seats_free": [
+                p for p, s in enumerate(self.seats) if s.kind == "remote" and s.holder is None and s.gone_since is None
+            ],
+            "moves": len(self.record.moves),
+            "finished": self.over(),
+        }
 
 
 class Clock:
@@ -679,11 +766,11 @@ class Clock:
         if self.per_game is not None:
             self.remaining[player] = max(0.0, self.remaining[player] - elapsed)
         self.running = None
-        which = "move" if self.per_move is not None and (self.per_game is None or self.remaining[player] > 0) \
-            else "game"
+        which = (
+            "move" if self.per_move is not None and (self.per_game is None or self.remaining[player] > 0) else "game"
+        )
         limit = self.per_move if which == "move" else self.per_game
-        session.forfeit(player, "time", f"{session.names()[player]} ran out of time "
-                                        f"({limit:g} s per {which})")
+        session.forfeit(player, "time", f"{session.names()[player]} ran out of time ({limit:g} s per {which})")
 
     def stop(self, session: GameSession) -> None:
         """The game is over: stop the timer."""
@@ -698,10 +785,13 @@ class Clock:
         remaining = list(self.remaining)
         if self.running is not None and self.per_game is not None:
             remaining[self.running] = max(0.0, remaining[self.running] - (time.monotonic() - self.since))
-        return {"move": self.per_move, "game": self.per_game,
-                "remaining": [None if r is None else round(r, 2) for r in remaining],
-                "running": self.running if running is not None else None,
-                "move_elapsed": round(time.monotonic() - self.since, 2) if self.running is not None else None}
+        return {
+            "move": self.per_move,
+            "game": self.per_game,
+            "remaining": [None if r is None else round(r, 2) for r in remaining],
+            "running": self.running if running is not None else None,
+            "move_elapsed": round(time.monotonic() - self.since, 2) if self.running is not None else None,
+        }
 
 
 def _seat(spec: str, game: Game) -> Seat:
@@ -719,17 +809,24 @@ def _seat(spec: str, game: Game) -> Seat:
     depth = getattr(player, "depth", 0)
     limit = MAX_AI_DEPTH[getattr(player, "algorithm", "alphabeta")] if isinstance(player, SearchPlayer) else None
     if limit is not None and depth > limit:
-        raise BadInput(f"player {spec!r}: this server searches {getattr(player, 'algorithm')} to depth {limit} "
-                       f"at most")
+        raise BadInput(f"player {spec!r}: this server searches {player.algorithm} to depth {limit} at most")
     if isinstance(player, BestPlayer):
         # a depth or node budget is the player's bound (its clock is then unlimited); else its time
         if player.depth is None and player.nodes is None and player.seconds > MAX_AI_SECONDS:
             raise BadInput(f"player {spec!r}: this server gives an AI at most {MAX_AI_SECONDS:g} s a move")
         if (player.depth or 0) > MAX_BEST_DEPTH or (player.nodes or 0) > MAX_BEST_NODES:
-            raise BadInput(f"player {spec!r}: this server's best player searches at most {MAX_BEST_DEPTH} turns "
-                           f"deep and {MAX_BEST_NODES:,} nodes a move")
-    return Seat(player.spec, "ai", memory=player_memory(player), portable=is_portable(player),
-                engine=uses_engine(player, game), budget=expected_seconds(player, game))
+            raise BadInput(
+                f"player {spec!r}: this server's best player searches at most {MAX_BEST_DEPTH} turns "
+                f"deep and {MAX_BEST_NODES:,} nodes a move"
+            )
+    return Seat(
+        player.spec,
+        "ai",
+        memory=player_memory(player),
+        portable=is_portable(player),
+        engine=uses_engine(player, game),
+        budget=expected_seconds(player, game),
+    )
 
 
 def _spec(game: Game) -> str:
@@ -798,8 +895,11 @@ class Hub:
 
     def preparing_what(self) -> str:
         """What the engine's warm-up is doing."""
-        return "compiling it for this machine (first run only)" if self.engine_estimate > study.LOAD_SECONDS \
+        return (
+            "compiling it for this machine (first run only)"
+            if self.engine_estimate > study.LOAD_SECONDS
             else "loading it"
+        )
 
     def preparing_text(self) -> str:
         """What the engine's warm-up is doing and about how long it has left."""
@@ -809,8 +909,10 @@ class Hub:
         """What an AI's move waits for and about how long (``doing``, ``estimate`` seconds,
         None when unknown), for the ``thinking`` field a waiting person sees."""
         if seat.engine and not self.engine_ready:
-            return {"doing": f"preparing the engine: {self.preparing_what()}",
-                    "estimate": round(self.preparing_left() + (seat.budget or 1.0), 1)}
+            return {
+                "doing": f"preparing the engine: {self.preparing_what()}",
+                "estimate": round(self.preparing_left() + (seat.budget or 1.0), 1),
+            }
         return {"doing": "searching", "estimate": seat.budget}
 
     async def _warm(self) -> None:
@@ -854,16 +956,25 @@ class Hub:
 
     # --- games ----------------------------------------------------------------------
 
-    def create(self, client: Client, game: Game, specs: list[str], clock: dict | None,
-               move_delay: float | None, moves: list | None = None) -> GameSession:
+    def create(
+        self,
+        client: Client,
+        game: Game,
+        specs: list[str],
+        clock: dict | None,
+        move_delay: float | None,
+        moves: list | None = None,
+    ) -> GameSession:
         """A new game created by ``client`` (which takes its human seats)."""
         if len(self.sessions) >= self.config.max_games:
-            raise ProtocolError("limit", f"the server holds its limit of {self.config.max_games} games; "
-                                         f"try again later")
+            raise ProtocolError(
+                "limit", f"the server holds its limit of {self.config.max_games} games; try again later"
+            )
         mine = sum(1 for s in self.sessions.values() if s.creator_address == client.address and not s.over())
         if mine >= self.config.max_games_per_client:
-            raise ProtocolError("limit", f"you already run {mine} games, the limit per client; "
-                                         f"finish or leave one first")
+            raise ProtocolError(
+                "limit", f"you already run {mine} games, the limit per client; finish or leave one first"
+            )
         if clock is None and self.config.clock and any(str(s).strip().lower() == "remote" for s in specs):
             clock = dict(self.config.clock)
         session = GameSession(self, game, specs, creator=client, clock=clock, move_delay=move_delay, moves=moves)
@@ -922,8 +1033,7 @@ class Hub:
         path = self._journal_path()
         if path is None:
             return
-        games = [dict(s.record_json(), game_id=s.id, started=s.started)
-                 for s in self.sessions.values() if not s.over()]
+        games = [dict(s.record_json(), game_id=s.id, started=s.started) for s in self.sessions.values() if not s.over()]
         try:
             write_atomically(path, json.dumps({"format": "mancala-journal", "version": 1, "games": games}) + "\n")
         except OSError as e:
@@ -960,9 +1070,15 @@ class Hub:
             except (OSError, ValueError):
                 continue
             if isinstance(entry, dict):
-                found.append({"game_id": entry.get("game_id"), "game": entry.get("game"),
-                              "players": entry.get("players"), "moves": len(entry.get("moves") or []),
-                              "file": file.name})
+                found.append(
+                    {
+                        "game_id": entry.get("game_id"),
+                        "game": entry.get("game"),
+                        "players": entry.get("players"),
+                        "moves": len(entry.get("moves") or []),
+                        "file": file.name,
+                    }
+                )
         return found
 
     def results(self) -> list[dict]:
@@ -979,23 +1095,42 @@ class Hub:
             except (OSError, ValueError):
                 continue
             if isinstance(entry, dict):
-                out.append({"file": file.name, "game": entry.get("game"), "players": entry.get("players"),
-                            "moves": len(entry.get("moves") or []), "result": entry.get("result")})
+                out.append(
+                    {
+                        "file": file.name,
+                        "game": entry.get("game"),
+                        "players": entry.get("players"),
+                        "moves": len(entry.get("moves") or []),
+                        "result": entry.get("result"),
+                    }
+                )
         return out
 
     # --- messages ----------------------------------------------------------------------
 
     def welcome(self, request_id: Any = None) -> dict:
         """The ``welcome`` message."""
-        return message("welcome", request_id, server=f"mancala {__version__}", protocol=1,
-                       engine="ready" if self.engine_ready else "preparing", limits=self.limits())
+        return message(
+            "welcome",
+            request_id,
+            server=f"mancala {__version__}",
+            protocol=1,
+            engine="ready" if self.engine_ready else "preparing",
+            limits=self.limits(),
+        )
 
     def limits(self) -> dict:
         """The limits clients see (``docs/protocol.md``)."""
-        return {"message_bytes": MAX_MESSAGE_BYTES, "games": self.config.max_games,
-                "games_per_client": self.config.max_games_per_client, "queue": self.config.max_queue,
-                "tree_depth": study.MAX_TREE_DEPTH, "tree_nodes": study.MAX_TREE_NODES,
-                "grace_seconds": self.config.grace, "idle_seconds": self.config.idle_grace}
+        return {
+            "message_bytes": MAX_MESSAGE_BYTES,
+            "games": self.config.max_games,
+            "games_per_client": self.config.max_games_per_client,
+            "queue": self.config.max_queue,
+            "tree_depth": study.MAX_TREE_DEPTH,
+            "tree_nodes": study.MAX_TREE_NODES,
+            "grace_seconds": self.config.grace,
+            "idle_seconds": self.config.idle_grace,
+        }
 
 
 def _safe(text: Any) -> str:

@@ -14,14 +14,14 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from mancala.evaluation import default_evaluation
+from mancala.evaluation.basic import score_difference, win_loss_percent
+from mancala.games import make_game
 from mancala.games.bao import Bao
 from mancala.games.base import Game
 from mancala.games.kalah import Kalah
-from mancala.games import make_game
-from mancala.evaluation import default_evaluation
 from mancala.players import Memory, Player, player_memory, rebuild_player, restore_memory
 from mancala.search.core import INF, Node, SearchAborted, Tracer, alphabeta, minimax
-from mancala.evaluation.basic import score_difference, win_loss_percent
 from mancala.search.explain import compact_board, line_by_turn, prune_reason
 from mancala.server.views import jsonable
 
@@ -38,6 +38,7 @@ def warm_kernels() -> None:
     """Load (or compile, the first time in a tree) the fast Kalah engine's kernels in this
     process (each worker does it when it starts)."""
     from mancala.engine.engine import warm_up  # noqa: PLC0415 (numba loads only when needed)
+
     warm_up()
 
 
@@ -54,6 +55,7 @@ def engine_on_disk() -> bool:
     own process never loads numba."""
     from importlib.util import find_spec  # noqa: PLC0415
     from pathlib import Path  # noqa: PLC0415
+
     spec = find_spec("mancala.engine")
     roots = [Path(p) for p in (spec.submodule_search_locations or [])] if spec else []
     wanted = (("__pycache__", "search.negamax-"), ("bao/__pycache__", "search.negamax-"))
@@ -70,6 +72,7 @@ def warm_engine() -> bool:
     endgame database, then Bao's kernels."""
     from mancala.engine import prepare  # noqa: PLC0415 (numba: loaded in workers only)
     from mancala.engine.bao.search import warm_up as warm_bao  # noqa: PLC0415 (numba loads only when needed)
+
     prepare(Kalah())
     warm_bao()
     return True
@@ -88,8 +91,9 @@ def game_of(spec: str) -> Game:
     return make_game(spec)
 
 
-def think(game_spec: str, state, spec: str, memory: Memory | None = None,
-          seat: str | None = None) -> tuple[Any, Memory]:
+def think(
+    game_spec: str, state, spec: str, memory: Memory | None = None, seat: str | None = None
+) -> tuple[Any, Memory]:
     """The move of the player ``spec`` (with its ``memory``) in ``state`` of the game
     ``game_spec``, and its memory afterwards.  ``seat`` names the game's seat, so that the
     player built for it is used again on its next move in this process."""
@@ -182,9 +186,15 @@ def hint(game: Game, state, seconds: float) -> dict:
         raise ValueError("the game is over: there is no move to hint")
     best = rows[0]
     line = line[:12] if line[:1] == [best["move"]] else [best["move"]]
-    return {"move": best["move"], "value": best["value"], "line": line,
-            "turns": line_by_turn(game, state, line), "depth": best.get("depth", 0),
-            "exact": bool(best["exact"]), "unit": unit(game)}
+    return {
+        "move": best["move"],
+        "value": best["value"],
+        "line": line,
+        "turns": line_by_turn(game, state, line),
+        "depth": best.get("depth", 0),
+        "exact": bool(best["exact"]),
+        "unit": unit(game),
+    }
 
 
 def _kalah_values(game: Kalah, state, seconds: float) -> tuple[list[dict], list[str]]:
@@ -192,6 +202,7 @@ def _kalah_values(game: Kalah, state, seconds: float) -> tuple[list[dict], list[
     itself, the positions one move on, and finished games), the engine's analysis for
     the other moves, their estimates capped by the book's value of the position."""
     from mancala.engine.book import book_line, probe  # noqa: PLC0415 (numba loads only when needed)
+
     mover = game.to_move(state)
     moves = list(game.legal_moves(state))
     order = [str(m) for m in moves]
@@ -212,6 +223,7 @@ def _kalah_values(game: Kalah, state, seconds: float) -> tuple[list[dict], list[
     engine_line: list[str] = []
     if len(known) < len(moves):
         from mancala.engine import analyse  # noqa: PLC0415 (numba loads only when needed)
+
         table = analyse(game, state, seconds)
         engine_line = [str(m) for m in table.line]
         for mv in table:
@@ -220,8 +232,14 @@ def _kalah_values(game: Kalah, state, seconds: float) -> tuple[list[dict], list[
             value = float(mv.value)
             if root is not None:  # no move is better than the position's proved value
                 value = min(value, float(root[1]))
-            rows.append({"move": str(mv.move), "value": jsonable(value), "exact": bool(mv.exact),
-                         **({"depth": mv.depth} if getattr(mv, "depth", None) is not None else {})})
+            rows.append(
+                {
+                    "move": str(mv.move),
+                    "value": jsonable(value),
+                    "exact": bool(mv.exact),
+                    **({"depth": mv.depth} if getattr(mv, "depth", None) is not None else {}),
+                }
+            )
     rows += [{"move": m, "value": jsonable(v), "exact": True} for m, (v, _) in known.items()]
     book_move = str(root[0]) if root is not None else None
     rows.sort(key=lambda r: (-float(r["value"]), not r["exact"], r["move"] != book_move, order.index(r["move"])))
@@ -240,6 +258,7 @@ def _bao_values(game: Bao, state, seconds: float) -> tuple[list[dict], list[str]
     with Bao's evaluation, the same as :func:`_searched_values` would find at the same
     depth, only deeper in the time), sharing one transposition table."""
     from mancala.engine.bao.search import BaoSearcher, search  # noqa: PLC0415 (numba loads only when needed)
+
     mover = game.to_move(state)
     evaluate = default_evaluation(game)
     moves = list(game.legal_moves(state))
@@ -298,8 +317,9 @@ def _deepening_value(game: Game, state, mover: int, evaluate, seconds: float) ->
     for depth in range(1, 64):
         cut_off[0] = False
         try:
-            result = alphabeta(game, state, depth, scored,
-                               stop=(lambda: time.perf_counter() >= deadline) if best else None)
+            result = alphabeta(
+                game, state, depth, scored, stop=(lambda: time.perf_counter() >= deadline) if best else None
+            )
         except SearchAborted:
             break
         best = (sign * result.value, result.line, not cut_off[0], depth)
@@ -336,8 +356,15 @@ def analysis(game: Game, state, seconds: float) -> dict:
         best = rows[0]
         summary = f"best: {best['move']} ({float(best['value']):+g} {'exact' if best['exact'] else 'estimated'})"
     turns = line_by_turn(game, state, line)
-    return {"player": game.to_move(state), "moves": rows, "line": line, "turns": turns, "unit": unit(game),
-            "solved": solved, "summary": summary}
+    return {
+        "player": game.to_move(state),
+        "moves": rows,
+        "line": line,
+        "turns": turns,
+        "unit": unit(game),
+        "solved": solved,
+        "summary": summary,
+    }
 
 
 def review(game: Game, moves: list, seconds: float) -> dict:
@@ -365,9 +392,18 @@ def _searched_review(game: Game, moves: list, seconds: float) -> list[dict]:
         played = next((r for r in rows if r["move"] == str(move)), rows[0])
         best = rows[0]
         loss = max(0.0, float(best["value"]) - float(played["value"]))
-        out.append({"ply": ply, "player": game.to_move(state), "move": str(move), "value": played["value"],
-                    "best": best["move"], "best_value": best["value"], "loss": jsonable(loss),
-                    "exact": bool(played["exact"] and best["exact"])})
+        out.append(
+            {
+                "ply": ply,
+                "player": game.to_move(state),
+                "move": str(move),
+                "value": played["value"],
+                "best": best["move"],
+                "best_value": best["value"],
+                "loss": jsonable(loss),
+                "exact": bool(played["exact"] and best["exact"]),
+            }
+        )
     out.reverse()
     return out
 
@@ -392,11 +428,22 @@ class TreeTracer(Tracer):
         if self.count > self.limit:
             raise _TooBig
         window = None if node.alpha is None else [jsonable(node.alpha), jsonable(node.beta)]
-        d = {"move": None if node.move is None else str(node.move),
-             "player": self.game.to_move(node.state), "max": node.maximizing, "depth": node.depth,
-             "leaf": node.leaf, "terminal": node.terminal, "value": jsonable(node.value),
-             "window": window, "final_window": window, "children": [], "pruned": [],
-             "prune_reason": None, "why": None, "board": compact_board(self.game, node.state) or None}
+        d = {
+            "move": None if node.move is None else str(node.move),
+            "player": self.game.to_move(node.state),
+            "max": node.maximizing,
+            "depth": node.depth,
+            "leaf": node.leaf,
+            "terminal": node.terminal,
+            "value": jsonable(node.value),
+            "window": window,
+            "final_window": window,
+            "children": [],
+            "pruned": [],
+            "prune_reason": None,
+            "why": None,
+            "board": compact_board(self.game, node.state) or None,
+        }
         if self.game.name == "kalah":
             d["cells"] = list(node.state.board)
         if node.leaf:
@@ -455,8 +502,9 @@ def tree(game: Game, state, depth: int, algorithm: str = "alphabeta") -> dict:
     try:
         result = search(game, state, depth, evaluate, tracer=tracer)
     except _TooBig:
-        raise ValueError(f"the {algorithm} tree at depth {depth} has more than {MAX_TREE_NODES} nodes; "
-                         f"choose a smaller depth") from None
+        raise ValueError(
+            f"the {algorithm} tree at depth {depth} has more than {MAX_TREE_NODES} nodes; choose a smaller depth"
+        ) from None
     counter = _Counter(MAX_MINIMAX_COUNT)
     counts: dict[str, Any] = {}
     if algorithm == "alphabeta":
@@ -468,15 +516,33 @@ def tree(game: Game, state, depth: int, algorithm: str = "alphabeta") -> dict:
     else:
         counts["minimax"] = result.nodes
         counts["alphabeta"] = alphabeta(game, state, depth, evaluate).nodes
-    return {"algorithm": algorithm, "depth": depth, "root": tracer.root, "nodes": counts,
-            "shown": tracer.count, "best": None if result.move is None else str(result.move),
-            "value": jsonable(float(result.value)), "line": [str(m) for m in result.line],
-            "turns": line_by_turn(game, state, result.line),
-            "evaluation": getattr(evaluate, "__name__", "evaluation")}
+    return {
+        "algorithm": algorithm,
+        "depth": depth,
+        "root": tracer.root,
+        "nodes": counts,
+        "shown": tracer.count,
+        "best": None if result.move is None else str(result.move),
+        "value": jsonable(float(result.value)),
+        "line": [str(m) for m in result.line],
+        "turns": line_by_turn(game, state, result.line),
+        "evaluation": getattr(evaluate, "__name__", "evaluation"),
+    }
 
 
-__all__ = ["warm_kernels", "warm_engine", "think", "position_values", "forget_positions", "hint", "analysis", "review",
-           "tree", "MAX_TREE_DEPTH", "INF"]
+__all__ = [
+    "warm_kernels",
+    "warm_engine",
+    "think",
+    "position_values",
+    "forget_positions",
+    "hint",
+    "analysis",
+    "review",
+    "tree",
+    "MAX_TREE_DEPTH",
+    "INF",
+]
 
 
 #: how each game's move values are found, by name (others: alpha-beta, move by move)

@@ -63,8 +63,13 @@ def last_view(game: Game, before, move, after, ply: int) -> dict:
     """What ``move`` (played from ``before``, giving ``after``) did: text, notices, the board
     before it and the animation steps."""
     player = game.to_move(before)
-    out = {"ply": ply, "player": player, "move": str(move),
-           "text": game.describe_move(before, move, after), "before": board_view(game, before)}
+    out = {
+        "ply": ply,
+        "player": player,
+        "move": str(move),
+        "text": game.describe_move(before, move, after),
+        "before": board_view(game, before),
+    }
     out.update(view_of(game).events(game, before, move, after))
     return out
 
@@ -77,8 +82,11 @@ def _game_over(game: Game, after, names: list[str]) -> list[dict]:
 
 
 def _text_board(game: Game, state) -> dict:
-    return {"kind": "text", "text": game.render(state),
-            "names": [game.player_name(0, state), game.player_name(1, state)]}
+    return {
+        "kind": "text",
+        "text": game.render(state),
+        "names": [game.player_name(0, state), game.player_name(1, state)],
+    }
 
 
 def _text_legal(game: Game, state) -> list[dict]:
@@ -121,33 +129,46 @@ def _kalah_last(game: Kalah, before: KalahState, move, after: KalahState) -> dic
 
 def _kalah_board(game: Kalah, state: KalahState) -> dict:
     n = state.pits
-    labels = ([f"South pit {i}" for i in range(1, n + 1)] + ["South store"]
-              + [f"North pit {i}" for i in range(1, n + 1)] + ["North store"])
-    return {"kind": "kalah", "pits": n, "cells": list(state.board),
-            "stores": [store_index(n, 0), store_index(n, 1)],
-            "seats": [state.player_seat(0), state.player_seat(1)], "swapped": state.swapped,
-            "to_move_seat": state.seat,
-            "rows": {"south": list(range(n)), "north": [pit_index(n, 1, p) for p in range(n, 0, -1)]},
-            "labels": labels}
+    labels = (
+        [f"South pit {i}" for i in range(1, n + 1)]
+        + ["South store"]
+        + [f"North pit {i}" for i in range(1, n + 1)]
+        + ["North store"]
+    )
+    return {
+        "kind": "kalah",
+        "pits": n,
+        "cells": list(state.board),
+        "stores": [store_index(n, 0), store_index(n, 1)],
+        "seats": [state.player_seat(0), state.player_seat(1)],
+        "swapped": state.swapped,
+        "to_move_seat": state.seat,
+        "rows": {"south": list(range(n)), "north": [pit_index(n, 1, p) for p in range(n, 0, -1)]},
+        "labels": labels,
+    }
 
 
 def _kalah_events(game: Kalah, before: KalahState, move, after: KalahState) -> tuple[list, list]:
     ev = after.last
     if move.pit is None:
-        return ([{"kind": "swap", "text": f"{game.seat_name(before.seat)} swaps sides (pie rule)"}],
-                [{"kind": "swap"}])
+        return ([{"kind": "swap", "text": f"{game.seat_name(before.seat)} swaps sides (pie rule)"}], [{"kind": "swap"}])
     n = before.pits
     seat = before.seat
     origin = pit_index(n, seat, move.pit)
     seeds = before.board[origin]
     cycle = game.sowing_cycle(seat, origin, move.clockwise)
-    steps: list[dict] = [{"kind": "pickup", "cell": origin, "seeds": seeds},
-                         {"kind": "sow", "cells": [cycle[k % len(cycle)] for k in range(seeds)]}]
+    steps: list[dict] = [
+        {"kind": "pickup", "cell": origin, "seeds": seeds},
+        {"kind": "sow", "cells": [cycle[k % len(cycle)] for k in range(seeds)]},
+    ]
     notices = []
     if ev is not None and ev.capture:
         last = ev.last_index
-        cells = [last, opposite_index(n, last)] if game.rules.capture is Capture.OPPOSITE_AND_LAST \
+        cells = (
+            [last, opposite_index(n, last)]
+            if game.rules.capture is Capture.OPPOSITE_AND_LAST
             else [opposite_index(n, last)]
+        )
         steps.append({"kind": "capture", "cells": cells, "store": store_index(n, seat), "seeds": ev.captured})
         notices.append({"kind": "capture", "text": f"capture of {ev.captured}"})
     if ev is not None and ev.extra_turn:
@@ -164,8 +185,7 @@ def _kalah_events(game: Kalah, before: KalahState, move, after: KalahState) -> t
                     sweep.append({"from": c, "to": store_index(n, to), "seeds": cells_before[c]})
         if sweep:
             steps.append({"kind": "sweep", "moves": sweep})
-        notices.append({"kind": "game_over",
-                        "text": f"game over: South {after.store(0)}, North {after.store(1)}"})
+        notices.append({"kind": "game_over", "text": f"game over: South {after.store(0)}, North {after.store(1)}"})
     return notices, steps
 
 
@@ -198,10 +218,17 @@ def _bao_legal(game: Bao, state: BaoState) -> list[dict]:
         kichwa = None
         if m.capture and m.namua:
             kichwa = "left" if m.direction == CW else "right"
-        out.append({"move": str(m), "hole": hole_name(m.player, m.hole), "dir": m.letter,
-                    "sow": "cw" if m.direction == CW else "acw", "capture": m.capture,
-                    "house": m.house if pairs[(m.hole, m.direction)] > 1 else None,
-                    "kichwa": kichwa})
+        out.append(
+            {
+                "move": str(m),
+                "hole": hole_name(m.player, m.hole),
+                "dir": m.letter,
+                "sow": "cw" if m.direction == CW else "acw",
+                "capture": m.capture,
+                "house": m.house if pairs[(m.hole, m.direction)] > 1 else None,
+                "kichwa": kichwa,
+            }
+        )
     return out
 
 
@@ -215,18 +242,25 @@ def _bao_board(game: Bao, state: BaoState) -> dict:
     def hole(p: int, i: int) -> dict:
         return {"name": hole_name(p, i), "player": p, "index": i, "seeds": state.holes[p][i]}
 
-    rows = [[hole(1, i) for i in range(8, 16)],          # North back: b8..b1
-            [hole(1, i) for i in range(7, -1, -1)],      # North front: a8..a1
-            [hole(0, i) for i in range(0, 8)],           # South front: A1..A8
-            [hole(0, i) for i in range(15, 7, -1)]]      # South back: B1..B8
-    return {"kind": "bao", "rows": rows, "holes": [list(state.holes[0]), list(state.holes[1])],
-            "stock": list(state.stock), "stage": ["namua" if s else "mtaji" for s in state.stock],
-            "nyumba": [{"hole": hole_name(p, NYUMBA), "owned": state.owns[p], "functional": state.functional(p)}
-                       for p in (0, 1)],
-            "takasia": hole_name(state.player, state.takasia) if state.takasia is not None else None,
-            "must_capture": (hole_name(1 - state.player, state.must_capture)
-                             if state.must_capture is not None else None),
-            "to_move": state.player}
+    rows = [
+        [hole(1, i) for i in range(8, 16)],  # North back: b8..b1
+        [hole(1, i) for i in range(7, -1, -1)],  # North front: a8..a1
+        [hole(0, i) for i in range(0, 8)],  # South front: A1..A8
+        [hole(0, i) for i in range(15, 7, -1)],
+    ]  # South back: B1..B8
+    return {
+        "kind": "bao",
+        "rows": rows,
+        "holes": [list(state.holes[0]), list(state.holes[1])],
+        "stock": list(state.stock),
+        "stage": ["namua" if s else "mtaji" for s in state.stock],
+        "nyumba": [
+            {"hole": hole_name(p, NYUMBA), "owned": state.owns[p], "functional": state.functional(p)} for p in (0, 1)
+        ],
+        "takasia": hole_name(state.player, state.takasia) if state.takasia is not None else None,
+        "must_capture": (hole_name(1 - state.player, state.must_capture) if state.must_capture is not None else None),
+        "to_move": state.player,
+    }
 
 
 def _bao_events(game: Bao, before: BaoState, after: BaoState) -> tuple[list, list]:
@@ -248,16 +282,28 @@ def _bao_events(game: Bao, before: BaoState, after: BaoState) -> tuple[list, lis
         else:  # relay or house: the hole where the previous lap ended
             source = hole_name(p, previous_end)
         previous_end = lap.last
-        steps.append({"kind": lap.kind, "player": p, "from": source,
-                      "holes": [hole_name(p, h) for h in lap.holes()], "seeds": lap.seeds,
-                      "captured": hole_name(q, lap.captured) if lap.captured is not None else None,
-                      "captured_seeds": next((n for h, n in ev.captures if h == lap.captured), 0)
-                      if lap.captured is not None else 0})
+        steps.append(
+            {
+                "kind": lap.kind,
+                "player": p,
+                "from": source,
+                "holes": [hole_name(p, h) for h in lap.holes()],
+                "seeds": lap.seeds,
+                "captured": hole_name(q, lap.captured) if lap.captured is not None else None,
+                "captured_seeds": next((n for h, n in ev.captures if h == lap.captured), 0)
+                if lap.captured is not None
+                else 0,
+            }
+        )
     notices = []
     if ev.captures:
         total = sum(n for _, n in ev.captures)
-        notices.append({"kind": "capture", "text": f"{len(ev.captures)} capture{'s' if len(ev.captures) > 1 else ''}"
-                                                   f" ({total} seeds)"})
+        notices.append(
+            {
+                "kind": "capture",
+                "text": f"{len(ev.captures)} capture{'s' if len(ev.captures) > 1 else ''} ({total} seeds)",
+            }
+        )
     if ev.taxed:
         notices.append({"kind": "tax", "text": "tax: 2 seeds from the nyumba"})
     if ev.house_played:
@@ -267,12 +313,20 @@ def _bao_events(game: Bao, before: BaoState, after: BaoState) -> tuple[list, lis
     for lost in ev.houses_lost:
         notices.append({"kind": "house", "text": f"{game.player_name(lost)} loses the nyumba"})
     if ev.takasia is not None:
-        notices.append({"kind": "takasia",
-                        "text": f"takasia: {game.player_name(q)} may not empty {hole_name(q, ev.takasia)} next move"})
+        notices.append(
+            {
+                "kind": "takasia",
+                "text": f"takasia: {game.player_name(q)} may not empty {hole_name(q, ev.takasia)} next move",
+            }
+        )
     if game.is_terminal(after):
         w = game.winner(after)
-        notices.append({"kind": "game_over",
-                        "text": f"game over: {game.player_name(w)} wins" if w is not None else "game over: draw"})
+        notices.append(
+            {
+                "kind": "game_over",
+                "text": f"game over: {game.player_name(w)} wins" if w is not None else "game over: draw",
+            }
+        )
     return notices, steps
 
 
@@ -294,8 +348,10 @@ def _ttt_legal(game: TicTacToe, state: TicTacToeState) -> list[dict]:
 
 def _ttt_last(game: TicTacToe, before: TicTacToeState, move, after: TicTacToeState) -> dict:
     player = game.to_move(before)
-    return {"notices": _game_over(game, after, ["X", "O"]),
-            "steps": [{"kind": "place", "cell": move.cell, "mark": "XO"[player]}]}
+    return {
+        "notices": _game_over(game, after, ["X", "O"]),
+        "steps": [{"kind": "place", "cell": move.cell, "mark": "XO"[player]}],
+    }
 
 
 #: the games with a board of their own on the page, by name

@@ -96,8 +96,15 @@ class _Worker:
 class _Task:
     """A task waiting for a worker."""
 
-    def __init__(self, future: asyncio.Future, task_id: int, fn: Callable, args: tuple,
-                 affinity: str | None, prefer: str | None = None) -> None:
+    def __init__(
+        self,
+        future: asyncio.Future,
+        task_id: int,
+        fn: Callable,
+        args: tuple,
+        affinity: str | None,
+        prefer: str | None = None,
+    ) -> None:
         self.future, self.task_id, self.fn, self.args, self.affinity = future, task_id, fn, args, affinity
         #: a key whose worker is preferred when idle (what it keeps helps), any worker else
         self.prefer = prefer
@@ -130,8 +137,9 @@ class WorkerPool:
 
     def _spawn(self) -> None:
         parent_end, child_end = self.context.Pipe()
-        process = self.context.Process(target=_worker_main, args=(child_end, self.init, os.getpid()),
-                                       name="mancala-worker", daemon=True)
+        process = self.context.Process(
+            target=_worker_main, args=(child_end, self.init, os.getpid()), name="mancala-worker", daemon=True
+        )
         process.start()
         child_end.close()
         worker = _Worker(process, parent_end)
@@ -145,8 +153,9 @@ class WorkerPool:
         while len(self.workers) < self.size and not self.closed:
             self._spawn()
 
-    async def run(self, fn: Callable, *args: Any, affinity: str | None = None, prefer: str | None = None,
-                  urgent: bool = True) -> Any:
+    async def run(
+        self, fn: Callable, *args: Any, affinity: str | None = None, prefer: str | None = None, urgent: bool = True
+    ) -> Any:
         """``fn(*args)`` in a worker; its exception is raised here.  Cancelling the caller
         ends the work (the worker is replaced).  ``affinity``: run in the worker that ran
         that key before (waiting for it); ``prefer``: that worker if it is idle, else any."""
@@ -183,8 +192,11 @@ class WorkerPool:
                 if task.future.done():
                     queue.remove(task)
                     continue
-                if background and self.size > 1 and \
-                        sum(1 for w in self.workers if w.future is not None and w.background) >= self.size - 1:
+                if (
+                    background
+                    and self.size > 1
+                    and sum(1 for w in self.workers if w.future is not None and w.background) >= self.size - 1
+                ):
                     return
                 worker = self._worker_for(task)
                 if worker is None:
@@ -216,8 +228,9 @@ class WorkerPool:
             future = worker.future
             self._replace(worker)
             if future is not None and not future.done():
-                future.set_exception(WorkerDied("the worker process stopped before answering "
-                                                "(killed, or out of memory)"))
+                future.set_exception(
+                    WorkerDied("the worker process stopped before answering (killed, or out of memory)")
+                )
             return
         except Exception as e:  # noqa: BLE001 (a reply that cannot be unpickled)
             ok, value = False, e

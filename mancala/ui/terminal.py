@@ -37,8 +37,10 @@ from mancala.record import GameRecord, save_record
 from mancala.search.explain import line_by_turn
 
 DEFAULT_SAVE = "mancala-save.json"
-HELP = ("Type a move, or: hint (the AI's suggestion), undo (take back your last move), save [FILE], "
-        "resign (give up), board, flip (turn the board), help, quit.")
+HELP = (
+    "Type a move, or: hint (the AI's suggestion), undo (take back your last move), save [FILE], "
+    "resign (give up), board, flip (turn the board), help, quit."
+)
 #: seconds a person waits before the "thinking…" line appears
 THINKING_AFTER = 0.5
 CHANGED_STYLE = "bold yellow"
@@ -154,8 +156,7 @@ class PipedLines:
             if not piece:
                 raise EOFError
             if "\x00" in piece:
-                raise BadInput("standard input is not text (it holds NUL characters); pipe the moves "
-                               "as lines of text")
+                raise BadInput("standard input is not text (it holds NUL characters); pipe the moves as lines of text")
             if self.after_cr and piece.startswith("\n"):
                 piece = piece[1:]
                 if not piece:
@@ -172,9 +173,17 @@ class PipedLines:
 class TerminalGame:
     """One game played in the terminal."""
 
-    def __init__(self, record: GameRecord, players: Sequence[Player], console: Console | None = None,
-                 read_line: Callable[[str], str] = input, save_path: str | None = None,
-                 autosave: bool = False, hint_seconds: float = 1.0, view: int | None = None) -> None:
+    def __init__(
+        self,
+        record: GameRecord,
+        players: Sequence[Player],
+        console: Console | None = None,
+        read_line: Callable[[str], str] = input,
+        save_path: str | None = None,
+        autosave: bool = False,
+        hint_seconds: float = 1.0,
+        view: int | None = None,
+    ) -> None:
         self.record = record
         self.game: Game = record.game
         self.players = list(players)
@@ -229,8 +238,7 @@ class TerminalGame:
         if not self.console.is_terminal:
             yield
             return
-        with Progress(_LateSpinner(), _ThinkingColumn(what), console=self.console,
-                      transient=True) as progress:
+        with Progress(_LateSpinner(), _ThinkingColumn(what), console=self.console, transient=True) as progress:
             progress.add_task(what, total=None)
             yield
 
@@ -240,6 +248,7 @@ class TerminalGame:
         if not needed or self.game.name != "kalah":
             return
         from mancala.engine import is_prepared, prepare  # noqa: PLC0415 (numba loads only when needed)
+
         if not is_prepared(self.game):
             self.say("preparing the engine (once)…", "dim")
             with self.waiting("preparing the engine"):
@@ -278,8 +287,10 @@ class TerminalGame:
                 after = game.apply(state, move)
                 self.record.moves.append(move)
                 self.unsaved = True
-                self.say(self.game.describe_move(state, move, after)
-                         + ("" if isinstance(mover, HumanPlayer) else f"  [{mover.spec}]"))
+                self.say(
+                    self.game.describe_move(state, move, after)
+                    + ("" if isinstance(mover, HumanPlayer) else f"  [{mover.spec}]")
+                )
                 if [self.name(p, state) for p in (0, 1)] != [self.name(p, after) for p in (0, 1)]:
                     self.say(f"Seats changed: {self.name(0, after)} and {self.name(1, after)}.", "bold")
                 before, state = state, after
@@ -309,8 +320,9 @@ class TerminalGame:
             try:
                 line = self.read_line(f"{self.name(player, state)} to move [{moves}] > ")
             except EOFError:
-                raise _Quit("Input ended; leaving the game."
-                            + (" The last moves were not saved." if self.unsaved else "")) from None
+                raise _Quit(
+                    "Input ended; leaving the game." + (" The last moves were not saved." if self.unsaved else "")
+                ) from None
             if self.echo:
                 self.console.print(Text(line.rstrip("\n")))
             words = line.strip().split()
@@ -353,10 +365,14 @@ class TerminalGame:
         with self.waiting("thinking about a hint"):
             result = best_search(self.game, state, self.hint_seconds)
         line = ", ".join(line_by_turn(self.game, state, result.line[:8]))
-        how = ("exact, from the opening book" if result.algorithm == "book(exact)" else
-               "exact" if result.exact else f"at depth {result.depth}")
-        self.say(f"Hint: {result.move} (value {result.value:+g} for you, {how}; "
-                 f"expected line {line})")
+        how = (
+            "exact, from the opening book"
+            if result.algorithm == "book(exact)"
+            else "exact"
+            if result.exact
+            else f"at depth {result.depth}"
+        )
+        self.say(f"Hint: {result.move} (value {result.value:+g} for you, {how}; expected line {line})")
 
     def resign(self, player: int) -> None:
         """End the game: ``player`` resigns (recorded, and saved when saving after every move)."""

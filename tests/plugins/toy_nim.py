@@ -112,5 +112,12 @@ class Nim:
         return ("First", "Second")[player]
 
 
-register(GameInfo("toynim", "Toy Nim", "one-pile Nim, a toy game registered by the tests",
-                  lambda options: Nim(NimRules.from_dict(options)), NimRules))
+register(
+    GameInfo(
+        "toynim",
+        "Toy Nim",
+        "one-pile Nim, a toy game registered by the tests",
+        lambda options: Nim(NimRules.from_dict(options)),
+        NimRules,
+    )
+)

@@ -40,12 +40,12 @@ S_FINISHED = 41
 S_SIZE = 42
 
 # --- the rules array ----------------------------------------------------------
-R_TAX_SMALL = 0      # tax_small_house
-R_SINGLETONS = 1     # 0 owned, 1 functional, 2 any
-R_MTAJI_HOUSE = 2    # 0 first-capture, 1 stock-empty, 2 until-emptied
-R_TAKASIA = 3        # the takasia rule
-R_EXEMPT = 4         # takasia_exempt_singletons
-R_FORCES = 5         # takasia_forces_capture
+R_TAX_SMALL = 0  # tax_small_house
+R_SINGLETONS = 1  # 0 owned, 1 functional, 2 any
+R_MTAJI_HOUSE = 2  # 0 first-capture, 1 stock-empty, 2 until-emptied
+R_TAKASIA = 3  # the takasia rule
+R_EXEMPT = 4  # takasia_exempt_singletons
+R_FORCES = 5  # takasia_forces_capture
 R_MAX_PLIES = 6
 R_MAX_LAPS = 7
 R_SIZE = 8
@@ -64,8 +64,8 @@ MAX_MOVES = 32
 
 # --- simulate() results -----------------------------------------------------------
 OK = 0
-ENDLESS = 1          # the position repeated: the move never ends
-ENDLESS_LIMIT = 2    # max_laps laps without ending or repeating: counted as never-ending
+ENDLESS = 1  # the position repeated: the move never ends
+ENDLESS_LIMIT = 2  # max_laps laps without ending or repeating: counted as never-ending
 
 #: scratch cells simulate() needs (its ``ws`` argument)
 WS_SIZE = 112
@@ -370,8 +370,7 @@ def gen_moves(s, rules, codes, children, endless, ws, first_only):
                         if first_only and k > 0:
                             return k, ne, True
                         if k > before and decision:
-                            k, ne, decision = _try(s, rules, i, d, True, True, codes, children, k, endless, ne,
-                                                   ws)
+                            k, ne, decision = _try(s, rules, i, d, True, True, codes, children, k, endless, ne, ws)
             return k, ne, True
         n_occ = 0
         all_single = True
@@ -421,8 +420,7 @@ def gen_moves(s, rules, codes, children, endless, ws, first_only):
                     if j < 8 and s[m + j] != 0 and s[o + 7 - j] != 0:
                         if must_found and 7 - j != must:
                             continue
-                        k, ne, decision = _try(s, rules, i, d, False, True, codes, children, k, endless, ne,
-                                               ws)
+                        k, ne, decision = _try(s, rules, i, d, False, True, codes, children, k, endless, ne, ws)
                         if first_only and k > 0:
                             return k, ne, True
         return k, ne, True
@@ -508,9 +506,11 @@ def heuristic(s, w):
             my_mob += 1
         if b >= 2:
             op_mob += 1
-    score = (w[W_FRONT] * (my_front - op_front)
-             + w[W_BACK] * ((my_all - my_front) - (op_all - op_front))
-             + w[W_STOCK] * (s[S_STOCK + p] - s[S_STOCK + q]))
+    score = (
+        w[W_FRONT] * (my_front - op_front)
+        + w[W_BACK] * ((my_all - my_front) - (op_all - op_front))
+        + w[W_STOCK] * (s[S_STOCK + p] - s[S_STOCK + q])
+    )
     if s[S_STOCK + p] != 0 or s[S_STOCK + q] != 0:
         score += w[W_NAMUA_FRONT] * (my_front - op_front)
         if w[W_HOUSE] != 0.0:

@@ -28,8 +28,8 @@ from numba import njit
 
 from mancala.engine.bao import kernels as K
 from mancala.errors import BadInput
-from mancala.games.bao import Bao, BaoMove, BaoRules, BaoState, MtajiHouse, SingletonRule
 from mancala.evaluation.bao import BaoWeights
+from mancala.games.bao import Bao, BaoMove, BaoRules, BaoState, MtajiHouse, SingletonRule
 from mancala.search.core import SearchResult
 
 #: deepest search (plies); Bao has no extra turns, so depth in turns = plies
@@ -38,13 +38,13 @@ MAX_DEPTH = 60
 TABLE_ENTRIES = 1 << 19
 
 # ctl slots
-C_NODES = 0       # nodes visited (root included), as the reference counts them
-C_HEUR = 1        # depth leaves scored by the heuristic (0 over a search = its value is exact)
-C_ABORT = 2       # 1 once the node limit or the deadline is reached
-C_LIMIT = 3       # node limit (0: none)
-C_CHECK = 4       # node count at which to look at the clock next
-C_ROOTMOVE = 5    # the root's best move code
-C_USE_TT = 6      # 1: use the transposition table (0: plain alpha-beta, for tests)
+C_NODES = 0  # nodes visited (root included), as the reference counts them
+C_HEUR = 1  # depth leaves scored by the heuristic (0 over a search = its value is exact)
+C_ABORT = 2  # 1 once the node limit or the deadline is reached
+C_LIMIT = 3  # node limit (0: none)
+C_CHECK = 4  # node count at which to look at the clock next
+C_ROOTMOVE = 5  # the root's best move code
+C_USE_TT = 6  # 1: use the transposition table (0: plain alpha-beta, for tests)
 C_SIZE = 8
 CHECK_EVERY = 1024
 
@@ -57,6 +57,7 @@ _MTAJI = {MtajiHouse.FIRST_CAPTURE: 0, MtajiHouse.STOCK_EMPTY: 1, MtajiHouse.UNT
 
 
 # --- conversions -------------------------------------------------------------------
+
 
 def rules_array(rules: BaoRules) -> np.ndarray:
     """The kernels' rules array for ``rules``."""
@@ -74,9 +75,19 @@ def rules_array(rules: BaoRules) -> np.ndarray:
 
 def weights_array(weights: BaoWeights = BaoWeights()) -> np.ndarray:
     """The kernels' weights array (``W_*`` slots) for ``weights``."""
-    return np.array([weights.front, weights.back, weights.stock, weights.namua_front,
-                     weights.threat_to_move, weights.threat_waiting, weights.house, weights.mobility],
-                    dtype=np.float64)
+    return np.array(
+        [
+            weights.front,
+            weights.back,
+            weights.stock,
+            weights.namua_front,
+            weights.threat_to_move,
+            weights.threat_waiting,
+            weights.house,
+            weights.mobility,
+        ],
+        dtype=np.float64,
+    )
 
 
 def state_array(state: BaoState) -> np.ndarray:
@@ -84,8 +95,8 @@ def state_array(state: BaoState) -> np.ndarray:
     s = np.zeros(K.S_SIZE, dtype=np.int64)
     s[0:16] = state.holes[0]
     s[16:32] = state.holes[1]
-    s[K.S_STOCK:K.S_STOCK + 2] = state.stock
-    s[K.S_OWNS:K.S_OWNS + 2] = [int(o) for o in state.owns]
+    s[K.S_STOCK : K.S_STOCK + 2] = state.stock
+    s[K.S_OWNS : K.S_OWNS + 2] = [int(o) for o in state.owns]
     s[K.S_PLAYER] = state.player
     s[K.S_TAKASIA] = -1 if state.takasia is None else state.takasia
     s[K.S_MUST] = -1 if state.must_capture is None else state.must_capture
@@ -97,13 +108,21 @@ def state_array(state: BaoState) -> np.ndarray:
 
 def array_state(s: np.ndarray) -> BaoState:
     """The :class:`BaoState` of a position array (without ``last``)."""
+
     def opt(v):
         return None if v < 0 else int(v)
-    return BaoState(holes=(tuple(int(x) for x in s[0:16]), tuple(int(x) for x in s[16:32])),
-                    stock=(int(s[K.S_STOCK]), int(s[K.S_STOCK + 1])),
-                    owns=(bool(s[K.S_OWNS]), bool(s[K.S_OWNS + 1])), player=int(s[K.S_PLAYER]),
-                    takasia=opt(s[K.S_TAKASIA]), must_capture=opt(s[K.S_MUST]), ply=int(s[K.S_PLY]),
-                    winner=opt(s[K.S_WINNER]), finished=bool(s[K.S_FINISHED]))
+
+    return BaoState(
+        holes=(tuple(int(x) for x in s[0:16]), tuple(int(x) for x in s[16:32])),
+        stock=(int(s[K.S_STOCK]), int(s[K.S_STOCK + 1])),
+        owns=(bool(s[K.S_OWNS]), bool(s[K.S_OWNS + 1])),
+        player=int(s[K.S_PLAYER]),
+        takasia=opt(s[K.S_TAKASIA]),
+        must_capture=opt(s[K.S_MUST]),
+        ply=int(s[K.S_PLY]),
+        winner=opt(s[K.S_WINNER]),
+        finished=bool(s[K.S_FINISHED]),
+    )
 
 
 def move_code(move: BaoMove) -> int:
@@ -113,8 +132,14 @@ def move_code(move: BaoMove) -> int:
 
 def code_move(state: BaoState, code: int, capture: bool) -> BaoMove:
     """The :class:`BaoMove` a code names in ``state`` (``capture``: the position's moves capture)."""
-    return BaoMove(state.player, code & 15, 1 if code & K.CW_BIT else -1, capture, state.stock[state.player] > 0,
-                   bool(code & K.HOUSE_BIT))
+    return BaoMove(
+        state.player,
+        code & 15,
+        1 if code & K.CW_BIT else -1,
+        capture,
+        state.stock[state.player] > 0,
+        bool(code & K.HOUSE_BIT),
+    )
 
 
 @njit(cache=True)
@@ -140,6 +165,7 @@ def position_value(s, rules, w):
 
 
 # --- the search ------------------------------------------------------------------------
+
 
 @njit(cache=True)
 def now() -> float:
@@ -242,8 +268,9 @@ def negamax(s, ply, depth, alpha, beta, rules, w, z, tkey, tval, tdat, ch, cd, s
     a = alpha
     for r in range(n):
         k = order[r]
-        v = -negamax(children[k], ply + 1, depth - 1, -beta, -a, rules, w, z, tkey, tval, tdat, ch, cd, sc, en,
-                     ws, ctl, deadline)
+        v = -negamax(
+            children[k], ply + 1, depth - 1, -beta, -a, rules, w, z, tkey, tval, tdat, ch, cd, sc, en, ws, ctl, deadline
+        )
         if ctl[C_ABORT] != 0:
             return 0.0
         if v > best:
@@ -284,8 +311,9 @@ def search_root(s, depth, rules, w, z, tkey, tval, tdat, ctl, deadline):
     # typed (non-literal) arguments: literals in a recursive function's first call break numba's cache
     zero = np.int64(0)
     big = np.float64(np.inf)
-    return negamax(s, zero, np.int64(depth), -big, big, rules, w, z, tkey, tval, tdat, ch, cd, sc, en, ws, ctl,
-                   deadline)
+    return negamax(
+        s, zero, np.int64(depth), -big, big, rules, w, z, tkey, tval, tdat, ch, cd, sc, en, ws, ctl, deadline
+    )
 
 
 class BaoSearcher:
@@ -294,8 +322,9 @@ class BaoSearcher:
     Keep one per player to reuse the table from move to move (it stays valid: keys
     include the ply and every rule-relevant cell)."""
 
-    def __init__(self, game: Bao, weights: BaoWeights = BaoWeights(), entries: int = TABLE_ENTRIES,
-                 use_table: bool = True) -> None:
+    def __init__(
+        self, game: Bao, weights: BaoWeights = BaoWeights(), entries: int = TABLE_ENTRIES, use_table: bool = True
+    ) -> None:
         if entries & (entries - 1):
             raise BadInput(f"table entries must be a power of two, got {entries}")
         self.game = game
@@ -313,12 +342,15 @@ class BaoSearcher:
         """Nodes visited so far (every search of this searcher)."""
         return int(self.ctl[C_NODES])
 
-    def run(self, s: np.ndarray, depth: int, deadline: float = 0.0, node_limit: int = 0) -> tuple[float, int, bool, bool]:
+    def run(
+        self, s: np.ndarray, depth: int, deadline: float = 0.0, node_limit: int = 0
+    ) -> tuple[float, int, bool, bool]:
         """One fixed-depth search: (value, best move code, complete, exact)."""
         self.ctl[C_HEUR] = 0
         self.ctl[C_LIMIT] = node_limit
-        value = search_root(s, depth, self.rules, self.weights, self.z, self.tkey, self.tval, self.tdat,
-                            self.ctl, deadline)
+        value = search_root(
+            s, depth, self.rules, self.weights, self.z, self.tkey, self.tval, self.tdat, self.ctl, deadline
+        )
         return float(value), int(self.ctl[C_ROOTMOVE]), not self.ctl[C_ABORT], self.ctl[C_HEUR] == 0
 
     def line(self, state: BaoState, first: BaoMove, limit: int) -> tuple:
@@ -341,8 +373,16 @@ class BaoSearcher:
             if code not in codes:
                 break
             p = int(s[K.S_PLAYER])
-            moves.append(BaoMove(p, code & 15, 1 if code & K.CW_BIT else -1, bool(capture), bool(s[K.S_STOCK + p] > 0),
-                                 bool(code & K.HOUSE_BIT)))
+            moves.append(
+                BaoMove(
+                    p,
+                    code & 15,
+                    1 if code & K.CW_BIT else -1,
+                    bool(capture),
+                    bool(s[K.S_STOCK + p] > 0),
+                    bool(code & K.HOUSE_BIT),
+                )
+            )
         return tuple(moves)
 
 
@@ -353,9 +393,17 @@ def warm_up() -> None:
     searcher.run(state_array(game.initial_state()), 1)
 
 
-def search(game: Bao, state: BaoState, seconds: float | None = 1.0, *, max_depth: int = MAX_DEPTH,
-           max_nodes: int | None = None, weights: BaoWeights = BaoWeights(),
-           searcher: BaoSearcher | None = None, clock: Callable[[], float] = time.perf_counter) -> SearchResult:
+def search(
+    game: Bao,
+    state: BaoState,
+    seconds: float | None = 1.0,
+    *,
+    max_depth: int = MAX_DEPTH,
+    max_nodes: int | None = None,
+    weights: BaoWeights = BaoWeights(),
+    searcher: BaoSearcher | None = None,
+    clock: Callable[[], float] = time.perf_counter,
+) -> SearchResult:
     """Iterative deepening: depth 1, 2, ... up to ``max_depth`` plies while the budget lasts
     (``seconds`` of wall time, or ``max_nodes`` nodes; None: no limit).  Returns the last
     complete iteration (depth 1 always completes), with the root value for the player to
@@ -396,5 +444,11 @@ def search(game: Bao, state: BaoState, seconds: float | None = 1.0, *, max_depth
     if move not in moves:  # cannot happen: the code came from the kernels' move list
         raise RuntimeError(f"Bao engine returned an unknown move code {code}")
     line = searcher.line(state, move, depth)
-    return SearchResult(move, value, line, searcher.nodes - nodes_at_start, depth,
-                        f"bao-engine({'exact' if exact else f'depth {depth}'})")
+    return SearchResult(
+        move,
+        value,
+        line,
+        searcher.nodes - nodes_at_start,
+        depth,
+        f"bao-engine({'exact' if exact else f'depth {depth}'})",
+    )
