@@ -77,7 +77,7 @@ class GameRecord:
     def to_json(self) -> dict:
         """The record as JSON-ready data (see the module doc)."""
         state = self.final_state()
-        data = {
+        data: dict[str, Any] = {
             "format": FORMAT,
             "version": 1 if self.resigned is None else 2,
             "game": game_spec(self.game),

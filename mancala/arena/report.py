@@ -108,8 +108,7 @@ def report_text(results: Sequence[dict]) -> str:
         return "no games yet\n"
     games = sorted({r["game"] for r in results})
     machines = sorted({(r.get("machine") or {}).get("host", "?") for r in results})
-    loads = [(r.get("machine") or {}).get("load") for r in results]
-    loads = [x for x in loads if x is not None]
+    loads = [float(x) for r in results if (x := (r.get("machine") or {}).get("load")) is not None]
     lines = [
         f"game: {', '.join(games)}; {len(results)} games"
         + (f"; machine load average {min(loads):.1f}-{max(loads):.1f}" if loads else "")

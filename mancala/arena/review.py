@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import Callable, cast
 
 from mancala.errors import BadInput
 from mancala.games.kalah import Kalah, KalahMove, KalahState
@@ -107,9 +107,9 @@ def review_game(
     from mancala.engine import analyse, prepare  # noqa: PLC0415 (numba loads only when needed)
     from mancala.engine.engine import run_job  # noqa: PLC0415 (numba loads only when needed)
 
-    game = record.game
-    if game.name != "kalah":  # the engine's analysis is Kalah's
-        raise BadInput(f"the engine reviews Kalah games only, not {game!r}")
+    if record.game.name != "kalah":  # the engine's analysis is Kalah's
+        raise BadInput(f"the engine reviews Kalah games only, not {record.game!r}")
+    game = cast(Kalah, record.game)  # asked by name above
     if not seconds > 0:
         raise BadInput(f"the time for each position must be more than 0 seconds, got {seconds}")
     states = record.states()

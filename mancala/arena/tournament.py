@@ -36,7 +36,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from multiprocessing import get_context
 from pathlib import Path
-from typing import Callable, Sequence
+from typing import Any, Callable, Sequence, cast
 
 from mancala import jsonread
 from mancala.arena.match import follow_record, play_game
@@ -127,7 +127,7 @@ def judge(game: Game, state) -> float:
     if game.name == "kalah":  # the Kalah engine judges Kalah openings
         from mancala.engine import best_move  # noqa: PLC0415 (numba only when needed)
 
-        return float(best_move(game, state, seconds=1e9, max_depth=JUDGE_DEPTH).value)
+        return float(best_move(cast(Any, game), state, seconds=1e9, max_depth=JUDGE_DEPTH).value)
     return float(alphabeta(game, state, 2, default_evaluation(game)).value)
 
 
@@ -265,6 +265,7 @@ def play_task(task: GameTask) -> dict:
     except IllegalMove as e:
         forfeit, error = game.to_move(record.final_state()), str(e)
     final = record.final_state()
+    winner: int | None
     if forfeit is not None:
         winner = 1 - forfeit
         margin = 0

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import Any, cast
 
 from mancala.errors import BadInput
 from mancala.games import CATALOGUE, make_game, parse_spec
@@ -51,7 +52,7 @@ def build_game(args: argparse.Namespace):
         if args.position is None:
             return game, game.initial_state()
         if name == "tictactoe":
-            return game, game.position(args.position)
+            return game, cast(Any, game).position(args.position)  # tic-tac-toe reads its positions
         raise BadInput(
             f"--position is read for Kalah and tic-tac-toe; {name} positions are not read from the command line"
         )
@@ -82,7 +83,7 @@ def check_not_empty(args: argparse.Namespace, *names: str) -> None:
             raise BadInput(f"--{name.replace('_', '-')} is empty (''); give a value or leave the option out")
 
 
-def kalah_position(args: argparse.Namespace):
+def kalah_position(args: argparse.Namespace) -> tuple[Any, Any]:
     """The Kalah game and position chosen by the options (the engine plays Kalah only)."""
     game, state = build_game(args)
     if game.name != "kalah":

@@ -40,7 +40,7 @@ import time
 from contextlib import ExitStack
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, Callable, Sequence, TextIO
+from typing import IO, Any, Callable, Sequence
 
 from mancala import players
 from mancala.atomic import StagedFile, check_writable, write_problem
@@ -278,7 +278,7 @@ def pit_label(pits: int, seat: int, pit: int) -> str:
     return f"B{pit + 1}" if seat == 0 else f"A{pits + 2 - pit}"
 
 
-def positional_order(game: Kalah, state: KalahState, moves: Sequence[KalahMove]) -> Sequence[KalahMove]:
+def positional_order(game: Any, state: Any, moves: Sequence[Any]) -> Sequence[Any]:
     """The homework's expansion order: B2..B(N+1) for player 1, A2..A(N+1) for player 2.
 
     South's own order is already B2..B(N+1); North's own order (pit 1 = A(N+1)) is the
@@ -328,7 +328,7 @@ class TraverseLog(Tracer):
     """
 
     def __init__(
-        self, stream: TextIO, pits: int, *, with_window: bool, optional: bool = True, max_lines: int | None = None
+        self, stream: IO[str], pits: int, *, with_window: bool, optional: bool = True, max_lines: int | None = None
     ) -> None:
         self._write = stream.write
         #: more lines than this raise :class:`SearchTooLarge` (default :data:`MAX_LOG_LINES`)
@@ -355,6 +355,7 @@ class TraverseLog(Tracer):
     def _record(self, node: Node, value: float, suffix: str = "") -> None:
         line = f"{self.name(node)},{node.depth},{format_value(value)}"
         if self.with_window:
+            assert node.alpha is not None and node.beta is not None  # alpha-beta nodes carry a window
             line += f",{format_value(node.alpha)},{format_value(node.beta)}"
         self._emit(line + suffix)
 
@@ -590,7 +591,7 @@ def _solve(
         for f in staged:
             f.commit()
     return Outcome(
-        turn=tuple(pit_label(problem.pits, state.seat, m.pit) for m in moves),
+        turn=tuple(pit_label(problem.pits, state.seat, m.pit) for m in moves if m.pit is not None),
         state=after,
         value=value,
         nodes=nodes,

@@ -8,7 +8,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from typing import Sequence
+from typing import Any, Sequence, cast
 
 from mancala.arena.match import play_match
 from mancala.arena.review import analysis_lines, review_game, review_lines
@@ -217,7 +217,7 @@ def cmd_analyse(args: argparse.Namespace) -> int:
             raise BadInput(f"{args.file}: not a Kalah game; the engine plays Kalah only")
         if not args.last:
             return _review(record, args.seconds if args.seconds is not None else 1.0, review_game, review_lines)
-        game, state = record.game, record.final_state()
+        game, state = cast(Any, record.game), record.final_state()  # asked by name above
     else:
         if args.last:
             raise BadInput("--last analyses the last position of a saved game: give the game's file")

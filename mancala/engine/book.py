@@ -357,8 +357,11 @@ def solved_entries(game: Kalah, state: KalahState, solve_fn: Callable | None = N
     """Solve ``state`` and return its entry, then one for each position of the mover's turn
     along the perfect line (the mover moves again there; the line keeps the value)."""
     if solve_fn is None:
-        from mancala.engine.solver import solve as solve_fn  # noqa: PLC0415 (the solver's tables: only when building)
+        from mancala.engine.solver import solve  # noqa: PLC0415 (the solver's tables: only when building)
+
+        solve_fn = solve
     result = solve_fn(game, state, progress=False)
+    assert result.move is not None  # a position with a move to solve
     mover = game.to_move(state)
     out = [Entry(position_key(game, state), result.value, str(result.move), result.nodes, round(result.seconds, 3))]
     current = game.apply(state, result.move)

@@ -467,7 +467,7 @@ def load(path: Path, key: tuple, k: int) -> np.ndarray | None:
             ):
                 return None  # another database, or truncated, or longer than its header says
             values = pages.zeros(size, np.uint8)
-            if f.readinto(memoryview(values)) != size:
+            if f.readinto(values.data) != size:
                 return None
     except (OSError, ValueError, AttributeError, TypeError):
         return None
@@ -482,7 +482,7 @@ def save(path: Path, key: tuple, k: int, values: np.ndarray) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     with StagedFile(path, binary=True) as staged:
         staged.stream.write(MAGIC + _header(key, k, values))
-        staged.stream.write(memoryview(values))
+        staged.stream.write(values.data)
         staged.commit()
 
 

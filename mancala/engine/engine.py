@@ -870,7 +870,7 @@ def prepare(game: Kalah, *, notice: Callable[[], None] | None = None, notice_aft
     told = [notice is None]
 
     def tick(job: Job) -> None:
-        if not told[0] and time.perf_counter() - start >= notice_after:
+        if notice is not None and not told[0] and time.perf_counter() - start >= notice_after:
             told[0] = True
             notice()
 
@@ -964,6 +964,7 @@ def _deepen(
         best = (g, code, exact, depth)
         if exact:
             break
+    assert best is not None  # depth 1 always completes
     g, code, exact, depth = best
     move = bridge.code_move(game, code)
     value = searcher.acc + g

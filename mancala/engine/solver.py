@@ -129,6 +129,7 @@ def _line_move(game: Kalah, state: KalahState, value: int) -> tuple[KalahMove, i
     spent: a move that what is already proved shows to keep it (:func:`_proved`, no
     search), else one null-window pass at ``value`` (its cut move is a perfect move);
     positions where the pie rule's swap is legal are solved in full."""
+    move: KalahMove | None
     if state.swap_allowed:
         v, move, nodes = _exact(game, state, value)
     else:
@@ -314,13 +315,18 @@ class _RootMove:
         """The estimate kept within the proven bounds (the exact value once proved)."""
         return min(max(self.estimate, self.lower), self.upper)
 
+    def search(self) -> Searcher:
+        """Its searcher (made when the analysis starts)."""
+        assert self.searcher is not None, "the root move's searcher is made first"
+        return self.searcher
+
     def to_root(self, v: float) -> float:
         """The root mover's value of the child's value ``v`` (absolute, without a swap)."""
         return self.sign * (abs(v) if self.child.swap_allowed else v)
 
     def learn(self) -> None:
         """Take in the bounds the searcher's exact passes proved so far."""
-        s = self.searcher
+        s = self.search()
         plo, phi = s.proven
         lo = s.acc + plo if plo > -BIG else -INF
         hi = s.acc + phi if phi < BIG else INF
@@ -384,7 +390,7 @@ def _analyse(job, game: Kalah, state: KalahState, seconds: float, max_nodes: int
             if timed and (time.perf_counter() >= deadline or (left is not None and left <= 0)):
                 out_of_budget = True
                 break
-            g, code, complete, exact = r.searcher.run(
+            g, code, complete, exact = r.search().run(
                 depth, r.guess, left if timed else None, deadline if timed else 0.0
             )
             r.learn()
@@ -392,7 +398,7 @@ def _analyse(job, game: Kalah, state: KalahState, seconds: float, max_nodes: int
                 out_of_budget = True
                 break
             r.guess, r.code, r.depth = g, code, depth
-            r.estimate = r.to_root(r.searcher.acc + g)
+            r.estimate = r.to_root(r.search().acc + g)
             if exact:
                 r.lower = r.upper = r.estimate
     out = Analysis()

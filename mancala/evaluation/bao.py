@@ -97,7 +97,6 @@ def make_evaluation(weights: BaoWeights = BaoWeights()):
             score += w.mobility * (sum(1 for x in me if x >= 2) - sum(1 for x in op if x >= 2))
         return score
 
-    evaluate.weights = w
     return evaluate
 
 

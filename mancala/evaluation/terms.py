@@ -35,7 +35,7 @@ The literature behind some terms:
 from __future__ import annotations
 
 import re
-from typing import Callable
+from typing import Any, Callable
 
 from mancala.errors import BadInput
 from mancala.evaluation.bao import WIN as BAO_WIN
@@ -48,7 +48,7 @@ from mancala.games.kalah import Capture, Kalah, KalahState, Remaining, Sowing
 #: a finished Kalah game scores ``±KALAH_WIN`` plus its margin under every combination
 KALAH_WIN = 1000.0
 
-Term = Callable[[Game, object, int], float]
+Term = Callable[[Any, Any, int], float]
 
 
 # --- Kalah ------------------------------------------------------------------------------
@@ -407,8 +407,6 @@ def make_evaluation(spec: str):
             return margin + (KALAH_WIN if margin > 0 else -KALAH_WIN if margin < 0 else 0.0)
         return sum(w * f(game, state, player) for f, w in terms)
 
-    evaluate.spec = weights_spec(weights)
-    evaluate.weights = weights
     return evaluate
 
 

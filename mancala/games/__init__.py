@@ -87,7 +87,9 @@ def make_game(spec: str = "kalah", **overrides) -> Game:
 
 def kalah_rules(options: dict) -> KalahRules:
     """Kalah rules from a preset name (key ``preset``) and option overrides."""
-    return make_game("kalah", **options).rules
+    game = make_game("kalah", **options)
+    assert isinstance(game, Kalah)
+    return game.rules
 
 
 def game_spec(game: Game) -> str:

@@ -529,8 +529,7 @@ class Bao(RulesGame):
         house = bool(house1 or house2)
         name = hole_name(state.player, index)
         same_hole = [mv for mv in moves if mv.hole == index]
-        self._outcomes(state)
-        for mv, why in state._cache[2]:
+        for mv, why in self._endless(state):
             if mv.hole == index and mv.house == house and (mv.letter == letter or not same_hole):
                 what = (
                     "its sowing repeats forever"
@@ -699,8 +698,13 @@ class Bao(RulesGame):
 
     def never_ending_moves(self, state: BaoState) -> tuple[BaoMove, ...]:
         """The moves that would be legal but never end, and are therefore illegal (§13)."""
+        return tuple(move for move, _ in self._endless(state))
+
+    def _endless(self, state: BaoState) -> tuple:
+        """(move, why) of the moves that never end, computed with the outcomes."""
         self._outcomes(state)
-        return tuple(move for move, _ in state._cache[2])
+        assert state._cache is not None  # filled by _outcomes
+        return state._cache[2]
 
     def _generate(self, state: BaoState, endless: list) -> dict:
         p = state.player
@@ -751,7 +755,7 @@ class Bao(RulesGame):
                     add(BaoMove(p, i, d, False, True))
             return out
 
-        caps = [
+        captures = [
             (i, d, 7 - j)
             for i in range(16)
             if 2 <= me[i] <= 15
@@ -759,10 +763,10 @@ class Bao(RulesGame):
             for j in ((i + d * me[i]) & 15,)
             if j < 8 and me[j] and op[7 - j]
         ]
-        if caps:
-            if state.must_capture is not None and any(t == state.must_capture for _, _, t in caps):
-                caps = [c for c in caps if c[2] == state.must_capture]
-            for i, d, _ in caps:
+        if captures:
+            if state.must_capture is not None and any(t == state.must_capture for _, _, t in captures):
+                captures = [c for c in captures if c[2] == state.must_capture]
+            for i, d, _ in captures:
                 add(BaoMove(p, i, d, True, False))
             return out
         if any(me[i] >= 2 for i in range(8)):

@@ -470,14 +470,14 @@ class Kalah(RulesGame):
         labels = ("North store", "South store")
         middle = ("  " + labels[0]).ljust(inner - len(labels[1]) - 2) + labels[1] + "  "
         fits = len(middle) <= inner
-        stores = [
+        stores: list[Segment] = [
             (f"[{state.store(1)}]".ljust(sw), (1, "store")),
             (" ", None),
             ((middle if fits else " " * inner), None),
             (" ", None),
             (f"[{state.store(0)}]", (0, "store")),
         ]
-        lines = [
+        lines: list[list[Segment]] = [
             [(pad + sep.join(num(p) for p in range(n, 0, -1)) + "   North", None)],
             row(1, range(n, 0, -1)),
             stores,
@@ -554,6 +554,7 @@ class Kalah(RulesGame):
         return cycle
 
     def _sow(self, state: KalahState, move: KalahMove) -> KalahState:
+        assert move.pit is not None  # a swap is not sown
         r = self.rules
         n = r.pits
         seat = state.seat

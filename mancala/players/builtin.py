@@ -32,7 +32,7 @@ def _evaluation(name: str | None, game: Game) -> Evaluation:
 
 
 def _kalah_best(
-    game: Game, state, seconds: float, max_depth: int | None, max_nodes: int | None, evaluation: str | None, book: bool
+    game: Any, state, seconds: float, max_depth: int | None, max_nodes: int | None, evaluation: str | None, book: bool
 ) -> SearchResult:
     """Kalah: the opening book of its rules first, then the numba engine (exact once proved)."""
     if book and not game.is_terminal(state):
@@ -47,7 +47,7 @@ def _kalah_best(
 
 
 def _bao_best(
-    game: Game, state, seconds: float, max_depth: int | None, max_nodes: int | None, evaluation: str | None, book: bool
+    game: Any, state, seconds: float, max_depth: int | None, max_nodes: int | None, evaluation: str | None, book: bool
 ) -> SearchResult:
     """Bao: its numba engine."""
     from mancala.engine.bao.search import MAX_DEPTH as BAO_DEPTH  # noqa: PLC0415 (numba loads only when needed)
@@ -56,9 +56,9 @@ def _bao_best(
     return search(game, state, seconds, max_depth=min(max_depth or BAO_DEPTH, BAO_DEPTH), max_nodes=max_nodes)
 
 
-def _bao_timed(game: Game, state, seconds: float, max_depth: int) -> SearchResult:
+def _bao_timed(game: Any, state, seconds: float, max_depth: int) -> SearchResult:
     """Bao's timed alpha-beta with its own evaluation, on its engine."""
-    from mancala.engine.bao.search import search  # noqa: PLC0415 (numba loads only when needed) (numba loads only when needed)
+    from mancala.engine.bao.search import search  # noqa: PLC0415 (numba loads only when needed)
 
     return search(game, state, seconds, max_depth=max_depth)
 
@@ -164,6 +164,8 @@ class SearchPlayer:
     #: with alpha-beta: deepen iteratively up to ``depth`` but stop after this many seconds
     seconds: float | None = None
     last: SearchResult | None = field(default=None, repr=False)
+    #: the evaluation built for the game last played (game, function): rebuilt for another game
+    _evaluate: tuple[Any, Evaluation] | None = field(default=None, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if self.algorithm not in ("greedy", "minimax", "alphabeta"):
@@ -172,7 +174,6 @@ class SearchPlayer:
             raise BadInput(f"depth must be 1-{MAX_DEPTH} turns, got {self.depth}")
         if self.evaluation is not None and self.evaluation not in EVALUATIONS:
             check_evaluation(self.evaluation, EVALUATIONS)
-        self._evaluate = None
         if not self.spec:
             self.spec = self.algorithm if self.algorithm == "greedy" else f"{self.algorithm}:depth={self.depth}"
             if self.seconds is not None:

@@ -51,7 +51,7 @@ class CommandPlayer:
         self.me: int | None = None
         self.known: KalahState | None = None
         self.used = 0.0
-        self._finalizer = None
+        self._finalizer: weakref.finalize | None = None
 
     def choose(self, game, state) -> KalahMove:
         """Tell the program what happened since its last move and read its move."""
@@ -60,22 +60,23 @@ class CommandPlayer:
                 f"{self.spec}: external agents speak the ManKalah protocol and play only "
                 f"{GAME_SPEC} (e.g. mancala play --preset mankalah)"
             )
-        if self.agent is None:
-            self._start(game)
-        for _before, move, after in self._moves_since(game, state):
-            message = change_message(game, after, move, self.me)
+        agent = self.agent if self.agent is not None else self._start(game)
+        moves = self._moves_since(game, state)
+        me = self._side()
+        for _before, move, after in moves:
+            message = change_message(game, after, move, me)
             if message is not None:
                 self._send(message)
         started = time.monotonic()
         try:
-            line = self.agent.receive(self.total_seconds - self.used)
+            line = agent.receive(self.total_seconds - self.used)
             self.used += time.monotonic() - started
             move = parse_agent_message(line, game, state)
         except Fault as e:
             self.close()
             raise ProtocolError(f"{self.spec} loses by {e.kind}: {e.detail}") from None
         after = game.apply(state, move)
-        message = change_message(game, after, move, self.me)
+        message = change_message(game, after, move, me)
         if message is not None:
             self._send(message)
         self.known = after
@@ -83,14 +84,21 @@ class CommandPlayer:
             self.close()
         return move
 
-    def _start(self, game) -> None:
+    def _start(self, game) -> AgentProcess:
         self.known = game.initial_state()
         self.me = None
-        self.agent = AgentProcess(self.command, self.spec)
-        self.agent.start()
-        self._finalizer = weakref.finalize(self, _stop_agent, self.agent)
+        agent = self.agent = AgentProcess(self.command, self.spec)
+        agent.start()
+        self._finalizer = weakref.finalize(self, _stop_agent, agent)
+        return agent
+
+    def _side(self) -> int:
+        """The side the program plays (known once it has been told START)."""
+        assert self.me is not None, "the program is told its side before any move"
+        return self.me
 
     def _send(self, line: str) -> None:
+        assert self.agent is not None, "the program is started before anything is sent"
         try:
             self.agent.send(line)
         except Fault as e:
@@ -105,6 +113,7 @@ class CommandPlayer:
             self._send(start_message(me))
         elif me != self.me:
             raise BadInput(f"{self.spec} plays {SIDES[self.me]}'s moves only")
+        assert self.known is not None  # set when the program started
         path = _opponent_path(game, self.known, state, self.me)
         if path is None:
             raise BadInput(

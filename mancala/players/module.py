@@ -177,10 +177,12 @@ class ModulePlayer:
                 ) from None
         return self._players[num]
 
-    def _board(self, game: Kalah, state: KalahState):
-        board_cls = getattr(self._module, "MancalaBoard", None)
+    def _board(self, game: Any, state: KalahState) -> Any:
+        board_cls: Any = getattr(self._module, "MancalaBoard", None)
+        board: Any
         if not inspect.isclass(board_cls) or issubclass(board_cls, StarterBoard):
-            board = (board_cls if inspect.isclass(board_cls) else StarterBoard)(game)
+            maker: Any = board_cls if inspect.isclass(board_cls) else StarterBoard
+            board = maker(game)
             board.load(state)
             return board
         try:
@@ -194,7 +196,7 @@ class ModulePlayer:
         board.scoreCups = [state.board[n], state.board[2 * n + 1]]
         return board
 
-    def check_game(self, game: Game) -> None:
+    def check_game(self, game: Any) -> None:
         """Raise :class:`BadInput` unless the starter API can describe ``game``."""
         if game.name != "kalah" or game.rules.sowing is not Sowing.COUNTER_CLOCKWISE or game.rules.pie_rule:
             raise BadInput("module players play Kalah with counter-clockwise sowing and no pie rule")

@@ -38,7 +38,7 @@ def _pyspiel():
     return pyspiel
 
 
-def check_standard(game: Game) -> None:
+def check_standard(game: Any) -> None:
     """Raise :class:`BadInput` unless ``game`` is standard Kalah(6,4), OpenSpiel's mancala."""
     if game.name != "kalah" or game.rules != PRESETS["standard"]:
         raise BadInput(
@@ -49,6 +49,7 @@ def check_standard(game: Game) -> None:
 
 def move_to_action(state: KalahState, move: KalahMove) -> int:
     """The OpenSpiel action of our ``move`` in ``state``."""
+    assert move.pit is not None  # OpenSpiel's mancala has no swap
     return move.pit if state.seat == 0 else 7 + move.pit
 
 
@@ -136,7 +137,7 @@ class OpenSpielPlayer:
         check_standard(game)
         self._sync(game, state)
 
-    def _sync(self, game: Kalah, state: KalahState) -> None:
+    def _sync(self, game: Any, state: KalahState) -> None:
         """Bring the OpenSpiel state in step with ``state``."""
         pyspiel = _pyspiel()
         path = None
@@ -162,7 +163,7 @@ class OpenSpielPlayer:
                 self._bot = self._make_bot(os_state.get_game())
             action = self._bot.step(os_state)
         else:
-            from open_spiel.python.algorithms.minimax import alpha_beta_search  # noqa: PLC0415
+            from open_spiel.python.algorithms.minimax import alpha_beta_search  # noqa: PLC0415 (OpenSpiel)
 
             me = os_state.current_player()
 

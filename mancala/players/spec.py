@@ -22,7 +22,7 @@ def parse_player_spec(spec: str) -> tuple[str, dict[str, str]]:
             f"cannot read player {spec!r}: expected e.g. human, random, greedy, "
             f"minimax:depth=4, alphabeta:depth=6, beginner, easy, medium, hard, expert, strongest, best:time=1"
         )
-    options = {}
+    options: dict[str, str] = {}
     last = None
     for part in filter(None, (p.strip() for p in (m.group(2) or "").split(","))):
         if "=" not in part and last == "eval":  # eval=store:1,extra:0.5: more weighted terms

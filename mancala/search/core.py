@@ -174,7 +174,7 @@ def minimax(
             cv, cline = value(child, m, cd, cextra, node)
             if (cv > v) if maximizing else (cv < v):
                 v, line = cv, (m,) + cline
-            if node is not None:
+            if node is not None and tracer is not None:  # a node is built only for a tracer
                 node.value = v
                 tracer.update(node, m, cv)
         return v, line
@@ -224,11 +224,11 @@ def alphabeta(
                 cut = v <= alpha
                 if not cut:
                     beta = min(beta, v)
-            if node is not None:
+            if node is not None and tracer is not None:  # a node is built only for a tracer
                 node.value, node.alpha, node.beta = v, alpha, beta
                 tracer.update(node, m, cv)
             if cut:
-                if node is not None:
+                if node is not None and tracer is not None:
                     done = node.moves.index(m) + 1
                     tracer.prune(node, node.moves[done:])
                 break

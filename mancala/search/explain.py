@@ -10,8 +10,10 @@ from mancala.games.base import Game
 from mancala.search.core import INF, Evaluation, Node, SearchResult, Tracer, alphabeta
 
 
-def number(value: float) -> str:
-    """A value as people write it: ``50``, ``-3``, ``+inf``/``-inf``."""
+def number(value: float | None) -> str:
+    """A value as people write it: ``50``, ``-3``, ``+inf``/``-inf`` (``?`` before it is known)."""
+    if value is None:
+        return "?"
     if value == INF:
         return "+inf"
     if value == -INF:

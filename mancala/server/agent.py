@@ -21,7 +21,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 from mancala import jsonread
 from mancala.errors import BadInput, IllegalMove
-from mancala.games import make_game
+from mancala.games import Game, make_game
 from mancala.players import HumanPlayer, make_player
 
 #: the protocol version this client speaks
@@ -85,7 +85,7 @@ class RemoteAgent:
         self.result: dict | None = None
         self.ids = itertools.count(1)
         #: the game and the positions replayed from the server's history
-        self.game = None
+        self.game: Game | None = None
         self.game_spec_seen: str | None = None
         self.moves: list[str] = []
         self.states: list = []
@@ -190,6 +190,7 @@ class RemoteAgent:
             self.game = make_game(spec)
             self.game_spec_seen = spec
             self.moves, self.states = [], [self.game.initial_state()]
+        game = self.game
         moves = [h["move"] for h in msg.get("history") or []]
         keep = 0
         while keep < min(len(moves), len(self.moves)) and moves[keep] == self.moves[keep]:
@@ -197,13 +198,13 @@ class RemoteAgent:
         del self.moves[keep:], self.states[keep + 1 :]
         for text in moves[keep:]:
             try:
-                move = self.game.parse_move(self.states[-1], text)
+                move = game.parse_move(self.states[-1], text)
             except IllegalMove as e:
                 raise ServerRefused(f"the server's history has a move we cannot play: {text!r} ({e})") from None
             self.moves.append(text)
-            self.states.append(self.game.apply(self.states[-1], move))
+            self.states.append(game.apply(self.states[-1], move))
         state = self.states[-1]
-        if self.game.to_move(state) != msg.get("to_move"):
+        if game.to_move(state) != msg.get("to_move"):
             raise ServerRefused("the server's history and its player to move disagree with our rules")
         return state
 
@@ -242,12 +243,14 @@ class RemoteAgent:
                 self.on_message(ws, msg)
 
 
-def play_remote(url: str, agent: RemoteAgent, connect: Callable | None = None) -> dict:
+def play_remote(url: str, agent: RemoteAgent, connect: Callable | None = None) -> dict | None:
     """Play ``agent``'s game on the server at ``url`` to its end; returns the ``result``.
     A dropped connection is re-opened (every half second at first, then less often) until
     the server's grace period has passed since the drop."""
     if connect is None:
-        from websockets.sync.client import connect  # noqa: PLC0415
+        from websockets.sync.client import connect as ws_connect  # noqa: PLC0415 (websockets: only to play)
+
+        connect = ws_connect
     dropped_at: float | None = None
     pause = 0.25
     while True:
@@ -297,7 +300,7 @@ def run(args: argparse.Namespace) -> int:
         token=token,
         say=lambda text: print(text, flush=True),
     )
-    result = play_remote(url, agent)
+    result = play_remote(url, agent) or {}
     mine = agent.seats
     winner = result.get("winner")
     verdict = "draw" if winner is None else ("we won" if winner in mine else "we lost")

@@ -585,6 +585,7 @@ def _study(hub: Hub, client: Client, session: GameSession, msg: Message) -> None
         raise ProtocolError("refused", "review is available once the match is over", kind, msg.id)
     if kind == "review" and not session.record.moves:
         raise ProtocolError("refused", "review: no move has been played yet", kind, msg.id)
+    job: tuple[Any, ...]
     if kind == "hint":
         job = (study.hint, game, state, _clamp(msg.get("seconds", 1.0), 0.05, 10.0))
     elif kind == "analyse":

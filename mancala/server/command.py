@@ -205,25 +205,26 @@ def has_display() -> bool:
 
 def serve_app(config, sock: socket.socket, on_ready=None) -> int:
     """Run the app on ``sock`` until Ctrl-C (or SIGTERM); returns the exit code."""
-    import uvicorn  # noqa: PLC0415
+    import uvicorn  # noqa: PLC0415 (uvicorn: only to serve)
 
     from mancala.server.app import HARD_FRAME_LIMIT, create_app  # noqa: PLC0415 (starlette, uvicorn)
 
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     app = create_app(config)
-    server = uvicorn.Server(
+
+    class Server(uvicorn.Server):
+        """uvicorn's server, telling ``on_ready`` once its sockets listen."""
+
+        async def startup(self, sockets=None) -> None:
+            await super().startup(sockets=sockets)
+            if on_ready is not None:
+                on_ready(app)
+
+    server = Server(
         uvicorn.Config(
             app, log_level="warning", ws_max_size=HARD_FRAME_LIMIT, lifespan="on", timeout_graceful_shutdown=3
         )
     )
-    if on_ready is not None:
-        original = server.startup
-
-        async def startup(sockets=None):
-            await original(sockets=sockets)
-            on_ready(app)
-
-        server.startup = startup
     try:
         server.run(sockets=[sock])
     except KeyboardInterrupt:

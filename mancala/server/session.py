@@ -305,6 +305,7 @@ class GameSession:
             return "Game over. " + result["text"]
         if self.waiting:
             return f"Waiting for the remote player to join game {self.id}."
+        assert mover is not None  # the game is not over
         seat = self.seats[mover]
         name = self.names()[mover]
         if seat.kind == "ai":
@@ -719,7 +720,8 @@ class Clock:
     def __init__(self, per_move: float | None, per_game: float | None) -> None:
         self.per_move = per_move
         self.per_game = per_game
-        self.remaining = [per_game, per_game]
+        #: each player's time left on the game clock (None entries when there is no game clock)
+        self.remaining: list[Any] = [per_game, per_game]
         self.running: int | None = None
         self.since = 0.0
         self.handle: asyncio.TimerHandle | None = None
@@ -730,7 +732,7 @@ class Clock:
         unknown = set(spec) - {"move", "game"}
         if unknown:
             raise BadInput(f"clock: unknown field(s) {', '.join(sorted(unknown))}; use move and game (seconds)")
-        values = {}
+        values: dict[str, float | None] = {}
         for key in ("move", "game"):
             v = spec.get(key)
             if v is None:
@@ -809,7 +811,9 @@ def _seat(spec: str, game: Game) -> Seat:
     depth = getattr(player, "depth", 0)
     limit = MAX_AI_DEPTH[getattr(player, "algorithm", "alphabeta")] if isinstance(player, SearchPlayer) else None
     if limit is not None and depth > limit:
-        raise BadInput(f"player {spec!r}: this server searches {player.algorithm} to depth {limit} at most")
+        raise BadInput(
+            f"player {spec!r}: this server searches {getattr(player, 'algorithm', '')} to depth {limit} at most"
+        )
     if isinstance(player, BestPlayer):
         # a depth or node budget is the player's bound (its clock is then unlimited); else its time
         if player.depth is None and player.nodes is None and player.seconds > MAX_AI_SECONDS:
@@ -1042,6 +1046,7 @@ class Hub:
     def _recover_journal(self) -> list[dict]:
         """Games the last run left unfinished: each saved as ``*.interrupted.json``; listed."""
         folder = self.config.results
+        assert folder is not None  # recovered only when results are kept
         path = self._journal_path()
         found = []
         if path is not None and path.exists():

@@ -12,7 +12,7 @@ import time
 from collections import OrderedDict
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+from typing import Any, Callable
 
 from mancala.evaluation import default_evaluation
 from mancala.evaluation.basic import score_difference, win_loss_percent
@@ -268,7 +268,7 @@ def _bao_values(game: Bao, state, seconds: float) -> tuple[list[dict], list[str]
     for i, move in enumerate(moves):
         child = game.apply(state, move)
         if game.is_terminal(child):
-            value, line, exact, depth = evaluate(game, child, mover), (), True, 0
+            value, line, exact, depth = evaluate(game, child, mover), tuple[Any, ...](), True, 0
         else:
             share = max(0.005, (deadline - time.perf_counter()) / (len(moves) - i))
             result = search(game, child, share, searcher=searcher)
@@ -313,7 +313,7 @@ def _deepening_value(game: Game, state, mover: int, evaluate, seconds: float) ->
         return evaluate(g, s, p)
 
     sign = 1 if game.to_move(state) == mover else -1
-    best = None
+    best: tuple[float, tuple, bool, int] | None = None
     for depth in range(1, 64):
         cut_off[0] = False
         try:
@@ -325,6 +325,7 @@ def _deepening_value(game: Game, state, mover: int, evaluate, seconds: float) ->
         best = (sign * result.value, result.line, not cut_off[0], depth)
         if not cut_off[0] or time.perf_counter() >= deadline:
             break
+    assert best is not None  # depth 1 always completes
     return best
 
 
@@ -546,4 +547,7 @@ __all__ = [
 
 
 #: how each game's move values are found, by name (others: alpha-beta, move by move)
-VALUE_TABLES = {"kalah": _kalah_values, "bao": _bao_values}
+VALUE_TABLES: dict[str, Callable[[Any, Any, float], tuple[list[dict], list[str]]]] = {
+    "kalah": _kalah_values,
+    "bao": _bao_values,
+}

@@ -271,15 +271,17 @@ def _bao_events(game: Bao, before: BaoState, after: BaoState) -> tuple[list, lis
     steps: list[dict] = []
     if ev.move.namua:
         steps.append({"kind": "stock", "hole": hole_name(p, ev.move.hole)})
-    previous_end = None
+    previous_end: int | None = None
     for lap in ev.laps:
         if lap.kind == "capture":
+            assert lap.captured is not None  # a capture lap names the captured hole
             source = hole_name(q, lap.captured)
         elif lap.kind == "tax":
             source = hole_name(p, NYUMBA)
         elif lap.kind == "sow":
             source = hole_name(p, ev.move.hole)
         else:  # relay or house: the hole where the previous lap ended
+            assert previous_end is not None  # a relay or house lap follows another lap
             source = hole_name(p, previous_end)
         previous_end = lap.last
         steps.append(

@@ -145,7 +145,12 @@ class WorkerPool:
         worker = _Worker(process, parent_end)
         self.workers.append(worker)
         self.idle.append(worker)
-        self.loop.add_reader(parent_end.fileno(), self._readable, worker)
+        self._loop().add_reader(parent_end.fileno(), self._readable, worker)
+
+    def _loop(self) -> asyncio.AbstractEventLoop:
+        """The event loop the pool was first used from."""
+        assert self.loop is not None, "the pool is used from an event loop first (run)"
+        return self.loop
 
     def _ensure_started(self) -> None:
         if self.loop is None:
@@ -162,7 +167,7 @@ class WorkerPool:
         if self.closed:
             raise RuntimeError("the server is stopping")
         self._ensure_started()
-        future = self.loop.create_future()
+        future = self._loop().create_future()
         task = _Task(future, next(self.ids), fn, args, affinity, prefer)
         (self.urgent if urgent else self.background).append(task)
         self._dispatch()
@@ -250,12 +255,12 @@ class WorkerPool:
         engine), else end the worker and start a fresh one."""
         for worker in list(self.workers):
             if worker.future is future:
-                self.loop.call_later(ABANDON_GRACE, self._end_if_running, worker, worker.task_id)
+                self._loop().call_later(ABANDON_GRACE, self._end_if_running, worker, worker.task_id)
                 return
         self.urgent = deque(t for t in self.urgent if t.future is not future)
         self.background = deque(t for t in self.background if t.future is not future)
 
-    def _end_if_running(self, worker: _Worker, task_id: int) -> None:
+    def _end_if_running(self, worker: _Worker, task_id: int | None) -> None:
         if worker.task_id == task_id and worker in self.workers and not self.closed:
             self._replace(worker)
 
@@ -265,7 +270,7 @@ class WorkerPool:
         if worker in self.idle:
             self.idle.remove(worker)
         try:
-            self.loop.remove_reader(worker.conn.fileno())
+            self._loop().remove_reader(worker.conn.fileno())
         except (OSError, ValueError):
             pass
         if worker.process.is_alive():

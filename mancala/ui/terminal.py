@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 import sys
 from contextlib import contextmanager
-from typing import Callable, Iterator, Sequence, TextIO
+from typing import Any, Callable, Iterator, Sequence, TextIO
 
 from rich.console import Console
 from rich.progress import Progress, ProgressColumn, SpinnerColumn
@@ -249,10 +249,11 @@ class TerminalGame:
             return
         from mancala.engine import is_prepared, prepare  # noqa: PLC0415 (numba loads only when needed)
 
-        if not is_prepared(self.game):
+        kalah: Any = self.game  # asked by name above
+        if not is_prepared(kalah):
             self.say("preparing the engine (once)…", "dim")
             with self.waiting("preparing the engine"):
-                prepare(self.game)
+                prepare(kalah)
 
     # --- the loop -----------------------------------------------------------
 

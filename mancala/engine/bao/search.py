@@ -420,7 +420,7 @@ def search(
     nodes_at_start = searcher.nodes
     moves = game.legal_moves(state)
     capture = moves[0].capture
-    best = None
+    best: tuple | None = None
     for depth in range(1, max_depth + 1):
         deadline = 0.0
         limit = 0
@@ -439,6 +439,7 @@ def search(
         best = (value, code, depth, exact)
         if exact:
             break
+    assert best is not None  # depth 1 always completes
     value, code, depth, exact = best
     move = code_move(state, code, capture)
     if move not in moves:  # cannot happen: the code came from the kernels' move list
