@@ -16,11 +16,12 @@ from pathlib import Path
 
 import pytest
 
+from mancala.arena.mankalah_agent import AgentSession
 from mancala.arena.match import play_game
+from mancala.arena.referee import referee_game
 from mancala.cli.main import main
 from mancala.errors import BadInput
 from mancala.games.kalah import SWAP, KalahMove
-from mancala.mankalah.agent import AgentSession
 from mancala.mankalah.protocol import (
     Change,
     End,
@@ -34,7 +35,6 @@ from mancala.mankalah.protocol import (
     parse_engine_message,
     state_text,
 )
-from mancala.mankalah.referee import referee_game
 from mancala.players import RandomPlayer, make_player
 from mancala.players.command import CommandPlayer
 from mancala.record import load_record

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from mancala.arena.tournament import TournamentSpec, read_results, run_tournament
 from mancala.cli.common import add_game_arguments, build_game
 from mancala.errors import BadInput
 from mancala.games import game_spec
@@ -128,7 +129,6 @@ def check_ray_address(address: str, timeout: float = RAY_CONNECT_SECONDS) -> Non
 def run(args: argparse.Namespace) -> int:
     """Run the tournament (or redraw a report) and print the report."""
     from mancala.arena.report import check_report_paths, report_paths, write_report  # noqa: PLC0415 (matplotlib)
-    from mancala.arena.tournament import TournamentSpec, read_results, run_tournament  # noqa: PLC0415 (keeps --help fast)
 
     if args.players[0] == "report":
         if len(args.players) != 2:

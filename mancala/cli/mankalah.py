@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import argparse
 
-from mancala.mankalah.agent import agent_main
+from mancala.arena.mankalah_agent import agent_main
+from mancala.arena.referee import run_referee
 from mancala.mankalah.protocol import DEFAULT_TOTAL_SECONDS
-from mancala.mankalah.referee import run_referee
 
 # --- command line ---------------------------------------------------------------------
 

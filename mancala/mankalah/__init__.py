@@ -1,2 +1,4 @@
-"""The Manchester ManKalah protocol: messages, our agent, agent processes, the referee and
-outside agents as players (:mod:`.protocol`)."""
+"""The Manchester ManKalah protocol: its messages (:mod:`.protocol`) and agent programs run as
+processes (:mod:`.process`).  What speaks it sits above the players: our agent
+(:mod:`mancala.arena.mankalah_agent`), our referee (:mod:`mancala.arena.referee`); outside
+agent programs as players are :mod:`mancala.players.command`."""

@@ -17,9 +17,9 @@ hour per agent per game), illegal moves and malformed messages lose.
 
 This module holds the messages, shared by three roles:
 
-* :mod:`mancala.mankalah.agent` — ``mancala mankalah-agent``: one of our players answering
-  a referee (the Java one or ours);
-* :mod:`mancala.mankalah.referee` — ``mancala referee``: two agent processes
+* :mod:`mancala.arena.mankalah_agent` — ``mancala mankalah-agent``: one of our players
+  answering a referee (the Java one or ours);
+* :mod:`mancala.arena.referee` — ``mancala referee``: two agent processes
   (:mod:`mancala.mankalah.process`), refereed with our rules;
 * :mod:`mancala.players.command` — the ``command:CMD`` player spec: an outside agent process
   as a player of ``mancala play``/``match`` and the arena, driven as a referee would.
