@@ -529,9 +529,12 @@ def late_opening(game_spec: str) -> int:
 
 @pytest.mark.parametrize("game_spec, ai", cells("match"))
 def test_match(game_spec, ai, monkeypatch, capsys):
-    from mancala.arena import match as arena  # noqa: PLC0415
-    from mancala.cli.main import main  # noqa: PLC0415
+    import importlib  # noqa: PLC0415
 
+    from mancala.arena import match as arena  # noqa: PLC0415
+
+    cli = importlib.import_module("mancala.cli.main")  # the module (the package's ``main`` is the function)
+    main = cli.main
     played = []
     real = arena.play_match
 
@@ -540,7 +543,7 @@ def test_match(game_spec, ai, monkeypatch, capsys):
         played.append(result)
         return result
 
-    monkeypatch.setattr(arena, "play_match", spy)
+    monkeypatch.setattr(cli, "play_match", spy)  # the name `mancala match` calls
     code = main(["match", ai, OPPONENT, "--game", game_spec, "--games", "2", "--opening", str(late_opening(game_spec))])
     out, err = capsys.readouterr()
     if not can_play(ai, game_spec):
