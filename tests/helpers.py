@@ -54,3 +54,32 @@ def small_engine_cache(tmp_path_factory, monkeypatch):
     engine.reset()
     yield
     engine.reset()
+
+
+#: how the tests start Debian's chromium (no sandbox as root; nothing reaches the network)
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+def launch_chromium(playwright, executable: str):
+    """A headless chromium from ``playwright`` (``sync_playwright()``'s handle)."""
+    return playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
+
+
+def stop_server(proc) -> tuple[str, str]:
+    """Stop a ``mancala serve``/``web`` child as Ctrl-C would (killed if it does not go within
+    30 s); returns its remaining (stdout, stderr)."""
+    import signal  # noqa: PLC0415
+    import subprocess  # noqa: PLC0415
+
+    proc.send_signal(signal.SIGINT)
+    try:
+        return proc.communicate(timeout=30)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        return proc.communicate()

@@ -14,6 +14,7 @@ import threading
 from pathlib import Path
 
 import pytest
+from helpers import stop_server
 
 from mancala.errors import BadInput
 from mancala.games import make_game
@@ -59,12 +60,7 @@ def server(tmp_path_factory):
         assert line.startswith("mancala server at http://127.0.0.1:"), line + proc.stderr.read()
         yield line.split()[3], results
     finally:
-        proc.send_signal(signal.SIGINT)
-        try:
-            proc.communicate(timeout=30)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.communicate()
+        stop_server(proc)
 
 
 def agent(url: str, *options: str) -> subprocess.Popen:

@@ -20,6 +20,7 @@ playwright_sync = pytest.importorskip("playwright.sync_api", reason="Playwright 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed (apt install chromium)")
 
+from helpers import launch_chromium  # noqa: E402
 from playwright.sync_api import expect  # noqa: E402
 
 SHOTS = Path(__file__).resolve().parent / "artifacts" / "screenshots"
@@ -69,16 +70,7 @@ def server_url():
 def browser():
     """One chromium for the module."""
     with playwright_sync.sync_playwright() as p:
-        b = p.chromium.launch(
-            executable_path=CHROMIUM,
-            args=[
-                "--no-sandbox",
-                "--disable-gpu",
-                "--disable-background-networking",
-                "--disable-component-update",
-                "--disable-sync",
-            ],
-        )
+        b = launch_chromium(p, CHROMIUM)
         yield b
         b.close()
 

@@ -22,6 +22,7 @@ import threading
 from pathlib import Path
 
 import pytest
+from helpers import launch_chromium, stop_server
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -114,16 +115,7 @@ def test_mancala_web_first_game_in_the_browser(newcomer):
         url = first.split()[3]
         assert re.fullmatch(r"http://127\.0\.0\.1:\d+/", url), url
         with playwright_sync.sync_playwright() as p:
-            browser = p.chromium.launch(
-                executable_path=CHROMIUM,
-                args=[
-                    "--no-sandbox",
-                    "--disable-gpu",
-                    "--disable-background-networking",
-                    "--disable-component-update",
-                    "--disable-sync",
-                ],
-            )
+            browser = launch_chromium(p, CHROMIUM)
             try:
                 page = browser.new_page()
                 errors: list[str] = []
@@ -154,10 +146,5 @@ def test_mancala_web_first_game_in_the_browser(newcomer):
             finally:
                 browser.close()
     finally:
-        server.send_signal(signal.SIGINT)
-        try:
-            _, err = server.communicate(timeout=30)
-        except subprocess.TimeoutExpired:
-            server.kill()
-            _, err = server.communicate()
+        _, err = stop_server(server)
     assert "Traceback" not in err and "ERROR" not in err, err

@@ -49,6 +49,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterator
 
 import pytest
+from helpers import stop_server
 
 from mancala.games import CATALOGUE, PRESETS, make_game
 from mancala.games.base import Game
@@ -498,12 +499,7 @@ def agents(tmp_path_factory, request) -> Iterator[Batch]:
             selected=selected_cells(request, "test_agent"),
         )
     finally:
-        proc.send_signal(signal.SIGINT)
-        try:
-            proc.communicate(timeout=30)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.communicate()
+        stop_server(proc)
 
 
 @pytest.mark.parametrize("game_spec, ai", cells("agent"))

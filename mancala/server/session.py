@@ -85,7 +85,7 @@ class ServerConfig:
     #: the folder finished games and the journal are written to (None: nothing written)
     results: Path | None = None
     #: worker processes for AI moves and studies (one a core, see :func:`default_workers`)
-    workers: int = field(default_factory=lambda: default_workers())
+    workers: int = field(default_factory=default_workers)
     #: warm the engine in the background at start-up
     warm: bool = True
     #: default clocks for games with a remote seat: {"move": s, "game": s} (None: no clock)
