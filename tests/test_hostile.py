@@ -286,3 +286,8 @@ def test_piped_input_that_is_not_text_is_refused_not_looped_on(tmp_path):
             timeout=30,
         )
     refused(proc, "standard input is not text")
+
+
+@pytest.mark.parametrize("name", ["/", ".", ".."])
+def test_arena_refuses_a_results_name_that_is_a_folder(name, tmp_path):
+    refused(mancala("arena", "greedy", "random", "--results", name, *SMALL_ARENA, cwd=tmp_path), name, "names a folder")

@@ -245,6 +245,8 @@ def check_report_paths(results_path: str | os.PathLike) -> None:
 def report_paths(results_path: str | os.PathLike) -> tuple[Path, Path]:
     """Where the report of a results file goes: ``X.md`` and ``X.png`` beside ``X.jsonl``."""
     p = Path(results_path)
+    if p.name in ("", ".", ".."):
+        raise BadInput(f"{results_path}: names a folder, not a file: give a results file such as arena-results.jsonl")
     base = p.with_suffix("") if p.suffix else p
     return base.with_name(base.name + ".md"), base.with_name(base.name + ".png")
 
