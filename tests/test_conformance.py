@@ -46,7 +46,7 @@ def catalogue_specs() -> list[str]:
 SPECS = catalogue_specs()
 
 #: move-tree counts from the start, depth 0, 1, 2, ... (Kalah standard's were checked against
-#: OpenSpiel's mancala in tests/test_perft.py, tic-tac-toe's are the well-known 9, 72, 504,
+#: OpenSpiel's mancala in tests/test_perft.py, Oware's are OpenSpiel's oware (oware-rules.md §4.3), tic-tac-toe's are the well-known 9, 72, 504,
 #: 3024; the others were recorded from these rules)
 PERFT = {
     "kalah(preset=standard)": (1, 6, 35, 185, 942),
@@ -59,6 +59,11 @@ PERFT = {
     "kalah(preset=cs151)": (1, 6, 35, 185, 942),
     "kalah(preset=mankalah)": (1, 7, 56, 364, 2388),
     "bao": (1, 4, 14, 38, 124, 405, 1430),
+    "oware(preset=abapa)": (1, 6, 36, 190, 1014, 5219, 27332),
+    "oware(preset=openspiel)": (1, 6, 36, 190, 1014, 5219),
+    "oware(preset=awari)": (1, 6, 36, 190, 1014, 5219),
+    "oware(preset=wari)": (1, 6, 36, 190, 1014, 5219),
+    "oware(preset=awari-twelve)": (1, 6, 36, 190, 1014, 5219),
     "tictactoe": (1, 9, 72, 504, 3024),
     "toynim": (1, 3, 9, 23, 31),
 }

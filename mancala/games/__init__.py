@@ -8,6 +8,7 @@ Games are registered by name and built from a spec string, OpenSpiel style::
     make_game("kalah(preset=homework,pits=3)")
     make_game("tictactoe")
     make_game("bao")                        # Bao la Kiswahili, Zanzibar rules
+    make_game("oware(preset=awari)")        # Oware, Romein and Bal's rules
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from mancala.games.catalogue import (
 
 # each game registers itself when its module is imported (the catalogue keeps their rank order)
 from mancala.games.kalah import PRESETS, Kalah, KalahRules
+from mancala.games.oware import Oware, OwareRules
 from mancala.games.tictactoe import TicTacToe
 
 load_plugins()
@@ -46,6 +48,8 @@ __all__ = [
     "game_info",
     "game_spec",
     "make_game",
+    "Oware",
+    "OwareRules",
     "outcome_text",
     "register",
     "winner",
