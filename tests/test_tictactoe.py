@@ -50,10 +50,10 @@ def test_moves_alternate_and_fill_the_chosen_cell():
 
 
 def test_position_text_accepts_the_usual_empty_cell_marks_and_infers_the_mover():
-    assert GAME.position("XX_/_O_/---") == GAME.position("xx.\n.o.\n...")
-    state = GAME.position("XX./.O./...")
+    assert GAME.parse_position("XX_/_O_/---") == GAME.parse_position("xx.\n.o.\n...")
+    state = GAME.parse_position("XX./.O./...")
     assert state.cells == "XX..O...." and GAME.to_move(state) == 1
-    assert GAME.to_move(GAME.position("XX./OO./...")) == 0
+    assert GAME.to_move(GAME.parse_position("XX./OO./...")) == 0
 
 
 @pytest.mark.parametrize(
@@ -70,18 +70,18 @@ def test_position_text_accepts_the_usual_empty_cell_marks_and_infers_the_mover()
 )  # X moved after O had won
 def test_impossible_or_malformed_positions_raise_bad_input(text):
     with pytest.raises(BadInput):
-        GAME.position(text)
+        GAME.parse_position(text)
 
 
 def test_finished_positions_are_accepted():
     """A won board that the game can reach is a position like any other (terminal)."""
-    assert GAME.is_terminal(GAME.position("XXX/OO./..."))
-    assert GAME.is_terminal(GAME.position("OOO/XX./X.."))
-    assert GAME.is_terminal(GAME.position("XXX/OOX/XOO"))
+    assert GAME.is_terminal(GAME.parse_position("XXX/OO./..."))
+    assert GAME.is_terminal(GAME.parse_position("OOO/XX./X.."))
+    assert GAME.is_terminal(GAME.parse_position("XXX/OOX/XOO"))
 
 
 def test_taken_cells_and_bad_text_are_illegal_moves():
-    state = GAME.position("X../.../...")
+    state = GAME.parse_position("X../.../...")
     with pytest.raises(IllegalMove, match="taken"):
         GAME.parse_move(state, "0")
     with pytest.raises(IllegalMove, match="not a cell number"):
@@ -100,7 +100,7 @@ def test_taken_cells_and_bad_text_are_illegal_moves():
     ],
 )
 def test_three_in_a_row_ends_the_game(text, winner):
-    state = GAME.position(text)
+    state = GAME.parse_position(text)
     assert GAME.is_terminal(state)
     assert GAME.legal_moves(state) == ()
     assert GAME.score(state, winner) == 1 and GAME.score(state, 1 - winner) == -1
@@ -109,13 +109,13 @@ def test_three_in_a_row_ends_the_game(text, winner):
 
 
 def test_full_board_without_a_line_is_a_draw():
-    state = GAME.position("XOX/XOO/OXX")
+    state = GAME.parse_position("XOX/XOO/OXX")
     assert GAME.is_terminal(state)
     assert GAME.score(state, 0) == 0 and GAME.score(state, 1) == 0
 
 
 def test_render_shows_free_cells_by_number_as_in_seed_003():
-    assert GAME.render(GAME.position("XX_/_O_/---")) == "XX2\n3O5\n678"
+    assert GAME.render(GAME.parse_position("XX_/_O_/---")) == "XX2\n3O5\n678"
 
 
 # --- game values -------------------------------------------------------------------------------
@@ -129,7 +129,7 @@ def test_game_value_from_the_empty_board_is_a_draw():
 
 
 def test_x_wins_at_once_with_two_in_a_row():
-    state = GAME.position("XX./OO./...")
+    state = GAME.parse_position("XX./OO./...")
     result = alphabeta(GAME, state, 1, score_difference)
     assert result.value == 1 and result.move == TicTacToeMove(2)
 
@@ -137,7 +137,7 @@ def test_x_wins_at_once_with_two_in_a_row():
 def test_x_forces_a_win_after_o_answers_a_corner_with_an_adjacent_edge():
     """X in corner 0, O on edge 1: X wins by 3, 4 or 6 (each sets up a fork); 2, 5, 7
     and 8 only draw.  The search plays 3, the first winning cell."""
-    state = GAME.position("XO./.../...")
+    state = GAME.parse_position("XO./.../...")
     result = alphabeta(GAME, state, 9, score_difference)
     assert result.value == 1 and result.move == TicTacToeMove(3)
     assert {c for c in (2, 3, 4, 5, 6, 7, 8) if value_after(state, c) == 1} == {3, 4, 6}
@@ -147,7 +147,7 @@ def test_x_forces_a_win_after_o_answers_a_corner_with_an_adjacent_edge():
 @pytest.mark.parametrize("text", ["XX./.O./...", "XX_/_O_/---"])
 def test_o_must_block_the_top_row(text):
     """Seed 003's example: after X X _ / _ O _, O's only move that does not lose is 2."""
-    state = GAME.position(text)
+    state = GAME.parse_position(text)
     result = alphabeta(GAME, state, 9, score_difference)
     assert result.value == 0 and result.move == TicTacToeMove(2)
     assert all(value_after(state, c) == -1 for c in (3, 5, 6, 7, 8))

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any, cast
+from typing import Any
 
 from mancala.errors import BadInput
 from mancala.games import CATALOGUE, make_game, parse_spec
@@ -26,7 +26,8 @@ def add_game_arguments(parser: argparse.ArgumentParser) -> None:
     g.add_argument(
         "--position",
         help="start position: Kalah: 2n+2 numbers in sowing order (South pits 1..n, "
-        "South store, North pits 1..n, North store); tic-tac-toe: 9 cells like 'XX./.O./...'",
+        "South store, North pits 1..n, North store); Oware: houses A-F, a-f, the stores and S or N "
+        "like '4-4-4-4-4-4-4-4-4-4-4-4-0-0-S'; tic-tac-toe: 9 cells like 'XX./.O./...'",
     )
     g.add_argument(
         "--to-move",
@@ -51,11 +52,14 @@ def build_game(args: argparse.Namespace):
         game = make_game(spec)
         if args.position is None:
             return game, game.initial_state()
-        if name == "tictactoe":
-            return game, cast(Any, game).position(args.position)  # tic-tac-toe reads its positions
-        raise BadInput(
-            f"--position is read for Kalah and tic-tac-toe; {name} positions are not read from the command line"
-        )
+        rules = CATALOGUE[name].rules
+        if rules is not None and "start" in rules.__dataclass_fields__:
+            game = make_game(spec, start=args.position)  # the rules' start: records and workers keep it
+            return game, game.initial_state()
+        read = getattr(game, "parse_position", None)  # games with a position notation offer it
+        if read is None:
+            raise BadInput(f"--position is not read for {name}: it has no position notation")
+        return game, read(args.position)
     if args.position is not None:
         kalah_options["start"] = args.position
         if args.pits is None and "pits" not in spec:  # the position says how many pits

@@ -121,6 +121,9 @@ class OwareRules:
     sweep_at_majority: bool = False
     #: the game ends after this many moves, each player taking their own row (0: no limit)
     max_plies: int = 0
+    #: a start position other than the full board, as a position string
+    #: (``0-0-0-0-0-0-1-3-3-14-11-8-0-8-N``, see :meth:`Oware.position_string`)
+    start: str | None = None
 
     def __post_init__(self) -> None:
         if not 1 <= self.houses <= MAX_HOUSES:
@@ -133,6 +136,14 @@ class OwareRules:
             raise BadInput(f"capture_counts must be one or more whole numbers from 1, got {self.capture_counts!r}")
         if not 0 <= self.max_plies <= MAX_PLIES:
             raise BadInput(f"max_plies must be 0 (no limit) to {MAX_PLIES:,}, got {self.max_plies}")
+        if self.start is not None:
+            houses, stores, _ = read_position_string(self.start, self.houses)
+            object.__setattr__(self, "start", self.start.strip()[:-1] + self.start.strip()[-1].upper())
+            if sum(houses) + sum(stores) != self.total:
+                raise BadInput(
+                    f"an Oware start position holds {self.total} seeds in all (houses and stores); "
+                    f"{self.start} holds {sum(houses) + sum(stores)}"
+                )
 
     @property
     def total(self) -> int:
@@ -183,6 +194,8 @@ def _coerce_option(name: str, value):
         return enum_option(name, _ENUMS[name], value)
     if name in _BOOLS:
         return bool_option(name, value)
+    if name == "start":
+        return None if value is None or str(value).strip().lower() in ("", "none") else str(value)
     if name == "capture_counts":
         words = value.replace(",", " ").split() if isinstance(value, str) else value
         if not isinstance(words, (list, tuple)):
@@ -307,8 +320,10 @@ class Oware(RulesGame):
     # --- protocol --------------------------------------------------------
 
     def initial_state(self) -> OwareState:
-        """Every house holding the rules' seeds, South to move."""
+        """Every house holding the rules' seeds, South to move (or the rules' start position)."""
         r = self.rules
+        if r.start is not None:
+            return self.parse_position(r.start)
         return self.position(tuple([r.seeds] * (2 * r.houses)), (0, 0), 0)
 
     def position(self, houses, stores, seat: int, ply: int = 0) -> OwareState:
@@ -472,18 +487,8 @@ class Oware(RulesGame):
     def parse_position(self, text: str) -> OwareState:
         """The state written by :meth:`position_string` (the game's history starting there);
         raises :class:`BadInput` saying what was expected."""
-        n = self.rules.houses
-        parts = text.strip().split("-")
-        expected = f"{2 * n} houses, South's store, North's store and S or N, joined by '-'"
-        if len(parts) != 2 * n + 3:
-            raise BadInput(f"cannot read Oware position {text.strip()!r}: expected {expected}")
-        if parts[-1].upper() not in ("S", "N"):
-            raise BadInput(f"cannot read Oware position {text.strip()!r}: the side to move must be S or N")
-        try:
-            numbers = [int(p) for p in parts[:-1]]
-        except ValueError:
-            raise BadInput(f"cannot read Oware position {text.strip()!r}: expected {expected}") from None
-        return self.position(numbers[: 2 * n], numbers[2 * n :], "SN".index(parts[-1].upper()))
+        houses, stores, seat = read_position_string(text, self.rules.houses)
+        return self.position(houses, stores, seat)
 
     def final_seeds(self, state: OwareState, seat: int) -> int:
         """The seeds ``seat`` ends with: its store, plus its row once the game is over."""
@@ -671,6 +676,23 @@ class Oware(RulesGame):
         if self.rules.must_feed and not any(opponent) and not self._feeds(state.houses, state.seat, move.house):
             return f"{seat_name(1 - state.seat)} has no seeds and {move} does not reach them (must feed); {self._expected(state)}"
         return f"{move} would capture every seed of {seat_name(1 - state.seat)} (a grand slam), which these rules forbid; {self._expected(state)}"
+
+
+def read_position_string(text: str, houses: int) -> tuple[list[int], list[int], int]:
+    """The houses, stores and side to move of a position string for ``houses`` houses a side
+    (``h0-...-h(2n-1)-southStore-northStore-S``); raises :class:`BadInput` saying what was
+    expected."""
+    text = str(text).strip()
+    parts = text.split("-")
+    expected = f"{2 * houses} houses, South's store, North's store and S or N, joined by '-'"
+    if len(parts) != 2 * houses + 3 or len(text) > 200:
+        raise BadInput(f"cannot read Oware position {text[:80]!r}: expected {expected}")
+    if parts[-1].upper() not in ("S", "N"):
+        raise BadInput(f"cannot read Oware position {text!r}: the side to move must be S or N")
+    if not all(p.isdigit() for p in parts[:-1]):
+        raise BadInput(f"cannot read Oware position {text!r}: expected {expected}")
+    numbers = [int(p) for p in parts[:-1]]
+    return numbers[: 2 * houses], numbers[2 * houses :], "SN".index(parts[-1].upper())
 
 
 def seat_name(seat: int) -> str:

@@ -60,7 +60,7 @@ class TicTacToe:
         """The empty board, X to move."""
         return TicTacToeState("." * 9, 0)
 
-    def position(self, text: str) -> TicTacToeState:
+    def parse_position(self, text: str) -> TicTacToeState:
         """A position from nine cells of text (rows may be separated by ``/`` or new lines).
 
         The player to move is X when both have played equally often, else O.
