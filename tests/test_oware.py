@@ -249,3 +249,18 @@ def test_lockstep_with_openspiel_over_a_million_transitions():
 @pytest.mark.parametrize("houses, seeds", [(6, 3), (3, 2), (4, 1), (2, 3), (1, 4), (5, 5)])
 def test_lockstep_with_openspiel_on_other_boards(houses, seeds):
     lockstep(houses, seeds, 20_000, seed=houses * 100 + seeds)
+
+
+def test_openspiel_players_play_oware_in_step_with_our_referee():
+    pytest.importorskip("pyspiel")
+    from mancala.players import make_player
+
+    game = make_game("oware(houses=4,seeds=3)")
+    bots = [make_player("openspiel-mcts:sims=50"), make_player("openspiel-ab:depth=2")]
+    rng = random.Random(5)
+    state = game.initial_state()
+    while not game.is_terminal(state):
+        move = bots[state.seat].choose(game, state) if state.ply % 3 else rng.choice(game.legal_moves(state))
+        state = game.apply(state, move)  # our rules referee: an illegal answer would raise
+    with pytest.raises(BadInput, match="Oware under the abapa or openspiel rules"):
+        bots[0].choose(make_game("oware(preset=awari)"), make_game("oware(preset=awari)").initial_state())

@@ -53,7 +53,7 @@ def build_game(args: argparse.Namespace):
         if args.position is None:
             return game, game.initial_state()
         rules = CATALOGUE[name].rules
-        if rules is not None and "start" in rules.__dataclass_fields__:
+        if rules is not None and "start" in getattr(rules, "__dataclass_fields__", {}):
             game = make_game(spec, start=args.position)  # the rules' start: records and workers keep it
             return game, game.initial_state()
         read = getattr(game, "parse_position", None)  # games with a position notation offer it

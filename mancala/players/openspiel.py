@@ -1,14 +1,20 @@
-"""OpenSpiel's bots as players: ``openspiel-mcts:sims=10000`` and ``openspiel-ab:depth=N``.
+"""OpenSpiel's bots as players: ``openspiel-mcts:sims=10000`` and ``openspiel-ab:depth=N``,
+on the games OpenSpiel has too (:data:`OPENSPIEL_GAMES`):
 
-OpenSpiel's ``mancala`` is standard Kalah(6,4) (no capture from an empty opposite pit,
-remaining seeds to their row's owner), so these players accept exactly our ``standard``
-preset.  Our referee stays authoritative: the bot sees an OpenSpiel state kept in step
-with ours (the moves played since its last turn are found by a short search from its
-previous position, and replayed there), and its answer goes back through our rules.
+* Kalah: OpenSpiel's ``mancala`` is standard Kalah(6,4) (no capture from an empty opposite
+  pit, remaining seeds to their row's owner), so the players accept exactly our
+  ``standard`` preset.  Board mapping: OpenSpiel's cell ``i`` is our cell ``i - 1`` (mod
+  14): its 0 is North's store, 1..6 South's pits, 7 South's store, 8..13 North's pits;
+  South's pit ``p`` is action ``p``, North's pit ``p`` is action ``7 + p``.
+* Oware: OpenSpiel's ``oware`` is our ``abapa``/``openspiel`` rules, any houses per side and
+  seeds per house (its two parameters); action ``k`` is the mover's house ``k`` (``A``+k or
+  ``a``+k).  OpenSpiel's oware aborts the process past 1000 moves (its roll-outs too), so
+  the players refuse to move after move 600 (one clear error) rather than take the
+  process down.
 
-Board mapping: OpenSpiel's cell ``i`` is our cell ``i - 1`` (mod 14): its 0 is North's
-store, 1..6 South's pits, 7 South's store, 8..13 North's pits; South's pit ``p`` is action
-``p``, North's pit ``p`` is action ``7 + p``.
+Our referee stays authoritative: the bot sees an OpenSpiel state kept in step with ours
+(the moves played since its last turn are found by a short search from its previous
+position, and replayed there), and its answer goes back through our rules.
 
 * ``openspiel-mcts``: OpenSpiel's C++ ``MCTSBot`` with random roll-outs (options
   ``sims`` (default 1000), ``rollouts`` per leaf (1), ``uct`` (exploration constant, 2),
@@ -20,12 +26,14 @@ store, 1..6 South's pits, 7 South's store, 8..13 North's pits; South's pit ``p``
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass, field, replace
+from typing import Any, Callable
 
 from mancala.errors import BadInput
 from mancala.games.base import Game
-from mancala.games.kalah import PRESETS, Kalah, KalahMove, KalahState
+from mancala.games.kalah import PRESETS, KalahMove, KalahState
+from mancala.games.oware import PRESETS as OWARE_PRESETS
+from mancala.games.oware import OwareMove
 from mancala.players.registry import PlayerKind, register_kind
 from mancala.players.spec import take_option
 
@@ -38,13 +46,80 @@ def _pyspiel():
     return pyspiel
 
 
+@dataclass(frozen=True)
+class OpenSpielGame:
+    """How one of our games is played through OpenSpiel."""
+
+    #: OpenSpiel's game string for our game
+    load: Callable[[Any], str]
+    #: whether our game (its rules) is exactly OpenSpiel's game
+    accepts: Callable[[Any], bool]
+    #: what a refused game is told
+    refusal: str
+    #: our move -> OpenSpiel's action, in our state
+    to_action: Callable[[Any, Any], int]
+    #: OpenSpiel's action -> our move, in our state
+    to_move: Callable[[Any, int], Any]
+    #: South's lead in seeds read from an OpenSpiel state (alpha-beta's leaf value)
+    lead: Callable[[Any], int]
+    #: the last move number the bot plays in a game (None: no limit)
+    max_moves: int | None = None
+
+
+def _kalah_lead(os_state) -> int:
+    b = our_board(os_state)
+    return b[6] - b[13]
+
+
+def _oware_accepts(game: Any) -> bool:
+    rules = getattr(game, "rules", None)
+    if game.name != "oware" or rules is None:
+        return False
+    same = replace(rules, houses=6, seeds=4, sweep_at_majority=False)
+    return same == OWARE_PRESETS["abapa"]
+
+
+def _oware_lead(os_state) -> int:
+    _, stores, _ = os_state.observation_string(0).split("|")
+    south, north = map(int, stores.split())
+    return south - north
+
+
+#: our games OpenSpiel has, by our name
+OPENSPIEL_GAMES: dict[str, OpenSpielGame] = {
+    "kalah": OpenSpielGame(
+        load=lambda game: "mancala",
+        accepts=lambda game: game.name == "kalah" and game.rules == PRESETS["standard"],
+        refusal="standard Kalah(6,4) (--game kalah, no other preset or size)",
+        to_action=lambda state, move: move_to_action(state, move),
+        to_move=lambda state, action: action_to_move(state, action),
+        lead=_kalah_lead,
+    ),
+    "oware": OpenSpielGame(
+        load=lambda game: f"oware(num_houses_per_player={game.rules.houses},num_seeds_per_house={game.rules.seeds})",
+        accepts=_oware_accepts,
+        refusal="Oware under the abapa or openspiel rules (any houses and seeds), from the start",
+        to_action=lambda state, move: move.house - state.seat * state.size,
+        to_move=lambda state, action: OwareMove(state.seat * state.size + action, state.size),
+        lead=_oware_lead,
+        max_moves=600,
+    ),
+}
+
+
+def openspiel_game(game: Any) -> OpenSpielGame:
+    """How ``game`` is played through OpenSpiel; raises :class:`BadInput` for a game (or
+    rules) OpenSpiel does not have."""
+    entry = OPENSPIEL_GAMES.get(game.name)
+    if entry is None or not entry.accepts(game):
+        known = "; ".join(e.refusal for e in OPENSPIEL_GAMES.values())
+        raise BadInput(f"OpenSpiel players play only the games OpenSpiel has: {known}")
+    return entry
+
+
 def check_standard(game: Any) -> None:
-    """Raise :class:`BadInput` unless ``game`` is standard Kalah(6,4), OpenSpiel's mancala."""
-    if game.name != "kalah" or game.rules != PRESETS["standard"]:
-        raise BadInput(
-            "OpenSpiel players play OpenSpiel's mancala only: standard Kalah(6,4) "
-            "(--game kalah, no other preset or size)"
-        )
+    """Raise :class:`BadInput` unless OpenSpiel has ``game`` (see :data:`OPENSPIEL_GAMES`)."""
+    openspiel_game(game)
 
 
 def move_to_action(state: KalahState, move: KalahMove) -> int:
@@ -64,7 +139,7 @@ def our_board(os_state) -> tuple[int, ...]:
     return tuple(cells[(i + 1) % 14] for i in range(14))
 
 
-def find_path(game: Kalah, start: KalahState, target: KalahState) -> list[KalahMove] | None:
+def find_path(game: Any, start: Any, target: Any) -> list | None:
     """The moves that lead from ``start`` to ``target`` (``target.ply - start.ply`` of them),
     or None.  Stores never shrink, which prunes the search."""
     depth = target.ply - start.ply
@@ -72,9 +147,9 @@ def find_path(game: Kalah, start: KalahState, target: KalahState) -> list[KalahM
         return None
     goal = (target.store(0), target.store(1))
 
-    def dfs(state: KalahState, left: int) -> list | None:
+    def dfs(state: Any, left: int) -> list | None:
         if left == 0:
-            return [] if (state.board == target.board and state.seat == target.seat) else None
+            return [] if state == target else None
         if state.finished or state.store(0) > goal[0] or state.store(1) > goal[1]:
             return None
         for move in game.legal_moves(state):
@@ -99,6 +174,7 @@ class OpenSpielPlayer:
     spec: str = ""
     _shadow: Any = field(default=None, init=False, repr=False)
     _os_state: Any = field(default=None, init=False, repr=False)
+    _shadow_game: Any = field(default=None, init=False, repr=False)
     _bot: Any = field(default=None, init=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -130,32 +206,38 @@ class OpenSpielPlayer:
             return pyspiel.MCTSBot(os_game, evaluator, self.uct, self.sims, 1000, True, self.seed, False)
         return None
 
-    def sync(self, game: Kalah, state: KalahState) -> None:
+    def sync(self, game: Any, state: Any) -> None:
         """Bring the OpenSpiel state in step with ``state`` (:meth:`choose` does it; the path
         search from the bot's last position grows with the moves in between, so a caller
         replaying a long opening calls this after each of its moves)."""
         check_standard(game)
         self._sync(game, state)
 
-    def _sync(self, game: Any, state: KalahState) -> None:
+    def _sync(self, game: Any, state: Any) -> None:
         """Bring the OpenSpiel state in step with ``state``."""
         pyspiel = _pyspiel()
+        adapter = openspiel_game(game)
         path = None
-        if self._shadow is not None:
+        if self._shadow is not None and self._shadow_game == game:
             path = find_path(game, self._shadow, state)
         if path is None:
-            self._os_state = pyspiel.load_game("mancala").new_initial_state()
-            self._shadow = game.initial_state()
+            self._os_state = pyspiel.load_game(adapter.load(game)).new_initial_state()
+            self._shadow, self._shadow_game = game.initial_state(), game
             path = find_path(game, self._shadow, state)
             if path is None:
                 raise BadInput("OpenSpiel players must start from the standard start position")
         for move in path:
-            self._os_state.apply_action(move_to_action(self._shadow, move))
+            self._os_state.apply_action(adapter.to_action(self._shadow, move))
             self._shadow = game.apply(self._shadow, move)
 
-    def choose(self, game: Game, state) -> KalahMove:
+    def choose(self, game: Game, state) -> Any:
         """The bot's move in ``state`` (checked against our rules by the caller)."""
-        check_standard(game)
+        adapter = openspiel_game(game)
+        if adapter.max_moves is not None and state.ply >= adapter.max_moves - 1:
+            raise BadInput(
+                f"OpenSpiel's {adapter.load(game)} stops at {adapter.max_moves} moves "
+                f"(it aborts past them); this game is at move {state.ply + 1}"
+            )
         self._sync(game, state)
         os_state = self._os_state
         if self.kind == "mcts":
@@ -168,12 +250,11 @@ class OpenSpielPlayer:
             me = os_state.current_player()
 
             def value(s) -> float:
-                b = our_board(s)
-                diff = b[6] - b[13]
+                diff = adapter.lead(s)
                 return (diff if me == 0 else -diff) / 100.0
 
             _, action = alpha_beta_search(os_state.get_game(), os_state.clone(), value, self.depth, me)
-        move = action_to_move(state, int(action))
+        move = adapter.to_move(state, int(action))
         if move in game.legal_moves(state):
             self._os_state.apply_action(int(action))
             self._shadow = game.apply(self._shadow, move)
@@ -204,26 +285,26 @@ def make_openspiel_player(kind: str, options: dict[str, str], spec: str) -> Open
 register_kind(
     PlayerKind(
         "openspiel-mcts",
-        "OpenSpiel's Monte Carlo tree search (standard Kalah only)",
+        "OpenSpiel's Monte Carlo tree search (standard Kalah and Oware)",
         "openspiel-mcts:sims=1000",
         "openspiel-mcts:sims=50",
         lambda spec, options, ask: make_openspiel_player("openspiel-mcts", options, spec),
         ({"name": "sims", "kind": "int", "default": 1000},),
         needs="pyspiel",
-        label="OpenSpiel MCTS, 1000 simulations (standard Kalah)",
+        label="OpenSpiel MCTS, 1000 simulations (standard Kalah, Oware)",
         rank=20,
     )
 )
 register_kind(
     PlayerKind(
         "openspiel-ab",
-        "OpenSpiel's alpha-beta (standard Kalah only)",
+        "OpenSpiel's alpha-beta (standard Kalah and Oware)",
         "openspiel-ab:depth=6",
         "openspiel-ab:depth=2",
         lambda spec, options, ask: make_openspiel_player("openspiel-ab", options, spec),
         ({"name": "depth", "kind": "int", "default": 6},),
         needs="pyspiel",
-        label="OpenSpiel alpha-beta, depth 6 (standard Kalah)",
+        label="OpenSpiel alpha-beta, depth 6 (standard Kalah, Oware)",
         rank=21,
     )
 )
