@@ -26,7 +26,7 @@ both cores stay busy while one AI thinks); each cell's test still reports its ow
 In every cell the AI makes at least two moves and the game record the surface gives back
 (saved file, ``save`` answer, results file, result rows) is loaded and replayed move by move
 with the rules to the same final position.  A player kind that cannot play a game by
-design (OpenSpiel's players play only standard Kalah) must be refused in one line (exit 2,
+design (OpenSpiel's players play only the games OpenSpiel has) must be refused in one line (exit 2,
 or ``bad_request``), not crash.  Ids name the cell: ``server-kalah(preset=egyptian)-hard``.
 """
 
@@ -51,6 +51,7 @@ from typing import Any, Callable, Iterator
 import pytest
 from helpers import stop_server
 
+from mancala.errors import BadInput
 from mancala.games import CATALOGUE, PRESETS, make_game
 from mancala.games.base import Game
 from mancala.players import LEVELS, ai_specs
@@ -78,14 +79,20 @@ def game_rows() -> list[str]:
 
 GAME_ROWS = game_rows()
 AIS = ai_specs(quick=True)
-STANDARD_KALAH = make_game("kalah")
 
 
 def can_play(ai: str, game_spec: str) -> bool:
-    """Whether the player ``ai`` plays ``game_spec`` by design: OpenSpiel's players play only
-    OpenSpiel's mancala, standard Kalah(6,4); every other AI plays every game."""
-    if ai.startswith("openspiel-"):
-        return make_game(game_spec) == STANDARD_KALAH
+    """Whether the player ``ai`` plays ``game_spec`` by design, as the player says
+    (``check_game``): OpenSpiel's players play only the games OpenSpiel has (standard
+    Kalah(6,4), Oware under its rules); every other AI plays every game."""
+    from mancala.players import make_player  # noqa: PLC0415
+
+    check = getattr(make_player(ai), "check_game", None)
+    try:
+        if check is not None:
+            check(make_game(game_spec))
+    except BadInput:
+        return False
     return True
 
 
