@@ -523,12 +523,8 @@ def _oware_notices(game: Oware, before: OwareState, after: OwareState, ev: Oware
     if ev.captures:
         houses = ", ".join(f"{house_name(n, h)} {s}" for h, s in ev.captures)
         notices.append({"kind": "capture", "text": f"capture of {ev.captured} ({houses})"})
-    if after.finished:
+    if after.finished:  # (a rule barring the next player's moves is the board's `restricted`)
         notices.append({"kind": "game_over", "text": _oware_end_text(game, after, ev, cells)})
-    else:
-        restricted = _oware_restricted(game, after)
-        if restricted is not None:
-            notices.append({"kind": restricted["kind"], "text": restricted["text"]})
     return notices
 
 

@@ -214,8 +214,6 @@ export function drawOware(view) {
   grid.append(el("div", { class: "row-label", style: "grid-row:4", text: `South — ${who(0)}` }));
   const wood = el("div", { class: "wood" + (wide ? " wide" : ""), style: `max-width:${n * 7 + 16}rem;margin:0 auto` }, grid);
   if (view.inHand) wood.append(el("span", { class: "in-hand", text: `in hand: ${view.inHand}` }));
-  // why some houses with seeds may not be sown now (must feed, a forbidden grand slam)
-  if (b.restricted && !view.inHand) wood.append(el("p", { class: "board-note", dataset: { kind: b.restricted.kind } }, b.restricted.text + "."));
   return [wood];
 }
 

@@ -198,9 +198,8 @@ async function drain() {
       showNotices(s.last.notices || []);
       const over = (s.last.notices || []).find((n) => n.kind === "game_over");
       // what the next player may not do (Oware: must feed, no grand slam) is not in the move's text
-      const rules = (s.last.notices || []).filter((n) => n.kind === "must_feed" || n.kind === "no_grand_slam");
-      announce(s.last.text + (over && !s.last.text.includes(over.text) ? " " + over.text : "") +
-        rules.map((n) => ` ${noticeText(n)}.`).join(""));
+      const barred = s.board.restricted ? ` ${s.board.restricted.text}.` : "";
+      announce(s.last.text + (over && !s.last.text.includes(over.text) ? " " + over.text : "") + barred);
     } else if (shown && s.ply < shown.ply) {
       announce(`Back to move ${s.ply}.`);
       $("notices").replaceChildren();
@@ -255,11 +254,10 @@ function lastCells(s) {
   const out = new Set();
   if (!s.last) return out;
   const kind = s.board.kind;
-  if (kind === "kalah" || kind === "oware") {
-    for (const step of s.last.steps || []) {
-      if (step.kind === "pickup") out.add(step.cell);
-      if (step.kind === "sow" && step.cells.length) out.add(step.cells[step.cells.length - 1]);
-    }
+  if (kind === "kalah" || kind === "oware") { // the pit sown from and the one the last seed fell in
+    const sown = (s.last.steps || []).filter((step) => step.kind === "sow" && step.cells.length);
+    for (const step of s.last.steps || []) if (step.kind === "pickup") out.add(step.cell);
+    if (sown.length) out.add(sown[sown.length - 1].cells.at(-1));
   } else if (kind === "bao") {
     const steps = s.last.steps || [];
     const first = String(s.last.move).slice(0, 2);
@@ -303,6 +301,7 @@ function render(s, { final }) {
   }
   // status line
   $("to-move").textContent = statusText(s);
+  if (!app.viewing) showRuleNote(s.board);
   updateThinking();
   updateInvite(s);
   // result
@@ -345,6 +344,15 @@ function render(s, { final }) {
 function owareSeeds(b, seat) {
   const row = seat === 0 ? b.rows.south : b.rows.north;
   return b.cells[b.stores[seat]] + (b.finished ? row.reduce((a, c) => a + b.cells[c], 0) : 0);
+}
+
+/** Why some moves with seeds are not legal in the position drawn (Oware: must feed, a grand slam
+ * these rules forbid), under the status line; hidden when every move is. */
+function showRuleNote(board) {
+  const note = board.restricted;
+  $("rule-note").hidden = !note;
+  $("rule-note").textContent = note ? `${note.text[0].toUpperCase()}${note.text.slice(1)}.` : "";
+  if (note) $("rule-note").dataset.kind = note.kind;
 }
 
 function statusText(s) {
@@ -462,6 +470,7 @@ function showView(v) {
   $("viewing-text").textContent = v.ply === 0 ? "Viewing the start position." : `Viewing the position after move ${v.ply}: ${v.last ? v.last.text : ""}`;
   drawBoard($("board"), { board: v.board, legal: [], interactive: false, players: playersWithYou(s),
     lastCells: lastCells({ board: v.board, last: v.last }) });
+  showRuleNote(v.board);
   document.body.dataset.viewing = String(v.ply);
   renderHistory(s);
   announce($("viewing-text").textContent);
