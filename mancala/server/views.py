@@ -545,6 +545,8 @@ def _oware_end_text(game: Oware, after: OwareState, ev: OwareEvent, cells: list[
     if ev.end == "majority":
         best = max((0, 1), key=lambda s: after.stores[s])
         why = f"{seat_name(best)} has captured {after.stores[best]} of the {rules.total} seeds, more than half"
+        if rules.sweep_at_majority and any(cells[: 2 * n]):
+            why += f"; {_SHARE_WORDS['own-row']}"
     elif ev.end == "repetition":
         why = f"the position repeats with no capture since it was last seen, so {_SHARE_WORDS[rules.repetition.value]}"
     elif ev.end == "no-move":

@@ -199,7 +199,9 @@ async function drain() {
       const over = (s.last.notices || []).find((n) => n.kind === "game_over");
       // what the next player may not do (Oware: must feed, no grand slam) is not in the move's text
       const barred = s.board.restricted ? ` ${s.board.restricted.text}.` : "";
-      announce(s.last.text + (over && !s.last.text.includes(over.text) ? " " + over.text : "") + barred);
+      // (a move's text that gives the final count already says the game is over: Oware)
+      const overText = over && !s.last.text.includes(over.text) && !/final count/i.test(s.last.text) ? " " + over.text : "";
+      announce(s.last.text + overText + barred);
     } else if (shown && s.ply < shown.ply) {
       announce(`Back to move ${s.ply}.`);
       $("notices").replaceChildren();
