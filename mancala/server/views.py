@@ -557,9 +557,12 @@ def _oware_end_text(game: Oware, after: OwareState, ev: OwareEvent, cells: list[
             why = f"{other} cannot feed {mover}: no move of {other}'s reaches {mover}'s empty row"
         else:
             why = f"every move of {other}'s would be a grand slam, which these rules forbid"
-        share = _SHARE_WORDS[rules.cannot_move.value]
-        if any(cells[: 2 * n]):
-            why += f"; {share}"
+        left = sum(cells[: 2 * n])
+        if left and rules.cannot_move.value == "own-row" and not (any(theirs) and any(mine)):
+            owner = other if any(theirs) else mover
+            why += f"; {owner} takes the {left} seed{'s' if left != 1 else ''} left, all in its row"
+        elif left:
+            why += f"; {_SHARE_WORDS[rules.cannot_move.value]}"
     elif ev.end == "grand-slam":
         why = f"{mover}'s grand slam ends it: {other} takes the seeds left"
     else:
