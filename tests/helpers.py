@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 
@@ -83,3 +85,44 @@ def stop_server(proc) -> tuple[str, str]:
     except subprocess.TimeoutExpired:
         proc.kill()
         return proc.communicate()
+
+
+#: where the browser tests keep axe-core (installed with npm the first time)
+AXE_DIR = Path.home() / ".cache" / "mancala-tests" / "axe"
+AXE_JS = AXE_DIR / "node_modules" / "axe-core" / "axe.min.js"
+
+
+def axe_script_path():
+    """axe-core's script, installed from the npm registry into a cache folder the first time.
+    Fails (does not skip) the test when npm is missing or the install fails: the check must run."""
+    import shutil  # noqa: PLC0415
+    import subprocess  # noqa: PLC0415
+
+    if not AXE_JS.is_file():
+        npm = shutil.which("npm")
+        if npm is None:
+            pytest.fail(
+                f"npm is not installed: it is needed to fetch axe-core (apt install npm, or put axe.min.js at {AXE_JS})"
+            )
+        AXE_DIR.mkdir(parents=True, exist_ok=True)
+        done = subprocess.run(
+            [npm, "install", "--no-save", "--no-audit", "--no-fund", "--prefix", str(AXE_DIR), "axe-core@4"],
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        if done.returncode != 0 or not AXE_JS.is_file():
+            pytest.fail(
+                f"npm could not install axe-core@4 into {AXE_DIR} (exit {done.returncode}):\n{done.stderr[-2000:]}"
+            )
+    return AXE_JS
+
+
+def axe_problems(page, axe_js, screen: str) -> list[str]:
+    """axe-core's serious and critical violations on ``page`` as it is, one line each."""
+    if not page.evaluate("typeof window.axe !== 'undefined'"):
+        page.add_script_tag(path=str(axe_js))
+    found = page.evaluate("""async () => (await axe.run(document)).violations
+        .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+        .map((v) => `${v.id} (${v.impact}): ${v.nodes.length} element(s), e.g. ${v.nodes[0].target.join(' ')}`)""")
+    return [f"{screen}: {line}" for line in found]

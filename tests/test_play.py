@@ -220,6 +220,31 @@ def terminal(record, specs, lines, **kw):
     return code, console.export_text()
 
 
+def test_play_options_choose_oware_rules_and_name_what_a_game_lacks():
+    import argparse  # noqa: PLC0415
+
+    from mancala.cli.common import build_game  # noqa: PLC0415
+    from mancala.games.oware import PRESETS  # noqa: PLC0415
+
+    def args(game, **kw):
+        return argparse.Namespace(
+            game=game,
+            preset=kw.get("preset"),
+            pits=kw.get("pits"),
+            seeds=kw.get("seeds"),
+            position=None,
+            first=kw.get("first"),
+        )
+
+    game, state = build_game(args("oware", preset="awari", pits=5, seeds=3))
+    assert game.rules.grand_slam == PRESETS["awari"].grand_slam and (game.rules.houses, game.rules.seeds) == (5, 3)
+    assert state == game.initial_state() and len(state.houses) == 10
+    with pytest.raises(BadInput, match="--to-move: oware has no such option"):
+        build_game(args("oware", first="north"))
+    with pytest.raises(BadInput, match="--preset/--seeds: bao has no such options"):
+        build_game(args("bao", preset="x", seeds=2))
+
+
 def test_human_vs_human_moves_undo_and_illegal_input(tmp_path):
     game = make_game("kalah")
     record = GameRecord(game, ["human", "human"])

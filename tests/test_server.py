@@ -43,10 +43,14 @@ def test_http_endpoints_describe_games_players_and_status(client):
     games = client.get("/api/games").json()["games"]
     from mancala.games import CATALOGUE  # noqa: PLC0415 (a test may have registered a toy game)
 
-    assert [g["name"] for g in games] == list(CATALOGUE) and list(CATALOGUE)[:3] == ["kalah", "bao", "tictactoe"]
+    assert [g["name"] for g in games] == list(CATALOGUE)
+    assert list(CATALOGUE)[:4] == ["kalah", "bao", "oware", "tictactoe"]
     kalah = games[0]
     assert "ethiopian" in kalah["presets"] and kalah["presets"]["mankalah"]["pits"] == 7
     assert {"name": "sowing", "kind": "choice", "values": ["ccw", "choice"], "default": "ccw"} in kalah["options"]
+    oware = games[2]
+    assert {"name": "capture_counts", "kind": "numbers", "default": [2, 3]} in oware["options"]
+    assert oware["presets"]["wari"]["grand_slam"] == "illegal" and oware["default_preset"] == "abapa"
     players = client.get("/api/players").json()
     assert players["default"] == ["human", "medium"]
     assert list(players["levels"]) == ["beginner", "easy", "medium", "hard", "expert", "strongest"]

@@ -20,9 +20,10 @@ def add_game_arguments(parser: argparse.ArgumentParser) -> None:
         help=f"game spec: {', '.join(CATALOGUE)}, with options as name(key=value,...), e.g. "
         f"'kalah(preset=egyptian,pits=5)' (default: kalah)",
     )
-    g.add_argument("--preset", help=f"Kalah rule preset: {', '.join(CATALOGUE['kalah'].presets)} (see docs/rules.md)")
-    g.add_argument("--pits", type=int, help="Kalah pits per side (1-20)")
-    g.add_argument("--seeds", type=int, help="Kalah seeds per pit at the start (0-1000)")
+    presets = "; ".join(f"{info.title}: {', '.join(info.presets)}" for info in CATALOGUE.values() if info.presets)
+    g.add_argument("--preset", help=f"rule preset ({presets}; see docs/rules.md)")
+    g.add_argument("--pits", type=int, help="Kalah pits per side (1-20); Oware houses per side (1-12)")
+    g.add_argument("--seeds", type=int, help="seeds per pit (Kalah, 0-1000) or house (Oware, 1-20) at the start")
     g.add_argument(
         "--position",
         help="start position: Kalah: 2n+2 numbers in sowing order (South pits 1..n, "
@@ -47,9 +48,7 @@ def build_game(args: argparse.Namespace):
     if args.position is not None and not args.position.strip():
         raise BadInput("--position is empty; give the position's numbers (or cells), or leave the option out")
     if name != "kalah":
-        if any(v is not None for v in kalah_options.values()):
-            raise BadInput(f"--preset/--pits/--seeds/--to-move are Kalah options; {name} has none")
-        game = make_game(spec)
+        game = make_game(spec, **_rule_options(name, args))
         if args.position is None:
             return game, game.initial_state()
         rules = CATALOGUE[name].rules
@@ -72,6 +71,28 @@ def build_game(args: argparse.Namespace):
             kalah_options["pits"] = (count - 2) // 2
     game = make_game(spec, **kalah_options)
     return game, game.initial_state()
+
+
+def _rule_options(name: str, args: argparse.Namespace) -> dict[str, Any]:
+    """--preset, --pits and --seeds as the options of a game other than Kalah that has them
+    (Oware: a preset, ``houses``, ``seeds``); raises :class:`BadInput` for one it does not have."""
+    info = CATALOGUE.get(name)
+    fields = set(info.rules().to_dict()) if info is not None and info.rules is not None else set()
+    size = "pits" if "pits" in fields else "houses" if "houses" in fields else None
+    given = {"--preset": args.preset, "--pits": args.pits, "--seeds": args.seeds, "--to-move": args.first}
+    usable = {
+        "--preset": bool(info and info.presets),
+        "--pits": size is not None,
+        "--seeds": "seeds" in fields,
+        "--to-move": False,
+    }
+    wrong = [option for option, value in given.items() if value is not None and not usable[option]]
+    if wrong:
+        raise BadInput(f"{'/'.join(wrong)}: {name} has no such option{'s' if len(wrong) > 1 else ''}")
+    options: dict[str, Any] = {"preset": args.preset, "seeds": args.seeds}
+    if size is not None:
+        options[size] = args.pits
+    return {k: v for k, v in options.items() if v is not None}
 
 
 def check_not_empty(args: argparse.Namespace, *names: str) -> None:

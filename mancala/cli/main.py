@@ -272,7 +272,8 @@ def build_parser() -> argparse.ArgumentParser:
     play = sub.add_parser(
         "play",
         help="play in the terminal: you vs the AI, AI vs AI, or two people",
-        description="Play in the terminal. At your turn type a move (Kalah: a pit number) or "
+        description="Play in the terminal. At your turn type a move (Kalah: a pit number; Oware: a house "
+        "letter, A-F for South, a-f for North) or "
         "hint, undo, save [FILE], board, help, quit. Works with piped input.",
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,

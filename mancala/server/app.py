@@ -133,6 +133,8 @@ def _option_list(rules_class) -> list[dict]:
             entry.update(kind="bool", default=default)
         elif isinstance(default, int):
             entry.update(kind="int", default=default)
+        elif isinstance(default, tuple):  # a list of whole numbers (Oware's capture_counts)
+            entry.update(kind="numbers", default=list(default))
         else:
             entry.update(kind="positions", default=None)
         out.append(entry)
@@ -140,7 +142,7 @@ def _option_list(rules_class) -> list[dict]:
 
 
 async def api_games(request: Request):
-    """Games, their rule options and (Kalah) presets, for the new-game form."""
+    """Games, their rule options and presets, for the new-game form."""
     games = []
     for info in CATALOGUE.values():
         sample = info.make({})

@@ -120,8 +120,11 @@ def forget(seat: str) -> None:
 
 
 def unit(game: Game) -> str:
-    """What values count: ``seeds`` (Kalah), ``eval`` (Bao), ``outcome`` (tic-tac-toe)."""
-    return {"kalah": "seeds", "bao": "eval"}.get(game.name, "outcome")
+    """What values count: ``seeds`` (Kalah, Oware: any game whose margin is in seeds), ``eval``
+    (Bao), ``outcome`` (tic-tac-toe)."""
+    if game.name == "bao":
+        return "eval"
+    return "seeds" if getattr(game, "margin_unit", None) == "seeds" else "outcome"
 
 
 #: the least time a hint searches: as long as the analysis panel asks for, so that a hint

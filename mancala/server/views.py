@@ -14,6 +14,7 @@ from typing import Any, Callable
 from mancala.games.bao import CW, NYUMBA, Bao, BaoState, hole_name
 from mancala.games.base import Game, outcome_text
 from mancala.games.kalah import Capture, Kalah, KalahState, Remaining, opposite_index, pit_index, store_index
+from mancala.games.oware import Oware, OwareEvent, OwareState, house_name, seat_name
 from mancala.games.tictactoe import LINES, TicTacToe, TicTacToeState
 
 
@@ -356,11 +357,228 @@ def _ttt_last(game: TicTacToe, before: TicTacToeState, move, after: TicTacToeSta
     }
 
 
+# --- Oware ------------------------------------------------------------------------------
+
+
+def _oware_board(game: Oware, state: OwareState) -> dict:
+    n = state.size
+    return {
+        "kind": "oware",
+        "houses": n,
+        # the houses in sowing order (South's A.. then North's a..), then South's and North's stores
+        "cells": [*state.houses, *state.stores],
+        "stores": [2 * n, 2 * n + 1],
+        "names": [house_name(n, i) for i in range(2 * n)],
+        "rows": {"south": list(range(n)), "north": list(range(2 * n - 1, n - 1, -1))},
+        "to_move": state.seat,
+        "finished": state.finished,
+        "total": game.rules.total,
+        "unscored": state.unscored,
+        "restricted": _oware_restricted(game, state),
+    }
+
+
+def _oware_restricted(game: Oware, state: OwareState) -> dict | None:
+    """Why some non-empty houses of the player to move may not be sown (must feed, a
+    forbidden grand slam), or None when every one may."""
+    if state.finished:
+        return None
+    n = state.size
+    seat = state.seat
+    legal = {m.house for m in game.legal_moves(state)}
+    barred = [h for h in range(seat * n, seat * n + n) if state.houses[h] and h not in legal]
+    if not barred:
+        return None
+    me, other = seat_name(seat), seat_name(1 - seat)
+    allowed = _names(n, sorted(legal))
+    if game.rules.must_feed and not any(state.row(1 - seat)):
+        text = f"{other} has no seeds: {me} must feed them, and only {allowed} reach{'es' if len(legal) == 1 else ''} {other}'s row"
+        return {"kind": "must_feed", "seat": seat, "houses": [house_name(n, h) for h in barred], "text": text}
+    text = (
+        f"{_names(n, barred)} would capture every seed of {other} (a grand slam), which these rules forbid; "
+        f"{me} may sow {allowed}"
+    )
+    return {"kind": "no_grand_slam", "seat": seat, "houses": [house_name(n, h) for h in barred], "text": text}
+
+
+def _names(n: int, houses: list[int]) -> str:
+    """House names as a list in words: ``D``, ``D and E``, ``D, E and F``."""
+    words = [house_name(n, h) for h in houses]
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def _oware_legal(game: Oware, state: OwareState) -> list[dict]:
+    n = state.size
+    # number: the house counted from its owner's left (a number key plays it, as `mancala play` reads it)
+    return [{"move": str(m), "cell": m.house, "number": m.house % n + 1} for m in game.legal_moves(state)]
+
+
+def oware_sowing_path(game: Oware, houses: tuple[int, ...], origin: int) -> list[tuple[str, int]]:
+    """The sowing from ``origin`` seed by seed: ``("sow", house)`` for each seed, in order,
+    with ``("skip", house)`` where the hand passes a house without sowing (the origin on a lap,
+    a house of 12 under ``skip_twelve``) and ``("back", origin)`` for seeds returned to the origin
+    when every other house is skipped.  Gives the houses of :meth:`Oware.sowing`."""
+    rules = game.rules
+    size = len(houses)
+    cells = list(houses)
+    seeds = cells[origin]
+    cells[origin] = 0
+    path: list[tuple[str, int]] = []
+    i, passed = origin, 0
+    while seeds:
+        i = (i + 1) % size
+        skip = (i == origin and rules.skip_origin) or (rules.skip_twelve and i != origin and cells[i] >= 12)
+        if skip:
+            path.append(("skip", i))
+            passed += 1
+            if passed >= size:  # nowhere to sow: the seeds left go back to the origin
+                path[-passed:] = []
+                path += [("back", origin)] * seeds
+                break
+            continue
+        passed = 0
+        cells[i] += 1
+        seeds -= 1
+        path.append(("sow", i))
+    return path
+
+
+def _oware_last(game: Oware, before: OwareState, move, after: OwareState) -> dict:
+    ev = after.last
+    if ev is None:
+        return {"notices": [], "steps": []}
+    n = before.size
+    seat = ev.seat
+    origin = move.house
+    cells = list(before.houses)
+    steps: list[dict] = [{"kind": "pickup", "cell": origin, "seeds": cells[origin]}]
+    cells[origin] = 0
+    for kind, house in oware_sowing_path(game, before.houses, origin):
+        if kind == "skip":
+            steps.append({"kind": "skip", "cell": house, "why": "origin" if house == origin else "twelve"})
+            continue
+        cells[house] += 1
+        if steps[-1]["kind"] == "sow":
+            steps[-1]["cells"].append(house)
+        else:
+            steps.append({"kind": "sow", "cells": [house]})
+    stores = list(before.stores)
+    if ev.grand_slam:
+        chain = game.capture_chain(cells, seat, ev.landing)
+        steps.append({"kind": "grand_slam", "cells": chain, "rule": ev.grand_slam})
+    for house, seeds in ev.captures:
+        steps.append({"kind": "capture", "cell": house, "seeds": seeds, "store": 2 * n + seat})
+        cells[house] = 0
+        stores[seat] += seeds
+    if after.finished:
+        sweep = _oware_sweep(n, ev, cells, stores, after)
+        if sweep is not None:
+            steps.append(sweep)
+    return {"notices": _oware_notices(game, before, after, ev, cells), "steps": steps}
+
+
+def _oware_sweep(n: int, ev: OwareEvent, cells: list[int], stores: list[int], after: OwareState) -> dict | None:
+    """The end's share-out of the seeds left (``cells`` and ``stores`` after the move's
+    captures), as moves from each emptied house to a store (None: nobody's store)."""
+    left = [h for h in range(2 * n) if cells[h] and not after.houses[h]]
+    if not left:
+        return None
+    gained = [after.stores[s] - stores[s] for s in (0, 1)]
+    rows = [sum(cells[:n]), sum(cells[n : 2 * n])]
+    to: list[int | None]
+    if ev.end == "grand-slam":
+        to = [2 * n + 1 - ev.seat] * (2 * n)
+    elif gained == rows:
+        to = [2 * n if h < n else 2 * n + 1 for h in range(2 * n)]
+    elif gained == [sum(rows), 0] or gained == [0, sum(rows)]:
+        to = [2 * n + (0 if gained[0] else 1)] * (2 * n)
+    else:  # split evenly, or nobody's
+        to = [None] * (2 * n)
+    return {
+        "kind": "sweep",
+        "moves": [{"from": h, "to": to[h], "seeds": cells[h]} for h in left],
+        "stores": list(after.stores),
+    }
+
+
+_OWARE_SLAM_WORDS = {
+    "no-capture": "grand slam: it would take every seed of {other}, so nothing is captured",
+    "illegal": "grand slam",
+    "illegal-unless-only": "grand slam, allowed as every move left is one: it captures as usual",
+    "capture-all": "grand slam: every seed of {other} is captured",
+    "opponent-takes-rest": "grand slam: every seed of {other}'s row is captured, and {other} takes the seeds left on the board",
+    "leave-left": "grand slam: the last house reached is left to {other}",
+    "leave-right": "grand slam: {other}'s first house is left to them",
+}
+
+
+def _oware_notices(game: Oware, before: OwareState, after: OwareState, ev: OwareEvent, cells: list[int]) -> list[dict]:
+    n = before.size
+    other = seat_name(1 - ev.seat)
+    notices = []
+    if ev.skipped_origin:
+        notices.append({"kind": "lap", "text": f"a lap of {ev.sown} seeds: {ev.move} is skipped (it stays empty)"})
+    if ev.grand_slam:
+        notices.append({"kind": "grand_slam", "text": _OWARE_SLAM_WORDS[ev.grand_slam].format(other=other)})
+    if ev.captures:
+        houses = ", ".join(f"{house_name(n, h)} {s}" for h, s in ev.captures)
+        notices.append({"kind": "capture", "text": f"capture of {ev.captured} ({houses})"})
+    if after.finished:  # (a rule barring the next player's moves is the board's `restricted`)
+        notices.append({"kind": "game_over", "text": _oware_end_text(game, after, ev, cells)})
+    return notices
+
+
+_SHARE_WORDS = {
+    "own-row": "each side takes the seeds of its own row",
+    "split": "the seeds left are split evenly",
+    "unscored": "the seeds left count for nobody",
+    "none": "",
+}
+
+
+def _oware_end_text(game: Oware, after: OwareState, ev: OwareEvent, cells: list[int]) -> str:
+    """Why the game ended (``cells``: the houses after the move, before the share-out), and
+    the final count."""
+    rules = game.rules
+    n = after.size
+    mover, other = seat_name(ev.seat), seat_name(1 - ev.seat)
+    if ev.end == "majority":
+        best = max((0, 1), key=lambda s: after.stores[s])
+        why = f"{seat_name(best)} has captured {after.stores[best]} of the {rules.total} seeds, more than half"
+        if rules.sweep_at_majority and any(cells[: 2 * n]):
+            why += f"; {_SHARE_WORDS['own-row']}"
+    elif ev.end == "repetition":
+        why = f"the position repeats with no capture since it was last seen, so {_SHARE_WORDS[rules.repetition.value]}"
+    elif ev.end == "no-move":
+        theirs, mine = cells[(1 - ev.seat) * n : (2 - ev.seat) * n], cells[ev.seat * n : ev.seat * n + n]
+        if not any(theirs):
+            why = f"{other} has no seeds to sow"
+        elif rules.must_feed and not any(mine):
+            why = f"{other} cannot feed {mover}: no move of {other}'s reaches {mover}'s empty row"
+        else:
+            why = f"every move of {other}'s would be a grand slam, which these rules forbid"
+        left = sum(cells[: 2 * n])
+        if left and rules.cannot_move.value == "own-row" and not (any(theirs) and any(mine)):
+            owner = other if any(theirs) else mover
+            why += f"; {owner} takes the {left} seed{'s' if left != 1 else ''} left, all in its row"
+        elif left:
+            why += f"; {_SHARE_WORDS[rules.cannot_move.value]}"
+    elif ev.end == "grand-slam":
+        why = f"{mover}'s grand slam ends it: {other} takes the seeds left"
+    else:
+        why = f"the limit of {rules.max_plies} moves is reached: each side takes the seeds of its own row"
+    count = f"South {game.final_seeds(after, 0)}, North {game.final_seeds(after, 1)}"
+    if after.unscored:
+        count += f" ({after.unscored} unscored)"
+    return f"game over: {why}. Final count: {count}"
+
+
 #: the games with a board of their own on the page, by name
 VIEWS: dict[str, GameView] = {
     "kalah": GameView(_kalah_board, _kalah_legal, _kalah_last),
     "bao": GameView(_bao_board, _bao_legal, _bao_last),
     "tictactoe": GameView(lambda game, state: _ttt_board(state), _ttt_legal, _ttt_last),
+    "oware": GameView(_oware_board, _oware_legal, _oware_last),
 }
 
 

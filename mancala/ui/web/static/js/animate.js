@@ -55,6 +55,57 @@ export function kalahFrames(before, steps) {
   return frames;
 }
 
+/** Frames for an Oware move: pick-up, seed by seed sowing (a lap passing its origin by, the
+ * origin marked all along), a grand slam's houses, the captures house by house (the landing
+ * house first, then backwards) into the mover's store, the end's share-out. */
+export function owareFrames(before, steps) {
+  const board = clone(before);
+  board.restricted = null; // the note on the position before the move: not the one after
+  const frames = [];
+  const name = (cell) => board.names[cell];
+  let hand = 0;
+  let origin = null;
+  const taken = [];
+  for (const step of steps) {
+    if (step.kind === "pickup") {
+      hand = board.cells[step.cell];
+      board.cells[step.cell] = 0;
+      origin = step.cell;
+      frames.push({ board: clone(board), picked: step.cell, origin, hot: new Set(), inHand: hand });
+    } else if (step.kind === "sow") {
+      for (const cell of step.cells) {
+        board.cells[cell] += 1;
+        hand = Math.max(0, hand - 1);
+        frames.push({ board: clone(board), hot: new Set([cell]), origin, inHand: hand });
+      }
+    } else if (step.kind === "skip") {
+      const say = step.why === "origin" ? `lap: ${name(step.cell)} is skipped (the house sown from)`
+        : `${name(step.cell)} holds 12 or more: skipped`;
+      frames.push({ board: clone(board), skip: step.cell, origin, hot: new Set(), inHand: hand, slow: true, say, sayKind: "lap" });
+    } else if (step.kind === "back") {
+      board.cells[step.cell] += 1;
+      hand = Math.max(0, hand - 1);
+      frames.push({ board: clone(board), hot: new Set([step.cell]), origin, inHand: hand });
+    } else if (step.kind === "grand_slam") {
+      frames.push({ board: clone(board), captured: new Set(step.cells), origin, slow: true,
+        say: step.rule === "no-capture" ? "grand slam: nothing is captured" : "grand slam", sayKind: "grand_slam" });
+    } else if (step.kind === "capture") {
+      taken.push(`${name(step.cell)} ${step.seeds}`);
+      const say = `capture: ${taken.join(", ")}`;
+      frames.push({ board: clone(board), captured: new Set([step.cell]), origin, inHand: step.seeds, slow: true, say, sayKind: "capture" });
+      board.cells[step.cell] = 0;
+      board.cells[step.store] += step.seeds;
+      frames.push({ board: clone(board), hot: new Set([step.store]), origin, slow: true });
+    } else if (step.kind === "sweep") {
+      for (const mv of step.moves) board.cells[mv.from] = 0;
+      board.stores.forEach((cell, seat) => { board.cells[cell] = step.stores[seat]; });
+      frames.push({ board: clone(board), hot: new Set(step.moves.map((m) => m.to).filter((c) => c !== null)), slow: true,
+        say: "game over: the seeds left are shared out", sayKind: "game_over" });
+    }
+  }
+  return frames;
+}
+
 /** Bao: a hole by name in the drawn rows. */
 function findHole(board, name) {
   for (const row of board.rows) for (const h of row) if (h.name === name) return h;
@@ -115,6 +166,7 @@ export function framesFor(last) {
   if (!last || !last.before || !last.steps) return [];
   const kind = last.before.kind;
   if (kind === "kalah") return kalahFrames(last.before, last.steps);
+  if (kind === "oware") return owareFrames(last.before, last.steps);
   if (kind === "bao") return baoFrames(last.before, last.steps, last.move);
   return tttFrames(last.before, last.steps);
 }

@@ -1,4 +1,4 @@
-// Drawing the three boards from the server's `board` object (docs/protocol.md).
+// Drawing the boards (Kalah, Oware, Bao, tic-tac-toe, any other game as text) from the server's `board` object (docs/protocol.md).
 // Pure DOM building: no rules here. What is clickable comes from the server's `legal` list.
 
 const SEED_COLOURS = ["var(--seed-a)", "var(--seed-b)", "var(--seed-c)", "var(--seed-d)"];
@@ -52,6 +52,27 @@ function plural(n, word) {
 }
 
 /**
+ * The grid of a two-row board with a store at each end (Kalah, Oware): the longest count sets
+ * the narrowest a pit (or a store) may be, so counts never overlap; a board too wide for the
+ * screen (`wide`) scrolls sideways instead.  Returns the grid's style and whether it is wide.
+ */
+function pitGrid(cells, pits, stores, n) {
+  const digits = (keys) => Math.max(1, ...keys.map((c) => String(cells[c]).length));
+  const pitDigits = digits(pits);
+  const storeDigits = digits(stores);
+  // sizes in rem: a bold digit is about 0.6 of its font size wide
+  const pitFont = pitDigits >= 4 ? 0.68 : pitDigits === 3 || n > 10 ? 0.85 : 1.15;
+  const pitPad = pitDigits >= 4 ? 0.1 : pitDigits === 3 || n > 10 ? 0.15 : 0.3;
+  const pitMin = pitDigits * 0.65 * pitFont + 2 * pitPad + 0.25;
+  const storeFont = storeDigits >= 4 ? 1 : 1.5;
+  const storeMin = Math.max(2.4, storeDigits * 0.7 * storeFont + 0.85);
+  const style = `--count-font:${pitFont}rem;--count-pad:${pitPad}rem;--store-font:${storeFont}rem;` +
+    `grid-template-columns: minmax(${storeMin.toFixed(2)}rem, 1.1fr) repeat(${n}, minmax(${pitMin.toFixed(2)}rem, 1fr)) ` +
+    `minmax(${storeMin.toFixed(2)}rem, 1.1fr);`;
+  return { style, wide: n > 8 || pitDigits >= 3 || storeDigits >= 4 };
+}
+
+/**
  * Kalah: North's row on top (pits n..1 left to right), South's row below, North's store on the
  * left, South's store on the right.  `view` = {board, legal, lastCells, hot, hint, players,
  * interactive, onMove}.
@@ -72,22 +93,9 @@ export function drawKalah(view) {
     const p = view.players && view.players[seatOwner(seat)];
     return p ? describePlayer(p) : seatName[seat];
   };
-  // the longest count sets the narrowest a pit (or a store) may be, so counts never overlap;
-  // a board too wide for the screen scrolls sideways instead
-  const digits = (cells) => Math.max(1, ...cells.map((c) => String(b.cells[c]).length));
-  const pitDigits = digits([...b.rows.north, ...b.rows.south]);
-  const storeDigits = digits(b.stores);
-  // sizes in rem: a bold digit is about 0.6 of its font size wide
-  const pitFont = pitDigits >= 4 ? 0.68 : pitDigits === 3 || n > 10 ? 0.85 : 1.15;
-  const pitPad = pitDigits >= 4 ? 0.1 : pitDigits === 3 || n > 10 ? 0.15 : 0.3;
-  const pitMin = pitDigits * 0.65 * pitFont + 2 * pitPad + 0.25;
-  const storeFont = storeDigits >= 4 ? 1 : 1.5;
-  const storeMin = Math.max(2.4, storeDigits * 0.7 * storeFont + 0.85);
+  const { style, wide } = pitGrid(b.cells, [...b.rows.north, ...b.rows.south], b.stores, n);
   const grid = el("div", {
-    class: "kalah" + (n > 10 ? " many" : ""), role: "group", "aria-label": `Kalah board, ${n} pits a side`,
-    style: `--count-font:${pitFont}rem;--count-pad:${pitPad}rem;--store-font:${storeFont}rem;` +
-      `grid-template-columns: minmax(${storeMin.toFixed(2)}rem, 1.1fr) repeat(${n}, minmax(${pitMin.toFixed(2)}rem, 1fr)) ` +
-      `minmax(${storeMin.toFixed(2)}rem, 1.1fr);`,
+    class: "kalah" + (n > 10 ? " many" : ""), role: "group", "aria-label": `Kalah board, ${n} pits a side`, style,
   });
   grid.append(el("div", { class: "row-label", style: "grid-row:1", text: `North — ${who(1)}` }));
   const store = (seat, col) => {
@@ -140,7 +148,6 @@ export function drawKalah(view) {
   b.rows.south.forEach((cell, i) => grid.append(pit(cell, 0, i + 1, 1, i)));
   grid.append(store(0, n + 2));
   grid.append(el("div", { class: "row-label", style: "grid-row:4", text: `South — ${who(0)}` }));
-  const wide = n > 8 || pitDigits >= 3 || storeDigits >= 4; // may be wider than a phone: it scrolls
   const wood = el("div", { class: "wood" + (wide ? " wide" : ""), style: `max-width:${n * 7 + 16}rem;margin:0 auto` }, grid);
   if (view.inHand) wood.append(el("span", { class: "in-hand", text: `in hand: ${view.inHand}` }));
   const out = [wood];
@@ -150,6 +157,64 @@ export function drawKalah(view) {
     }, "⇅ Swap sides (pie rule)")));
   }
   return out;
+}
+
+/**
+ * Oware: North's row on top (f..a left to right, as South sees it), South's row (A..F) below,
+ * North's captured seeds on the left, South's on the right.  Each house shows its letter; only
+ * the legal houses are buttons in the Tab order.  While a move is animated `view.origin` is the
+ * house sown from (marked: a lap leaves it empty) and `view.skip` the house the hand passes by.
+ */
+export function drawOware(view) {
+  const b = view.board;
+  const n = b.houses;
+  const seatName = ["South", "North"];
+  const legalByCell = new Map((view.legal || []).map((m) => [m.cell, m]));
+  const who = (seat) => {
+    const p = view.players && view.players[seat];
+    return p ? describePlayer(p) : seatName[seat];
+  };
+  const { style, wide } = pitGrid(b.cells, [...b.rows.north, ...b.rows.south], b.stores, n);
+  const grid = el("div", {
+    class: "kalah oware" + (n > 10 ? " many" : ""), role: "group", style,
+    "aria-label": `Oware board, ${n} houses a side: North's row on top, South's below`,
+  });
+  grid.append(el("div", { class: "row-label", style: "grid-row:1", text: `North — ${who(1)}` }));
+  const store = (seat, col) => {
+    const cell = b.stores[seat];
+    const count = b.cells[cell];
+    return el("div", {
+      class: "store" + cls(view, cell), role: "img", dataset: { cell }, style: `grid-column:${col}`,
+      "aria-label": `${seatName[seat]}'s store (${who(seat)}): ${plural(count, "seed")} captured`,
+    }, seedDots(count, cell + 100, true), el("span", { class: "count", text: count }),
+    el("span", { class: "who", text: seatName[seat] }));
+  };
+  grid.append(store(1, 1));
+  const house = (cell, seat, row, col) => {
+    const count = b.cells[cell];
+    const name = b.names[cell];
+    const move = view.interactive ? legalByCell.get(cell) : null;
+    const skipping = view.skip === cell;
+    const label = `House ${name} (${seatName[seat]}), ${plural(count, "seed")}` +
+      (move ? ", legal move" : "") + (skipping ? ", skipped" : "");
+    const button = el("button", {
+      type: "button", "aria-label": label,
+      class: "pit" + (move ? " legal" : "") + (view.origin === cell ? " origin" : "") + (skipping ? " skipping" : "") + cls(view, cell),
+      "aria-disabled": move ? null : "true", tabindex: move ? null : "-1",
+      dataset: { cell, r: row, c: col, name, seat },
+      onclick: move ? () => view.onMove(move.move) : null,
+    }, seedDots(count, cell), el("span", { class: "count", text: count }));
+    return el("div", { class: "pit-cell", style: `grid-row:${row + 2};grid-column:${col + 2}` }, button,
+      el("span", { class: "num", "aria-hidden": "true", text: name }),
+      skipping ? el("span", { class: "badge", "aria-hidden": "true", text: "skipped" }) : null);
+  };
+  b.rows.north.forEach((cell, i) => grid.append(house(cell, 1, 0, i)));
+  b.rows.south.forEach((cell, i) => grid.append(house(cell, 0, 1, i)));
+  grid.append(store(0, n + 2));
+  grid.append(el("div", { class: "row-label", style: "grid-row:4", text: `South — ${who(0)}` }));
+  const wood = el("div", { class: "wood" + (wide ? " wide" : ""), style: `max-width:${n * 7 + 16}rem;margin:0 auto` }, grid);
+  if (view.inHand) wood.append(el("span", { class: "in-hand", text: `in hand: ${view.inHand}` }));
+  return [wood];
 }
 
 /** Sowing clockwise (L) or counter-clockwise (R): which way does it look on screen? */
@@ -283,7 +348,7 @@ export function drawBoard(container, view) {
   const kind = view.board.kind;
   const focused = container.contains(document.activeElement) ? document.activeElement : null;
   const key = focused && focused !== container ? focusKey(focused) : null;
-  const parts = kind === "kalah" ? drawKalah(view) : kind === "bao" ? drawBao(view)
+  const parts = kind === "kalah" ? drawKalah(view) : kind === "oware" ? drawOware(view) : kind === "bao" ? drawBao(view)
     : kind === "tictactoe" ? drawTicTacToe(view) : drawText(view);
   container.replaceChildren(...parts);
   if (!focused) return;

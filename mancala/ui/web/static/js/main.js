@@ -197,7 +197,11 @@ async function drain() {
       if ($("animate").checked && !app.viewing) await playFrames(s);
       showNotices(s.last.notices || []);
       const over = (s.last.notices || []).find((n) => n.kind === "game_over");
-      announce(s.last.text + (over && !s.last.text.includes(over.text) ? " " + over.text : ""));
+      // what the next player may not do (Oware: must feed, no grand slam) is not in the move's text
+      const barred = s.board.restricted ? ` ${s.board.restricted.text}.` : "";
+      // (a move's text that gives the final count already says the game is over: Oware)
+      const overText = over && !s.last.text.includes(over.text) && !/final count/i.test(s.last.text) ? " " + over.text : "";
+      announce(s.last.text + overText + barred);
     } else if (shown && s.ply < shown.ply) {
       announce(`Back to move ${s.ply}.`);
       $("notices").replaceChildren();
@@ -230,9 +234,9 @@ async function playFrames(s) {
     drawBoard($("board"), {
       board: frame.board, legal: [], interactive: false, players: playersWithYou(s),
       hot: frame.hot, picked: frame.picked, captured: frame.captured, inHand: frame.inHand,
-      lastCells: null,
+      origin: frame.origin, skip: frame.skip, lastCells: null,
     });
-    if (frame.say) flashNotice(frame.say);
+    if (frame.say) flashNotice(frame.say, frame.sayKind);
     const wait = (i + 1 < frames.length ? starts[i + 1] : end) - (performance.now() - t0);
     if (wait > 0) await sleep(wait);
     // drawing a frame may take longer than its share (a big board): skip to the frame due now,
@@ -252,11 +256,10 @@ function lastCells(s) {
   const out = new Set();
   if (!s.last) return out;
   const kind = s.board.kind;
-  if (kind === "kalah") {
-    for (const step of s.last.steps || []) {
-      if (step.kind === "pickup") out.add(step.cell);
-      if (step.kind === "sow" && step.cells.length) out.add(step.cells[step.cells.length - 1]);
-    }
+  if (kind === "kalah" || kind === "oware") { // the pit sown from and the one the last seed fell in
+    const sown = (s.last.steps || []).filter((step) => step.kind === "sow" && step.cells.length);
+    for (const step of s.last.steps || []) if (step.kind === "pickup") out.add(step.cell);
+    if (sown.length) out.add(sown[sown.length - 1].cells.at(-1));
   } else if (kind === "bao") {
     const steps = s.last.steps || [];
     const first = String(s.last.move).slice(0, 2);
@@ -300,13 +303,15 @@ function render(s, { final }) {
   }
   // status line
   $("to-move").textContent = statusText(s);
+  if (!app.viewing) showRuleNote(s.board);
   updateThinking();
   updateInvite(s);
   // result
   if (s.result) {
     $("result").hidden = false;
     const b = s.board;
-    const stores = b.kind === "kalah" ? ` South store ${b.cells[b.stores[0]]} – North store ${b.cells[b.stores[1]]}.` : "";
+    const stores = b.kind === "kalah" ? ` South store ${b.cells[b.stores[0]]} – North store ${b.cells[b.stores[1]]}.`
+      : b.kind === "oware" ? ` Seeds: South ${owareSeeds(b, 0)} – North ${owareSeeds(b, 1)}.` : "";
     $("result-text").textContent = s.result.text + stores;
   } else {
     $("result").hidden = true;
@@ -335,6 +340,21 @@ function render(s, { final }) {
   }
   renderHistory(s);
   renderChoice(s);
+}
+
+/** Oware: the seeds a side ends with (its store, and its own row once the game is over). */
+function owareSeeds(b, seat) {
+  const row = seat === 0 ? b.rows.south : b.rows.north;
+  return b.cells[b.stores[seat]] + (b.finished ? row.reduce((a, c) => a + b.cells[c], 0) : 0);
+}
+
+/** Why some moves with seeds are not legal in the position drawn (Oware: must feed, a grand slam
+ * these rules forbid), under the status line; hidden when every move is. */
+function showRuleNote(board) {
+  const note = board.restricted;
+  $("rule-note").hidden = !note;
+  $("rule-note").textContent = note ? `${note.text[0].toUpperCase()}${note.text.slice(1)}.` : "";
+  if (note) $("rule-note").dataset.kind = note.kind;
 }
 
 function statusText(s) {
@@ -410,9 +430,9 @@ function noticeText(n) {
   return n.kind === "extra_turn" ? `↻ ${t[0].toUpperCase()}${t.slice(1)}!` : t[0].toUpperCase() + t.slice(1);
 }
 
-function flashNotice(text) {
+function flashNotice(text, kind = "house") {
   const box = $("notices");
-  box.replaceChildren(el("span", { class: "notice house" }, text));
+  box.replaceChildren(el("span", { class: `notice ${kind}`, dataset: { kind, flash: "" } }, text));
 }
 
 function announce(text) {
@@ -452,6 +472,7 @@ function showView(v) {
   $("viewing-text").textContent = v.ply === 0 ? "Viewing the start position." : `Viewing the position after move ${v.ply}: ${v.last ? v.last.text : ""}`;
   drawBoard($("board"), { board: v.board, legal: [], interactive: false, players: playersWithYou(s),
     lastCells: lastCells({ board: v.board, last: v.last }) });
+  showRuleNote(v.board);
   document.body.dataset.viewing = String(v.ply);
   renderHistory(s);
   announce($("viewing-text").textContent);
@@ -568,7 +589,7 @@ function sideName(player) {
 }
 
 function unitOf(s) {
-  return { kalah: "seeds", bao: "eval", tictactoe: "outcome" }[s.board.kind];
+  return { kalah: "seeds", oware: "seeds", bao: "eval", tictactoe: "outcome" }[s.board.kind];
 }
 
 function showHint(h) {
@@ -652,27 +673,35 @@ function presetValues() {
 
 function formChanged(presetOnly = false) {
   const g = formGame();
-  const has = (name) => !!g && g.options.some((o) => o.name === name);
   const hasPresets = !!g && Object.keys(g.presets || {}).length > 0;
+  const size = sizeOption(g);
   for (const node of document.querySelectorAll(".preset-row")) node.hidden = !hasPresets;
-  for (const node of document.querySelectorAll(".size-row")) node.hidden = !(has("pits") && has("seeds"));
+  for (const node of document.querySelectorAll(".size-row")) node.hidden = !size;
+  $("l-pits").textContent = size === "houses" ? "Houses per side" : "Pits per side";
+  $("l-seeds").textContent = size === "houses" ? "Seeds per house" : "Seeds per pit";
+  // the board sizes the rules accept (the server says why when a value is out of range)
+  $("f-pits").max = size === "houses" ? "12" : "20";
+  $("f-seeds").min = size === "houses" ? "1" : "0";
+  $("f-seeds").max = size === "houses" ? "20" : "1000";
   const names = g && g.sides ? g.sides : ["First player", "Second player"];
   $("l-p0").textContent = `${names[0]} plays`;
   $("l-p1").textContent = `${names[1]} plays`;
   const values = presetValues();
-  if (has("pits") && has("seeds")) {
-    $("f-pits").value = values.pits ?? 6;
+  if (size) {
+    $("f-pits").value = values[size] ?? 6;
     $("f-seeds").value = values.seeds ?? 4;
   }
   const rows = [];
   for (const o of g ? g.options : []) {
-    if (o.name === "pits" || o.name === "seeds") continue;
+    if (size && (o.name === size || o.name === "seeds")) continue;
     const id = `opt-${o.name}`;
     const value = values[o.name] ?? o.default;
     let input;
     if (o.kind === "choice") input = el("select", { id, dataset: { opt: o.name } }, o.values.map((v) => el("option", { value: v, selected: v === value }, v)));
     else if (o.kind === "positions") input = el("input", { id, type: "text", value: value ? value.join(" ") : "", dataset: { opt: o.name },
       placeholder: "counts: South pits, store, North pits, store" });
+    else if (o.kind === "numbers") input = el("input", { id, type: "text", value: (value || []).join(" "), dataset: { opt: o.name, kind: "numbers" },
+      placeholder: "whole numbers, e.g. 2 3", inputmode: "numeric" });
     else if (o.kind === "bool") input = el("input", { id, type: "checkbox", checked: !!value, dataset: { opt: o.name } });
     else input = el("input", { id, type: "number", value: value ?? "", dataset: { opt: o.name } });
     rows.push(el("label", { for: id }, o.name.replaceAll("_", " ")), input);
@@ -681,18 +710,30 @@ function formChanged(presetOnly = false) {
   $("more-rules").hidden = rows.length === 0;
 }
 
+/** The game's board-size option shown in the form's size row (`pits`, Oware's `houses`), if any. */
+function sizeOption(g) {
+  const has = (name) => !!g && g.options.some((o) => o.name === name);
+  if (!has("seeds")) return null;
+  return has("pits") ? "pits" : has("houses") ? "houses" : null;
+}
+
 function formOptions() {
   const g = formGame();
   const values = presetValues();
   const options = {};
   if (g && Object.keys(g.presets || {}).length) options.preset = $("f-preset").value;
-  if (g && g.options.some((o) => o.name === "pits") && g.options.some((o) => o.name === "seeds")) {
-    if (Number($("f-pits").value) !== values.pits) options.pits = Number($("f-pits").value);
+  const size = sizeOption(g);
+  if (size) {
+    if (Number($("f-pits").value) !== values[size]) options[size] = Number($("f-pits").value);
     if (Number($("f-seeds").value) !== values.seeds) options.seeds = Number($("f-seeds").value);
   }
   for (const input of $("f-options").querySelectorAll("[data-opt]")) {
     const name = input.dataset.opt;
     const value = input.type === "checkbox" ? input.checked : input.type === "number" ? Number(input.value) : input.value.trim();
+    if (input.dataset.kind === "numbers") { // sent when it differs from the preset's list
+      if (value.split(/[\s,]+/).filter(Boolean).join(" ") !== (values[name] || []).join(" ")) options[name] = value;
+      continue;
+    }
     if (input.type === "text") { if (value) options[name] = value; continue; }
     if (value !== values[name]) options[name] = value;
   }
@@ -729,8 +770,11 @@ function onKey(event) {
     return;
   }
   if (/^[0-9]$/.test(event.key) && s && !s.result) {
-    const k = Number(event.key); // Kalah: the pit number; tic-tac-toe: the square, as the notation writes it
-    const match = s.board.kind === "kalah" ? s.legal.filter((m) => m.pit === k) : s.board.kind === "tictactoe" ? s.legal.filter((m) => m.cell === k) : [];
+    // Kalah: the pit number; Oware: the house counted from the mover's left; tic-tac-toe: the square
+    const k = Number(event.key);
+    const kind = s.board.kind;
+    const match = kind === "kalah" ? s.legal.filter((m) => m.pit === k) : kind === "oware" ? s.legal.filter((m) => m.number === k)
+      : kind === "tictactoe" ? s.legal.filter((m) => m.cell === k) : [];
     if (match.length === 1) sendMove(match[0].move);
     else if (match.length > 1) {
       const arrow = document.querySelector(`.arrow[data-move="${match[0].move}"]`);
