@@ -263,7 +263,7 @@ def build_parser() -> argparse.ArgumentParser:
     """The argument parser with every subcommand."""
     parser = argparse.ArgumentParser(
         prog="mancala",
-        description="Sowing games (Kalah and its variants, Bao la Kiswahili, tic-tac-toe) and the AIs that play them.",
+        description="Sowing games (Kalah and its variants, Bao la Kiswahili, Oware, tic-tac-toe) and the AIs that play them.",
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )

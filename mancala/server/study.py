@@ -343,7 +343,7 @@ def _who_wins(game: Game, state, value: float) -> str:
     if value == 0:
         return "perfect play: a draw"
     winner, margin = (name, value) if value > 0 else (other, -value)
-    if game.name == "kalah":
+    if getattr(game, "margin_unit", None):  # the value counts something (seeds): say by how much
         return f"perfect play: {winner} wins by {margin:g}"
     return f"perfect play: {winner} wins"
 
