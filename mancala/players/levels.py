@@ -1,5 +1,6 @@
-"""Difficulty levels, weakest first: each level is a player spec on Kalah (where the ladder
-was measured) and one on the other games; each registers itself as a player kind."""
+"""Difficulty levels, weakest first: each level is a player spec per game with a measured
+ladder of its own (Kalah, Oware) and one for the other games; each registers itself as a
+player kind."""
 
 from __future__ import annotations
 
@@ -15,17 +16,36 @@ from mancala.search import SearchResult
 
 @dataclass(frozen=True)
 class Level:
-    """A difficulty level: the player it is on Kalah and on the other games.
+    """A difficulty level: the player it is on each game that has a ladder of its own
+    (``specs``: game name -> player spec), and on every other game (``specs["other"]``).
 
     Budgets are depths (turns) and engine nodes, never seconds alone, so a level plays the
     same on a busy machine; ``seconds`` only caps Python alpha-beta in wide games (Bao's
     middle game), where the depth is reached by iterative deepening.  The Kalah ladder
-    was measured with ``mancala arena`` (docs/evaluation.md, "Difficulty levels")."""
+    was measured with ``mancala arena`` (docs/evaluation.md, "Difficulty levels"), the
+    Oware one too (docs/oware.md, "The engine and the levels")."""
 
     name: str
-    kalah: str
-    other: str
+    specs: dict[str, str]
     seconds: float = 30.0
+
+    def spec_for(self, game_name: str) -> str:
+        """The player spec of this level on games called ``game_name``."""
+        return self.specs.get(game_name, self.specs["other"])
+
+    def ladder(self, game_name: str) -> str:
+        """The key of ``specs`` that plays ``game_name`` (its own, or ``other``)."""
+        return game_name if game_name in self.specs else "other"
+
+    @property
+    def kalah(self) -> str:
+        """The level on Kalah."""
+        return self.spec_for("kalah")
+
+    @property
+    def other(self) -> str:
+        """The level on games without a ladder of their own."""
+        return self.specs["other"]
 
 
 #: the evaluation the Python levels use on Kalah (docs/evaluation.md)
@@ -49,12 +69,28 @@ LEVEL_EVAL = "store:1,seeds:0.25,extra:0.5,threat:0.5"
 LEVELS: dict[str, Level] = {
     lv.name: lv
     for lv in (
-        Level("beginner", "random", "random", 1.0),
-        Level("easy", "greedy", "greedy", 2.0),
-        Level("medium", f"alphabeta:depth=2,eval={LEVEL_EVAL}", "alphabeta:depth=4", 5.0),
-        Level("hard", f"alphabeta:depth=4,eval={LEVEL_EVAL}", "alphabeta:depth=8", 15.0),
-        Level("expert", "best:depth=5", "alphabeta:depth=10", 30.0),
-        Level("strongest", f"best:nodes=6000000,eval={LEVEL_EVAL}", "alphabeta:depth=14", 60.0),
+        Level("beginner", {"kalah": "random", "oware": "random", "other": "random"}, 1.0),
+        Level("easy", {"kalah": "greedy", "oware": "greedy", "other": "greedy"}, 2.0),
+        Level(
+            "medium",
+            {"kalah": f"alphabeta:depth=2,eval={LEVEL_EVAL}", "oware": "best:depth=3", "other": "alphabeta:depth=4"},
+            5.0,
+        ),
+        Level(
+            "hard",
+            {"kalah": f"alphabeta:depth=4,eval={LEVEL_EVAL}", "oware": "best:depth=6", "other": "alphabeta:depth=8"},
+            15.0,
+        ),
+        Level("expert", {"kalah": "best:depth=5", "oware": "best:depth=10", "other": "alphabeta:depth=10"}, 30.0),
+        Level(
+            "strongest",
+            {
+                "kalah": f"best:nodes=6000000,eval={LEVEL_EVAL}",
+                "oware": "best:nodes=400000",
+                "other": "alphabeta:depth=14",
+            },
+            60.0,
+        ),
     )
 }
 #: the most a level may think per move in wide games, in seconds
@@ -63,7 +99,8 @@ LEVEL_SECONDS = {name: lv.seconds for name, lv in LEVELS.items()}
 
 @dataclass
 class LevelPlayer:
-    """A difficulty level: plays as its Kalah player on Kalah, its other player elsewhere."""
+    """A difficulty level: plays as its player on the game's own ladder (Kalah, Oware), its
+    ``other`` player elsewhere."""
 
     level: Level
     spec: str = ""
@@ -72,19 +109,19 @@ class LevelPlayer:
     def __post_init__(self) -> None:
         self.spec = self.spec or self.level.name
 
-    def _inner(self, name: str) -> Player:
-        """The level's player on games called ``name`` (``kalah`` or ``other``), built once."""
-        if name not in self._players:
-            kalah = name == "kalah"
-            player = make_player(self.level.kalah if kalah else self.level.other)
-            if isinstance(player, SearchPlayer) and player.algorithm == "alphabeta" and not kalah:
+    def _inner(self, ladder: str) -> Player:
+        """The level's player of ``ladder`` (a game name of ``Level.specs``, or ``other``),
+        built once; an ``other`` alpha-beta gets the level's seconds as a cap."""
+        if ladder not in self._players:
+            player = make_player(self.level.spec_for(ladder))
+            if isinstance(player, SearchPlayer) and player.algorithm == "alphabeta" and ladder == "other":
                 player.seconds = self.level.seconds
-            self._players[name] = player
-        return self._players[name]
+            self._players[ladder] = player
+        return self._players[ladder]
 
     def player_for(self, game: Game) -> Player:
         """The player this level is on ``game``."""
-        return self._inner("kalah" if game.name == "kalah" else "other")
+        return self._inner(self.level.ladder(game.name))
 
     def choose(self, game: Game, state) -> Any:
         """The level's move."""
@@ -93,14 +130,15 @@ class LevelPlayer:
         return player.choose(game, state)
 
     def memory(self) -> Memory:
-        """The memories of the players this level has been so far (by ``kalah``/``other``)."""
+        """The memories of the players this level has been so far (by ladder: ``kalah``,
+        ``oware``, ``other``)."""
         out = {name: player_memory(p) for name, p in self._players.items()}
         return {k: v for k, v in out.items() if v}
 
     def restore(self, memory: Memory) -> None:
         """Take up :meth:`memory` again (in another process)."""
         for name, inner in memory.items():
-            restore_memory(self._inner("kalah" if name == "kalah" else "other"), inner)
+            restore_memory(self._inner(self.level.ladder(name)), inner)
 
     def uses_engine(self, game: Game) -> bool:
         """Whether the level's player on ``game`` searches with an engine."""
@@ -124,7 +162,7 @@ for _name, _lv in LEVELS.items():
     register_kind(
         PlayerKind(
             _name,
-            f"the AI at level {_name}: {_lv.kalah} on Kalah, {_lv.other} elsewhere",
+            f"the AI at level {_name}: {_lv.kalah} on Kalah, {_lv.spec_for('oware')} on Oware, {_lv.other} elsewhere",
             _name,
             _name,
             _level(_name),
