@@ -78,15 +78,15 @@ LEVELS: dict[str, Level] = {
         ),
         Level(
             "hard",
-            {"kalah": f"alphabeta:depth=4,eval={LEVEL_EVAL}", "oware": "best:depth=6", "other": "alphabeta:depth=8"},
+            {"kalah": f"alphabeta:depth=4,eval={LEVEL_EVAL}", "oware": "best:depth=5", "other": "alphabeta:depth=8"},
             15.0,
         ),
-        Level("expert", {"kalah": "best:depth=5", "oware": "best:depth=10", "other": "alphabeta:depth=10"}, 30.0),
+        Level("expert", {"kalah": "best:depth=5", "oware": "best:depth=8", "other": "alphabeta:depth=10"}, 30.0),
         Level(
             "strongest",
             {
                 "kalah": f"best:nodes=6000000,eval={LEVEL_EVAL}",
-                "oware": "best:nodes=400000",
+                "oware": "best:nodes=150000",
                 "other": "alphabeta:depth=14",
             },
             60.0,
