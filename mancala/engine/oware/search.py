@@ -25,8 +25,15 @@ this in one of two ways (:class:`OwareSearcher`'s ``path_keys``):
   programs accept).  Faster; values may then differ from the reference's in positions
   where a repetition is in reach.
 
-Entries of shallower searches only order moves.  Move order: the table's move, then winning
-ends, captures (most seeds first), the two killer moves of the ply, the history heuristic.
+The key also holds the ply, as the Bao engine's does: within one search a key then has one
+remaining depth, so a stored bound is the one the reference computes at that depth (entries
+of shallower iterations only order moves; a position met again at another ply, rare in
+Oware, is searched again).
+
+Move order: the table's move, then winning ends, captures (most seeds first), the two killer
+moves of the ply, the history heuristic.  After the first move a node searches the others
+with a null window (principal variation search) and again in full only when one is better;
+the values stay those of plain alpha-beta.
 
 Endgame databases.  :data:`ENDGAME_PROBE` (or :func:`search`'s ``probe``) is the hook an
 exact endgame table can fill: a callable ``probe(game, state) -> (move, value) | None``
@@ -65,6 +72,7 @@ C_ROOTMOVE = 5  # the root's best move (a house)
 C_USE_TT = 6  # 1: use the transposition table (0: plain alpha-beta, for tests)
 C_PATH_KEYS = 7  # 1: table keys include the history since the last capture
 C_BASE = 8  # history index of the root position
+C_PVS = 9  # 1: principal variation search (null windows after the first move)
 C_SIZE = 10
 CHECK_EVERY = 1024
 
@@ -287,7 +295,7 @@ def negamax(
     idx = 0
     ttmove = -1
     if use_tt:
-        h = hkey[me] ^ store_key(s, z)
+        h = hkey[me] ^ store_key(s, z) ^ z[K.S_PLY, s[K.S_PLY] & 511]
         if ctl[C_PATH_KEYS] != 0:
             h ^= hset[ply] * np.uint64(0x9E3779B97F4A7C15)
         if h == 0:
@@ -355,10 +363,23 @@ def negamax(
             else:
                 hlo[ply + 1] = hlo[ply]
                 hset[ply + 1] = hset[ply] ^ ckeys[k]
-            v = -negamax(
-                c, ply + 1, depth - 1, -beta, -a, rules, w, z, tkey, tval, tdat, hpos, hkey, hlo, hset, ch, mv, ck, sc,
-                kill, hist, ws, ctl, deadline,
-            )  # fmt: skip
+            if r > 0 and ctl[C_PVS] != 0 and a > -np.inf and a < beta:
+                # principal variation search: prove this move no better than the best so far
+                # with a null window above ``a``; search it again in full only if it is better
+                v = -negamax(
+                    c, ply + 1, depth - 1, -np.nextafter(a, np.inf), -a, rules, w, z, tkey, tval, tdat, hpos, hkey,
+                    hlo, hset, ch, mv, ck, sc, kill, hist, ws, ctl, deadline,
+                )  # fmt: skip
+                if v > a and v < beta and ctl[C_ABORT] == 0:
+                    v = -negamax(
+                        c, ply + 1, depth - 1, -beta, -a, rules, w, z, tkey, tval, tdat, hpos, hkey, hlo, hset, ch, mv,
+                        ck, sc, kill, hist, ws, ctl, deadline,
+                    )  # fmt: skip
+            else:
+                v = -negamax(
+                    c, ply + 1, depth - 1, -beta, -a, rules, w, z, tkey, tval, tdat, hpos, hkey, hlo, hset, ch, mv, ck,
+                    sc, kill, hist, ws, ctl, deadline,
+                )  # fmt: skip
         if ctl[C_ABORT] != 0:
             return 0.0
         if v > best:
@@ -430,6 +451,7 @@ class OwareSearcher:
         entries: int = TABLE_ENTRIES,
         use_table: bool = True,
         path_keys: bool = True,
+        pvs: bool = True,
     ) -> None:
         if entries & (entries - 1):
             raise BadInput(f"table entries must be a power of two, got {entries}")
@@ -444,6 +466,7 @@ class OwareSearcher:
         self.ctl = np.zeros(C_SIZE, dtype=np.int64)
         self.ctl[C_USE_TT] = int(use_table)
         self.ctl[C_PATH_KEYS] = int(path_keys)
+        self.ctl[C_PVS] = int(pvs)
 
     @property
     def nodes(self) -> int:
@@ -501,7 +524,7 @@ class OwareSearcher:
             s = state_array(state)
             key = position_key(s, n, self.z)
             hset = key if state.last is not None and state.last.captures else hset ^ key
-            h = key ^ store_key(s, self.z)
+            h = key ^ store_key(s, self.z) ^ self.z[K.S_PLY, state.ply & 511]
             if self.ctl[C_PATH_KEYS]:
                 h ^= np.uint64((int(hset) * 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF)
             h = h or np.uint64(1)
