@@ -46,3 +46,10 @@ def test_oware_has_its_own_ladder_on_the_engine(name):
         assert player.uses_engine(oware)
     state = oware.initial_state()
     assert player.choose(oware, state) in oware.legal_moves(state)
+
+
+def test_oware_rules_the_engine_declines_use_the_other_ladder():
+    game = make_game("oware(preset=awari-twelve)")
+    player = make_player("strongest").player_for(game)
+    assert isinstance(player, SearchPlayer) and player.spec == make_player(LEVELS["strongest"].other).spec
+    assert player.seconds == LEVELS["strongest"].seconds

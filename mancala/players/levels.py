@@ -9,7 +9,7 @@ from typing import Any, Callable
 
 from mancala.games.base import Game
 from mancala.players.base import Memory, Player, expected_seconds, player_memory, restore_memory, uses_engine
-from mancala.players.builtin import SearchPlayer
+from mancala.players.builtin import ENGINE_SUPPORTS, SearchPlayer, has_engine
 from mancala.players.registry import PlayerKind, make_player, register_kind
 from mancala.search import SearchResult
 
@@ -36,6 +36,15 @@ class Level:
     def ladder(self, game_name: str) -> str:
         """The key of ``specs`` that plays ``game_name`` (its own, or ``other``)."""
         return game_name if game_name in self.specs else "other"
+
+    def ladder_for(self, game: Game) -> str:
+        """The key of ``specs`` that plays ``game``: its own ladder, but ``other`` on rules its
+        engine declines (Oware's ``skip_twelve``, ``max_plies``: its ladder's node budgets
+        mean nothing to Python alpha-beta)."""
+        ladder = self.ladder(game.name)
+        if ladder != "other" and game.name in ENGINE_SUPPORTS and not has_engine(game):
+            return "other"
+        return ladder
 
     @property
     def kalah(self) -> str:
@@ -81,7 +90,7 @@ LEVELS: dict[str, Level] = {
             {"kalah": f"alphabeta:depth=4,eval={LEVEL_EVAL}", "oware": "best:depth=5", "other": "alphabeta:depth=8"},
             15.0,
         ),
-        Level("expert", {"kalah": "best:depth=5", "oware": "best:depth=8", "other": "alphabeta:depth=10"}, 30.0),
+        Level("expert", {"kalah": "best:depth=5", "oware": "best:depth=9", "other": "alphabeta:depth=10"}, 30.0),
         Level(
             "strongest",
             {
@@ -121,7 +130,7 @@ class LevelPlayer:
 
     def player_for(self, game: Game) -> Player:
         """The player this level is on ``game``."""
-        return self._inner(self.level.ladder(game.name))
+        return self._inner(self.level.ladder_for(game))
 
     def choose(self, game: Game, state) -> Any:
         """The level's move."""
