@@ -10,7 +10,7 @@
 
 Usage::
 
-    python benchmarks/bench_oware_engine.py                 # depth 6, 12 positions, 1 s
+    python benchmarks/bench_oware_engine.py                 # depth 7, 12 positions, 1 s
     python benchmarks/bench_oware_engine.py --depth 5 --positions 6 --seconds 2
 
 Times are wall-clock: on a shared machine say how loaded it was with the figures.
@@ -51,7 +51,7 @@ def sample_positions(game: Oware, count: int, seed: int) -> list[OwareState]:
 def main(argv: list[str] | None = None) -> None:
     """Print the speed table and the depth the engine reaches in the time given."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--depth", type=int, default=6, help="depth of the side-by-side searches (default 6)")
+    parser.add_argument("--depth", type=int, default=7, help="depth of the side-by-side searches (default 7)")
     parser.add_argument("--positions", type=int, default=12, help="positions measured (default 12)")
     parser.add_argument("--seconds", type=float, default=1.0, help="the engine's budget from the start (default 1)")
     parser.add_argument("--seed", type=int, default=1)
