@@ -22,6 +22,10 @@ A move is the board index of the house sown, as :class:`~mancala.games.oware.Owa
 Repetition needs the positions since the last capture, which a position array does not
 hold: :func:`play` leaves it to the caller (``repeated`` of :func:`settle`), so the search
 keeps that history along its path.
+
+(numba's cache of :mod:`mancala.engine.oware.search`, which compiles these kernels into its
+own functions, does not notice an edit of this file: delete
+``mancala/engine/oware/__pycache__/search.*.nb*`` after one.)
 """
 
 from __future__ import annotations
