@@ -144,14 +144,16 @@ def _search_positions(game: Oware, count: int, seed: int, sparse: bool = False) 
 
 
 @pytest.mark.parametrize("preset", ENGINE_PRESETS)
-@pytest.mark.parametrize("mode", ["plain", "table"])
+@pytest.mark.parametrize("mode", ["plain", "table", "table-no-pvs"])
 def test_search_values_equal_reference_alphabeta(preset, mode):
     game = Oware(PRESETS[preset])
     evaluate = make_evaluation(ALL_TERMS)
     for state in _search_positions(game, 12, 3):
         for depth in range(1, 6):
             ref = alphabeta(game, state, depth, evaluate)
-            searcher = S.OwareSearcher(game, ALL_TERMS, entries=1 << 12, use_table=mode == "table")
+            searcher = S.OwareSearcher(
+                game, ALL_TERMS, entries=1 << 12, use_table=mode != "plain", pvs=mode != "table-no-pvs"
+            )
             value, house, complete, _ = searcher.run(state, depth)
             assert complete and value == ref.value, (game.position_string(state), depth)
             assert house in [m.house for m in game.legal_moves(state)]

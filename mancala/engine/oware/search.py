@@ -602,7 +602,7 @@ def search(
         raise RuntimeError(f"Oware engine returned an illegal house {house}")
     return SearchResult(
         move,
-        value,
+        value + 0.0,  # negamax's -0.0 shown as 0
         searcher.line(state, move, depth),
         searcher.nodes - nodes_at_start,
         depth,
