@@ -254,3 +254,13 @@ def test_state_arrays_round_trip():
         s = S.state_array(state)
         assert s.dtype == np.int64 and len(s) == K.S_SIZE
         assert S.array_state(s, 6) == state
+
+
+def test_largest_board_and_most_seeds():
+    """12 houses a side of 20 seeds (480 in all: the most a house, a store or a table key
+    must hold), move for move through one random game, and a search."""
+    game = Oware(OwareRules(houses=12, seeds=20))
+    searcher = S.OwareSearcher(game, entries=1 << 4)
+    assert sum(1 for state in random_games(game, 9, 1) if check_position(game, searcher, state) >= 0) > 500
+    result = S.search(game, game.initial_state(), None, max_depth=4)
+    assert result.depth == 4 and result.move in game.legal_moves(game.initial_state())
