@@ -164,13 +164,21 @@ def test_search_values_with_repetitions_in_reach(preset):
     """Sparse positions with a game history: repetitions end lines inside the search (the
     game's own ``seen`` included); with path keys the table keeps the values exact."""
     game = Oware(PRESETS[preset])
-    evaluate = make_evaluation(ALL_TERMS)
-    for state in _search_positions(game, 25, 6, sparse=True):
+    plain = make_evaluation(ALL_TERMS)
+    repeated = []
+
+    def evaluate(game_, state_, player):  # counts the lines a repetition ended
+        if state_.finished and state_.last is not None and state_.last.end == "repetition":
+            repeated.append(state_)
+        return plain(game_, state_, player)
+
+    for state in _search_positions(game, 40, 6, sparse=True):
         searcher = S.OwareSearcher(game, ALL_TERMS, entries=1 << 12)
-        for depth in (2, 4, 6, 8):
+        for depth in (2, 4, 6, 8, 10):
             ref = alphabeta(game, state, depth, evaluate)
             value, _, complete, _ = searcher.run(state, depth)
             assert complete and value == ref.value, (game.position_string(state), depth)
+    assert len(repeated) >= 20, len(repeated)  # 43 and 40 when written
 
 
 def test_default_evaluation_is_the_engines():
