@@ -75,7 +75,7 @@ def make_evaluation(weights: OwareWeights = OwareWeights()):
 
 
 #: the default weights, chosen by engine matches at depth 6 (50 openings, each from both
-#: seats; docs/oware.md): ``row`` 0.25 beat the store margin alone 78.5%; with ``targets`` at
+#: seats; docs/oware.md, benchmarks/oware_match.py): ``row`` 0.25 beat the store margin alone 78.5%; with ``targets`` at
 #: -0.5 it beat ``row`` alone 87.5%; ``kroo`` 1, ``targets`` -1 or ``row`` 0.1 or 0.5 did
 #: no better (46.5-50.5%, or worse).  That ``targets`` counts *against* its side is what the
 #: matches say, not what we expected: a house of 1 or 2 seeds of one's own is also a spare
