@@ -459,7 +459,7 @@ class OwareSearcher:
         self.houses = game.rules.houses
         self.rules = rules_array(game.rules)
         self.weights = weights_array(weights)
-        self.z = zobrist(20261126)
+        self.z = zobrist_keys()
         self.tkey = np.zeros(entries, dtype=np.uint64)
         self.tval = np.zeros(entries, dtype=np.float64)
         self.tdat = np.zeros(entries, dtype=np.int64)
@@ -538,10 +538,26 @@ class OwareSearcher:
         return tuple(moves)
 
 
+_WARM: list[bool] = []
+
+
 def warm_up() -> None:
-    """Compile (or load from numba's cache) every kernel with a tiny search."""
+    """Compile (or load from numba's cache) every kernel with a tiny search, once a process."""
+    if _WARM:
+        return
     game = Oware()
     OwareSearcher(game, entries=1 << 4).run(game.initial_state(), 2)
+    _WARM.append(True)
+
+
+_ZOBRIST: list[np.ndarray] = []
+
+
+def zobrist_keys() -> np.ndarray:
+    """The random keys every searcher shares (made once a process)."""
+    if not _ZOBRIST:
+        _ZOBRIST.append(zobrist(20261126))
+    return _ZOBRIST[0]
 
 
 def search(
