@@ -32,3 +32,24 @@ def test_levels_play_legal_moves(name):
     game = make_game("kalah(pits=4,seeds=3)")
     state = game.initial_state()
     assert make_player(name).choose(game, state) in game.legal_moves(state)
+
+
+@pytest.mark.parametrize("name", list(LEVELS))
+def test_oware_has_its_own_ladder_on_the_engine(name):
+    level = LEVELS[name]
+    oware = make_game("oware")
+    player = make_player(name).player_for(oware)
+    assert player.spec == make_player(level.spec_for("oware")).spec
+    assert level.ladder("oware") == "oware" and level.ladder("bao") == "other"
+    if isinstance(player, BestPlayer):  # the engine: a depth or node budget, no clock
+        assert (player.depth or player.nodes) and player.seconds >= 1e6
+        assert player.uses_engine(oware)
+    state = oware.initial_state()
+    assert player.choose(oware, state) in oware.legal_moves(state)
+
+
+def test_oware_rules_the_engine_declines_use_the_other_ladder():
+    game = make_game("oware(preset=awari-twelve)")
+    player = make_player("strongest").player_for(game)
+    assert isinstance(player, SearchPlayer) and player.spec == make_player(LEVELS["strongest"].other).spec
+    assert player.seconds == LEVELS["strongest"].seconds

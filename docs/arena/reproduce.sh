@@ -66,3 +66,10 @@ $M arena "best:nodes=6000000,eval=$COMB" openspiel-mcts:sims=5000 --gauntlet --o
   --results kalah-levels-2.jsonl "$@"
 cat kalah-ladder.jsonl kalah-levels-2.jsonl > kalah-ladder-2.jsonl
 $M arena report kalah-ladder-2.jsonl
+# Oware's ladder (docs/oware.md, "The engine and the levels").  The first attempt and the
+# gauntlet ran when Oware's `expert` was best:depth=8 (the level names are what the files
+# record); the ladder after them is the one in mancala/players/levels.py.
+OW="--game oware --openings 6 --seed 12 --workers 1"
+$M arena beginner easy medium hard expert strongest $OW --results oware-levels-first.jsonl "$@"
+$M arena best:depth=9 hard expert strongest --gauntlet $OW --results oware-expert-d9.jsonl "$@"
+$M arena beginner easy medium hard expert strongest $OW --results oware-levels.jsonl "$@"

@@ -39,6 +39,8 @@ difficulty levels (mancala play --level), measured with this command on Kalah(6,
   expert     best:depth=5   (engine, 5 turns)          +207  100% / 75% / 85%
   strongest  best:nodes=6000000,eval=E (engine)        +482  100% vs 5000 sims
   E = store:1,seeds:0.25,extra:0.5,threat:0.5
+on Oware (docs/oware.md): random, greedy, then the Oware engine at depth 3, 5 and 9 and
+150,000 nodes; each level beat the one below by 83% or more in a round robin.
 """
 
 

@@ -52,7 +52,7 @@ def player_help() -> str:
         for k in kinds
     ]
     return (
-        f"player spec: {', '.join(written)}, or a level: {'|'.join(levels)} (measured: docs/evaluation.md); "
+        f"player spec: {', '.join(written)}, or a level: {'|'.join(levels)} (measured: docs/evaluation.md, docs/oware.md); "
         f"e.g. alphabeta:depth=6,eval=store:1,extra:0.5 or best:nodes=20000,book=off"
     )
 

@@ -6,6 +6,7 @@ Each says how good ``state`` is for ``player``; the search never looks inside.
 from __future__ import annotations
 
 from mancala.evaluation.bao import evaluate as bao_evaluate
+from mancala.evaluation.oware import evaluate as oware_evaluate
 from mancala.games.base import Game
 from mancala.games.kalah import Kalah
 
@@ -48,12 +49,14 @@ EVALUATIONS = {
     "material": kalah_material,
     "percent": win_loss_percent,
     "bao": bao_evaluate,
+    "oware": oware_evaluate,
 }
 
 #: the evaluation a player uses on a game (by the game's name) when none is named: for Kalah,
 #: stores plus a quarter of the seeds on each side (it beat the plain store difference in
-#: matches, see docs/ai.md); Bao its own; any other game (not listed) its margin
-GAME_EVALUATIONS = {"kalah": "material", "bao": "bao"}
+#: matches, see docs/ai.md); Bao and Oware their own (Oware's: wins above every estimate, and
+#: the margin a won game ends with); any other game (not listed) its margin
+GAME_EVALUATIONS = {"kalah": "material", "bao": "bao", "oware": "oware"}
 
 
 def default_evaluation(game: Game):

@@ -63,18 +63,57 @@ def _bao_timed(game: Any, state, seconds: float, max_depth: int) -> SearchResult
     return search(game, state, seconds, max_depth=max_depth)
 
 
+def _oware_supports(game: Any) -> bool:
+    """Whether the Oware engine plays ``game``'s rules (not ``skip_twelve`` nor ``max_plies``)."""
+    from mancala.engine.oware.search import supports  # noqa: PLC0415 (numba loads only when needed)
+
+    return supports(game.rules)
+
+
+def _oware_best(
+    game: Any, state, seconds: float, max_depth: int | None, max_nodes: int | None, evaluation: str | None, book: bool
+) -> SearchResult:
+    """Oware: its numba engine (iterative deepening, the ``oware`` evaluation)."""
+    from mancala.engine.oware.search import MAX_DEPTH as OWARE_DEPTH  # noqa: PLC0415 (numba loads only when needed)
+    from mancala.engine.oware.search import search  # noqa: PLC0415 (numba loads only when needed)
+
+    return search(game, state, seconds, max_depth=min(max_depth or OWARE_DEPTH, OWARE_DEPTH), max_nodes=max_nodes)
+
+
+def _oware_timed(game: Any, state, seconds: float, max_depth: int) -> SearchResult:
+    """Oware's timed alpha-beta with its own evaluation, on its engine."""
+    from mancala.engine.oware.search import MAX_DEPTH as OWARE_DEPTH  # noqa: PLC0415 (numba loads only when needed)
+    from mancala.engine.oware.search import search  # noqa: PLC0415 (numba loads only when needed)
+
+    return search(game, state, seconds, max_depth=min(max_depth, OWARE_DEPTH))
+
+
 #: our engines, by game name: what ``best`` (and the hint) searches with; other games deepen
 #: alpha-beta in Python
-ENGINES: dict[str, Callable[..., SearchResult]] = {"kalah": _kalah_best, "bao": _bao_best}
+ENGINES: dict[str, Callable[..., SearchResult]] = {"kalah": _kalah_best, "bao": _bao_best, "oware": _oware_best}
 #: engines that run a timed alpha-beta with the game's own evaluation (``alphabeta:time=S``)
-TIMED_ENGINES: dict[str, Callable[..., SearchResult]] = {"bao": _bao_timed}
+TIMED_ENGINES: dict[str, Callable[..., SearchResult]] = {"bao": _bao_timed, "oware": _oware_timed}
+#: engines that play only some rule sets of their game: ``supports(game)``; where it says no,
+#: ``best`` and ``alphabeta:time=`` search in Python as on a game without an engine
+ENGINE_SUPPORTS: dict[str, Callable[[Any], bool]] = {"oware": _oware_supports}
+
+
+def has_engine(game: Game, engines: dict[str, Callable[..., SearchResult]] | None = None) -> bool:
+    """Whether ``game`` (its name and its rules) is searched by one of ``engines``
+    (default :data:`ENGINES`)."""
+    if game.name not in (ENGINES if engines is None else engines):
+        return False
+    supports = ENGINE_SUPPORTS.get(game.name)
+    return supports is None or supports(game)
+
+
 #: the one game whose engine takes evaluation terms for its leaves (``best:eval=SPEC``)
 TERM_ENGINES = ("kalah",)
 
 
 def best_move(game: Game, state, seconds: float = 1.0) -> Any:
-    """Our strongest player's move within ``seconds``: the fast engines for Kalah and Bao,
-    else iterative-deepening alpha-beta."""
+    """Our strongest player's move within ``seconds``: the fast engines for Kalah, Bao and
+    Oware, else iterative-deepening alpha-beta."""
     return best_search(game, state, seconds).move
 
 
@@ -102,9 +141,8 @@ def best_search(
             f"best:eval= sets the Kalah engine's leaf evaluation, and {game.name} is not Kalah: "
             f"use alphabeta:eval=SPEC there"
         )
-    engine = ENGINES.get(game.name)
-    if engine is not None:
-        return engine(game, state, seconds, max_depth, max_nodes, evaluation, book)
+    if has_engine(game):
+        return ENGINES[game.name](game, state, seconds, max_depth, max_nodes, evaluation, book)
     return iterative_deepening(game, state, seconds, default_evaluation(game), max_depth=max_depth or 64)
 
 
@@ -205,8 +243,8 @@ class SearchPlayer:
         """Whether its timed alpha-beta runs on ``game``'s engine (Bao's levels do)."""
         return (
             self.seconds is not None
-            and game.name in TIMED_ENGINES
             and self.evaluation in (None, GAME_EVALUATIONS.get(game.name))
+            and has_engine(game, TIMED_ENGINES)
         )
 
     def expected_seconds(self, game: Game) -> float | None:
@@ -261,8 +299,8 @@ class BestPlayer:
         return self.last.move
 
     def uses_engine(self, game: Game) -> bool:
-        """Whether ``game`` has an engine of ours (else it deepens in Python)."""
-        return game.name in ENGINES
+        """Whether ``game`` has an engine of ours that plays its rules (else it deepens in Python)."""
+        return has_engine(game)
 
     def expected_seconds(self, game: Game) -> float | None:
         """Its time budget, when its budget is time."""
@@ -320,7 +358,7 @@ def _best(spec: str, options: dict[str, str], ask: Callable | None) -> BestPlaye
     return BestPlayer(seconds, depth=depth, nodes=nodes, evaluation=options.pop("eval", None), book=book)
 
 
-_EVALS = {"name": "eval", "kind": "choice", "values": ["score", "material", "percent", "bao"]}
+_EVALS = {"name": "eval", "kind": "choice", "values": ["score", "material", "percent", "bao", "oware"]}
 
 register_kind(
     PlayerKind("human", "you, at this board", "human", "human", _human, ai=False, label="You (at this board)", rank=0)
@@ -328,7 +366,7 @@ register_kind(
 register_kind(
     PlayerKind(
         "best",
-        "our strongest player within a time per move (the engine for Kalah and Bao)",
+        "our strongest player within a time per move (the engine for Kalah, Bao and Oware)",
         "best:time=1",
         "best:depth=2",
         _best,

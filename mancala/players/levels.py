@@ -1,5 +1,6 @@
-"""Difficulty levels, weakest first: each level is a player spec on Kalah (where the ladder
-was measured) and one on the other games; each registers itself as a player kind."""
+"""Difficulty levels, weakest first: each level is a player spec per game with a measured
+ladder of its own (Kalah, Oware) and one for the other games; each registers itself as a
+player kind."""
 
 from __future__ import annotations
 
@@ -8,24 +9,52 @@ from typing import Any, Callable
 
 from mancala.games.base import Game
 from mancala.players.base import Memory, Player, expected_seconds, player_memory, restore_memory, uses_engine
-from mancala.players.builtin import SearchPlayer
+from mancala.players.builtin import ENGINE_SUPPORTS, SearchPlayer, has_engine
 from mancala.players.registry import PlayerKind, make_player, register_kind
 from mancala.search import SearchResult
 
 
 @dataclass(frozen=True)
 class Level:
-    """A difficulty level: the player it is on Kalah and on the other games.
+    """A difficulty level: the player it is on each game that has a ladder of its own
+    (``specs``: game name -> player spec), and on every other game (``specs["other"]``).
 
     Budgets are depths (turns) and engine nodes, never seconds alone, so a level plays the
     same on a busy machine; ``seconds`` only caps Python alpha-beta in wide games (Bao's
     middle game), where the depth is reached by iterative deepening.  The Kalah ladder
-    was measured with ``mancala arena`` (docs/evaluation.md, "Difficulty levels")."""
+    was measured with ``mancala arena`` (docs/evaluation.md, "Difficulty levels"), the
+    Oware one too (docs/oware.md, "The engine and the levels")."""
 
     name: str
-    kalah: str
-    other: str
+    specs: dict[str, str]
     seconds: float = 30.0
+
+    def spec_for(self, game_name: str) -> str:
+        """The player spec of this level on games called ``game_name``."""
+        return self.specs.get(game_name, self.specs["other"])
+
+    def ladder(self, game_name: str) -> str:
+        """The key of ``specs`` that plays ``game_name`` (its own, or ``other``)."""
+        return game_name if game_name in self.specs else "other"
+
+    def ladder_for(self, game: Game) -> str:
+        """The key of ``specs`` that plays ``game``: its own ladder, but ``other`` on rules its
+        engine declines (Oware's ``skip_twelve``, ``max_plies``: its ladder's node budgets
+        mean nothing to Python alpha-beta)."""
+        ladder = self.ladder(game.name)
+        if ladder != "other" and game.name in ENGINE_SUPPORTS and not has_engine(game):
+            return "other"
+        return ladder
+
+    @property
+    def kalah(self) -> str:
+        """The level on Kalah."""
+        return self.spec_for("kalah")
+
+    @property
+    def other(self) -> str:
+        """The level on games without a ladder of their own."""
+        return self.specs["other"]
 
 
 #: the evaluation the Python levels use on Kalah (docs/evaluation.md)
@@ -46,15 +75,44 @@ LEVEL_EVAL = "store:1,seeds:0.25,extra:0.5,threat:0.5"
 #: On Bao the levels are the Bao engine at depths 4, 8, 10 and 14 (docs/evaluation.md, "The
 #: levels on Bao, measured": every step >= 100 Elo; depth 12 for strongest was only ~110
 #: above depth 10, depth 14 is ~200 above).
+#:
+#: Oware has a ladder of its own on its engine (docs/oware.md, "The engine and the levels":
+#: a round robin, 12 games a pairing; Elo on one scale, then the score against the level below):
+#:
+#:    beginner   random                     -1257
+#:    easy       greedy                      -735   96%
+#:    medium     engine, depth 3             +126  100%
+#:    hard       engine, depth 5             +383   83%
+#:    expert     engine, depth 9             +612   92%
+#:    strongest  engine, 150,000 nodes       +871   92%
+#:
+#: Every level beats the one below by 83% or more head to head (intervals are wide at 12
+#: games a pairing); depth 8 for expert scored only 71% against hard.
 LEVELS: dict[str, Level] = {
     lv.name: lv
     for lv in (
-        Level("beginner", "random", "random", 1.0),
-        Level("easy", "greedy", "greedy", 2.0),
-        Level("medium", f"alphabeta:depth=2,eval={LEVEL_EVAL}", "alphabeta:depth=4", 5.0),
-        Level("hard", f"alphabeta:depth=4,eval={LEVEL_EVAL}", "alphabeta:depth=8", 15.0),
-        Level("expert", "best:depth=5", "alphabeta:depth=10", 30.0),
-        Level("strongest", f"best:nodes=6000000,eval={LEVEL_EVAL}", "alphabeta:depth=14", 60.0),
+        Level("beginner", {"kalah": "random", "oware": "random", "other": "random"}, 1.0),
+        Level("easy", {"kalah": "greedy", "oware": "greedy", "other": "greedy"}, 2.0),
+        Level(
+            "medium",
+            {"kalah": f"alphabeta:depth=2,eval={LEVEL_EVAL}", "oware": "best:depth=3", "other": "alphabeta:depth=4"},
+            5.0,
+        ),
+        Level(
+            "hard",
+            {"kalah": f"alphabeta:depth=4,eval={LEVEL_EVAL}", "oware": "best:depth=5", "other": "alphabeta:depth=8"},
+            15.0,
+        ),
+        Level("expert", {"kalah": "best:depth=5", "oware": "best:depth=9", "other": "alphabeta:depth=10"}, 30.0),
+        Level(
+            "strongest",
+            {
+                "kalah": f"best:nodes=6000000,eval={LEVEL_EVAL}",
+                "oware": "best:nodes=150000",
+                "other": "alphabeta:depth=14",
+            },
+            60.0,
+        ),
     )
 }
 #: the most a level may think per move in wide games, in seconds
@@ -63,7 +121,8 @@ LEVEL_SECONDS = {name: lv.seconds for name, lv in LEVELS.items()}
 
 @dataclass
 class LevelPlayer:
-    """A difficulty level: plays as its Kalah player on Kalah, its other player elsewhere."""
+    """A difficulty level: plays as its player on the game's own ladder (Kalah, Oware), its
+    ``other`` player elsewhere."""
 
     level: Level
     spec: str = ""
@@ -72,19 +131,19 @@ class LevelPlayer:
     def __post_init__(self) -> None:
         self.spec = self.spec or self.level.name
 
-    def _inner(self, name: str) -> Player:
-        """The level's player on games called ``name`` (``kalah`` or ``other``), built once."""
-        if name not in self._players:
-            kalah = name == "kalah"
-            player = make_player(self.level.kalah if kalah else self.level.other)
-            if isinstance(player, SearchPlayer) and player.algorithm == "alphabeta" and not kalah:
+    def _inner(self, ladder: str) -> Player:
+        """The level's player of ``ladder`` (a game name of ``Level.specs``, or ``other``),
+        built once; an ``other`` alpha-beta gets the level's seconds as a cap."""
+        if ladder not in self._players:
+            player = make_player(self.level.spec_for(ladder))
+            if isinstance(player, SearchPlayer) and player.algorithm == "alphabeta" and ladder == "other":
                 player.seconds = self.level.seconds
-            self._players[name] = player
-        return self._players[name]
+            self._players[ladder] = player
+        return self._players[ladder]
 
     def player_for(self, game: Game) -> Player:
         """The player this level is on ``game``."""
-        return self._inner("kalah" if game.name == "kalah" else "other")
+        return self._inner(self.level.ladder_for(game))
 
     def choose(self, game: Game, state) -> Any:
         """The level's move."""
@@ -93,14 +152,15 @@ class LevelPlayer:
         return player.choose(game, state)
 
     def memory(self) -> Memory:
-        """The memories of the players this level has been so far (by ``kalah``/``other``)."""
+        """The memories of the players this level has been so far (by ladder: ``kalah``,
+        ``oware``, ``other``)."""
         out = {name: player_memory(p) for name, p in self._players.items()}
         return {k: v for k, v in out.items() if v}
 
     def restore(self, memory: Memory) -> None:
         """Take up :meth:`memory` again (in another process)."""
         for name, inner in memory.items():
-            restore_memory(self._inner("kalah" if name == "kalah" else "other"), inner)
+            restore_memory(self._inner(self.level.ladder(name)), inner)
 
     def uses_engine(self, game: Game) -> bool:
         """Whether the level's player on ``game`` searches with an engine."""
@@ -124,7 +184,7 @@ for _name, _lv in LEVELS.items():
     register_kind(
         PlayerKind(
             _name,
-            f"the AI at level {_name}: {_lv.kalah} on Kalah, {_lv.other} elsewhere",
+            f"the AI at level {_name}: {_lv.kalah} on Kalah, {_lv.spec_for('oware')} on Oware, {_lv.other} elsewhere",
             _name,
             _name,
             _level(_name),

@@ -185,9 +185,7 @@ async def api_players(request: Request):
             "text": "the AI at a difficulty level, weakest first: " + ", ".join(LEVELS),
         },
     )
-    levels = {
-        name: {"kalah": lv.kalah, "other": lv.other, "seconds": LEVEL_SECONDS[name]} for name, lv in LEVELS.items()
-    }
+    levels = {name: {**lv.specs, "seconds": LEVEL_SECONDS[name]} for name, lv in LEVELS.items()}
     choices = [{"spec": spec, "label": label} for spec, label in player_choices()]
     choices += [
         {"spec": "remote", "label": "Another client (remote seat)"},

@@ -58,7 +58,11 @@ def engine_on_disk() -> bool:
 
     spec = find_spec("mancala.engine")
     roots = [Path(p) for p in (spec.submodule_search_locations or [])] if spec else []
-    wanted = (("__pycache__", "search.negamax-"), ("bao/__pycache__", "search.negamax-"))
+    wanted = (
+        ("__pycache__", "search.negamax-"),
+        ("bao/__pycache__", "search.negamax-"),
+        ("oware/__pycache__", "search.negamax-"),
+    )
     return all(any(any((root / folder).glob(prefix + "*.nbi")) for root in roots) for folder, prefix in wanted)
 
 
@@ -69,12 +73,14 @@ def warm_up_estimate() -> float:
 
 def warm_engine() -> bool:
     """Make the engines ready, the default game's first: standard Kalah's kernels, table and
-    endgame database, then Bao's kernels."""
+    endgame database, then Bao's kernels, then Oware's."""
     from mancala.engine import prepare  # noqa: PLC0415 (numba: loaded in workers only)
     from mancala.engine.bao.search import warm_up as warm_bao  # noqa: PLC0415 (numba loads only when needed)
+    from mancala.engine.oware.search import warm_up as warm_oware  # noqa: PLC0415 (numba loads only when needed)
 
     prepare(Kalah())
     warm_bao()
+    warm_oware()
     return True
 
 

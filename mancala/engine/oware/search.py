@@ -1,0 +1,626 @@
+"""Fast Oware search: numba negamax alpha-beta (fail-soft) with a transposition table, move
+ordering and iterative deepening within a depth, node or time budget.
+
+Values are those of :func:`mancala.search.core.alphabeta` with the same evaluation
+(:mod:`mancala.evaluation.oware`) at the same depth: the kernels play the reference's rules
+and compute its evaluation bit for bit from the mover's side (the evaluation is
+antisymmetric, so negamax's negation is exact in floating point).
+
+Repetition.  A position (houses and side to move) that recurs since the last capture ends
+the game (scored by the rules' ``repetition`` option).  The search keeps the positions of
+its path since the last capture on a stack whose bottom is the game's own history
+(``state.seen``), and a child found on it is a finished game.  So a node's value depends on
+the path that reached it, not only on its position.  The transposition table deals with
+this in one of two ways (:class:`OwareSearcher`'s ``path_keys``):
+
+* ``path_keys=True`` (the default): the table key is the position (houses, stores, side to
+  move) *and* the set of positions since the last capture (a XOR of their keys).  Equal keys
+  mean equal subtrees, so a stored bound is exactly what the reference would find: values
+  are exact.  The price: two move orders that reach one position without a capture have
+  different histories and share no entry (after a capture the history is the position
+  alone, so they do share again).
+* ``path_keys=False``: the key is the position only; entries are shared between such
+  transpositions, and a value stored on one path may be reused on another whose history
+  would have ended the game by repetition (the "graph history interaction" most game
+  programs accept).  Faster; values may then differ from the reference's in positions
+  where a repetition is in reach.
+
+The key also holds the ply, as the Bao engine's does: within one search a key then has one
+remaining depth, so a stored bound is the one the reference computes at that depth (entries
+of shallower iterations only order moves; a position met again at another ply, rare in
+Oware, is searched again).
+
+Move order: the table's move, then winning ends, captures (most seeds first), the two killer
+moves of the ply, the history heuristic.  After the first move a node searches the others
+with a null window (principal variation search) and again in full only when one is better;
+the values stay those of plain alpha-beta.
+
+Endgame databases.  :data:`ENDGAME_PROBE` (or :func:`search`'s ``probe``) is the hook an
+exact endgame table can fill: a callable ``probe(game, state) -> (move, value) | None``
+asked at the root before any search (its value counts as exact).  An in-tree probe belongs
+in :func:`negamax` where the comment ``endgame hook`` stands: a compiled lookup there, for
+positions with few seeds on the board.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Callable, Optional
+
+import numba
+import numpy as np
+from numba import njit
+
+from mancala.engine.oware import kernels as K
+from mancala.errors import BadInput
+from mancala.evaluation.oware import DEFAULT, OwareWeights, final_value
+from mancala.games.oware import EndSeeds, GrandSlam, Oware, OwareMove, OwareRules, OwareState, Repetition
+from mancala.search.core import SearchResult
+
+#: deepest search (plies; Oware has no extra turns, so plies are turns)
+MAX_DEPTH = 64
+#: transposition table entries (a power of two); 24 bytes each
+TABLE_ENTRIES = 1 << 20
+
+# ctl slots
+C_NODES = 0  # nodes visited (root included)
+C_HEUR = 1  # leaves scored by the heuristic (0 over a search: its value is exact)
+C_ABORT = 2  # 1 once the node limit or the deadline is reached
+C_LIMIT = 3  # node limit (0: none)
+C_CHECK = 4  # node count at which to look at the clock next
+C_ROOTMOVE = 5  # the root's best move (a house)
+C_USE_TT = 6  # 1: use the transposition table (0: plain alpha-beta, for tests)
+C_PATH_KEYS = 7  # 1: table keys include the history since the last capture
+C_BASE = 8  # history index of the root position
+C_PVS = 9  # 1: principal variation search (null windows after the first move)
+C_SIZE = 10
+CHECK_EVERY = 1024
+
+# table entry flags
+EXACT, LOWER, UPPER = 0, 1, 2
+HEUR_BIT = 4
+
+#: optional exact endgame values: ``probe(game, state) -> (move, value) | None``, asked at
+#: the root (see the module doc); None: no database
+ENDGAME_PROBE: Optional[Callable[[Oware, OwareState], Optional[tuple[OwareMove, float]]]] = None
+
+_GRAND_SLAM = {
+    GrandSlam.NO_CAPTURE: K.GS_NO_CAPTURE,
+    GrandSlam.ILLEGAL: K.GS_ILLEGAL,
+    GrandSlam.ILLEGAL_UNLESS_ONLY: K.GS_ILLEGAL_UNLESS_ONLY,
+    GrandSlam.CAPTURE_ALL: K.GS_CAPTURE_ALL,
+    GrandSlam.OPPONENT_TAKES_REST: K.GS_OPPONENT_TAKES_REST,
+    GrandSlam.LEAVE_LEFT: K.GS_LEAVE_LEFT,
+    GrandSlam.LEAVE_RIGHT: K.GS_LEAVE_RIGHT,
+}
+_SEEDS = {EndSeeds.OWN_ROW: K.SEEDS_OWN_ROW, EndSeeds.SPLIT: K.SEEDS_SPLIT, EndSeeds.UNSCORED: K.SEEDS_UNSCORED}
+_REPETITION = {Repetition.OWN_ROW: K.REP_OWN_ROW, Repetition.SPLIT: K.REP_SPLIT, Repetition.NONE: K.REP_NONE}
+
+
+# --- conversions -------------------------------------------------------------------
+
+
+def supports(rules: OwareRules) -> bool:
+    """Whether the engine plays these rules: every option but ``skip_twelve`` (sowing that
+    skips big houses), ``max_plies`` (a move limit) and capture counts of 63 or more.  On
+    other rules ``best`` searches in Python instead."""
+    return not rules.skip_twelve and rules.max_plies == 0 and max(rules.capture_counts) < 63
+
+
+def rules_array(rules: OwareRules) -> np.ndarray:
+    """The kernels' rules array for ``rules``; raises :class:`BadInput` for rules the engine
+    does not play (:func:`supports`)."""
+    if not supports(rules):
+        raise BadInput(f"the Oware engine does not play these rules ({rules.describe()}): skip_twelve and max_plies")
+    r = np.zeros(K.R_SIZE, dtype=np.int64)
+    r[K.R_HOUSES] = rules.houses
+    r[K.R_TOTAL] = rules.total
+    r[K.R_SKIP_ORIGIN] = int(rules.skip_origin)
+    r[K.R_CAPTURE_MASK] = sum(1 << c for c in rules.capture_counts)
+    r[K.R_MULTIPLE] = int(rules.multiple_capture)
+    r[K.R_MUST_FEED] = int(rules.must_feed)
+    r[K.R_GRAND_SLAM] = _GRAND_SLAM[rules.grand_slam]
+    r[K.R_CANNOT_MOVE] = _SEEDS[rules.cannot_move]
+    r[K.R_REPETITION] = _REPETITION[rules.repetition]
+    r[K.R_MAJORITY] = int(rules.stop_at_majority)
+    r[K.R_SWEEP] = int(rules.sweep_at_majority)
+    return r
+
+
+def weights_array(weights: OwareWeights = DEFAULT) -> np.ndarray:
+    """The kernels' weights array (``W_*`` slots) for ``weights``."""
+    return np.array(weights.as_tuple(), dtype=np.float64)
+
+
+def state_array(state: OwareState) -> np.ndarray:
+    """The kernels' position array for ``state`` (its history ``seen`` is not in it)."""
+    s = np.zeros(K.S_SIZE, dtype=np.int64)
+    s[: len(state.houses)] = state.houses
+    s[K.S_STORE : K.S_STORE + 2] = state.stores
+    s[K.S_SEAT] = state.seat
+    s[K.S_PLY] = state.ply
+    s[K.S_FINISHED] = int(state.finished)
+    s[K.S_UNSCORED] = state.unscored
+    return s
+
+
+def array_state(s: np.ndarray, houses: int) -> OwareState:
+    """The :class:`OwareState` of a position array (without ``seen`` and ``last``)."""
+    return OwareState(
+        tuple(int(x) for x in s[: 2 * houses]),
+        (int(s[K.S_STORE]), int(s[K.S_STORE + 1])),
+        int(s[K.S_SEAT]),
+        ply=int(s[K.S_PLY]),
+        finished=bool(s[K.S_FINISHED]),
+        unscored=int(s[K.S_UNSCORED]),
+    )
+
+
+@njit(cache=True)
+def zobrist(seed):
+    """Random keys: one per (position cell, value 0..511)."""
+    np.random.seed(seed)
+    z = np.zeros((K.S_SIZE, 512), dtype=np.uint64)
+    for f in range(K.S_SIZE):
+        for v in range(512):
+            hi = np.uint64(np.random.randint(0, 1 << 31))
+            mid = np.uint64(np.random.randint(0, 1 << 31))
+            lo = np.uint64(np.random.randint(0, 1 << 31))
+            z[f, v] = (hi << np.uint64(33)) ^ (mid << np.uint64(16)) ^ lo
+    return z
+
+
+@njit(cache=True)
+def position_key(s, n, z):
+    """The 64-bit key of what the repetition rule compares: the houses and the side to move."""
+    h = z[K.S_SEAT, s[K.S_SEAT]]
+    for i in range(2 * n):
+        h ^= z[i, s[i]]
+    return h
+
+
+@njit(cache=True)
+def store_key(s, z):
+    """The stores' part of a table key."""
+    return z[K.S_STORE, s[K.S_STORE]] ^ z[K.S_STORE + 1, s[K.S_STORE + 1]]
+
+
+@njit(cache=True)
+def _same_position(a, b, n):
+    if a[K.S_SEAT] != b[K.S_SEAT]:
+        return False
+    for i in range(2 * n):
+        if a[i] != b[i]:
+            return False
+    return True
+
+
+@njit(cache=True)
+def repeats(child, key, hpos, hkey, lo, hi, n):
+    """Whether ``child`` (its position key ``key``) is one of the history entries ``lo..hi``."""
+    for i in range(lo, hi + 1):
+        if hkey[i] == key and _same_position(hpos[i], child, n):
+            return True
+    return False
+
+
+@njit(cache=True)
+def expand(s, rules, z, hpos, hkey, lo, hi, moves, children, ckeys, scratch_moves, scratch):
+    """Every legal move of ``s`` into ``moves`` and the finished position after each into
+    ``children`` (the repetition end against history entries ``lo..hi``), their position keys
+    into ``ckeys``.  Returns the number of moves."""
+    n = rules[K.R_HOUSES]
+    count = K.legal_moves(s, rules, moves, scratch, False)
+    for k in range(count):
+        child = children[k]
+        captured = K.play(s, rules, moves[k], child)
+        key = position_key(child, n, z)
+        ckeys[k] = key
+        if child[K.S_FINISHED] == 0:
+            repeated = captured == 0 and repeats(child, key, hpos, hkey, lo, hi, n)
+            K.settle(child, rules, repeated, scratch_moves, scratch)
+    return count
+
+
+@njit(cache=True)
+def position_moves(s, rules, z, hpos, hkey):
+    """(moves, children) of ``s`` after a game whose positions since the last capture are
+    the rows of ``hpos`` (keys ``hkey``): every legal move in the reference's order and the
+    position after it, every end included.  For tests and tools."""
+    moves = np.zeros(K.MAX_MOVES, dtype=np.int64)
+    children = np.zeros((K.MAX_MOVES, K.S_SIZE), dtype=np.int64)
+    ckeys = np.zeros(K.MAX_MOVES, dtype=np.uint64)
+    scratch_moves = np.zeros(K.MAX_MOVES, dtype=np.int64)
+    scratch = np.zeros(K.S_SIZE, dtype=np.int64)
+    count = expand(s, rules, z, hpos, hkey, 0, len(hkey) - 1, moves, children, ckeys, scratch_moves, scratch)
+    return moves[:count].copy(), children[:count].copy()
+
+
+# --- the search ------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def now() -> float:
+    """``time.perf_counter()`` from compiled code."""
+    with numba.objmode(t="float64"):
+        t = time.perf_counter()
+    return t
+
+
+@njit(cache=True)
+def negamax(
+    s,
+    ply,
+    depth,
+    alpha,
+    beta,
+    rules,
+    w,
+    z,
+    tkey,
+    tval,
+    tdat,
+    hpos,
+    hkey,
+    hlo,
+    hset,
+    ch,
+    mv,
+    ck,
+    sc,
+    kill,
+    hist,
+    ws,
+    ctl,
+    deadline,
+):
+    """The value of ``s`` (history entry ``ctl[C_BASE] + ply``) for the player to move,
+    searched ``depth`` plies (fail-soft)."""
+    ctl[C_NODES] += 1
+    if ctl[C_NODES] >= ctl[C_CHECK]:
+        ctl[C_CHECK] = ctl[C_NODES] + CHECK_EVERY
+        if (ctl[C_LIMIT] > 0 and ctl[C_NODES] >= ctl[C_LIMIT]) or (deadline > 0.0 and now() > deadline):
+            ctl[C_ABORT] = 1
+    if ctl[C_ABORT] != 0:
+        return 0.0
+    if s[K.S_FINISHED] != 0:
+        return K.terminal_value(s, rules)
+    # endgame hook: an exact database lookup for positions with few seeds would go here
+    if depth <= 0:
+        ctl[C_HEUR] += 1
+        return K.heuristic(s, rules, w)
+    me = ctl[C_BASE] + ply
+    use_tt = ctl[C_USE_TT] != 0
+    h = np.uint64(0)
+    idx = 0
+    ttmove = -1
+    if use_tt:
+        h = hkey[me] ^ store_key(s, z) ^ z[K.S_PLY, s[K.S_PLY] & 511]
+        if ctl[C_PATH_KEYS] != 0:
+            h ^= hset[ply] * np.uint64(0x9E3779B97F4A7C15)
+        if h == 0:
+            h = np.uint64(1)
+        idx = np.int64(h & np.uint64(tkey.shape[0] - 1))
+        if tkey[idx] == h:
+            dat = tdat[idx]
+            ttmove = (dat >> 16) - 1
+            if ply > 0 and (dat & 255) >= depth:
+                flag = (dat >> 8) & 3
+                v = tval[idx]
+                if flag == EXACT or (flag == LOWER and v >= beta) or (flag == UPPER and v <= alpha):
+                    if (dat >> 8) & HEUR_BIT:
+                        ctl[C_HEUR] += 1
+                    return v
+    n = rules[K.R_HOUSES]
+    moves = mv[ply]
+    children = ch[ply]
+    ckeys = ck[ply]
+    count = expand(s, rules, z, hpos, hkey, hlo[ply], me, moves, children, ckeys, ws[0], ws[1])
+    # no legal move: cannot happen (play/settle finish such positions), but be safe
+    if count == 0:
+        return K.terminal_value(s, rules)
+    heur_before = ctl[C_HEUR]
+    scores = sc[ply]
+    for k in range(count):
+        c = children[k]
+        house = moves[k]
+        if house == ttmove:
+            scores[k] = 1e18
+        elif c[K.S_FINISHED] != 0:
+            scores[k] = -K.terminal_value(c, rules) * 1e6
+        else:
+            scores[k] = c[K.S_CAPTURED] * 1e6 + hist[house]
+            if house == kill[ply, 0] or house == kill[ply, 1]:
+                scores[k] += 5e5
+    order = np.empty(count, dtype=np.int64)
+    for k in range(count):
+        order[k] = k
+    for a in range(1, count):  # insertion sort, stable: equal scores keep the reference's order
+        x = order[a]
+        b = a - 1
+        while b >= 0 and scores[order[b]] < scores[x]:
+            order[b + 1] = order[b]
+            b -= 1
+        order[b + 1] = x
+    best = -np.inf
+    best_move = -1
+    a = alpha
+    for r in range(count):
+        k = order[r]
+        c = children[k]
+        if c[K.S_FINISHED] != 0:
+            v = -K.terminal_value(c, rules)
+            ctl[C_NODES] += 1
+        else:
+            nxt = me + 1
+            hkey[nxt] = ckeys[k]
+            for f in range(2 * n):
+                hpos[nxt, f] = c[f]
+            hpos[nxt, K.S_SEAT] = c[K.S_SEAT]
+            if c[K.S_CAPTURED] != 0:
+                hlo[ply + 1] = nxt
+                hset[ply + 1] = ckeys[k]
+            else:
+                hlo[ply + 1] = hlo[ply]
+                hset[ply + 1] = hset[ply] ^ ckeys[k]
+            if r > 0 and ctl[C_PVS] != 0 and a > -np.inf and a < beta:
+                # principal variation search: prove this move no better than the best so far
+                # with a null window above ``a``; search it again in full only if it is better
+                v = -negamax(
+                    c, ply + 1, depth - 1, -np.nextafter(a, np.inf), -a, rules, w, z, tkey, tval, tdat, hpos, hkey,
+                    hlo, hset, ch, mv, ck, sc, kill, hist, ws, ctl, deadline,
+                )  # fmt: skip
+                if v > a and v < beta and ctl[C_ABORT] == 0:
+                    v = -negamax(
+                        c, ply + 1, depth - 1, -beta, -a, rules, w, z, tkey, tval, tdat, hpos, hkey, hlo, hset, ch, mv,
+                        ck, sc, kill, hist, ws, ctl, deadline,
+                    )  # fmt: skip
+            else:
+                v = -negamax(
+                    c, ply + 1, depth - 1, -beta, -a, rules, w, z, tkey, tval, tdat, hpos, hkey, hlo, hset, ch, mv, ck,
+                    sc, kill, hist, ws, ctl, deadline,
+                )  # fmt: skip
+        if ctl[C_ABORT] != 0:
+            return 0.0
+        if v > best:
+            best = v
+            best_move = moves[k]
+            if ply == 0:
+                ctl[C_ROOTMOVE] = best_move
+        if best > a:
+            a = best
+        if a >= beta:
+            if c[K.S_CAPTURED] == 0 and kill[ply, 0] != moves[k]:
+                kill[ply, 1] = kill[ply, 0]
+                kill[ply, 0] = moves[k]
+            hist[moves[k]] += depth * depth
+            break
+    if use_tt:
+        flag = EXACT
+        if best <= alpha:
+            flag = UPPER
+        elif best >= beta:
+            flag = LOWER
+        if ctl[C_HEUR] != heur_before:
+            flag |= HEUR_BIT
+        tkey[idx] = h
+        tval[idx] = best
+        tdat[idx] = min(depth, 255) | (flag << 8) | ((best_move + 1) << 16)
+    return best
+
+
+@njit(cache=True)
+def search_root(s, depth, rules, w, z, tkey, tval, tdat, hpos, hkey, ctl, deadline):
+    """Search ``s`` to ``depth`` plies; returns its value for the player to move (the best
+    move is left in ``ctl[C_ROOTMOVE]``, ``ctl[C_ABORT]`` says if it stopped).  ``hpos`` and
+    ``hkey`` hold the game's history since the last capture in rows ``0..ctl[C_BASE]`` (the
+    root last) and room for the path below it."""
+    ch = np.zeros((MAX_DEPTH + 2, K.MAX_MOVES, K.S_SIZE), dtype=np.int64)
+    mv = np.zeros((MAX_DEPTH + 2, K.MAX_MOVES), dtype=np.int64)
+    ck = np.zeros((MAX_DEPTH + 2, K.MAX_MOVES), dtype=np.uint64)
+    sc = np.zeros((MAX_DEPTH + 2, K.MAX_MOVES), dtype=np.float64)
+    kill = np.full((MAX_DEPTH + 2, 2), -1, dtype=np.int64)
+    hist = np.zeros(2 * K.MAX_HOUSES, dtype=np.int64)
+    ws = np.zeros((2, K.S_SIZE), dtype=np.int64)
+    hlo = np.zeros(MAX_DEPTH + 2, dtype=np.int64)
+    hset = np.zeros(MAX_DEPTH + 2, dtype=np.uint64)
+    base = ctl[C_BASE]
+    for i in range(base + 1):
+        hset[0] ^= hkey[i]
+    ctl[C_ROOTMOVE] = -1
+    ctl[C_ABORT] = 0
+    ctl[C_CHECK] = ctl[C_NODES] + 1
+    # typed (non-literal) arguments: literals in a recursive function's first call break numba's cache
+    zero = np.int64(0)
+    big = np.float64(np.inf)
+    return negamax(
+        s, zero, np.int64(depth), -big, big, rules, w, z, tkey, tval, tdat, hpos, hkey, hlo, hset, ch, mv, ck, sc,
+        kill, hist, ws, ctl, deadline,
+    )  # fmt: skip
+
+
+class OwareSearcher:
+    """One player's search tables: a transposition table, the rules and weights arrays and
+    counters.  Keep one per player to reuse the table from move to move (keys hold every
+    cell a value depends on; see the module doc for ``path_keys``)."""
+
+    def __init__(
+        self,
+        game: Oware,
+        weights: OwareWeights = DEFAULT,
+        entries: int = TABLE_ENTRIES,
+        use_table: bool = True,
+        path_keys: bool = True,
+        pvs: bool = True,
+    ) -> None:
+        if entries & (entries - 1):
+            raise BadInput(f"table entries must be a power of two, got {entries}")
+        self.game = game
+        self.houses = game.rules.houses
+        self.rules = rules_array(game.rules)
+        self.weights = weights_array(weights)
+        self.z = zobrist_keys()
+        self.tkey = np.zeros(entries, dtype=np.uint64)
+        self.tval = np.zeros(entries, dtype=np.float64)
+        self.tdat = np.zeros(entries, dtype=np.int64)
+        self.ctl = np.zeros(C_SIZE, dtype=np.int64)
+        self.ctl[C_USE_TT] = int(use_table)
+        self.ctl[C_PATH_KEYS] = int(path_keys)
+        self.ctl[C_PVS] = int(pvs)
+
+    @property
+    def nodes(self) -> int:
+        """Nodes visited so far (every search of this searcher)."""
+        return int(self.ctl[C_NODES])
+
+    def history(self, state: OwareState, room: int = MAX_DEPTH + 2) -> tuple[np.ndarray, np.ndarray]:
+        """The repetition history arrays of ``state``: its positions since the last capture
+        (``state.seen``) as rows, ``state`` itself last, and ``room`` rows more for a path."""
+        n = self.houses
+        seen = [key for key in state.seen if key != (*state.houses, state.seat)]
+        rows = len(seen) + 1
+        hpos = np.zeros((rows + room, K.S_SIZE), dtype=np.int64)
+        hkey = np.zeros(rows + room, dtype=np.uint64)
+        for i, key in enumerate([*seen, (*state.houses, state.seat)]):
+            hpos[i, : 2 * n] = key[: 2 * n]
+            hpos[i, K.S_SEAT] = key[2 * n]
+            hkey[i] = position_key(hpos[i], n, self.z)
+        return hpos, hkey
+
+    def children(self, state: OwareState) -> tuple[np.ndarray, np.ndarray]:
+        """(houses, positions after them) of every legal move of ``state``, as the kernels
+        play them (the game's history included)."""
+        hpos, hkey = self.history(state, 0)
+        return position_moves(state_array(state), self.rules, self.z, hpos, hkey)
+
+    def run(
+        self, state: OwareState, depth: int, deadline: float = 0.0, node_limit: int = 0
+    ) -> tuple[float, int, bool, bool]:
+        """One fixed-depth search: (value, best house, complete, exact)."""
+        hpos, hkey = self.history(state)
+        self.ctl[C_BASE] = len(hkey) - (MAX_DEPTH + 2) - 1
+        self.ctl[C_HEUR] = 0
+        self.ctl[C_LIMIT] = node_limit
+        value = search_root(
+            state_array(state), depth, self.rules, self.weights, self.z, self.tkey, self.tval, self.tdat, hpos, hkey,
+            self.ctl, deadline,
+        )  # fmt: skip
+        return float(value), int(self.ctl[C_ROOTMOVE]), not self.ctl[C_ABORT], self.ctl[C_HEUR] == 0
+
+    def line(self, state: OwareState, first: OwareMove, limit: int) -> tuple[OwareMove, ...]:
+        """The principal line: ``first``, then the table's moves while they are legal (played
+        with the reference rules, the history keys as the search made them)."""
+        game = self.game
+        n = self.houses
+        moves = [first]
+        hpos, hkey = self.history(state, 0)
+        hset = np.uint64(0)
+        for key in hkey:
+            hset ^= key
+        while len(moves) < limit:
+            state = game.apply(state, moves[-1])
+            if state.finished:
+                break
+            s = state_array(state)
+            key = position_key(s, n, self.z)
+            hset = key if state.last is not None and state.last.captures else hset ^ key
+            h = key ^ store_key(s, self.z) ^ self.z[K.S_PLY, state.ply & 511]
+            if self.ctl[C_PATH_KEYS]:
+                h ^= np.uint64((int(hset) * 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF)
+            h = h or np.uint64(1)
+            idx = int(h & np.uint64(len(self.tkey) - 1))
+            if self.tkey[idx] != h:
+                break
+            move = OwareMove(int(self.tdat[idx] >> 16) - 1, n)
+            if move not in game.legal_moves(state):
+                break
+            moves.append(move)
+        return tuple(moves)
+
+
+_WARM: list[bool] = []
+
+
+def warm_up() -> None:
+    """Compile (or load from numba's cache) every kernel with a tiny search, once a process."""
+    if _WARM:
+        return
+    game = Oware()
+    OwareSearcher(game, entries=1 << 4).run(game.initial_state(), 2)
+    _WARM.append(True)
+
+
+_ZOBRIST: list[np.ndarray] = []
+
+
+def zobrist_keys() -> np.ndarray:
+    """The random keys every searcher shares (made once a process)."""
+    if not _ZOBRIST:
+        _ZOBRIST.append(zobrist(20261126))
+    return _ZOBRIST[0]
+
+
+def search(
+    game: Oware,
+    state: OwareState,
+    seconds: float | None = 1.0,
+    *,
+    max_depth: int = MAX_DEPTH,
+    max_nodes: int | None = None,
+    weights: OwareWeights = DEFAULT,
+    searcher: OwareSearcher | None = None,
+    probe: Optional[Callable[[Oware, OwareState], Optional[tuple[OwareMove, float]]]] = None,
+    clock: Callable[[], float] = time.perf_counter,
+) -> SearchResult:
+    """Iterative deepening: depth 1, 2, ... up to ``max_depth`` plies while the budget lasts
+    (``seconds`` of wall time, ``max_nodes`` nodes; None: no limit).  Returns the last
+    complete iteration (depth 1 always completes) with the root value for the player to
+    move; stops early once a search met only finished games (its value is then exact).
+    ``probe`` (default :data:`ENDGAME_PROBE`) is asked first for an exact answer."""
+    if not 1 <= max_depth <= MAX_DEPTH:
+        raise BadInput(f"Oware search depth must be 1..{MAX_DEPTH}, got {max_depth}")
+    if not supports(game.rules):
+        raise BadInput(f"the Oware engine does not play these rules ({game.rules.describe()})")
+    if game.is_terminal(state):
+        return SearchResult(None, final_value(game.score(state, state.seat)), (), 1, 0, "oware-engine(exact)")
+    probe = probe or ENDGAME_PROBE
+    if probe is not None:
+        hit = probe(game, state)
+        if hit is not None:
+            return SearchResult(hit[0], float(hit[1]), (hit[0],), 0, 0, "oware-endgame(exact)")
+    warm_up()  # compiles or loads numba's cache on first use (microseconds later): not counted
+    start = clock()
+    searcher = searcher or OwareSearcher(game, weights)
+    nodes_at_start = searcher.nodes
+    best: tuple | None = None
+    for depth in range(1, max_depth + 1):
+        deadline = 0.0
+        limit = 0
+        if best is not None:
+            if seconds is not None:
+                if clock() - start >= seconds:
+                    break
+                deadline = time.perf_counter() + (seconds - (clock() - start))
+            if max_nodes is not None:
+                limit = nodes_at_start + max_nodes
+                if searcher.nodes >= limit:
+                    break
+        value, house, complete, exact = searcher.run(state, depth, deadline, limit)
+        if not complete:
+            break
+        best = (value, house, depth, exact)
+        if exact:
+            break
+    assert best is not None  # depth 1 always completes
+    value, house, depth, exact = best
+    move = OwareMove(house, game.rules.houses)
+    if move not in game.legal_moves(state):  # cannot happen: the house came from the kernels' move list
+        raise RuntimeError(f"Oware engine returned an illegal house {house}")
+    return SearchResult(
+        move,
+        value + 0.0,  # negamax's -0.0 shown as 0
+        searcher.line(state, move, depth),
+        searcher.nodes - nodes_at_start,
+        depth,
+        f"oware-engine({'exact' if exact else f'depth {depth}'})",
+    )

@@ -1,0 +1,274 @@
+"""The Oware engine (mancala/engine/oware/) against the reference rules (mancala/games/oware.py),
+evaluation (mancala/evaluation/oware.py) and alpha-beta (mancala/search/core.py): move for
+move on seeded random games under every preset the engine plays, and equal search values
+at depths 1..5 (deeper in sparse endgames, where repetitions are in reach)."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from mancala.engine.oware import kernels as K
+from mancala.engine.oware import search as S
+from mancala.errors import BadInput
+from mancala.evaluation import EVALUATIONS, GAME_EVALUATIONS
+from mancala.evaluation.oware import DEFAULT, OwareWeights, make_evaluation
+from mancala.games import make_game
+from mancala.games.oware import PRESETS, EndSeeds, GrandSlam, Oware, OwareRules, OwareState, Repetition
+from mancala.players import make_player
+from mancala.players.builtin import ENGINES, TIMED_ENGINES
+from mancala.search import alphabeta
+
+ENGINE_PRESETS = ["abapa", "openspiel", "awari", "wari"]
+#: other options the engine plays (every grand slam rule, the other ends, small boards)
+OTHER_RULES = [
+    OwareRules(grand_slam=GrandSlam.ILLEGAL_UNLESS_ONLY, cannot_move=EndSeeds.SPLIT),
+    OwareRules(grand_slam=GrandSlam.OPPONENT_TAKES_REST, repetition=Repetition.NONE, must_feed=False),
+    OwareRules(grand_slam=GrandSlam.LEAVE_LEFT, capture_counts=(2, 3, 4), multiple_capture=False),
+    OwareRules(grand_slam=GrandSlam.LEAVE_RIGHT, skip_origin=False, cannot_move=EndSeeds.UNSCORED),
+    OwareRules(houses=3, seeds=3, repetition=Repetition.SPLIT),
+    OwareRules(houses=1, seeds=2),
+]
+#: evaluation weights with every term on (the default may leave some off)
+ALL_TERMS = OwareWeights(row=0.25, targets=0.5, kroo=1.5)
+
+
+def check_position(game: Oware, searcher: S.OwareSearcher, state: OwareState) -> int:
+    """Assert that the kernels' legal moves, the positions after them (every end, the
+    repetition against ``state.seen`` included), the terminal flags and the final scores
+    equal the reference's; return the number of legal moves."""
+    s = S.state_array(state)
+    assert S.array_state(s, game.rules.houses) == state
+    houses, children = searcher.children(state)
+    moves = game.legal_moves(state)
+    assert [m.house for m in moves] == list(houses), game.position_string(state)
+    for move, child in zip(moves, children):
+        after = game.apply(state, move)
+        got = S.array_state(child, game.rules.houses)
+        assert got == after and got.finished == after.finished, (game.position_string(state), str(move))
+        end = after.last.end if after.last else None
+        assert K.END_NAMES[child[K.S_END]] == end
+        for seat in (0, 1):
+            assert game.score(got, seat) == game.score(after, seat)
+        if after.finished:
+            mover = after.seat
+            assert K.margin(child, searcher.rules) == game.score(after, mover)
+            assert K.terminal_value(child, searcher.rules) == EVALUATIONS["oware"](game, after, mover)
+    return len(moves)
+
+
+def random_games(game: Oware, seed: int, games: int):
+    """Every position of ``games`` seeded random playouts (a game runs to its end)."""
+    rng = random.Random(seed)
+    for _ in range(games):
+        state = game.initial_state()
+        while True:
+            yield state
+            moves = game.legal_moves(state)
+            if not moves:
+                break
+            state = game.apply(state, rng.choice(moves))
+
+
+def sparse_start(game: Oware, rng: random.Random) -> OwareState:
+    """A position with few seeds on the board and both stores below half: repetitions and
+    cannot-feed ends come quickly from there."""
+    r = game.rules
+    n = r.houses
+    board = rng.randint(2, min(8, r.total))
+    houses = [0] * (2 * n)
+    for _ in range(board):
+        houses[rng.randrange(2 * n)] += 1
+    rest = r.total - board
+    south = rest // 2 if r.stop_at_majority else rng.randint(0, rest)
+    return game.position(houses, (south, rest - south), rng.randrange(2))
+
+
+@pytest.mark.parametrize("preset", ENGINE_PRESETS)
+def test_random_games_move_for_move(preset):
+    game = Oware(PRESETS[preset])
+    searcher = S.OwareSearcher(game, entries=1 << 4)
+    ends: dict[str | None, int] = {}
+    positions = 0
+    for state in random_games(game, 1, 40):
+        positions += 1
+        check_position(game, searcher, state)
+        if state.finished:
+            ends[state.last.end if state.last else None] = ends.get(state.last.end if state.last else None, 0) + 1
+    assert positions > 3000
+    assert ends.get("no-move", 0) + ends.get("majority", 0) > 20
+
+
+@pytest.mark.parametrize(
+    "rules", OTHER_RULES, ids=["unless-only", "takes-rest", "leave-left", "leave-right", "3x3", "1x2"]
+)
+def test_random_games_other_rules(rules):
+    game = Oware(rules)
+    searcher = S.OwareSearcher(game, entries=1 << 4)
+    for state in random_games(game, 2, 15):
+        check_position(game, searcher, state)
+
+
+@pytest.mark.parametrize("preset", ENGINE_PRESETS)
+def test_sparse_endgames_repetitions_included(preset):
+    game = Oware(PRESETS[preset])
+    searcher = S.OwareSearcher(game, entries=1 << 4)
+    rng = random.Random(4)
+    ends: dict[str | None, int] = {}
+    for _ in range(150):
+        state = sparse_start(game, rng)
+        for _ in range(60):
+            check_position(game, searcher, state)
+            if state.finished:
+                end = state.last.end if state.last else "start"
+                ends[end] = ends.get(end, 0) + 1
+                break
+            state = game.apply(state, rng.choice(game.legal_moves(state)))
+    assert ends.get("repetition", 0) >= 5, ends
+
+
+def _search_positions(game: Oware, count: int, seed: int, sparse: bool = False) -> list[OwareState]:
+    rng = random.Random(seed)
+    out: list[OwareState] = []
+    while len(out) < count:
+        state = sparse_start(game, rng) if sparse else game.initial_state()
+        for _ in range(rng.randint(0, 20 if sparse else 120)):
+            if state.finished:
+                break
+            state = game.apply(state, rng.choice(game.legal_moves(state)))
+        if not state.finished:
+            out.append(state)
+    return out
+
+
+@pytest.mark.parametrize("preset", ENGINE_PRESETS)
+@pytest.mark.parametrize("mode", ["plain", "table", "table-no-pvs"])
+def test_search_values_equal_reference_alphabeta(preset, mode):
+    game = Oware(PRESETS[preset])
+    evaluate = make_evaluation(ALL_TERMS)
+    for state in _search_positions(game, 12, 3):
+        for depth in range(1, 6):
+            ref = alphabeta(game, state, depth, evaluate)
+            searcher = S.OwareSearcher(
+                game, ALL_TERMS, entries=1 << 12, use_table=mode != "plain", pvs=mode != "table-no-pvs"
+            )
+            value, house, complete, _ = searcher.run(state, depth)
+            assert complete and value == ref.value, (game.position_string(state), depth)
+            assert house in [m.house for m in game.legal_moves(state)]
+
+
+@pytest.mark.parametrize("preset", ["abapa", "awari"])
+def test_search_values_with_repetitions_in_reach(preset):
+    """Sparse positions with a game history: repetitions end lines inside the search (the
+    game's own ``seen`` included); with path keys the table keeps the values exact."""
+    game = Oware(PRESETS[preset])
+    plain = make_evaluation(ALL_TERMS)
+    repeated = []
+
+    def evaluate(game_, state_, player):  # counts the lines a repetition ended
+        if state_.finished and state_.last is not None and state_.last.end == "repetition":
+            repeated.append(state_)
+        return plain(game_, state_, player)
+
+    for state in _search_positions(game, 40, 6, sparse=True):
+        searcher = S.OwareSearcher(game, ALL_TERMS, entries=1 << 12)
+        for depth in (2, 4, 6, 8, 10):
+            ref = alphabeta(game, state, depth, evaluate)
+            value, _, complete, _ = searcher.run(state, depth)
+            assert complete and value == ref.value, (game.position_string(state), depth)
+    assert len(repeated) >= 20, len(repeated)  # 43 and 40 when written
+
+
+def test_default_evaluation_is_the_engines():
+    assert GAME_EVALUATIONS["oware"] == "oware"
+    game = Oware()
+    evaluate = EVALUATIONS["oware"]
+    for state in _search_positions(game, 10, 9):
+        for depth in (1, 3):
+            searcher = S.OwareSearcher(game, DEFAULT, entries=1 << 10)
+            assert searcher.run(state, depth)[0] == alphabeta(game, state, depth, evaluate).value
+
+
+def test_wins_rank_above_estimates_with_their_true_margin():
+    game = Oware()
+    # South sows F (1 seed) into a (1 -> 2) and captures: 25 seeds, a majority: won by 25 - 21 + rows
+    state = game.position([0, 0, 0, 0, 0, 1] + [1, 0, 0, 1, 0, 0], (23, 22), 0)
+    result = S.search(game, state, None, max_depth=6)
+    after = game.apply(state, result.move)
+    assert after.finished and result.exact
+    assert result.value == 1000.0 + game.score(after, 0) and result.value > 1000.0
+
+
+def test_iterative_deepening_budgets_and_line():
+    game = Oware()
+    state = _search_positions(game, 1, 21)[0]
+    result = S.search(game, state, None, max_depth=5)
+    assert result.depth == 5 or result.exact
+    assert result.value == alphabeta(game, state, result.depth, EVALUATIONS["oware"]).value
+    assert 1 <= len(result.line) <= result.depth and result.line[0] == result.move
+    for move in result.line:
+        assert move in game.legal_moves(state)
+        state = game.apply(state, move)
+    limited = S.search(game, game.initial_state(), None, max_nodes=1)  # depth 1 always completes
+    assert limited.depth == 1 and limited.move in game.legal_moves(game.initial_state())
+
+
+def test_unsupported_rules_decline_and_best_falls_back():
+    assert all(S.supports(PRESETS[p]) for p in ENGINE_PRESETS)
+    assert not S.supports(PRESETS["awari-twelve"]) and not S.supports(OwareRules(max_plies=100))
+    with pytest.raises(BadInput):
+        S.OwareSearcher(Oware(PRESETS["awari-twelve"]))
+    game = make_game("oware(preset=awari-twelve)")
+    player = make_player("best:depth=2")
+    state = game.initial_state()
+    assert player.choose(game, state) in game.legal_moves(state)
+    assert not player.last.algorithm.startswith("oware-engine")
+    assert not player.uses_engine(game)
+
+
+def test_best_hint_and_timed_alphabeta_use_the_engine():
+    assert "oware" in ENGINES and "oware" in TIMED_ENGINES
+    game = make_game("oware")
+    state = _search_positions(game, 1, 4)[0]
+    for spec in ("best:time=0.2", "best:depth=4", "alphabeta:time=0.2", "expert"):
+        player = make_player(spec)
+        assert player.choose(game, state) in game.legal_moves(state)
+        assert player.last.algorithm.startswith("oware-engine"), spec
+    fixed = make_player("alphabeta:depth=2")
+    fixed.choose(game, state)
+    assert fixed.last.algorithm == "alphabeta"
+
+
+def test_endgame_probe_hook_answers_first():
+    game = Oware()
+    state = game.initial_state()
+    move = game.legal_moves(state)[2]
+    result = S.search(game, state, None, max_depth=3, probe=lambda g, st: (move, 0.0))
+    assert result.move == move and result.exact and result.nodes == 0
+
+
+def test_search_from_a_finished_game():
+    game = Oware()
+    state = game.position([0] * 6 + [0, 0, 0, 0, 0, 1], (30, 17), 0)  # South cannot feed
+    assert state.finished
+    result = S.search(game, state, 1.0)
+    assert result.move is None and result.value == 1000.0 + 30 - 18
+
+
+def test_state_arrays_round_trip():
+    for state in list(random_games(Oware(), 5, 3))[::7]:
+        s = S.state_array(state)
+        assert s.dtype == np.int64 and len(s) == K.S_SIZE
+        assert S.array_state(s, 6) == state
+
+
+def test_largest_board_and_most_seeds():
+    """12 houses a side of 20 seeds (480 in all: the most a house, a store or a table key
+    must hold), move for move through one random game, and a search."""
+    game = Oware(OwareRules(houses=12, seeds=20))
+    searcher = S.OwareSearcher(game, entries=1 << 4)
+    assert sum(1 for state in random_games(game, 9, 1) if check_position(game, searcher, state) >= 0) > 500
+    result = S.search(game, game.initial_state(), None, max_depth=4)
+    assert result.depth == 4 and result.move in game.legal_moves(game.initial_state())
