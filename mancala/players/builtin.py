@@ -5,7 +5,7 @@ in the catalogue (:mod:`mancala.players.registry`) with the function that reads 
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Callable
 
 from mancala.errors import BadInput
@@ -73,11 +73,23 @@ def _oware_supports(game: Any) -> bool:
 def _oware_best(
     game: Any, state, seconds: float, max_depth: int | None, max_nodes: int | None, evaluation: str | None, book: bool
 ) -> SearchResult:
-    """Oware: its numba engine (iterative deepening, the ``oware`` evaluation)."""
+    """Oware: its numba engine (iterative deepening, the ``oware`` evaluation).  Without a
+    depth budget (``best``, ``best:time=``, ``best:nodes=``) and unless ``book=off``, a
+    position with at most N seeds on the board is answered from the endgame database in the
+    cache (``mancala db build``; :mod:`mancala.engine.oware.exact`): the table's move,
+    ``oware-endgame(exact)`` where its values are exact under the rules, else
+    ``oware-endgame(table)``."""
+    from mancala.engine.oware import exact  # noqa: PLC0415 (numba loads only when needed)
     from mancala.engine.oware.search import MAX_DEPTH as OWARE_DEPTH  # noqa: PLC0415 (numba loads only when needed)
     from mancala.engine.oware.search import search  # noqa: PLC0415 (numba loads only when needed)
 
-    return search(game, state, seconds, max_depth=min(max_depth or OWARE_DEPTH, OWARE_DEPTH), max_nodes=max_nodes)
+    probe = exact.probe_move if (book and max_depth is None) else None
+    result = search(
+        game, state, seconds, max_depth=min(max_depth or OWARE_DEPTH, OWARE_DEPTH), max_nodes=max_nodes, probe=probe
+    )
+    if result.algorithm == "oware-endgame(exact)" and not exact.exact_rules(game.rules):
+        result = replace(result, algorithm="oware-endgame(table)")
+    return result
 
 
 def _oware_timed(game: Any, state, seconds: float, max_depth: int) -> SearchResult:

@@ -1,0 +1,147 @@
+"""Exact play from Oware's endgame databases (:mod:`mancala.engine.oware.endgame`): the
+value of every move of a position with at most N seeds on the board, the best move and a
+perfect line, for ``best``, the hint, the analysis and ``mancala solve``.
+
+**Which table.**  The largest table of the game's rules found whole in the cache (built
+with ``mancala db build --game oware --seeds N``), at most :func:`table_bound` bytes (one
+byte a position: 1.25 GB for 24 seeds), loaded once a process and kept.  No table, or a
+position with more seeds on the board: no answer (the search plays on).
+
+**What a value is.**  A move's value is the mover's final seed difference with perfect play
+after it: the stores' difference after the move plus what the table gives the side then
+to move, negated, or the game's own score when the move ends the game.  The table's
+entries count the game played to its end; with the majority stop the game may end
+sooner, with the same winner (stores only grow), so the result (win, draw, loss) and the
+moves that keep it are exact, and the margin is the one of play to the end.
+
+**How exact.**  Under ``repetition=split`` (the ``awari`` preset) endless play is worth an
+even split, which is what the table gives positions nobody can force out of: its values
+are exact.  Under own-row repetition (``abapa``, ``openspiel``) a repetition's value
+depends on the rows when it happens, so the table's values of such positions are an
+estimate (as Aalina's tables are): :func:`exact_rules` says which, and callers mark the
+values exact or not by it.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import numpy as np
+
+from mancala.engine.oware import endgame
+from mancala.evaluation.oware import final_value
+from mancala.games.oware import Oware, OwareMove, OwareRules, OwareState, Repetition
+
+#: the largest table loaded by default, in bytes (``$MANCALA_OWARE_TABLE_BYTES`` overrides)
+DEFAULT_TABLE_BYTES = 2 << 30
+#: the longest perfect line given
+LINE_LIMIT = 40
+
+_tables: dict[tuple, Any] = {}
+
+
+def table_bound() -> int:
+    """The most bytes a loaded table may hold (``$MANCALA_OWARE_TABLE_BYTES``, else 2 GiB)."""
+    text = os.environ.get("MANCALA_OWARE_TABLE_BYTES", "").strip()
+    return int(text) if text.isdigit() else DEFAULT_TABLE_BYTES
+
+
+def exact_rules(rules: OwareRules) -> bool:
+    """Whether the table's values are exact under ``rules`` (repetition splits the board)."""
+    return rules.repetition is Repetition.SPLIT and rules.max_plies == 0
+
+
+def seeds_on_disk(rules: OwareRules) -> int:
+    """The largest N such that every tier 0..N of ``rules``' table is in the cache (-1: none),
+    within :func:`table_bound`."""
+    from mancala.engine.oware.index import tier_offsets  # noqa: PLC0415
+
+    try:
+        endgame.check_rules(rules, 0)
+    except Exception:  # noqa: BLE001 (rules no table is built for: none on disk)
+        return -1
+    best = -1
+    limit = table_bound()
+    seeds = 0
+    while endgame.tier_path(rules, seeds).exists():
+        try:
+            endgame.check_rules(rules, seeds)
+        except Exception:  # noqa: BLE001 (beyond what a table may hold)
+            break
+        if int(tier_offsets(2 * rules.houses, seeds)[-1]) > limit:
+            break
+        best = seeds
+        seeds += 1
+    return best
+
+
+def table_for(rules: OwareRules):
+    """The loaded table of ``rules`` (see the module doc), or None."""
+    key = (rules.houses, repr(endgame.table_key(rules)))
+    if key not in _tables:
+        seeds = seeds_on_disk(rules)
+        _tables[key] = endgame.load(rules, seeds) if seeds >= 0 else None
+    return _tables[key]
+
+
+def forget_tables() -> None:
+    """Drop the loaded tables (a test that built a new one)."""
+    _tables.clear()
+
+
+def board_value(table, state: OwareState) -> int | None:
+    """What the table gives the side to move of ``state`` from the seeds on its board, or
+    None when the board holds more seeds than the table."""
+    if sum(state.houses) > table.max_seeds:
+        return None
+    houses = np.asarray(state.houses, dtype=np.int64)
+    out = np.empty_like(houses)
+    endgame.normalise(houses, state.seat, out)
+    value = int(endgame.probe(table.values, table.offsets, out))
+    return None if value == endgame.MISSING else value
+
+
+def move_values(game: Oware, state: OwareState, table=None) -> list[tuple[OwareMove, int]] | None:
+    """Every legal move of ``state`` with the mover's final seed difference after it (see
+    the module doc), best first; None when no table answers for this position."""
+    table = table if table is not None else table_for(game.rules)
+    if table is None or game.is_terminal(state) or sum(state.houses) > table.max_seeds:
+        return None
+    mover = state.seat
+    out = []
+    for move in game.legal_moves(state):
+        child = game.apply(state, move)
+        if game.is_terminal(child):
+            value = game.score(child, mover)
+        else:
+            after = board_value(table, child)
+            if after is None:
+                return None
+            value = child.stores[mover] - child.stores[1 - mover] - after
+        out.append((move, value))
+    out.sort(key=lambda mv: -mv[1])
+    return out
+
+
+def perfect_line(game: Oware, state: OwareState, table=None, limit: int = LINE_LIMIT) -> list[OwareMove]:
+    """A line of best moves from ``state`` (until the game ends, or ``limit`` moves)."""
+    line: list[OwareMove] = []
+    while len(line) < limit and not game.is_terminal(state):
+        values = move_values(game, state, table)
+        if not values:
+            break
+        line.append(values[0][0])
+        state = game.apply(state, values[0][0])
+    return line
+
+
+def probe_move(game: Oware, state: OwareState) -> tuple[OwareMove, float] | None:
+    """The search's endgame hook (:data:`mancala.engine.oware.search.ENDGAME_PROBE`): the
+    table's best move and its value on the engine's scale (a win is worth ``WIN`` plus the
+    margin), or None."""
+    values = move_values(game, state)
+    if not values:
+        return None
+    move, margin = values[0]
+    return move, final_value(margin)
