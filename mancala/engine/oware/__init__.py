@@ -1,0 +1,1 @@
+"""Oware's numba engine: endgame databases (``index``, ``endgame``) and the search."""
