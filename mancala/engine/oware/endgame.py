@@ -109,7 +109,11 @@ FORWARD_CHUNK = 1 << 22
 #: positions per scan of a level
 SCAN_CHUNK = 1 << 22
 #: newly decided positions whose predecessors are generated together
-BATCH = 1 << 16
+BATCH = 1 << 17
+#: fewer newly decided positions than this are settled on one thread (:func:`settle_serial`)
+SERIAL = 1 << 15
+#: room for predecessors per position in a batch (more is made when one has more)
+WIDTH = 48
 
 
 class CorruptTable(BadInput):
@@ -174,11 +178,17 @@ def _sow(b, o, n, skip, out):
         for i in range(p):
             if i != o or not skip:
                 out[i] += laps
-    for j in range(1, rest + 1):
-        out[(o + j) % p] += 1
+    i = o
+    for _ in range(rest):
+        i += 1
+        if i == p:
+            i = 0
+        out[i] += 1
     if rest > 0:
-        return (o + rest) % p
-    return (o + p - 1) % p if skip else o
+        return i
+    if not skip:
+        return o
+    return o - 1 if o > 0 else p - 1
 
 
 @njit(cache=True)
@@ -248,10 +258,28 @@ def legal_moves(b, n, rules, moves, scratch):
 
 
 @njit(cache=True)
+def rotate(b, n, out):
+    """``b`` with its rows swapped into ``out`` (the position as the other side sees it)."""
+    for i in range(n):
+        out[i] = b[i + n]
+        out[i + n] = b[i]
+
+
+@njit(cache=True)
 def play(b, o, n, rules, child, scratch):
     """Play South's (legal) house ``o`` of ``b``: returns (seeds captured, 1 if the game
     ended with the move else 0, the mover's margin from the board's seeds if it ended); the
     position after it, North to move, is written to ``child`` normalised (North's row first)."""
+    captured, over, margin = sow_and_capture(b, o, n, rules, scratch)
+    if not over:
+        rotate(scratch, n, child)
+    return captured, over, margin
+
+
+@njit(cache=True)
+def sow_and_capture(b, o, n, rules, scratch):
+    """:func:`play` without the normalised child: the position after the move is left in
+    ``scratch`` as it stands (South's row first)."""
     p = 2 * n
     landing = _sow(b, o, n, rules[R_SKIP], scratch)
     count, seeds = _chain(scratch, n, landing, rules)
@@ -273,8 +301,6 @@ def play(b, o, n, rules, child, scratch):
     if slam and code == S_TAKES_REST:
         rest = _row_sum(scratch, 0, p)
         return captured, 1, captured - rest
-    for i in range(p):
-        child[i] = scratch[(i + n) % p]
     return captured, 0, 0
 
 
@@ -333,10 +359,11 @@ def _forward(s, start, end, rules, values, offsets, val, counter, best_exit):
             best = NO_EXIT
             stay = 0
             for j in range(m):
-                captured, over, margin = play(board, moves[j], n, rules, child, scratch)
+                captured, over, margin = sow_and_capture(board, moves[j], n, rules, scratch)
                 if over:
                     e = margin
                 elif captured > 0:
+                    rotate(scratch, n, child)
                     t = s - captured
                     e = captured - values[offsets[t] + rank(child, t)]
                 else:
@@ -369,6 +396,8 @@ def unmoves(d, s, rules, out, parent, scratch, child, moves):
     n = rules[R_HOUSES]
     p = 2 * n
     skip = rules[R_SKIP]
+    mask = rules[R_CAPTURE]
+    feed = rules[R_FEED]
     found = 0
     for o in range(n):
         if skip and d[o] != 0:
@@ -378,9 +407,11 @@ def unmoves(d, s, rules, out, parent, scratch, child, moves):
         pos = o
         k = 0
         while True:  # un-sow one more seed: the parent held k seeds in o
-            pos = (pos + 1) % p
+            pos += 1
+            if pos == p:
+                pos = 0
             if skip and pos == o:
-                pos = (pos + 1) % p
+                pos += 1  # o < n <= p - 1: no wrap
             parent[pos] -= 1
             k += 1
             if parent[pos] < 0:
@@ -388,16 +419,22 @@ def unmoves(d, s, rules, out, parent, scratch, child, moves):
             if parent[o] != 0:
                 continue
             parent[o] = k
-            m = legal_moves(parent, n, rules, moves, scratch)
-            legal = False
-            for j in range(m):
-                if moves[j] == o:
-                    legal = True
-            if legal:
-                captured, over, _ = play(parent, o, n, rules, child, scratch)
-                if captured == 0 and over == 0:
+            if n <= pos and d[pos] < 63 and (mask >> d[pos]) & 1:
+                # the last seed made a capture count: whether it captures (or is legal) is
+                # for the grand slam rule to say, so play it
+                m = legal_moves(parent, n, rules, moves, scratch)
+                internal = False
+                for j in range(m):
+                    if moves[j] == o:
+                        captured, over, _ = sow_and_capture(parent, o, n, rules, scratch)
+                        internal = captured == 0 and over == 0
+            else:
+                # no capture, so no grand slam either: legal unless it fails to feed
+                internal = not feed or o + k > n - 1 or _row_sum(parent, n, n) > 0
+            if internal:
+                if found < out.shape[0]:  # else counted only: the caller makes room
                     out[found] = rank(parent, s)
-                    found += 1
+                found += 1
             parent[o] = 0
     return found
 
@@ -419,8 +456,7 @@ def predecessors(front, count, s, rules, out, found, jobs):
         moves = np.empty(n, dtype=np.int64)
         for i in range(a, b):
             unrank(np.int64(front[i]), s, board)
-            for h in range(p):
-                d[h] = board[(h + n) % p]
+            rotate(board, n, d)
             found[i] = unmoves(d, s, rules, out[i], parent, scratch, child, moves)
 
 
@@ -455,6 +491,68 @@ def settle(won, u, out, found, count, val, counter, best_exit, parts, news, news
         news_count[t] = k
 
 
+@njit(cache=True)
+def _push(stack, size, q):
+    """Push ``q`` on a growable stack; returns the stack (a bigger one when it was full)."""
+    if size == stack.shape[0]:
+        bigger = np.empty(2 * size + 1024, dtype=stack.dtype)
+        bigger[:size] = stack[:size]
+        stack = bigger
+    stack[size] = q
+    return stack
+
+
+@njit(cache=True)
+def settle_serial(won, lost, u, s, rules, val, counter, best_exit, limit):
+    """:func:`predecessors` and :func:`settle` on one thread, round after round, for the
+    small frontiers where starting the threads costs more than the work: the positions
+    ``won`` and ``lost`` by ``u`` (decided, predecessors not settled) and all they decide in
+    turn, until none is left or more than ``limit`` are waiting.  Returns those waiting
+    (won, lost)."""
+    n = rules[R_HOUSES]
+    p = 2 * n
+    board = np.empty(p, dtype=np.int64)
+    d = np.empty(p, dtype=np.int64)
+    parent = np.empty(p, dtype=np.int64)
+    scratch = np.empty(p, dtype=np.int64)
+    child = np.empty(p, dtype=np.int64)
+    moves = np.empty(n, dtype=np.int64)
+    out = np.empty(WIDTH, dtype=np.int64)
+    ws = won.copy()
+    nw = ws.shape[0]
+    ls = lost.copy()
+    nl = ls.shape[0]
+    while (nw > 0 or nl > 0) and nw + nl <= limit:
+        is_won = nw > 0
+        if is_won:
+            nw -= 1
+            c = ws[nw]
+        else:
+            nl -= 1
+            c = ls[nl]
+        unrank(np.int64(c), s, board)
+        rotate(board, n, d)
+        k = unmoves(d, s, rules, out, parent, scratch, child, moves)
+        if k > out.shape[0]:
+            out = np.empty(k, dtype=np.int64)
+            k = unmoves(d, s, rules, out, parent, scratch, child, moves)
+        for j in range(k):
+            q = out[j]
+            if val[q] != UNDECIDED:
+                continue
+            if is_won:
+                counter[q] -= 1
+                if counter[q] == 0 and best_exit[q] <= -u:
+                    val[q] = -u
+                    ls = _push(ls, nl, q)
+                    nl += 1
+            else:
+                val[q] = u
+                ws = _push(ws, nw, q)
+                nw += 1
+    return ws[:nw].copy(), ls[:nl].copy()
+
+
 @njit(cache=True, parallel=True)
 def scan_level(u, start, end, val, counter, best_exit, parts, wins, losses, counts):
     """Positions ``start..end-1`` decided at level ``u`` by their exits alone: won by ``u``
@@ -467,13 +565,16 @@ def scan_level(u, start, end, val, counter, best_exit, parts, wins, losses, coun
         w = 0
         lo = 0
         for q in range(a, b):
+            e = best_exit[q]
+            if e != u and e != -u:  # the common case, one byte read
+                continue
             if val[q] != UNDECIDED:
                 continue
-            if best_exit[q] == u:
+            if e == u:
                 val[q] = u
                 wins[t, w] = q
                 w += 1
-            elif counter[q] == 0 and best_exit[q] == -u:
+            elif counter[q] == 0:
                 val[q] = -u
                 losses[t, lo] = q
                 lo += 1
@@ -607,6 +708,10 @@ def read_tier(rules: OwareRules, tier: int, into: np.ndarray) -> bool:
     return True
 
 
+def _joined(pieces: list[np.ndarray]) -> np.ndarray:
+    return np.concatenate(pieces) if pieces else np.empty(0, dtype=np.uint32)
+
+
 def _threads() -> int:
     return max(1, min(build_threads(), numba.config.NUMBA_NUM_THREADS))  # type: ignore[attr-defined]
 
@@ -621,17 +726,22 @@ def _build_tier(s: int, rules_arr: np.ndarray, values: np.ndarray, offsets: np.n
     for start in range(0, size, FORWARD_CHUNK):
         end = min(size, start + FORWARD_CHUNK)
         forward_pass(s, start, end, rules_arr, values, offsets, val, counter, best_exit, 4 * parts)
-    n = int(rules_arr[R_HOUSES])
-    width = n * (s + 1)  # the most predecessors one position can have
-    out = np.empty((BATCH, width), dtype=np.uint32)
+    out = np.empty((BATCH, WIDTH), dtype=np.uint32)
     found = np.empty(BATCH, dtype=np.int64)
     batches = 0
 
-    def spread(front: np.ndarray, won: bool, u: int, pending: list) -> None:
-        nonlocal batches
+    def spread(front: np.ndarray, won: bool, u: int) -> list[np.ndarray]:
+        """Settle the predecessors of the positions ``front`` (won or lost by ``u``);
+        returns the positions that decides (lost or won by ``u``), in pieces."""
+        nonlocal batches, out
+        decided = []
         for a in range(0, front.size, BATCH):
             piece = front[a : a + BATCH]
             predecessors(piece, piece.size, s, rules_arr, out, found, 4 * parts)
+            most = int(found[: piece.size].max())
+            if most > out.shape[1]:  # rare: a position with more predecessors than the rows hold
+                out = np.empty((BATCH, most), dtype=np.uint32)
+                predecessors(piece, piece.size, s, rules_arr, out, found, 4 * parts)
             total = int(found[: piece.size].sum())
             if total == 0:
                 continue
@@ -639,12 +749,12 @@ def _build_tier(s: int, rules_arr: np.ndarray, values: np.ndarray, offsets: np.n
             news_count = np.zeros(parts, dtype=np.int64)
             settle(won, u, out, found, piece.size, val, counter, best_exit, parts, news, news_count)
             batches += 1
-            decided = np.concatenate([news[t, : news_count[t]] for t in range(parts)])
-            if decided.size:
-                pending.append((decided, not won))
+            decided += [news[t, : news_count[t]].copy() for t in range(parts) if news_count[t]]
+        return decided
 
     for u in range(s, 0, -1):
-        pending: list = []
+        won: list[np.ndarray] = []
+        lost: list[np.ndarray] = []
         for start in range(0, size, SCAN_CHUNK):
             end = min(size, start + SCAN_CHUNK)
             chunk = end - start
@@ -652,16 +762,21 @@ def _build_tier(s: int, rules_arr: np.ndarray, values: np.ndarray, offsets: np.n
             losses = np.empty((parts, chunk // parts + 1), dtype=np.uint32)
             counts = np.zeros((parts, 2), dtype=np.int64)
             scan_level(u, start, end, val, counter, best_exit, parts, wins, losses, counts)
-            w = np.concatenate([wins[t, : counts[t, 0]] for t in range(parts)])
-            lo = np.concatenate([losses[t, : counts[t, 1]] for t in range(parts)])
-            del wins, losses
-            if w.size:
-                spread(w, True, u, pending)
-            if lo.size:
-                spread(lo, False, u, pending)
-        while pending:
-            front, won = pending.pop()
-            spread(front, won, u, pending)
+            won += [wins[t, : counts[t, 0]].copy() for t in range(parts) if counts[t, 0]]
+            lost += [losses[t, : counts[t, 1]].copy() for t in range(parts) if counts[t, 1]]
+        while won or lost:  # rounds: the won decide losses, the lost decide wins
+            waiting = sum(a.size for a in won) + sum(a.size for a in lost)
+            if waiting < SERIAL:
+                w, lo = settle_serial(_joined(won), _joined(lost), u, s, rules_arr, val, counter, best_exit, 4 * SERIAL)
+                won, lost = [w] if w.size else [], [lo] if lo.size else []
+                continue
+            front_won = np.concatenate(won) if won else np.empty(0, dtype=np.uint32)
+            front_lost = np.concatenate(lost) if lost else np.empty(0, dtype=np.uint32)
+            won, lost = [], []
+            lost += spread(front_won, True, u)
+            del front_won
+            won += spread(front_lost, False, u)
+            del front_lost
     finish_tier(val, parts)
     return batches
 
