@@ -134,10 +134,13 @@ def check_rules(rules: OwareRules, max_seeds: int) -> None:
         raise BadInput("Oware endgame databases do not support skip_twelve (the awari-twelve preset)")
     if not 0 <= max_seeds:
         raise BadInput(f"the seeds of an Oware endgame database must be 0 or more, got {max_seeds}")
-    if not fits(2 * rules.houses, max_seeds) or max_seeds > 62:
+    most = max(k for k in range(63) if fits(2 * rules.houses, k))
+    if max_seeds > most:
         raise BadInput(
-            f"an Oware endgame database of {rules.houses} houses a side holds at most {62 - 2 * rules.houses} seeds; got {max_seeds}"
+            f"an Oware endgame database of {rules.houses} houses a side holds at most {most} seeds; got {max_seeds}"
         )
+    if tier_size(2 * rules.houses, max_seeds) >= 1 << 32:  # ranks in a tier are 32-bit
+        raise BadInput(f"a tier of {max_seeds} seeds over {2 * rules.houses} houses is too large to build")
 
 
 def rules_array(rules: OwareRules) -> np.ndarray:
