@@ -352,6 +352,8 @@ def _forward(s, start, end, rules, values, offsets, val, counter, best_exit):
     child = np.empty(p, dtype=np.int64)
     scratch = np.empty(p, dtype=np.int64)
     moves = np.empty(n, dtype=np.int64)
+    lap = p - 1 if rules[R_SKIP] else p
+    mask = rules[R_CAPTURE]
     unrank(start, s, board)
     for idx in range(start, end):
         m = legal_moves(board, n, rules, moves, scratch)
@@ -362,7 +364,16 @@ def _forward(s, start, end, rules, values, offsets, val, counter, best_exit):
             best = NO_EXIT
             stay = 0
             for j in range(m):
-                captured, over, margin = sow_and_capture(board, moves[j], n, rules, scratch)
+                o = moves[j]
+                if board[o] < lap:  # no lap: the last seed's house is known without sowing
+                    last = o + board[o]
+                    if last >= p:
+                        last -= p
+                    after = board[last] + 1
+                    if last < n or after >= 63 or not (mask >> after) & 1:
+                        stay += 1  # no capture, so no grand slam either: the move stays in the tier
+                        continue
+                captured, over, margin = sow_and_capture(board, o, n, rules, scratch)
                 if over:
                     e = margin
                 elif captured > 0:
