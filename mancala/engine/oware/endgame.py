@@ -517,12 +517,12 @@ def _push(stack, size, q):
 
 
 @njit(cache=True)
-def settle_serial(won, lost, u, s, rules, val, counter, best_exit, limit):
+def settle_serial(won, lost, u, s, rules, val, counter, best_exit, limit, budget):
     """:func:`predecessors` and :func:`settle` on one thread, round after round, for the
     small frontiers where starting the threads costs more than the work: the positions
     ``won`` and ``lost`` by ``u`` (decided, predecessors not settled) and all they decide in
-    turn, until none is left or more than ``limit`` are waiting.  Returns those waiting
-    (won, lost)."""
+    turn, until none is left, more than ``limit`` are waiting or ``budget`` positions are
+    done (so that Ctrl-C is seen soon).  Returns those waiting (won, lost)."""
     n = rules[R_HOUSES]
     p = 2 * n
     board = np.empty(p, dtype=np.int64)
@@ -536,7 +536,9 @@ def settle_serial(won, lost, u, s, rules, val, counter, best_exit, limit):
     nw = ws.shape[0]
     ls = lost.copy()
     nl = ls.shape[0]
-    while (nw > 0 or nl > 0) and nw + nl <= limit:
+    done = 0
+    while (nw > 0 or nl > 0) and nw + nl <= limit and done < budget:
+        done += 1
         is_won = nw > 0
         if is_won:
             nw -= 1
@@ -781,7 +783,9 @@ def _build_tier(s: int, rules_arr: np.ndarray, values: np.ndarray, offsets: np.n
         while won or lost:  # rounds: the won decide losses, the lost decide wins
             waiting = sum(a.size for a in won) + sum(a.size for a in lost)
             if waiting < SERIAL:
-                w, lo = settle_serial(_joined(won), _joined(lost), u, s, rules_arr, val, counter, best_exit, 4 * SERIAL)
+                w, lo = settle_serial(
+                    _joined(won), _joined(lost), u, s, rules_arr, val, counter, best_exit, 4 * SERIAL, 1 << 20
+                )
                 won, lost = [w] if w.size else [], [lo] if lo.size else []
                 continue
             front_won = np.concatenate(won) if won else np.empty(0, dtype=np.uint32)
