@@ -188,11 +188,11 @@ def test_unmoves_are_the_moves_backwards(rules):
 def test_every_entry_is_the_best_move_of_its_position(preset):
     """Range, the positions without a move, and v = max over moves (captured - v(child))."""
     rules = PRESETS[preset]
-    table = E.build(rules, 7)
+    table = E.build(rules, 6)
     n, arr = 6, E.rules_array(rules)
     b, child, scratch = (np.zeros(12, dtype=np.int64) for _ in range(3))
     moves = np.zeros(6, dtype=np.int64)
-    for s in range(8):
+    for s in range(7):
         for r in range(tier_size(12, s)):
             unrank(r, s, b)
             v = int(table.values[table.offsets[s] + r])
