@@ -293,6 +293,10 @@ def test_cli_builds_and_checks(capsys):
     assert "tier 4: 1,365 positions" in err and "1,820 positions built" in out
     assert main(["db", "check", "--game", "oware(preset=awari)", "--seeds", "4"]) == 0
     assert "1,820 positions checked" in capsys.readouterr().out
+    table = E.load(PRESETS["awari"], 4)
+    assert table is not None and E.check_sample(table, 100) == dict.fromkeys(range(5), 0)
+    table.values[table.offsets[3] + 7] += 2  # a wrong entry: it, and the positions moving to it, fail
+    assert E.check_sample(table, 10_000)[3] >= 1
 
 
 @pytest.mark.parametrize(

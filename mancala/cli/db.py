@@ -19,8 +19,9 @@ An Oware endgame database holds, for every position with at most SEEDS seeds on 
 the margin the side to move gets from those seeds with perfect play.  It is built tier by
 tier (positions of 0 seeds, 1 seed, ...) by retrograde analysis; each finished tier is cached
 at once, so an interrupted build (Ctrl-C) resumes where it stopped, and a database of more
-seeds reuses the tiers of a smaller one.  `check` reads a built database and verifies every
-tier's checksum."""
+seeds reuses the tiers of a smaller one.  `check` reads a built database, verifies every
+tier's checksum and checks a sample of each tier against its moves (the value of a position
+is the best of its moves' captures less the value of the position after)."""
 
 EPILOG = """examples:
   mancala db build --game "oware(preset=awari)" --seeds 20
@@ -52,6 +53,12 @@ def register(sub) -> None:
     p.add_argument("--seeds", type=int, required=True, help="every position with at most SEEDS seeds on the board")
     p.add_argument("--no-progress", action="store_true", help="no line a tier on stderr")
     p.add_argument(
+        "--sample",
+        type=int,
+        default=100_000,
+        help="check: positions a tier checked against their moves (default 100000)",
+    )
+    p.add_argument(
         "--memory",
         type=float,
         metavar="GB",
@@ -72,6 +79,8 @@ def run(args: argparse.Namespace) -> int:
         )
     if not 0 <= args.seeds <= MAX_SEEDS:
         raise BadInput(f"--seeds must be 0-{MAX_SEEDS}, got {args.seeds}")
+    if not 0 <= args.sample <= 10**9:
+        raise BadInput(f"--sample must be 0-1000000000 positions, got {args.sample}")
     if args.memory is not None and not args.memory > 0:
         raise BadInput(f"--memory must be a positive number of gigabytes, got {args.memory:g}")
     from mancala.engine.oware import endgame as E  # noqa: PLC0415 (numba loads only when needed)
@@ -83,7 +92,13 @@ def run(args: argparse.Namespace) -> int:
         table = E.load(rules, args.seeds)
         if table is None:
             raise BadInput(f"no Oware endgame database of {args.seeds} seeds for {rules.describe()} rules is built yet")
-        verb = "checked"
+        failures = E.check_sample(table, args.sample)
+        if any(failures.values()):
+            bad = ", ".join(f"tier {t}: {k}" for t, k in failures.items() if k)
+            raise BadInput(
+                f"the Oware endgame database of {args.seeds} seeds breaks its equations ({bad}); build it again"
+            )
+        verb = f"checked (checksums, and {args.sample:,} positions a tier against their moves)"
     else:
         memory = None if args.memory is None else int(args.memory * 2**30)
         print(

@@ -608,6 +608,49 @@ def finish_tier(val, parts):
                 val[q] = 0
 
 
+@njit(cache=True, parallel=True)
+def inconsistent(values, offsets, tier, ranks, rules):
+    """How many of the positions ``ranks`` of tier ``tier`` break the table's equations: a
+    position without a move is worth what ``cannot_move`` gives, any other the best of its
+    moves, ``captured - value(child)`` (or the margin of a move that ends the game)."""
+    n = rules[R_HOUSES]
+    p = 2 * n
+    bad = np.zeros(ranks.shape[0], dtype=np.int64)
+    for i in prange(ranks.shape[0]):
+        board = np.empty(p, dtype=np.int64)
+        child = np.empty(p, dtype=np.int64)
+        scratch = np.empty(p, dtype=np.int64)
+        moves = np.empty(n, dtype=np.int64)
+        unrank(ranks[i], tier, board)
+        m = legal_moves(board, n, rules, moves, scratch)
+        if m == 0:
+            best = end_margin(board, n, rules)
+        else:
+            best = -1000
+            for j in range(m):
+                captured, over, margin = play(board, moves[j], n, rules, child, scratch)
+                v = margin if over else captured - probe(values, offsets, child)
+                if v > best:
+                    best = v
+        if best != values[offsets[tier] + ranks[i]]:
+            bad[i] = 1
+    return bad.sum()
+
+
+def check_sample(table: OwareTable, samples: int, seed: int = 1) -> dict[int, int]:
+    """Check ``samples`` random positions of each tier (every position of a smaller tier)
+    against the table's equations (:func:`inconsistent`); returns the failures a tier (all
+    0 for a sound table)."""
+    rng = np.random.default_rng(seed)
+    out = {}
+    arr = rules_array(table.rules)
+    for tier in range(table.max_seeds + 1):
+        size = int(table.offsets[tier + 1] - table.offsets[tier])
+        ranks = np.arange(size, dtype=np.int64) if size <= samples else rng.integers(0, size, samples)
+        out[tier] = int(inconsistent(table.values, table.offsets, tier, ranks, arr))
+    return out
+
+
 # --- the build ---------------------------------------------------------------------------
 
 
