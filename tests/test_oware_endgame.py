@@ -276,6 +276,14 @@ def test_a_corrupt_file_is_refused_in_one_line(cache):
     assert E.load(rules, 5) is not None
 
 
+def test_an_unwritable_cache_is_one_line(cache, monkeypatch, capsys):
+    monkeypatch.setenv("MANCALA_CACHE_DIR", str(cache / "a-file"))
+    (cache / "a-file").write_text("not a folder")
+    assert main(["db", "build", "--seeds", "1", "--no-progress"]) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 2 and "cannot cache the Oware endgame table" in err[1]
+
+
 def test_the_memory_bound_and_unsupported_rules():
     with pytest.raises(E.BadInput, match="GiB"):
         E.build(PRESETS["abapa"], 30, memory=1 << 30)

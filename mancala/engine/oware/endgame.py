@@ -72,7 +72,7 @@ import numpy as np
 from numba import njit, prange
 
 from mancala import jsonread
-from mancala.atomic import StagedFile
+from mancala.atomic import StagedFile, write_problem
 from mancala.engine import pages
 from mancala.engine.endgame import build_threads, cache_dir
 from mancala.engine.oware.index import fits, next_board, rank, tier_offsets, tier_size, unrank
@@ -852,8 +852,8 @@ def build(
     ``rules``: tiers found in the cache are read, the others built and saved as each
     finishes (so Ctrl-C loses only the tier under way).  ``progress``: True prints a line a
     tier on stderr, or a function gets each :class:`TierReport`.  Raises :class:`BadInput`
-    for rules no table is built for, or when the build would need more than ``memory``
-    bytes (default :func:`memory_limit`)."""
+    for rules no table is built for, when the build would need more than ``memory``
+    bytes (default :func:`memory_limit`) or when the cache cannot be written."""
     check_rules(rules, max_seeds)
     bound = memory_limit() if memory is None else memory
     need = memory_needed(rules, max_seeds)
@@ -886,7 +886,13 @@ def build(
         batches = 0
         if not loaded:
             batches = _build_tier(s, rules_arr, values, offsets, parts)
-            save_tier(rules, s, tier)
+            try:
+                save_tier(rules, s, tier)
+            except OSError as e:
+                path = tier_path(rules, s)
+                raise BadInput(
+                    f"cannot cache the Oware endgame table: {write_problem(path, e)} (or set MANCALA_CACHE_DIR)"
+                ) from None
         if report is not None:
             report(TierReport(s, size, time.perf_counter() - began, loaded, batches))
     return OwareTable(rules, max_seeds, values, offsets)
