@@ -15,11 +15,12 @@ counts and multiple capture, must-feed, every ``grand_slam`` option and ``cannot
 cannot move ends the game: own-row, split or unscored).  Sowing that skips houses of 12
 (``skip_twelve``) is not supported.  **Repetition:** positions where neither side can force
 anything better than endless play get margin 0.  That is exact under ``repetition=split``
-(the ``awari`` preset: the board is split evenly, the odd seed is nobody's) and for
-``cannot_move`` ``split``/``unscored``; under own-row repetition (``abapa``, ``openspiel``)
-the true value depends on the rows when the repetition happens, so these entries are then
-an approximation, as Aalina's tables are (Aalina flags them non-exact; the table here keeps
-no flag).  ``max_plies`` is history too and is ignored the same way.
+(the ``awari`` preset: the board is split evenly, the odd seed is nobody's); under own-row
+repetition (``abapa``, ``openspiel``) the true value depends on the rows when the
+repetition happens, so these entries are then an approximation, as Aalina's tables are
+(Aalina flags them non-exact; the table here keeps no flag); under ``repetition=none``
+endless play has no value and 0 is a convention.  ``max_plies`` is history too and is
+ignored the same way.
 
 **How it is built: retrograde analysis, tier by tier.**  Captures take seeds off the board,
 so tier ``s`` (positions of ``s`` seeds) needs only the smaller tiers and itself; inside a
