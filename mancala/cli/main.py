@@ -35,6 +35,7 @@ EPILOG = """examples:
   mancala solve --preset empty-capture --seeds 3    the exact value of Kalah(6,3)
   mancala analyse mancala-save.json               review a saved game, move by move
   mancala book build --preset empty-capture       rebuild an opening book of solved positions
+  mancala db build --game "oware(preset=awari)" --seeds 16   an Oware endgame database
   mancala homework input.txt                      the homework file interface
 """
 
@@ -396,6 +397,9 @@ def build_parser() -> argparse.ArgumentParser:
     from mancala.cli import book as book_cli  # noqa: PLC0415 (mancala book: opening books of solved positions)
 
     book_cli.register(sub)
+    from mancala.cli import db as db_cli  # noqa: PLC0415 (mancala db: Oware's endgame databases)
+
+    db_cli.register(sub)
     return parser
 
 
