@@ -35,7 +35,7 @@ LAYERS = {
     "mancala": 0,  # the package itself: its version, nothing else
 }
 #: the game classes no module outside ``games/`` may test for
-GAME_CLASSES = {"Kalah", "Bao", "TicTacToe"}
+GAME_CLASSES = {"Kalah", "Bao", "Oware", "TicTacToe"}
 #: the isinstance checks on games left (file -> count): the Kalah engine's own (``engine/`` is
 #: Kalah's package), refusing any other game at its door
 KNOWN_ISINSTANCE = {"engine/engine.py": 2, "engine/book.py": 1}

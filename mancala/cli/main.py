@@ -6,6 +6,7 @@ Every error a user can cause ends in one line on stderr and exit code 2.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
 import sys
 from typing import Any, Sequence, cast
@@ -16,6 +17,7 @@ from mancala.cli import homework
 from mancala.cli.common import add_game_arguments, build_game, check_not_empty, kalah_position, prepare_engine
 from mancala.errors import BadInput, MancalaError
 from mancala.evaluation.basic import EVALUATIONS, score_difference, win_loss_percent
+from mancala.games import parse_spec
 from mancala.players import LEVELS, PLAYER_KINDS, make_player
 from mancala.record import GameRecord, check_save_path, load_record
 from mancala.search.explain import explain
@@ -184,7 +186,11 @@ def cmd_explain(args: argparse.Namespace) -> int:
 
 
 def cmd_solve(args: argparse.Namespace) -> int:
-    """``mancala solve``: the exact value of a Kalah position, a best move and a perfect line."""
+    """``mancala solve``: the exact value of a position, a best move and a perfect line:
+    Kalah by the engine's solver, Oware from its endgame database (``mancala db build``)."""
+    check_not_empty(args, "game")
+    if args.game and parse_spec(args.game)[0] != "kalah":
+        return _solve_from_table(args)
     from mancala.engine import solve  # noqa: PLC0415 (numba loads only when needed)
 
     if args.endgame_seeds is not None and not 0 <= args.endgame_seeds <= 100:
@@ -202,6 +208,46 @@ def cmd_solve(args: argparse.Namespace) -> int:
     return 0
 
 
+def _solve_from_table(args: argparse.Namespace) -> int:
+    """``mancala solve`` on a game answered from an endgame database (Oware)."""
+    from mancala.games import game_spec  # noqa: PLC0415
+    from mancala.players.builtin import EXACT_TABLES  # noqa: PLC0415
+
+    game, state = build_game(args)
+    if game.name not in EXACT_TABLES:
+        raise BadInput(
+            f"mancala solve solves Kalah (its solver) and {', '.join(EXACT_TABLES)} (endgame databases); "
+            f"{game.name} has neither"
+        )
+    if game.is_terminal(state):
+        raise BadInput("that position is already finished: there is nothing to solve")
+    answer_of, seeds_of = EXACT_TABLES[game.name]
+    answer = answer_of(game, state)
+    if answer is None:
+        board = sum(state.houses)
+        have = seeds_of(game)
+        has = f"the largest in the cache holds {have} seeds" if have >= 0 else "none is in the cache"
+        rules: Any = getattr(game, "rules", None)
+        bare = type(game)(dataclasses.replace(rules, start=None)) if hasattr(rules, "start") else game
+        raise BadInput(
+            f"this position has {board} seeds on the board and {has}; build one first: "
+            f"mancala db build --game '{game_spec(bare)}' --seeds {max(board, have + 1)}"
+        )
+    mover = game.player_name(game.to_move(state))
+    best_move, value = answer.moves[0]
+    kind = (
+        "exact"
+        if answer.exact
+        else "the table's estimate: its rules end a repetition by the rows, which it values as an even split"
+    )
+    print(f"value: {value:+d} for {mover} (final seed difference with perfect play; {kind})")
+    print("moves: " + ", ".join(f"{m} {v:+d}" for m, v in answer.moves))
+    print(f"best move: {best_move}")
+    print("perfect line: " + " ".join(str(m) for m in answer.line))
+    print(f"from the {answer.seeds}-seed endgame database")
+    return 0
+
+
 def cmd_analyse(args: argparse.Namespace) -> int:
     """``mancala analyse``: review a saved game move by move, or analyse one position (every
     legal move's value, exact where proved, and the best line)."""
@@ -215,13 +261,19 @@ def cmd_analyse(args: argparse.Namespace) -> int:
             raise BadInput("give either a saved game file or --position, not both")
         record = load_record(args.file)
         if record.game.name != "kalah":
-            raise BadInput(f"{args.file}: not a Kalah game; the engine plays Kalah only")
+            if args.last:
+                return _study_analysis(record.game, record.final_state(), args.seconds or 5.0)
+            return _study_review(record, args.seconds or 1.0)
         if not args.last:
             return _review(record, args.seconds if args.seconds is not None else 1.0, review_game, review_lines)
         game, state = cast(Any, record.game), record.final_state()  # asked by name above
     else:
         if args.last:
             raise BadInput("--last analyses the last position of a saved game: give the game's file")
+        check_not_empty(args, "game")
+        if args.game and parse_spec(args.game)[0] != "kalah":
+            game, state = build_game(args)
+            return _study_analysis(game, state, args.seconds or 5.0)
         game, state = kalah_position(args)
     print(game.render(state))
     if game.is_terminal(state):
@@ -230,6 +282,50 @@ def cmd_analyse(args: argparse.Namespace) -> int:
     prepare_engine(game)
     table = analyse(game, state, args.seconds if args.seconds is not None else 5.0)
     print("\n".join(analysis_lines(game, state, table)))
+    return 0
+
+
+def _study_analysis(game, state, seconds: float) -> int:
+    """``mancala analyse`` on a game other than Kalah: every legal move's value (the table
+    the page's analysis shows: its engine, or its endgame database where it has one)."""
+    from mancala.server.study import analysis  # noqa: PLC0415
+
+    print(game.render(state))
+    if game.is_terminal(state):
+        print(f"The game is over: {game.score(state, 0):+d} for {game.player_name(0, state)}.")
+        return 0
+    result = analysis(game, state, seconds)
+    unit = f" ({result['unit']})" if result["unit"] not in ("outcome",) else ""
+    print(f"{result['summary']}")
+    print(f"values for {game.player_name(game.to_move(state), state)}{unit}, best first:")
+    for row in result["moves"]:
+        mark = "exact" if row["exact"] else f"estimate, depth {row.get('depth', '?')}"
+        print(f"  {row['move']:>6}  {float(row['value']):+8.2f}  {mark}")
+    if result["turns"]:
+        print("best line: " + ", ".join(result["turns"]))
+    return 0
+
+
+def _study_review(record, seconds: float) -> int:
+    """``mancala analyse GAME.json`` on a game other than Kalah: each move against the best
+    move of its position, and the biggest mistakes."""
+    from mancala.server.study import review  # noqa: PLC0415
+
+    game = record.game
+    if not record.moves:
+        raise BadInput("the saved game has no moves to review; use --last to analyse its position")
+    print(f"reviewing {len(record.moves)} moves, about {seconds:g} s each…", file=sys.stderr, flush=True)
+    result = review(game, list(record.moves), seconds)
+    for row in result["moves"]:
+        who = game.player_name(row["player"])
+        loss = float(row["loss"])
+        note = "" if loss <= 0 else f"   best {row['best']} {float(row['best_value']):+.2f} (gave away {loss:g})"
+        print(f"{row['ply']:>4}. {who} {row['move']:<5} {float(row['value']):+8.2f}{note}")
+    if result["mistakes"]:
+        print(
+            "biggest mistakes: "
+            + ", ".join(f"{m['ply']}. {m['move']} (-{float(m['loss']):g})" for m in result["mistakes"])
+        )
     return 0
 
 
@@ -338,12 +434,15 @@ def build_parser() -> argparse.ArgumentParser:
 
     solve = sub.add_parser(
         "solve",
-        help="the exact value of a Kalah position, a best move and a perfect line",
+        help="the exact value of a position (Kalah; Oware endgames), a best move and a perfect line",
         description="Solve a Kalah game or position exactly with the fast engine: the value "
         "(final store difference with perfect play), a best move, a perfect line, "
-        "nodes and time, with progress while it runs.",
+        "nodes and time, with progress while it runs.  An Oware position with few seeds is "
+        "answered from its endgame database (build it first: mancala db build).",
         epilog="examples:\n  mancala solve --preset empty-capture --seeds 3\n"
-        "  mancala solve --position '0 0 1 0 0 0 20 0 0 0 0 2 0 25' --to-move north",
+        "  mancala solve --position '0 0 1 0 0 0 20 0 0 0 0 2 0 25' --to-move north\n"
+        "  mancala db build --game 'oware(preset=awari)' --seeds 16 && "
+        "mancala solve --game 'oware(preset=awari)' --position 0-0-0-0-0-0-1-3-3-0-0-3-24-14-N",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_game_arguments(solve)

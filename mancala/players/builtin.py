@@ -100,6 +100,44 @@ def _oware_timed(game: Any, state, seconds: float, max_depth: int) -> SearchResu
     return search(game, state, seconds, max_depth=min(max_depth, OWARE_DEPTH))
 
 
+@dataclass(frozen=True)
+class ExactAnswer:
+    """A position's exact answer from a game's endgame database: every legal move with the
+    mover's final margin after it (best first), a perfect line, and whether the values are
+    exact under the game's rules or the table's estimate (see the game's table module)."""
+
+    moves: list
+    line: list
+    exact: bool
+    #: the most seeds on the board the table answers for
+    seeds: int
+
+
+def _oware_exact(game: Any, state) -> ExactAnswer | None:
+    """Oware: the endgame table in the cache (:mod:`mancala.engine.oware.exact`)."""
+    from mancala.engine.oware import exact  # noqa: PLC0415 (numba loads only when needed)
+
+    table = exact.table_for(game.rules)
+    values = exact.move_values(game, state, table) if table is not None else None
+    if values is None:
+        return None
+    return ExactAnswer(values, exact.perfect_line(game, state, table), exact.exact_rules(game.rules), table.max_seeds)
+
+
+def _oware_table_seeds(game: Any) -> int:
+    """The seeds of the largest Oware table in the cache for ``game``'s rules (-1: none)."""
+    from mancala.engine.oware import exact  # noqa: PLC0415 (numba loads only when needed)
+
+    return exact.seeds_on_disk(game.rules)
+
+
+#: games whose positions with few seeds are answered exactly from an endgame database, by
+#: game name: ``(answer(game, state) -> ExactAnswer | None, seeds on disk(game) -> int)``
+EXACT_TABLES: dict[str, tuple[Callable[[Any, Any], ExactAnswer | None], Callable[[Any], int]]] = {
+    "oware": (_oware_exact, _oware_table_seeds)
+}
+
+
 #: our engines, by game name: what ``best`` (and the hint) searches with; other games deepen
 #: alpha-beta in Python
 ENGINES: dict[str, Callable[..., SearchResult]] = {"kalah": _kalah_best, "bao": _bao_best, "oware": _oware_best}

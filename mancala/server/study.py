@@ -12,7 +12,7 @@ import time
 from collections import OrderedDict
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Callable
+from typing import Any, Callable, cast
 
 from mancala.evaluation import default_evaluation
 from mancala.evaluation.basic import score_difference, win_loss_percent
@@ -289,6 +289,55 @@ def _bao_values(game: Bao, state, seconds: float) -> tuple[list[dict], list[str]
     return rows, (lines[rows[0]["move"]][:16] if rows else [])
 
 
+def _in_seeds(value: float) -> float:
+    """An Oware engine value in seeds: a proven end (worth ``WIN`` beyond its margin) as its
+    margin, an estimate as it is (the store margin plus its terms)."""
+    from mancala.evaluation.oware import WIN  # noqa: PLC0415
+
+    if value >= WIN / 2:
+        return value - WIN
+    if value <= -WIN / 2:
+        return value + WIN
+    return value
+
+
+def _oware_values(game: Game, state, seconds: float) -> tuple[list[dict], list[str]]:
+    """Oware's table, in seeds: from the endgame database in the cache when it holds the
+    position (every move's final margin with perfect play; exact or the table's estimate, as
+    the rules make it), else every move searched by the Oware engine (sharing one
+    transposition table), else (rules the engine declines) alpha-beta in Python."""
+    from mancala.players.builtin import EXACT_TABLES, has_engine  # noqa: PLC0415
+
+    answer = EXACT_TABLES["oware"][0](game, state)
+    if answer is not None:
+        rows = [{"move": str(m), "value": jsonable(float(v)), "exact": answer.exact} for m, v in answer.moves]
+        return rows, [str(m) for m in answer.line][:16]
+    if not has_engine(game):
+        searched, best_line = _searched_values(game, state, seconds)
+        return [dict(r, value=jsonable(_in_seeds(float(r["value"])))) for r in searched], best_line
+    from mancala.engine.oware.search import OwareSearcher, search  # noqa: PLC0415 (numba loads only when needed)
+
+    mover = game.to_move(state)
+    moves = list(game.legal_moves(state))
+    searcher = OwareSearcher(cast(Any, game))
+    deadline = time.perf_counter() + seconds
+    rows, lines = [], {}
+    for i, move in enumerate(moves):
+        child = game.apply(state, move)
+        line: tuple[Any, ...] = ()
+        if game.is_terminal(child):
+            value, exact, depth = float(game.score(child, mover)), True, 0
+        else:
+            share = max(0.005, (deadline - time.perf_counter()) / (len(moves) - i))
+            result = search(cast(Any, game), child, share, searcher=searcher)
+            sign = 1 if game.to_move(child) == mover else -1
+            value, line, exact, depth = _in_seeds(sign * result.value), result.line, result.exact, result.depth
+        rows.append({"move": str(move), "value": jsonable(float(value)), "exact": bool(exact), "depth": depth + 1})
+        lines[str(move)] = [str(move)] + [str(m) for m in line]
+    rows.sort(key=lambda r: -float(r["value"]))
+    return rows, (lines[rows[0]["move"]][:16] if rows else [])
+
+
 def _searched_values(game: Game, state, seconds: float) -> tuple[list[dict], list[str]]:
     """The table of a game other than Kalah: every move searched by alpha-beta, deepened
     while time lasts (exact once the search sees only finished games)."""
@@ -559,4 +608,5 @@ __all__ = [
 VALUE_TABLES: dict[str, Callable[[Any, Any, float], tuple[list[dict], list[str]]]] = {
     "kalah": _kalah_values,
     "bao": _bao_values,
+    "oware": _oware_values,
 }
