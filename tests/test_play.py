@@ -100,7 +100,7 @@ def test_same_players_play_tictactoe_and_kalah():
 
 def test_alphabeta_player_takes_a_free_win_in_tictactoe():
     game = make_game("tictactoe")
-    state = game.position("XX./OO./...")  # X to move wins at 2
+    state = game.parse_position("XX./OO./...")  # X to move wins at 2
     assert make_player("alphabeta:depth=1").choose(game, state).cell == 2
 
 
@@ -304,7 +304,7 @@ def test_explain_reproduces_seed_003s_pruning_example():
     lines = []
     from mancala.evaluation.basic import win_loss_percent
 
-    result = explain(game, game.position("XX./.O./..."), 9, win_loss_percent, lines.append, prunes_only=True)
+    result = explain(game, game.parse_position("XX./.O./..."), 9, win_loss_percent, lines.append, prunes_only=True)
     assert result.move.cell == 2 and result.value == 50
     assert any(
         line.strip().startswith(

@@ -440,7 +440,7 @@ def test_review_lists_each_move_against_the_best(conn):
 
 def test_tree_nodes_prunes_and_counts_match_explain(conn):
     game = make_game("tictactoe")
-    state = game.position("XX./.O./...")
+    state = game.parse_position("XX./.O./...")
     record = {
         "format": "mancala-game",
         "version": 1,
