@@ -10,6 +10,9 @@
    ``oware-book.bin`` and ``oware-leaves.bin`` copied beside them) as ``--aalina``.
 2. OpenSpiel's MCTS on ``oware`` (random rollouts, ``--mcts-sims`` simulations a move).
 
+Our ``best`` plays the moves of the largest endgame database in the cache (``mancala db
+build``) once the board holds no more seeds than it does; the run says which.
+
 Both from balanced openings (random plies kept when alpha-beta at depth 2 values them within
 ±2 seeds), every opening played from both seats.  Prints W-D-L, the mean final margin, the
 mean time per move of each side and their ratio, measured in this one run; ``--results``
@@ -232,6 +235,12 @@ def main(argv: list[str] | None = None) -> int:
     game = make_game("oware")
     assert isinstance(game, Oware)
     ours_spec = args.ours or f"best:time={args.seconds:g}"
+    from mancala.players.builtin import EXACT_TABLES  # noqa: PLC0415
+
+    if game.name in EXACT_TABLES:  # load our endgame database before the clock runs, as Aalina loads its
+        seeds = EXACT_TABLES[game.name][1](game)
+        print(f"our endgame database: {seeds} seeds" if seeds >= 0 else "our endgame database: none", flush=True)
+        EXACT_TABLES[game.name][0](game, game.parse_position("0-0-0-0-0-0-1-3-3-0-0-3-24-14-N"))
     openings = make_openings(game, max(args.openings, args.mcts_openings, 1), args.plies, 2.0, args.seed)
     if not args.skip_aalina:
         if not args.aalina:
