@@ -33,6 +33,7 @@ from mancala.players import (
     is_portable,
     make_player,
     player_memory,
+    player_title,
     uses_engine,
 )
 from mancala.record import GameRecord
@@ -219,9 +220,13 @@ class GameSession:
         return result_view(self.game, self.state, self.names())
 
     def names(self) -> list[str]:
-        """``South (human)``, ``North (medium)``: the seat each player sits at now (a pie-rule
-        swap exchanges them)."""
-        return [f"{self.game.player_name(p, self.state)} ({self.seats[p].spec})" for p in (0, 1)]
+        """``South (human)``, ``North (Medium AI)``: the seat each player sits at now (a pie-rule
+        swap exchanges them) and who plays it (an AI by its title, see ``player_title``)."""
+        return [f"{self.game.player_name(p, self.state)} ({self._who(p)})" for p in (0, 1)]
+
+    def _who(self, player: int) -> str:
+        seat = self.seats[player]
+        return player_title(seat.spec) if seat.kind == "ai" else seat.spec
 
     def to_move(self) -> int | None:
         """The player to move, or None when the game is over."""
@@ -258,6 +263,7 @@ class GameSession:
                 "player": p,
                 "name": game.player_name(p, state),
                 "spec": s.spec,
+                "title": self._who(p),
                 "kind": s.kind,
                 "connected": s.kind == "ai" or s.holder is not None,
                 **({"client": s.client_name} if s.client_name else {}),

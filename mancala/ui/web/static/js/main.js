@@ -21,6 +21,7 @@ const app = {
   selected: null, // Bao: the hole clicked first
   choiceStage: null,
   hint: null,
+  flip: false, // the flip button (or F) was used: the board is turned from its default way
   thinkingAt: 0,
   games: null,
   params: new URLSearchParams(location.search),
@@ -169,6 +170,7 @@ function onState(s) {
     $("hint-out").hidden = true;
     app.selected = null;
     app.choiceStage = null;
+    app.flip = false;
     render(s, { final: true });
     return;
   }
@@ -194,7 +196,14 @@ async function drain() {
     const shown = app.shown;
     const forward = shown && s.last && s.ply === shown.ply + 1 && s.last.ply === s.ply;
     if (forward) {
-      if ($("animate").checked && !app.viewing) await playFrames(s);
+      if ($("animate").checked && !app.viewing) {
+        // the status says what the board shows: this move being sown, not the position after it
+        const mover = s.history[s.ply - 1];
+        $("to-move").textContent = `${mover ? mover.name : sideName(s.last.player)} plays ${s.last.move}…`;
+        document.body.dataset.status = "sowing";
+        await playFrames(s);
+        delete document.body.dataset.status;
+      }
       showNotices(s.last.notices || []);
       const over = (s.last.notices || []).find((n) => n.kind === "game_over");
       // what the next player may not do (Oware: must feed, no grand slam) is not in the move's text
@@ -232,7 +241,7 @@ async function playFrames(s) {
     if (!$("animate").checked || app.viewing || app.state.game_id !== s.game_id) return;
     const frame = frames[i];
     drawBoard($("board"), {
-      board: frame.board, legal: [], interactive: false, players: playersWithYou(s),
+      board: frame.board, legal: [], interactive: false, players: playersWithYou(s), flipped: flipped(s),
       hot: frame.hot, picked: frame.picked, captured: frame.captured, inHand: frame.inHand,
       origin: frame.origin, skip: frame.skip, lastCells: null,
     });
@@ -246,6 +255,24 @@ async function playFrames(s) {
     while (next + 1 < frames.length && starts[next + 1] <= now) next++;
     i = now >= end ? frames.length : next;
   }
+}
+
+/** Whether the board is drawn turned round (North at the bottom): by default when every seat
+ * this page plays sits at North now (a person playing North, after a pie swap too); the flip
+ * button or F turns it from there. */
+function flipped(s) {
+  const north = s.you.length > 0 && s.players.length === 2 && s.you.every((p) => s.players[p].name === "North");
+  return north !== app.flip;
+}
+
+/** Turn the board round (the flip button, F), keeping the focus where it was. */
+function flipBoard() {
+  app.flip = !app.flip;
+  const s = app.state;
+  if (!s) return;
+  if (app.viewing) showView(app.viewing);
+  else render(app.animating && app.shown ? app.shown : s, { final: !app.animating });
+  announce(`The board is turned: ${flipped(s) ? "North" : "South"} at the bottom.`);
 }
 
 function playersWithYou(s) {
@@ -291,12 +318,15 @@ function render(s, { final }) {
   body.toMove = s.to_move ?? "none";
   body.result = s.result ? "over" : "running";
   body.gameId = s.game_id;
+  body.flipped = flipped(s) ? "yes" : "no";
+  $("flip").setAttribute("aria-pressed", flipped(s) ? "true" : "false");
+  $("flip").disabled = !["kalah", "oware", "bao"].includes(s.board.kind); // a board with sides
   $("game-title").textContent = s.game.title + " — " + s.players.map((p) => `${p.name}: ${describePlayer({ ...p, you: s.you.includes(p.player) })}`).join(" · ");
   document.title = `${s.game.title} — Mancala`;
   const interactive = final && !app.viewing && !s.result && s.legal.length > 0;
   if (!app.viewing) {
     drawBoard($("board"), {
-      board: s.board, legal: interactive ? s.legal : [], interactive, players: playersWithYou(s),
+      board: s.board, legal: interactive ? s.legal : [], interactive, players: playersWithYou(s), flipped: flipped(s),
       lastCells: lastCells(s), hintKeys: hintKeys(s), selected: app.selected,
       onMove: sendMove, onHole: chooseHole,
     });
@@ -358,7 +388,7 @@ function showRuleNote(board) {
 }
 
 function statusText(s) {
-  if (s.result) return "Game over.";
+  if (s.result) return "Final position."; // "game over" and the result are said once, below the board
   if (s.to_move === null || s.waiting || s.players.some((p) => p.kind === "remote" && !p.connected)) return s.status || "";
   const p = s.players[s.to_move];
   const seat = s.board.kind === "kalah" ? ["South", "North"][s.board.to_move_seat] : p.name;
@@ -416,7 +446,7 @@ function updateThinking() {
     ? ` (about ${left >= 1 ? Math.ceil(left) : "<1"} s left)` : "";
   const what = preparing ? `waiting — ${t.doing}` : "thinking…";
   box.hidden = false;
-  box.textContent = `${p.name} (${t.spec}) is ${what} ${secs.toFixed(1)} s${estimate}`;
+  box.textContent = `${p.name} (${p.kind === "ai" ? describePlayer(p) : t.spec}) is ${what} ${secs.toFixed(1)} s${estimate}`;
   document.body.dataset.thinking = "yes";
 }
 
@@ -470,7 +500,7 @@ function showView(v) {
   app.viewing = v;
   $("viewing").hidden = false;
   $("viewing-text").textContent = v.ply === 0 ? "Viewing the start position." : `Viewing the position after move ${v.ply}: ${v.last ? v.last.text : ""}`;
-  drawBoard($("board"), { board: v.board, legal: [], interactive: false, players: playersWithYou(s),
+  drawBoard($("board"), { board: v.board, legal: [], interactive: false, players: playersWithYou(s), flipped: flipped(s),
     lastCells: lastCells({ board: v.board, last: v.last }) });
   showRuleNote(v.board);
   document.body.dataset.viewing = String(v.ply);
@@ -510,13 +540,15 @@ function chooseHole(hole) {
 function dirKey(m) { return m.kichwa ? "k:" + m.kichwa : "d:" + m.dir; }
 
 function baoArrow(s, m) {
-  // which way the first seed goes on screen, from the hole's row and its owner
+  // which way the first seed goes on screen, from the hole's row and its owner (the board
+  // turned round: the other way)
   const north = m.hole === m.hole.toLowerCase();
-  if (m.kichwa) return (m.kichwa === "left") !== north ? "◀" : "▶"; // North's left is South's right
+  const flip = flipped(s);
+  if (m.kichwa) return ((m.kichwa === "left") !== north) !== flip ? "◀" : "▶"; // North's left is South's right
   let r = 0;
   s.board.rows.forEach((row, i) => { if (row.some((h) => h.name === m.hole)) r = i; });
   const cw = m.sow === "cw";
-  const rightward = r === 2 ? cw : r === 3 ? !cw : r === 1 ? !cw : cw;
+  const rightward = (r === 2 ? cw : r === 3 ? !cw : r === 1 ? !cw : cw) !== flip;
   return rightward ? "▶" : "◀";
 }
 
@@ -787,6 +819,7 @@ function onKey(event) {
   if (key === "u" && !$("undo").disabled) request("undo", {}, "undo");
   else if (key === "r" && !$("redo").disabled) request("redo", {}, "redo");
   else if (key === "h" && !$("hint").disabled) request("hint", {}, "hint");
+  else if (key === "f" && !$("flip").disabled) flipBoard();
 }
 
 function moveFocus(key) {
@@ -816,6 +849,7 @@ function wire() {
   $("undo").addEventListener("click", () => request("undo", {}, "undo"));
   $("redo").addEventListener("click", () => request("redo", {}, "redo"));
   $("hint").addEventListener("click", () => request("hint", {}, "hint"));
+  $("flip").addEventListener("click", flipBoard);
   $("resign").addEventListener("click", () => { if (confirm("Resign this game?")) request("resign", {}, "resign"); });
   $("save").addEventListener("click", () => request("save", {}, "save"));
   $("load").addEventListener("click", () => $("load-file").click());

@@ -1,0 +1,198 @@
+"""The analysis board (issue 20) in a real browser: Playwright driving Debian's chromium against
+the server started in-process.  Players named for people and each notice once, the status true
+while a move is sown; the board turned to the person's side and flipped; the move list in turns
+(numbered, extra turns grouped, keyboard navigation); links that open a position or a game.
+Each screen is checked with axe-core at desktop and phone widths; screenshots go to
+``tests/artifacts/screenshots/analysis-*.png`` (not committed).
+"""
+
+from __future__ import annotations
+
+import shutil
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+playwright_sync = pytest.importorskip("playwright.sync_api", reason="Playwright is not installed")
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed (apt install chromium)")
+
+from helpers import axe_problems, axe_script_path, launch_chromium  # noqa: E402
+from playwright.sync_api import expect  # noqa: E402
+
+SHOTS = Path(__file__).resolve().parent / "artifacts" / "screenshots"
+DESKTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 390, "height": 844}
+#: the longest a test waits for the page (a hang guard, not a speed assertion)
+WAIT_MS = 30_000
+
+
+@pytest.fixture(scope="module")
+def server_url():
+    """The app on uvicorn in a thread, on a free loopback port (no engine warm-up: the players
+    used here do not need it); stopped after the module."""
+    import uvicorn
+
+    from mancala.server.app import HARD_FRAME_LIMIT, create_app
+    from mancala.server.command import bind
+    from mancala.server.session import ServerConfig
+
+    sock = bind("127.0.0.1", 0)
+    app = create_app(ServerConfig(workers=1, warm=False))
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", ws_max_size=HARD_FRAME_LIMIT, lifespan="on"))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not server.started:
+        if time.monotonic() > deadline or not thread.is_alive():
+            raise RuntimeError("the test server did not start")
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{sock.getsockname()[1]}/"
+    server.should_exit = True
+    thread.join(timeout=15)
+    sock.close()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """One chromium for the module."""
+    with playwright_sync.sync_playwright() as p:
+        b = launch_chromium(p, CHROMIUM)
+        yield b
+        b.close()
+
+
+@pytest.fixture(scope="module")
+def axe_script():
+    """axe-core's script (installed with npm the first time)."""
+    return axe_script_path()
+
+
+@pytest.fixture(params=["desktop", "phone"])
+def page(request, browser):
+    """A fresh page at desktop or phone width, failing the test on any script or console error."""
+    context = browser.new_context(viewport=DESKTOP if request.param == "desktop" else PHONE)
+    pg = context.new_page()
+    pg.width_name = request.param
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    pg.on("console", lambda m: errors.append(f"console {m.type}: {m.text}") if m.type == "error" else None)
+    pg.set_default_timeout(WAIT_MS)
+    expect.set_options(timeout=WAIT_MS)
+    yield pg
+    context.close()
+    assert not errors, f"errors on the page: {errors}"
+
+
+def open_page(page, url: str, query: str) -> None:
+    """Open the page with ``query`` and wait until a position is drawn."""
+    page.goto(url + query)
+    page.wait_for_selector("body[data-ply]")
+
+
+def settled(page, ply: int | None = None) -> None:
+    """Wait until no animation runs, no AI thinks and (optionally) ``ply`` moves are drawn."""
+    cond = "document.body.dataset.busy !== 'animating' && document.body.dataset.thinking !== 'yes'"
+    if ply is not None:
+        cond += f" && document.body.dataset.ply === '{ply}'"
+    page.wait_for_function(cond)
+
+
+def shot(page, name: str) -> None:
+    """A screenshot of the page as it is, named for the screen and the width."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"analysis-{name}-{page.width_name}.png"), full_page=True)
+
+
+def check_axe(page, axe_js, screen: str) -> None:
+    """No serious or critical axe-core violation on the page as it is."""
+    assert axe_problems(page, axe_js, f"{screen} ({page.width_name})") == []
+
+
+# --- (1) names and notices ---------------------------------------------------------------------
+
+
+def test_players_are_named_each_notice_once_and_the_status_is_true_while_sowing(page, server_url, axe_script):
+    open_page(page, server_url, "?game=kalah&p0=human&p1=greedy&options=%7B%22pits%22%3A3%2C%22seeds%22%3A2%7D")
+    expect(page.locator("#game-title")).to_contain_text("North: Greedy AI")
+    expect(page.locator("#board")).to_contain_text("Greedy AI")
+    assert "greedy AI" not in page.locator("body").inner_text()
+    # while the person's move is sown the status says so, never "Your move"
+    page.evaluate("""() => { window.statuses = []; new MutationObserver(() => {
+        if (document.body.dataset.busy === 'animating') window.statuses.push(document.getElementById('to-move').textContent); })
+        .observe(document.getElementById('board'), {childList: true, subtree: true}); }""")
+    page.get_by_role("button", name="South pit 1: 2 seeds, legal move").click()
+    settled(page)
+    statuses = page.evaluate("window.statuses")
+    assert statuses and all("Your move" not in s for s in statuses), statuses
+    assert any(s.startswith("South plays 1") for s in statuses), statuses
+    # play to the end: "game over" is said once on the screen
+    for _ in range(40):
+        settled(page)
+        if page.evaluate("document.body.dataset.result") == "over":
+            break
+        before = int(page.evaluate("document.body.dataset.ply"))
+        page.locator(".pit.legal").first.click()
+        page.wait_for_function(f"Number(document.body.dataset.ply) > {before}")
+    settled(page)
+    expect(page.locator("#result")).to_be_visible()
+    visible = page.locator("main").inner_text()
+    assert visible.lower().count("game over") == 1, visible
+    shot(page, "names-game-over")
+    check_axe(page, axe_script, "game over")
+
+
+def test_outside_and_level_players_are_named_in_the_state(server_url):
+    from mancala.players import player_title
+
+    assert player_title("medium") == "Medium AI"
+    assert player_title("best:time=1") == "Best AI, 1 s a move"
+    assert player_title("openspiel-mcts:sims=100000") == "OpenSpiel MCTS 100k"
+    assert player_title("alphabeta:depth=6,eval=bao") == "Alpha-beta AI, depth 6, eval bao"
+    assert player_title("best:depth=2") == "Best AI, depth 2"
+    assert player_title("no such:thing") == "no such:thing"
+
+
+# --- (2) orientation ---------------------------------------------------------------------------
+
+
+def row_of(page, selector: str) -> int:
+    """The grid row (from the top, on screen) the element at ``selector`` is drawn in."""
+    return round(page.locator(selector).first.bounding_box()["y"])
+
+
+def test_the_board_turns_to_the_persons_side_and_flips_by_button_and_key(page, server_url, axe_script):
+    # Kalah: the person plays North, so North's row is drawn at the bottom
+    open_page(page, server_url, "?game=kalah&p0=greedy&p1=human&animate=0")
+    settled(page)
+    expect(page.locator("body")).to_have_attribute("data-flipped", "yes")
+    assert row_of(page, "#board [data-seat='1']") > row_of(page, "#board [data-seat='0']")
+    expect(page.locator("#board .row-label").last).to_contain_text("North — you")
+    expect(page.locator("#flip")).to_have_attribute("aria-pressed", "true")
+    shot(page, "flip-kalah-north")
+    check_axe(page, axe_script, "Kalah turned to North")
+    # F turns it back; the button again
+    page.locator("body").press("f")
+    expect(page.locator("body")).to_have_attribute("data-flipped", "no")
+    assert row_of(page, "#board [data-seat='1']") < row_of(page, "#board [data-seat='0']")
+    page.get_by_role("button", name="⇅ Flip board").click()
+    expect(page.locator("body")).to_have_attribute("data-flipped", "yes")
+    # the person still plays from the bottom row: a click on a legal pit of North's plays it
+    page.locator("#board .pit.legal").first.click()
+    page.wait_for_function("Number(document.body.dataset.ply) >= 2")
+    # Oware, hot seat: South at the bottom; flipped, South's row is on top, F..A
+    open_page(page, server_url, "?game=oware&p0=human&p1=human&animate=0")
+    expect(page.locator("body")).to_have_attribute("data-flipped", "no")
+    page.locator("#flip").click()
+    names = page.locator("#board .pit").evaluate_all("(bs) => bs.map((b) => b.dataset.name)")
+    assert names == ["F", "E", "D", "C", "B", "A", "a", "b", "c", "d", "e", "f"]
+    shot(page, "flip-oware")
+    # Bao as North sees it: South's back row on top, right to left
+    open_page(page, server_url, "?game=bao&p0=human&p1=human&animate=0")
+    page.locator("body").press("f")
+    holes = page.locator("#board .hole").evaluate_all("(bs) => bs.map((b) => b.dataset.hole)")
+    assert holes[0] == "B8" and holes[-1] == "b8", holes
+    shot(page, "flip-bao")
+    check_axe(page, axe_script, "Bao turned round")
