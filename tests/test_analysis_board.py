@@ -8,6 +8,7 @@ Each screen is checked with axe-core at desktop and phone widths; screenshots go
 
 from __future__ import annotations
 
+import re
 import shutil
 import threading
 import time
@@ -196,3 +197,46 @@ def test_the_board_turns_to_the_persons_side_and_flips_by_button_and_key(page, s
     assert holes[0] == "B8" and holes[-1] == "b8", holes
     shot(page, "flip-bao")
     check_axe(page, axe_script, "Bao turned round")
+
+
+# --- (3) the move list ---------------------------------------------------------------------
+
+
+def test_the_move_list_is_in_numbered_turns_with_values_and_keyboard_navigation(page, server_url, axe_script):
+    open_page(page, server_url, "?game=kalah&p0=human&p1=human&animate=0")
+    # South 3 (extra turn) and 4 make one turn; North 1; South 1
+    for name in ("South pit 3", "South pit 4", "North pit 1", "South pit 1"):
+        before = int(page.evaluate("document.body.dataset.ply"))
+        page.get_by_role("button", name=re.compile(f"^{name}: .*legal move")).click()
+        settled(page, before + 1)
+    rounds = page.locator("#history li.round")
+    expect(rounds).to_have_count(2)
+    expect(rounds.nth(0).locator(".num")).to_have_text("1.")
+    shown = "(bs) => bs.map((b) => b.lastChild.textContent)"  # the move drawn (the rest is for screen readers)
+    assert rounds.nth(0).locator(".turn").nth(0).locator("button").evaluate_all(shown) == ["3", "4"]
+    assert rounds.nth(0).locator(".turn").nth(1).locator("button").evaluate_all(shown) == ["1"]
+    expect(rounds.nth(1).locator(".num")).to_have_text("2.")
+    # the current move is marked; the list's first row is not under its heading
+    expect(page.locator("#history button[aria-current=true]")).to_have_attribute("data-ply", "4")
+    heading = page.locator("#h-history").bounding_box()
+    first = page.locator("#history li").first.bounding_box()
+    assert first["y"] >= heading["y"] + heading["height"]
+    # keyboard: Home the start, → one move on, ← back, End the game as it stands
+    page.locator("#history-values").focus()
+    page.keyboard.press("Home")
+    expect(page.locator("body")).to_have_attribute("data-viewing", "0")
+    expect(page.locator("#history button[aria-current=true]")).to_have_text("Start position")
+    page.keyboard.press("ArrowRight")
+    expect(page.locator("body")).to_have_attribute("data-viewing", "1")
+    page.keyboard.press("ArrowRight")
+    expect(page.locator("body")).to_have_attribute("data-viewing", "2")
+    page.keyboard.press("ArrowLeft")
+    expect(page.locator("body")).to_have_attribute("data-viewing", "1")
+    expect(page.locator("#history button[aria-current=true]")).to_have_attribute("data-ply", "1")
+    page.keyboard.press("End")
+    expect(page.locator("body")).not_to_have_attribute("data-viewing", re.compile(".*"))
+    # the values after each turn, from South's side
+    page.get_by_role("button", name="Show the values").click()
+    expect(page.locator("#history .turn-value")).to_have_count(3)
+    shot(page, "move-list")
+    check_axe(page, axe_script, "move list")

@@ -95,12 +95,21 @@ function onMessage(msg) {
     case "error": onError(msg, what); break;
     case "hint": showHint(msg); break;
     case "analysis": $("analysis").replaceChildren(...renderAnalysis(msg, sideName(msg.player))); break;
-    case "review": $("review-out").replaceChildren(...renderReview(msg, app.state ? app.state.players.map((p) => p.name) : [])); break;
+    case "review": onReview(msg); break;
     case "tree": $("tree-out").replaceChildren(...renderTree(msg, app.state && unitOf(app.state))); break;
     case "view": showView(msg); break;
     case "record": download(msg); break;
     default: break;
   }
+}
+
+/** A review: the review panel's table, and the values after each turn in the move list. */
+function onReview(msg) {
+  if (!app.state) return;
+  app.review = { ...msg, game_id: app.state.game_id };
+  $("review-out").replaceChildren(...renderReview(msg, app.state.players.map((p) => p.name)));
+  $("history-values").textContent = "Update the values";
+  renderHistory(app.state);
 }
 
 function onError(msg, what) {
@@ -121,6 +130,7 @@ function onError(msg, what) {
     return;
   }
   // the answer to a panel's request is shown in that panel, and only there
+  if (what === "review") $("history-values").textContent = "Show the values";
   const panel = { analyse: "analysis", review: "review-out", tree: "tree-out" }[what];
   if (panel) {
     $(panel).replaceChildren(el("p", { class: "error", role: $(panel).hasAttribute("aria-live") ? null : "alert" }, msg.message));
@@ -171,6 +181,8 @@ function onState(s) {
     app.selected = null;
     app.choiceStage = null;
     app.flip = false;
+    app.review = null;
+    $("history-values").textContent = "Show the values";
     render(s, { final: true });
     return;
   }
@@ -474,23 +486,91 @@ function announce(text) {
 
 // ---- history and viewing earlier positions ------------------------------------------
 
+/** The moves played, grouped in turns (one player's moves up to the hand-over: a chain of
+ * extra turns is one turn), two turns a numbered row; each move a button that shows the position
+ * after it; the position shown marked; the value after each turn when the game was reviewed. */
+function turnsOf(history) {
+  const turns = [];
+  for (const h of history) {
+    const last = turns[turns.length - 1];
+    if (last && last.player === h.player) last.moves.push(h);
+    else turns.push({ player: h.player, name: h.name, moves: [h] });
+  }
+  return turns;
+}
+
+function shownPly(s) {
+  return app.viewing ? app.viewing.ply : s.ply;
+}
+
+/** The value after a move from the first player's side (the review's value is the mover's). */
+function valueAfter(h) {
+  const r = app.review;
+  if (!r || r.game_id !== app.state.game_id) return null;
+  const m = r.moves[h.ply - 1];
+  if (!m || m.move !== h.move || m.ply !== h.ply) return null;
+  return { value: m.player === 0 ? m.value : negate(m.value), exact: m.exact, unit: r.unit };
+}
+
+function negate(v) {
+  return v === "inf" ? "-inf" : v === "-inf" ? "inf" : -v;
+}
+
 function renderHistory(s) {
   const list = $("history");
-  const items = [el("li", {}, el("button", {
-    type: "button", "aria-current": app.viewing && app.viewing.ply === 0 ? "true" : null,
-    onclick: () => request("view", { ply: 0 }),
-  }, el("span", { class: "ply" }, "0."), "start position"))];
-  for (const h of s.history) {
-    items.push(el("li", {}, el("button", {
-      type: "button", title: h.text, dataset: { ply: h.ply },
-      "aria-current": app.viewing && app.viewing.ply === h.ply ? "true" : null,
-      onclick: () => request("view", { ply: h.ply }),
-    }, el("span", { class: "visually-hidden" }, "Show the position after move "),
-    el("span", { class: "ply" }, `${h.ply}.`), ` ${h.name ?? s.players[h.player].name} ${h.move}`)));
+  const current = shownPly(s);
+  const first = s.players[0].name;
+  const items = [el("li", { class: "start" }, el("button", {
+    type: "button", "aria-current": current === 0 ? "true" : null, dataset: { at: 0 },
+    onclick: () => viewPly(0),
+  }, "Start position"))];
+  const turns = turnsOf(s.history);
+  const firstMover = turns.length ? turns[0].player : 0;
+  let row = null;
+  let number = 0;
+  for (const turn of turns) {
+    if (!row || turn.player === firstMover) {
+      number += 1;
+      row = el("li", { class: "round" }, el("span", { class: "num", "aria-hidden": "true" }, `${number}.`));
+      if (turn.player !== firstMover) row.append(el("span", { class: "turn empty-turn", "aria-hidden": "true" }, "…"));
+      items.push(row);
+    }
+    const cell = el("span", { class: "turn", dataset: { player: turn.player } });
+    turn.moves.forEach((h, i) => {
+      if (i) cell.append(el("span", { class: "chain", "aria-hidden": "true", title: "extra turn" }, "·"));
+      cell.append(el("button", {
+        type: "button", title: h.text, dataset: { ply: h.ply, at: h.ply },
+        "aria-current": current === h.ply ? "true" : null,
+        onclick: () => viewPly(h.ply),
+      }, el("span", { class: "visually-hidden" }, `Position after move ${h.ply}, turn ${number}: ${h.name ?? s.players[h.player].name} `), h.move));
+    });
+    const v = valueAfter(turn.moves[turn.moves.length - 1]);
+    if (v) {
+      cell.append(el("span", { class: "turn-value" + (v.exact ? " exact" : ""), title: `value for ${first} after this turn${v.exact ? " (exact)" : " (estimate)"}` },
+        el("span", { class: "visually-hidden" }, `value for ${first}: `), fmtValue(v.value, v.unit)));
+    }
+    row.append(cell);
   }
   if (!s.history.length) items.push(el("li", { class: "empty" }, "No moves yet."));
   list.replaceChildren(...items);
-  if (!app.viewing) list.scrollTop = list.scrollHeight;
+  // the position shown in view, scrolling the list only (never the page)
+  const mark = list.querySelector('[aria-current="true"]');
+  if (mark) {
+    const top = mark.offsetTop - list.offsetTop;
+    if (top < list.scrollTop || top + mark.offsetHeight > list.scrollTop + list.clientHeight) {
+      list.scrollTop = Math.max(0, top - list.clientHeight / 2);
+    }
+  }
+}
+
+/** Show the position after move `ply` (0: the start; the last move: the game as it stands). */
+function viewPly(ply) {
+  const s = app.state;
+  if (!s) return;
+  const target = Math.max(0, Math.min(s.ply, ply));
+  if (target === s.ply) { if (app.viewing) leaveView(); return; }
+  if (app.viewing && app.viewing.ply === target) return;
+  request("view", { ply: target });
 }
 
 function showView(v) {
@@ -796,6 +876,14 @@ function onKey(event) {
   const s = app.state;
   if (event.key === "Escape" && app.selected) { cancelChoice(); return; }
   if (event.key === "Escape" && app.viewing) { leaveView(); return; }
+  // the move list: ← → one move back or on, Home the start, End the game as it stands
+  const step = { ArrowLeft: -1, ArrowRight: 1, Home: -Infinity, End: Infinity }[event.key];
+  if (step !== undefined && s && !$("board").contains(document.activeElement)) {
+    const target = Number.isFinite(step) ? shownPly(s) + step : step < 0 ? 0 : s.ply;
+    viewPly(target);
+    event.preventDefault();
+    return;
+  }
   if (["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown"].includes(event.key) && $("board").contains(document.activeElement)) {
     moveFocus(event.key);
     event.preventDefault();
@@ -850,6 +938,7 @@ function wire() {
   $("redo").addEventListener("click", () => request("redo", {}, "redo"));
   $("hint").addEventListener("click", () => request("hint", {}, "hint"));
   $("flip").addEventListener("click", flipBoard);
+  $("history-values").addEventListener("click", () => { $("history-values").textContent = "Evaluating…"; request("review", {}, "review"); });
   $("resign").addEventListener("click", () => { if (confirm("Resign this game?")) request("resign", {}, "resign"); });
   $("save").addEventListener("click", () => request("save", {}, "save"));
   $("load").addEventListener("click", () => $("load-file").click());
