@@ -240,3 +240,46 @@ def test_the_move_list_is_in_numbered_turns_with_values_and_keyboard_navigation(
     expect(page.locator("#history .turn-value")).to_have_count(3)
     shot(page, "move-list")
     check_axe(page, axe_script, "move list")
+
+
+# --- (4) links -------------------------------------------------------------------------------
+
+
+def test_links_open_a_position_or_a_whole_game_and_a_bad_one_says_why(page, server_url, axe_script):
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    # a Kalah position: North to move, 10 seeds in South's store
+    open_page(page, server_url, "?game=kalah&position=0-0-0-0-0-1-10-4-4-4-4-4-4-13-N&animate=0")
+    expect(page.locator("body")).to_have_attribute("data-to-move", "1")
+    expect(page.get_by_role("img", name=re.compile(r"^South store .*: 10 seeds"))).to_be_visible()
+    page.get_by_role("button", name="Copy position link").click()
+    link = page.locator("#share-link").input_value()
+    assert "position=0-0-0-0-0-1-10-4-4-4-4-4-4-13-N" in link
+    expect(page.locator("#share-note")).to_contain_text("Link to this position")
+    # tic-tac-toe and Oware positions
+    open_page(page, server_url, "?game=tictactoe&position=XX./.O./...&animate=0")
+    expect(page.get_by_role("button", name=re.compile(r"^square 1 .*: X"))).to_be_visible()
+    expect(page.locator("body")).to_have_attribute("data-to-move", "1")
+    open_page(page, server_url, "?game=oware&position=0-0-0-0-0-0-1-3-3-14-11-8-0-8-N&animate=0")
+    expect(page.get_by_role("button", name=re.compile(r"^House d \(North\), 14 seeds"))).to_be_visible()
+    # a whole game, opened at its second move; Copy game link gives it back
+    open_page(page, server_url, "?game=kalah&moves=3,4,1&ply=2&animate=0")
+    expect(page.locator("body")).to_have_attribute("data-viewing", "2")
+    expect(page.locator("#history button[data-ply]")).to_have_count(3)
+    page.get_by_role("button", name="Copy game link").click()
+    link = page.locator("#share-link").input_value()
+    assert "moves=3%2C4%2C1" in link or "moves=3,4,1" in link
+    assert "ply=2" in link
+    shot(page, "links-game")
+    check_axe(page, axe_script, "game link")
+    # Bao has no position string: its games are shared by their moves
+    open_page(page, server_url, "?game=bao&moves=A6L*&animate=0")
+    expect(page.locator("#copy-position")).to_be_disabled()
+    expect(page.locator("#history button[data-ply]")).to_have_count(1)
+    # a bad link: one clear line, and the default game instead
+    open_page(page, server_url, "?game=kalah&position=4-4-x-S&animate=0")
+    expect(page.locator("#error")).to_contain_text("That link cannot be opened: cannot open the position")
+    expect(page.locator("#error")).to_contain_text("cannot read Kalah position")
+    open_page(page, server_url, "?game=kalah&moves=3,3&animate=0")
+    expect(page.locator("#error")).to_contain_text("That link cannot be opened")
+    expect(page.locator("#error")).not_to_contain_text("current game")
+    shot(page, "links-bad")

@@ -27,12 +27,13 @@ from starlette.websockets import WebSocket
 
 from mancala.errors import BadInput, IllegalMove
 from mancala.games import CATALOGUE
+from mancala.games.base import Game
 from mancala.players import LEVEL_SECONDS, LEVELS, PLAYER_KINDS, kind_available, player_choices
 from mancala.record import record_from_json
 from mancala.server import study
 from mancala.server.protocol import MAX_MESSAGE_BYTES, Message, ProtocolError, encode, error, message, parse
 from mancala.server.session import DEFAULT_PLAYERS, Client, GameSession, Hub, ServerConfig, build_game
-from mancala.server.views import board_view, last_view
+from mancala.server.views import board_view, last_view, position_options, position_string
 
 log = logging.getLogger("mancala.server")
 
@@ -426,6 +427,7 @@ def _view(hub: Hub, client: Client, session: GameSession, msg: Message) -> None:
             to_move=mover,
             last=last,
             text=session.game.render(state),
+            position=position_string(session.game, state),
         )
     )
 
@@ -493,7 +495,7 @@ def _create(hub: Hub, client: Client, msg: Message) -> None:
             clock = {"move": old.clock.per_move, "game": old.clock.per_game}
         delay = msg.get("move_delay", old.move_delay)
     else:
-        game = build_game(msg.get("game"), msg.get("options"))
+        game = _game_at(msg) if msg.get("position") is not None else build_game(msg.get("game"), msg.get("options"))
         specs = _players(msg, DEFAULT_PLAYERS)
         clock = msg.get("clock")
         delay = msg.get("move_delay")
@@ -504,6 +506,21 @@ def _create(hub: Hub, client: Client, msg: Message) -> None:
     session.start_clock()
     hub.journal_update()
     client.send(session.state_message(client, msg.id))
+
+
+def _game_at(msg: Message) -> Game:
+    """The game a ``create`` with a ``position`` asks for: its rules (``game``, ``options``)
+    starting at that position; one line saying what is wrong with a bad one."""
+    text = msg.get("position")
+    try:
+        name = build_game(msg.get("game"), msg.get("options")).name
+        options = dict(msg.get("options") or {})
+        options.update(position_options(name, text))
+        game = build_game(msg.get("game"), options)
+    except BadInput as e:
+        shown = text[:60] + "…" if isinstance(text, str) and len(text) > 60 else text
+        raise ProtocolError("bad_request", f"cannot open the position {shown!r}: {e}", msg.type, msg.id) from None
+    return game
 
 
 def _load(hub: Hub, client: Client, msg: Message) -> None:

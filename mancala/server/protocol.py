@@ -30,6 +30,7 @@ MESSAGES: dict[str, dict[str, tuple[tuple[type, ...], bool]]] = {
         "players": ((list,), False),
         "clock": ((dict,), False),
         "move_delay": (_NUM, False),
+        "position": ((str,), False),
     },
     "join": {"game_id": ((str,), True), "seat": ((int,), False), "resume": ((str,), False)},
     "watch": {"game_id": ((str,), True)},

@@ -39,7 +39,7 @@ from mancala.players import (
 from mancala.record import GameRecord
 from mancala.server import study
 from mancala.server.protocol import MAX_MESSAGE_BYTES, ProtocolError, error, message
-from mancala.server.views import board_view, last_view, legal_view, result_view
+from mancala.server.views import board_view, last_view, legal_view, position_string, result_view
 from mancala.server.workers import WorkerPool, default_workers
 
 log = logging.getLogger("mancala.server")
@@ -289,6 +289,7 @@ class GameSession:
             waiting=self.waiting,
             status=self.status(mover),
             board=board_view(game, state),
+            position=position_string(game, state),
             _legal=legal,
             last=last,
             history=list(self.history),

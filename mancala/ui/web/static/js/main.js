@@ -58,13 +58,25 @@ function connect() {
 }
 
 function createFromParams() {
+  const position = app.params.get("position");
+  const moves = app.params.get("moves");
+  const link = position !== null || moves !== null; // a shared position or game: both seats yours by default
   const fields = { game: app.params.get("game") || "kalah",
-    players: [app.params.get("p0") || "human", app.params.get("p1") || "medium"] };
+    players: [app.params.get("p0") || "human", app.params.get("p1") || (link ? "human" : "medium")] };
   if (app.params.get("options")) {
     try { fields.options = JSON.parse(app.params.get("options")); } catch { /* ignored: defaults */ }
   }
   if (fields.players.every((p) => p !== "human" && p !== "remote")) fields.move_delay = Number($("w-delay").value);
-  request("create", fields, "create");
+  const ply = Number(app.params.get("ply"));
+  app.linkPly = Number.isInteger(ply) && ply >= 0 && app.params.get("ply") !== null ? ply : null;
+  if (moves !== null) { // the server replays the moves as it loads a record, and says which one is wrong
+    const record = { format: "mancala-game", version: 1, game: fields.game, players: fields.players,
+      moves: moves.split(",").map((m) => m.trim()).filter(Boolean) };
+    request("load", { record }, "link");
+  } else {
+    if (position !== null) fields.position = position;
+    request("create", fields, position !== null ? "link" : "create");
+  }
   // a reload should come back to this game, not start another one from the address
   const keep = new URLSearchParams();
   if (app.params.get("token")) keep.set("token", app.params.get("token"));
@@ -83,7 +95,7 @@ function onMessage(msg) {
   const what = msg.id !== undefined ? app.pending.get(msg.id) : undefined;
   if (msg.id !== undefined && msg.type !== "joined") app.pending.delete(msg.id);
   // a request of ours that succeeded: the error of an earlier one no longer holds
-  if (what !== undefined && msg.type !== "error") clearError();
+  if (what !== undefined && msg.type !== "error" && what !== "after-link") clearError();
   switch (msg.type) {
     case "welcome": setEngine(msg.engine); break;
     case "joined":
@@ -121,6 +133,13 @@ function onError(msg, what) {
   if (what === "resume" || what === "rewatch") { // the game of a previous visit is gone: start a new one
     sessionStorage.removeItem("mancala-resume");
     createFromParams();
+    return;
+  }
+  if (what === "link") { // a bad link: say why, once, and open the default game instead
+    showError(`That link cannot be opened: ${msg.message.replace(/; the current game goes on/, "")}`);
+    app.linkError = true;
+    app.linkPly = null;
+    request("create", { game: "kalah", players: ["human", "medium"] }, "after-link");
     return;
   }
   if (what === "new-form") {
@@ -175,7 +194,8 @@ function onState(s) {
     $("review-out").replaceChildren();
     $("tree-out").replaceChildren();
     $("notices").replaceChildren();
-    clearError();
+    if (!app.linkError) clearError();
+    app.linkError = false;
     app.hint = null;
     $("hint-out").hidden = true;
     app.selected = null;
@@ -183,7 +203,12 @@ function onState(s) {
     app.flip = false;
     app.review = null;
     $("history-values").textContent = "Show the values";
+    $("share-link").hidden = true;
     render(s, { final: true });
+    if (app.linkPly !== null && app.linkPly !== undefined) { // a game link that names a move: show it
+      viewPly(app.linkPly);
+      app.linkPly = null;
+    }
     return;
   }
   if (previous && s.ply !== previous.ply) {
@@ -382,6 +407,8 @@ function render(s, { final }) {
   }
   renderHistory(s);
   renderChoice(s);
+  $("copy-position").disabled = !s.position;
+  $("copy-position").title = s.position ? "A link that opens this position" : "This game has no position notation: share the game instead";
 }
 
 /** Oware: the seeds a side ends with (its store, and its own row once the game is over). */
@@ -561,6 +588,42 @@ function renderHistory(s) {
       list.scrollTop = Math.max(0, top - list.clientHeight / 2);
     }
   }
+}
+
+/** The address that opens the position shown (`position`) or the whole game (`game`, at the
+ * move shown), for "Copy link"; null when the game has no position notation (Bao). */
+function shareLink(kind) {
+  const s = app.state;
+  if (!s) return null;
+  const url = new URL(location.pathname, location.origin);
+  url.searchParams.set("game", s.game.spec);
+  if (kind === "position") {
+    const position = app.viewing ? app.viewing.position : s.position;
+    if (!position) return null;
+    url.searchParams.set("position", position);
+  } else {
+    url.searchParams.set("moves", s.history.map((h) => h.move).join(","));
+    if (app.viewing) url.searchParams.set("ply", String(app.viewing.ply));
+  }
+  if (app.params.get("token")) url.searchParams.set("token", app.params.get("token"));
+  return url.toString();
+}
+
+async function copyLink(kind) {
+  const link = shareLink(kind);
+  if (!link) return;
+  const box = $("share-link");
+  box.hidden = false;
+  box.value = link;
+  let copied = false;
+  try {
+    await navigator.clipboard.writeText(link);
+    copied = true;
+  } catch { /* no clipboard here (an insecure page, a refusal): the link is shown to copy by hand */ }
+  if (!copied) { box.focus(); box.select(); }
+  const what = kind === "position" ? "position" : "game";
+  $("share-note").textContent = copied ? `Link to this ${what} copied.` : `Copy this link to the ${what}.`;
+  announce($("share-note").textContent);
 }
 
 /** Show the position after move `ply` (0: the start; the last move: the game as it stands). */
@@ -938,6 +1001,8 @@ function wire() {
   $("redo").addEventListener("click", () => request("redo", {}, "redo"));
   $("hint").addEventListener("click", () => request("hint", {}, "hint"));
   $("flip").addEventListener("click", flipBoard);
+  $("copy-position").addEventListener("click", () => copyLink("position"));
+  $("copy-game").addEventListener("click", () => copyLink("game"));
   $("history-values").addEventListener("click", () => { $("history-values").textContent = "Evaluating…"; request("review", {}, "review"); });
   $("resign").addEventListener("click", () => { if (confirm("Resign this game?")) request("resign", {}, "resign"); });
   $("save").addEventListener("click", () => request("save", {}, "save"));

@@ -1,0 +1,91 @@
+"""Positions on the server: each game's position string in ``state`` and ``view``, a game
+created at a position (``create`` with ``position``), a bad position answered in one line, and
+player titles in ``state`` (docs/protocol.md)."""
+
+from __future__ import annotations
+
+import pytest
+from server_helpers import TEST_HOSTS, Conn
+from starlette.testclient import TestClient
+
+from mancala.games import make_game
+from mancala.server.app import create_app
+from mancala.server.session import ServerConfig
+from mancala.server.views import position_options, position_string
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+
+@pytest.fixture(scope="module")
+def client():
+    """One server for the tests of this file."""
+    app = create_app(ServerConfig(hosts=TEST_HOSTS, warm=False, workers=1, idle_grace=0.0))
+    with TestClient(app) as c:
+        yield c
+
+
+@pytest.fixture
+def conn(client):
+    """A connection that has said hello."""
+    with client.websocket_connect("/ws") as ws:
+        c = Conn(ws)
+        c.hello(client="pytest")
+        yield c
+
+
+@pytest.mark.parametrize(
+    ("spec", "text"),
+    [
+        ("kalah", "0-0-0-0-0-1-10-4-4-4-4-4-4-13-N"),
+        ("kalah(pits=3)", "1-2-3-0-0-3-2-1-S"),
+        ("oware", "0-0-0-0-0-0-1-3-3-14-11-8-0-8-N"),
+        ("tictactoe", "XX./.O./..."),
+    ],
+)
+def test_a_position_string_starts_a_game_that_writes_it_back(spec, text):
+    name = make_game(spec).name
+    game = make_game(spec, **{k: str(v) for k, v in position_options(name, text).items()})
+    assert position_string(game, game.initial_state()) == text
+
+
+def test_bao_has_no_position_string_and_says_how_to_open_a_game():
+    game = make_game("bao")
+    assert position_string(game, game.initial_state()) is None
+    with pytest.raises(Exception, match="opened by its moves"):
+        position_options("bao", "anything")
+
+
+def test_create_at_a_position_and_view_carry_the_position(conn):
+    _, state = conn.create("kalah", ["human", "human"], position="0-0-0-0-0-1-10-4-4-4-4-4-4-13-N")
+    assert state["position"] == "0-0-0-0-0-1-10-4-4-4-4-4-4-13-N"
+    assert state["to_move"] == 1 and state["board"]["cells"][6] == 10
+    moved = conn.ask("move", move="6")
+    assert moved["ply"] == 1 and moved["position"] != state["position"]
+    view = conn.ask("view", "view", ply=0)
+    assert view["position"] == state["position"]
+    # the record keeps the start: saved and loaded, the game is the same
+    record = conn.ask("save", "record")["record"]
+    loaded = conn.ask("load", record=record)
+    assert loaded["position"] == moved["position"]
+
+
+@pytest.mark.parametrize(
+    ("game", "position", "words"),
+    [
+        ("kalah", "4-4-x-S", "cannot read Kalah position"),
+        ("kalah", "4-4-4-4-4-4-0-4-4-4-4-4-4-0-X", "the side to move"),
+        ("oware", "1-2-3", "cannot read Oware position"),
+        ("tictactoe", "XXX/OO./O..", "cannot open the position"),
+        ("bao", "whatever", "opened by its moves"),
+        ("kalah", "4" * 500, "at most 400 characters"),
+    ],
+)
+def test_a_bad_position_is_one_clear_line_and_no_game(conn, game, position, words):
+    answer = conn.ask("create", game=game, players=["human", "human"], position=position)
+    assert answer["type"] == "error" and answer["code"] == "bad_request"
+    assert words in answer["message"] and "\n" not in answer["message"]
+
+
+def test_players_carry_their_titles(conn):
+    _, state = conn.create("kalah", ["human", "medium"])
+    assert [p["title"] for p in state["players"]] == ["human", "Medium AI"]
