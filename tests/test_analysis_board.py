@@ -283,3 +283,34 @@ def test_links_open_a_position_or_a_whole_game_and_a_bad_one_says_why(page, serv
     expect(page.locator("#error")).to_contain_text("That link cannot be opened")
     expect(page.locator("#error")).not_to_contain_text("current game")
     shot(page, "links-bad")
+
+
+# --- (5) the review: graph, classes, going to a position --------------------------------------
+
+
+def test_a_finished_game_is_reviewed_from_its_graph_and_its_rows(page, server_url, axe_script):
+    # tic-tac-toe: O's edge answer to the centre (move 2) loses; X wins at move 7
+    open_page(page, server_url, "?game=tictactoe&moves=4,1,0,8,6,2,3&animate=0")
+    expect(page.locator("#history button[data-ply]")).to_have_count(7)
+    page.locator("#review-panel summary").click()
+    page.get_by_role("button", name="Review the moves played").click()
+    points = page.locator("#eval-graph circle.pt")
+    expect(points).to_have_count(8)
+    assert page.locator("#eval-graph circle.pt.exact").count() >= 4  # the small positions are proven
+    classes = page.locator("#review-table tbody tr").evaluate_all("(rs) => rs.map((r) => r.dataset.class)")
+    assert "best" in classes and any(c in ("mistake", "blunder") for c in classes), classes
+    # a point goes to its position; a review row and a mistake too
+    page.locator("#eval-graph circle.pt[data-ply='3']").click()
+    expect(page.locator("body")).to_have_attribute("data-viewing", "3")
+    page.locator("#review-table button[data-ply='5']").click()
+    expect(page.locator("body")).to_have_attribute("data-viewing", "5")
+    expect(page.locator("#review-table tr.current button")).to_have_attribute("data-ply", "5")
+    expect(page.locator("#eval-graph circle.pt.current")).to_have_attribute("data-ply", "5")
+    first_mistake = page.locator("#mistakes button").first
+    ply = first_mistake.get_attribute("data-ply")
+    first_mistake.click()
+    expect(page.locator("body")).to_have_attribute("data-viewing", ply)
+    expect(page.locator("#mistakes button").first).to_be_focused()
+    page.locator("#review-panel").scroll_into_view_if_needed()
+    shot(page, "review-graph")
+    check_axe(page, axe_script, "review graph")

@@ -89,3 +89,26 @@ def test_a_bad_position_is_one_clear_line_and_no_game(conn, game, position, word
 def test_players_carry_their_titles(conn):
     _, state = conn.create("kalah", ["human", "medium"])
     assert [p["title"] for p in state["players"]] == ["human", "Medium AI"]
+
+
+def test_moves_are_classed_by_what_they_give_away():
+    from mancala.server.study import move_class
+
+    assert move_class(3, 3, "seeds") == "best"
+    assert move_class(2.5, 3, "seeds") == "good"
+    assert move_class(2, 3, "seeds") == "inaccuracy"
+    assert move_class(7, 10, "seeds") == "mistake"
+    assert move_class(4, 10, "seeds") == "blunder"
+    assert move_class(0, 1, "seeds") == "mistake"  # a win thrown away is at least a mistake
+    assert move_class(-1, 1, "seeds") == "blunder"  # a win turned into a loss
+    assert move_class(0, 1, "outcome") == "mistake" and move_class(-1, 1, "outcome") == "blunder"
+    assert move_class(-10000, 10000, "eval") == "blunder" and move_class(9, 10, "eval") == "good"
+    assert move_class("-inf", "inf", "seeds") == "blunder"
+
+
+def test_a_review_classes_each_move(conn):
+    conn.create("tictactoe", ["human", "human"])
+    for move in ("4", "1", "0"):  # O's edge answer to the centre loses
+        conn.ask("move", move=move)
+    review = conn.ask("review", "review", seconds=0.5)
+    assert [m["class"] for m in review["moves"]] == ["best", "mistake", "best"]

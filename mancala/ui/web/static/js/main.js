@@ -115,11 +115,22 @@ function onMessage(msg) {
   }
 }
 
+/** The review panel (graph, classes, table) for the position shown. */
+function drawReview() {
+  const r = app.review;
+  if (!r || !app.state || r.game_id !== app.state.game_id) return;
+  const focused = $("review-out").contains(document.activeElement) ? document.activeElement : null;
+  const key = focused && focused.dataset.ply !== undefined ? `${focused.closest("#mistakes") ? "#mistakes" : "#review-table"} button[data-ply="${focused.dataset.ply}"]` : null;
+  $("review-out").replaceChildren(...renderReview(r, app.state.players.map((p) => p.name), viewPly, shownPly(app.state)));
+  const again = key && $("review-out").querySelector(key);
+  if (again) again.focus({ preventScroll: true }); // the focus stays on the row it was on
+}
+
 /** A review: the review panel's table, and the values after each turn in the move list. */
 function onReview(msg) {
   if (!app.state) return;
   app.review = { ...msg, game_id: app.state.game_id };
-  $("review-out").replaceChildren(...renderReview(msg, app.state.players.map((p) => p.name)));
+  drawReview();
   $("history-values").textContent = "Update the values";
   renderHistory(app.state);
 }
@@ -580,6 +591,7 @@ function renderHistory(s) {
   }
   if (!s.history.length) items.push(el("li", { class: "empty" }, "No moves yet."));
   list.replaceChildren(...items);
+  if (app.review && app.review.game_id === s.game_id && $("review-out").querySelector("#eval-graph")) drawReview();
   // the position shown in view, scrolling the list only (never the page)
   const mark = list.querySelector('[aria-current="true"]');
   if (mark) {
