@@ -314,3 +314,47 @@ def test_a_finished_game_is_reviewed_from_its_graph_and_its_rows(page, server_ur
     page.locator("#review-panel").scroll_into_view_if_needed()
     shot(page, "review-graph")
     check_axe(page, axe_script, "review graph")
+
+
+# --- (6) side lines ----------------------------------------------------------------------------
+
+
+def test_a_side_line_is_tried_from_an_earlier_position_promoted_and_deleted(page, server_url, axe_script):
+    open_page(page, server_url, "?game=kalah&moves=3,4,1,1&animate=0")
+    expect(page.locator("#history button[data-ply]:not(.line-move)")).to_have_count(4)
+    # back to move 2; another North answer starts a side line, the game stays as it was
+    page.locator("#history button[data-ply='2']:not(.line-move)").click()
+    expect(page.locator("body")).to_have_attribute("data-viewing", "2")
+    expect(page.locator("#viewing-text")).to_contain_text("try a side line")
+    page.get_by_role("button", name=re.compile(r"^North pit 3: .*legal move")).click()
+    expect(page.locator("body")).to_have_attribute("data-line", "0")
+    expect(page.locator("body")).to_have_attribute("data-viewing", "3")
+    line = page.locator("#history li.variation")
+    expect(line).to_have_count(1)
+    expect(line).to_contain_text("after move 2")
+    expect(page.locator("#history button[data-ply]:not(.line-move)")).to_have_count(4)
+    # the line goes on: a move in its position
+    page.locator("#board .pit.legal").first.click()
+    expect(line.locator("button.line-move")).to_have_count(2)
+    expect(line.locator("button.line-move[aria-current=true]")).to_have_attribute("data-ply", "4")
+    # ← walks back along the line, then onto the game
+    page.locator("#history-values").focus()
+    page.keyboard.press("ArrowLeft")
+    expect(page.locator("body")).to_have_attribute("data-viewing", "3")
+    expect(page.locator("body")).to_have_attribute("data-line", "0")
+    page.keyboard.press("ArrowLeft")
+    expect(page.locator("body")).to_have_attribute("data-line", "main")
+    shot(page, "variation")
+    check_axe(page, axe_script, "side line")
+    # saved and loaded, the line is kept
+    with page.expect_download() as download:
+        page.get_by_role("button", name="Save").click()
+    saved = Path(download.value.path()).read_text()
+    assert '"version": 3' in saved and '"variations"' in saved
+    # promoted: the line is the game now, the old moves a side line
+    page.get_by_role("button", name="Promote side line 1: make it the game").click()
+    expect(page.locator("#history button[data-ply='3']:not(.line-move)")).to_contain_text("North 3")
+    expect(page.locator("#history li.variation")).to_contain_text("1")
+    # deleted
+    page.get_by_role("button", name="Delete side line 1").click()
+    expect(page.locator("#history li.variation")).to_have_count(0)

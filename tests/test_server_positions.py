@@ -112,3 +112,68 @@ def test_a_review_classes_each_move(conn):
         conn.ask("move", move=move)
     review = conn.ask("review", "review", seconds=0.5)
     assert [m["class"] for m in review["moves"]] == ["best", "mistake", "best"]
+
+
+# --- side lines (variations) ------------------------------------------------------------------
+
+
+def test_side_lines_are_tried_promoted_deleted_and_saved(conn):
+    conn.create("kalah(pits=3,seeds=2)", ["human", "human"])
+    for move in ("1", "2", "3"):
+        state = conn.ask("move", move=move)
+    main = [h["move"] for h in state["history"]]
+    # from the start, another first move: a side line; the main line stays
+    view = conn.ask("branch", "view", ply=0, move="2")
+    assert view["line"] == 0 and view["ply"] == 1 and view["legal"]
+    state = conn.ask("settings", move_delay=0)  # (a state: the broadcast went before the view)
+    assert [h["move"] for h in state["history"]] == main
+    assert state["variations"][0]["from"] == 0 and state["variations"][0]["moves"] == ["2"]
+    # the line goes on; a move the line already has is followed, not copied
+    reply = view["legal"][0]["move"]
+    view = conn.ask("branch", "view", ply=1, move=reply, line=0)
+    assert view["line"] == 0 and view["ply"] == 2
+    again = conn.ask("branch", "view", ply=0, move="2")
+    assert again["line"] == 0
+    following = conn.ask("branch", "view", ply=0, move=main[0])
+    assert following["line"] is None and following["ply"] == 1
+    assert len(conn.ask("settings", move_delay=0)["variations"]) == 1
+    # viewing a side line's position, and a bad line
+    assert conn.ask("view", "view", ply=2, line=0)["line"] == 0
+    assert conn.ask("view", "view", ply=1, line=7)["code"] == "bad_request"
+    assert conn.ask("branch", "view", ply=1, move="9", line=0)["code"] == "illegal"
+    # saved: record version 3 with the line; loaded, the tree is back
+    record = conn.ask("save", "record")["record"]
+    assert record["version"] == 3 and record["variations"] == [{"from": 0, "moves": ["2", reply]}]
+    loaded = conn.ask("load", record=record)
+    assert loaded["variations"][0]["moves"] == ["2", reply]
+    # promoted: the side line is the game; the old main line is kept as a side line
+    promoted = conn.ask("promote", line=0)
+    assert [h["move"] for h in promoted["history"]] == ["2", reply]
+    assert promoted["variations"][0] == {**promoted["variations"][0], "from": 0, "moves": main}
+    # deleted
+    gone = conn.ask("delete_line", line=0)
+    assert gone["variations"] == []
+
+
+def test_undo_keeps_side_lines_that_started_after_the_moves_taken_back(conn):
+    conn.create("kalah(pits=3,seeds=2)", ["human", "human"])
+    for move in ("1", "2"):
+        conn.ask("move", move=move)
+    conn.ask("branch", "view", ply=1, move="3")
+    assert conn.ask("undo")["variations"][0]["from"] == 1  # (hot seat: one move at a time)
+    state = conn.ask("undo")
+    assert state["ply"] == 0
+    assert state["variations"][0]["from"] == 0 and state["variations"][0]["moves"] == ["1", "3"]
+
+
+def test_older_records_load_unchanged_and_a_bad_side_line_is_named():
+    from mancala.record import record_from_json
+
+    old = {"format": "mancala-game", "version": 1, "game": "kalah", "players": ["human", "human"], "moves": ["3"]}
+    record = record_from_json(old)
+    assert record.variations == [] and record.to_json()["version"] == 1
+    bad = {**old, "version": 3, "variations": [{"from": 0, "moves": ["3", "9"]}]}
+    with pytest.raises(Exception, match="side line 1, move 2"):
+        record_from_json(bad)
+    with pytest.raises(Exception, match="needs format version 3"):
+        record_from_json({**old, "variations": []})

@@ -33,7 +33,7 @@ from mancala.record import record_from_json
 from mancala.server import study
 from mancala.server.protocol import MAX_MESSAGE_BYTES, Message, ProtocolError, encode, error, message, parse
 from mancala.server.session import DEFAULT_PLAYERS, Client, GameSession, Hub, ServerConfig, build_game
-from mancala.server.views import board_view, last_view, position_options, position_string
+from mancala.server.views import board_view, last_view, legal_view, position_options, position_string
 
 log = logging.getLogger("mancala.server")
 
@@ -412,24 +412,44 @@ def _save(hub: Hub, client: Client, session: GameSession, msg: Message) -> None:
 
 
 def _view(hub: Hub, client: Client, session: GameSession, msg: Message) -> None:
-    ply = msg.get("ply")
-    if not 0 <= ply <= len(session.record.moves):
-        raise ProtocolError("bad_request", f"view: ply must be 0-{len(session.record.moves)}, got {ply}", msg.type)
-    state = session.states[ply]
-    last = last_view(session.game, session.states[ply - 1], session.record.moves[ply - 1], state, ply) if ply else None
-    mover = None if session.game.is_terminal(state) else session.game.to_move(state)
+    _send_view(client, session, msg.get("ply"), msg.get("line"), msg.id)
+
+
+def _send_view(client: Client, session: GameSession, ply: Any, line: Any, request_id: Any) -> None:
+    """The ``view`` of the position after ``ply`` moves of the main line or of side line
+    ``line``; with its legal moves when ``client`` may try moves there (a side line)."""
+    states = session.line_states(line)
+    start, moves = (len(session.record.moves), []) if line is None else session.record.variations[line]
+    along = list(session.record.moves[:start]) + list(moves) if line is not None else list(session.record.moves)
+    last_ply = len(states) - 1
+    if not isinstance(ply, int) or isinstance(ply, bool) or not 0 <= ply <= last_ply:
+        raise ProtocolError("bad_request", f"view: ply must be 0-{last_ply}, got {ply}", "view", request_id)
+    state = session.states[ply] if line is None else states[ply]
+    last = last_view(session.game, states[ply - 1], along[ply - 1], state, ply) if ply else None
+    over = session.game.is_terminal(state)
+    mover = None if over else session.game.to_move(state)
+    may_try = session.may_steer(client) and not (session.strict and not session.over())
+    current = line is None and ply == len(session.record.moves)
     client.send(
         message(
             "view",
-            msg.id,
+            request_id,
             ply=ply,
+            line=line if line is not None and ply > start else None,
             board=board_view(session.game, state),
             to_move=mover,
             last=last,
             text=session.game.render(state),
             position=position_string(session.game, state),
+            legal=legal_view(session.game, state) if may_try and not over and not current else [],
         )
     )
+
+
+def _branch(hub: Hub, client: Client, session: GameSession, msg: Message) -> None:
+    line, ply = session.branch(client, msg.get("ply"), msg.get("move"), msg.get("line"))
+    session.broadcast()  # the move tree changed: every client redraws it
+    _send_view(client, session, ply, line, msg.id)
 
 
 def _clamp(value: float, low: float, high: float) -> float:
@@ -531,7 +551,7 @@ def _load(hub: Hub, client: Client, msg: Message) -> None:
         raise ProtocolError("bad_record", f"{e}; the current game goes on", "load", msg.id) from None
     specs = ["human" if p.strip().lower() == "remote" else p for p in record.players]
     try:
-        session = hub.create(client, record.game, specs, None, None, moves=record.moves)
+        session = hub.create(client, record.game, specs, None, None, moves=record.moves, variations=record.variations)
     except BadInput as e:
         raise ProtocolError("bad_record", f"the game record: {e}; the current game goes on", "load", msg.id) from None
     _switch(client, session, [p for p, s in enumerate(session.seats) if s.kind == "human"], msg.id, True)
@@ -675,6 +695,9 @@ GAME_HANDLERS: dict[str, Callable[[Hub, Client, GameSession, Message], None]] = 
     "resign": lambda hub, client, session, msg: session.resign(client, msg.id),
     "save": _save,
     "view": _view,
+    "branch": _branch,
+    "promote": lambda hub, client, session, msg: session.promote(client, msg.get("line"), msg.id),
+    "delete_line": lambda hub, client, session, msg: session.delete_line(client, msg.get("line"), msg.id),
     "hint": _study,
     "analyse": _study,
     "review": _study,

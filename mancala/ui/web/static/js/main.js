@@ -541,6 +541,19 @@ function shownPly(s) {
   return app.viewing ? app.viewing.ply : s.ply;
 }
 
+function shownLine() {
+  return app.viewing && app.viewing.line !== null && app.viewing.line !== undefined ? app.viewing.line : null;
+}
+
+/** One move back or on along the line shown (a side line, else the game). */
+function stepPly(s, step) {
+  const line = shownLine();
+  const v = line !== null ? (s.variations || [])[line] : null;
+  const target = shownPly(s) + step;
+  if (v && target > v.from) { if (target <= v.from + v.moves.length) viewPly(target, line); return; }
+  viewPly(target);
+}
+
 /** The value after a move from the first player's side (the review's value is the mover's). */
 function valueAfter(h) {
   const r = app.review;
@@ -556,7 +569,7 @@ function negate(v) {
 
 function renderHistory(s) {
   const list = $("history");
-  const current = shownPly(s);
+  const current = shownLine() === null ? shownPly(s) : -1;
   const first = s.players[0].name;
   const items = [el("li", { class: "start" }, el("button", {
     type: "button", "aria-current": current === 0 ? "true" : null, dataset: { at: 0 },
@@ -588,7 +601,12 @@ function renderHistory(s) {
         el("span", { class: "visually-hidden" }, `value for ${first}: `), fmtValue(v.value, v.unit)));
     }
     row.append(cell);
+    // side lines that leave the game after this turn, beside it
+    const end = turn.moves[turn.moves.length - 1].ply;
+    const begin = turn.moves[0].ply - 1;
+    for (const v of s.variations || []) if (v.from > begin && v.from <= end) items.push(variationItem(s, v));
   }
+  for (const v of s.variations || []) if (v.from === 0) items.splice(1, 0, variationItem(s, v));
   if (!s.history.length) items.push(el("li", { class: "empty" }, "No moves yet."));
   list.replaceChildren(...items);
   if (app.review && app.review.game_id === s.game_id && $("review-out").querySelector("#eval-graph")) drawReview();
@@ -638,35 +656,74 @@ async function copyLink(kind) {
   announce($("share-note").textContent);
 }
 
+/** A side line in the move list: its moves in turns (each shows its position), then Promote
+ * (make it the game) and Delete. */
+function variationItem(s, v) {
+  const label = `Side line ${v.id + 1}`;
+  const body = el("span", { class: "line-moves" });
+  turnsOf(v.history).forEach((turn, t) => {
+    if (t) body.append(el("span", { class: "turn-gap", "aria-hidden": "true" }, "|"));
+    turn.moves.forEach((h, i) => {
+      if (i) body.append(el("span", { class: "chain", "aria-hidden": "true" }, "·"));
+      const here = shownLine() === v.id && shownPly(s) === h.ply;
+      body.append(el("button", {
+        type: "button", title: h.text, class: "line-move", dataset: { line: v.id, ply: h.ply, at: h.ply },
+        "aria-current": here ? "true" : null, onclick: () => viewPly(h.ply, v.id),
+      }, el("span", { class: "visually-hidden" }, `${label}, position after move ${h.ply}: ${h.name} `), h.move));
+    });
+  });
+  const may = s.you.length > 0 || s.players.every((p) => p.kind === "ai");
+  return el("li", { class: "variation", dataset: { line: v.id } },
+    el("span", { class: "line-label" }, `(${v.from === 0 ? "from the start" : `after move ${v.from}`})`), body,
+    may ? el("span", { class: "line-tools" },
+      el("button", { type: "button", class: "promote", "aria-label": `Promote ${label.toLowerCase()}: make it the game`,
+        onclick: () => request("promote", { line: v.id }, "promote") }, "⇧ Promote"),
+      el("button", { type: "button", class: "delete", "aria-label": `Delete ${label.toLowerCase()}`,
+        onclick: () => { if (shownLine() === v.id) leaveView(); request("delete_line", { line: v.id }, "delete_line"); } }, "✕ Delete")) : null);
+}
+
 /** Show the position after move `ply` (0: the start; the last move: the game as it stands). */
-function viewPly(ply) {
+function viewPly(ply, line = null) {
   const s = app.state;
   if (!s) return;
+  if (line !== null) { request("view", { ply, line }); return; }
   const target = Math.max(0, Math.min(s.ply, ply));
   if (target === s.ply) { if (app.viewing) leaveView(); return; }
-  if (app.viewing && app.viewing.ply === target) return;
+  if (app.viewing && app.viewing.ply === target && shownLine() === null) return;
   request("view", { ply: target });
 }
 
 function showView(v) {
   const s = app.state;
   if (!s) return;
-  if (v.ply === s.ply) { leaveView(); return; }
+  if (v.ply === s.ply && (v.line === null || v.line === undefined)) { leaveView(); return; }
+  const moved = !app.viewing || app.viewing.ply !== v.ply || app.viewing.line !== v.line;
+  if (moved) { app.selected = null; app.choiceStage = null; }
   app.viewing = v;
+  const inLine = v.line !== null && v.line !== undefined;
   $("viewing").hidden = false;
-  $("viewing-text").textContent = v.ply === 0 ? "Viewing the start position." : `Viewing the position after move ${v.ply}: ${v.last ? v.last.text : ""}`;
-  drawBoard($("board"), { board: v.board, legal: [], interactive: false, players: playersWithYou(s), flipped: flipped(s),
-    lastCells: lastCells({ board: v.board, last: v.last }) });
+  $("viewing-text").textContent = (v.ply === 0 ? "Viewing the start position." : `Viewing the position after move ${v.ply}` +
+    `${inLine ? ` of side line ${v.line + 1}` : ""}: ${v.last ? v.last.text : ""}`) +
+    (v.legal && v.legal.length ? " Play a move here to try a side line." : "");
+  // a move played here starts (or goes on with) a side line; the game itself is not touched
+  const legal = v.legal || [];
+  drawBoard($("board"), { board: v.board, legal, interactive: legal.length > 0, players: playersWithYou(s), flipped: flipped(s),
+    lastCells: lastCells({ board: v.board, last: v.last }), selected: app.selected, onMove: sendMove, onHole: chooseHole });
   showRuleNote(v.board);
   document.body.dataset.viewing = String(v.ply);
+  document.body.dataset.line = inLine ? String(v.line) : "main";
   renderHistory(s);
-  announce($("viewing-text").textContent);
+  renderChoice(s);
+  if (moved) announce($("viewing-text").textContent);
 }
 
 function leaveView() {
   app.viewing = null;
+  app.selected = null;
+  app.choiceStage = null;
   $("viewing").hidden = true;
   delete document.body.dataset.viewing;
+  delete document.body.dataset.line;
   if (app.state) render(app.state, { final: !app.animating });
 }
 
@@ -677,17 +734,29 @@ function sendMove(move) {
   app.selected = null;
   app.choiceStage = null;
   $("choice").hidden = true;
+  if (app.viewing) { // an earlier position, or a side line's: the move tries a side line
+    const fields = { ply: app.viewing.ply, move };
+    if (app.viewing.line !== null && app.viewing.line !== undefined) fields.line = app.viewing.line;
+    request("branch", fields, "branch");
+    return;
+  }
   request("move", { move }, "move");
+}
+
+/** What a click plays in: the position viewed (its legal moves, for a side line) or the game. */
+function playState(s) {
+  return app.viewing ? { ...s, board: app.viewing.board, legal: app.viewing.legal || [], result: null } : s;
 }
 
 /** Bao: a hole was clicked; ask for direction, kichwa and nyumba only when the legal list leaves a choice. */
 function chooseHole(hole) {
-  const s = app.state;
+  const s = playState(app.state);
   const moves = s.legal.filter((m) => m.hole === hole);
   if (moves.length === 1) { sendMove(moves[0].move); return; }
   app.selected = hole;
   app.choiceStage = { hole, dir: null };
-  render(s, { final: true });
+  if (app.viewing) showView(app.viewing);
+  else render(s, { final: true });
   const first = $("choice-buttons").querySelector("button");
   if (first) first.focus();
 }
@@ -707,7 +776,8 @@ function baoArrow(s, m) {
   return rightward ? "▶" : "◀";
 }
 
-function renderChoice(s) {
+function renderChoice(game) {
+  const s = playState(game);
   const box = $("choice");
   const stage = app.choiceStage;
   if (!stage || app.selected !== stage.hole || s.board.kind !== "bao" || s.result || !s.legal.length) {
@@ -763,7 +833,8 @@ function cancelChoice() {
   const hole = app.selected;
   app.selected = null;
   app.choiceStage = null;
-  if (app.state) render(app.state, { final: true });
+  if (app.viewing) showView(app.viewing);
+  else if (app.state) render(app.state, { final: true });
   const btn = hole && document.querySelector(`[data-hole="${hole}"]`);
   if (btn) btn.focus();
 }
@@ -954,8 +1025,8 @@ function onKey(event) {
   // the move list: ← → one move back or on, Home the start, End the game as it stands
   const step = { ArrowLeft: -1, ArrowRight: 1, Home: -Infinity, End: Infinity }[event.key];
   if (step !== undefined && s && !$("board").contains(document.activeElement)) {
-    const target = Number.isFinite(step) ? shownPly(s) + step : step < 0 ? 0 : s.ply;
-    viewPly(target);
+    if (Number.isFinite(step)) stepPly(s, step);
+    else viewPly(step < 0 ? 0 : s.ply);
     event.preventDefault();
     return;
   }
