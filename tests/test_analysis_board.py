@@ -358,3 +358,29 @@ def test_a_side_line_is_tried_from_an_earlier_position_promoted_and_deleted(page
     # deleted
     page.get_by_role("button", name="Delete side line 1").click()
     expect(page.locator("#history li.variation")).to_have_count(0)
+
+
+# --- (7) the evaluation bar ------------------------------------------------------------------------
+
+
+def test_the_evaluation_bar_follows_the_position_shown(page, server_url, axe_script):
+    open_page(page, server_url, "?game=tictactoe&moves=4,1&animate=0")
+    expect(page.locator("#eval-bar")).to_be_hidden()
+    page.get_by_role("checkbox", name="Evaluation bar").check()
+    bar = page.locator("#eval-bar")
+    expect(bar).to_be_visible()
+    # X to move after the centre and O's edge answer: a win for X, proven
+    expect(bar).to_have_attribute("aria-label", re.compile(r"win for X \(exact\)"))
+    assert float(page.locator("#eval-bar .eval-fill").evaluate("(e) => parseFloat(e.style.height)")) > 90
+    # the start position: a draw, the bar at half
+    page.locator("#history button", has_text="Start position").click()
+    expect(bar).to_have_attribute("aria-label", re.compile(r"draw for X \((exact|estimate)\)"))
+    assert page.locator("#eval-bar .eval-fill").evaluate("(e) => parseFloat(e.style.height)") == 50
+    shot(page, "eval-bar")
+    check_axe(page, axe_script, "evaluation bar")
+    # Kalah: a value in seeds, the bar still there after a move
+    open_page(page, server_url, "?game=kalah(pits=3,seeds=2)&p0=human&p1=human&animate=0")
+    expect(bar).to_have_attribute("aria-label", re.compile(r"seeds for South"))
+    page.get_by_role("button", name=re.compile(r"^South pit 1: .*legal move")).click()
+    expect(page.locator("body")).to_have_attribute("data-ply", "1")
+    expect(bar).to_have_attribute("aria-label", re.compile(r"seeds for South"))

@@ -613,10 +613,12 @@ def _study(hub: Hub, client: Client, session: GameSession, msg: Message) -> None
     kind = msg.type
     if kind != "review":
         session._check_study_allowed(kind)
-    ply = msg.get("ply", len(session.record.moves))
-    if not 0 <= ply <= len(session.record.moves):
-        raise ProtocolError("bad_request", f"{kind}: ply must be 0-{len(session.record.moves)}", kind, msg.id)
-    state = session.states[ply]
+    line = msg.get("line") if kind in ("analyse", "tree") else None
+    states = session.line_states(line)
+    ply = msg.get("ply", len(states) - 1)
+    if not 0 <= ply <= len(states) - 1:
+        raise ProtocolError("bad_request", f"{kind}: ply must be 0-{len(states) - 1}", kind, msg.id)
+    state = states[ply]
     game = session.game
     if kind in ("hint", "analyse", "tree") and game.is_terminal(state):
         raise ProtocolError("game_over", f"{kind}: the game is over in that position: nothing to search", kind, msg.id)
@@ -645,6 +647,8 @@ def _study(hub: Hub, client: Client, session: GameSession, msg: Message) -> None
         job = (study.tree, game, state, depth, algorithm)
     reply = {"hint": "hint", "analyse": "analysis", "review": "review", "tree": "tree"}[kind]
     extra = {} if kind == "review" else {"ply": ply, "player": game.to_move(state)}
+    if line is not None:
+        extra["line"] = line
 
     async def work() -> None:
         try:

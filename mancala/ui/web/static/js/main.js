@@ -93,6 +93,7 @@ function request(type, fields, what) {
 
 function onMessage(msg) {
   const what = msg.id !== undefined ? app.pending.get(msg.id) : undefined;
+  const id = msg.id;
   if (msg.id !== undefined && msg.type !== "joined") app.pending.delete(msg.id);
   // a request of ours that succeeded: the error of an earlier one no longer holds
   if (what !== undefined && msg.type !== "error" && what !== "after-link") clearError();
@@ -106,7 +107,10 @@ function onMessage(msg) {
     case "state": onState(msg); break;
     case "error": onError(msg, what); break;
     case "hint": showHint(msg); break;
-    case "analysis": $("analysis").replaceChildren(...renderAnalysis(msg, sideName(msg.player))); break;
+    case "analysis":
+      if (what === "evalbar") showEvalBar(msg, id === app.evalRequest);
+      else $("analysis").replaceChildren(...renderAnalysis(msg, sideName(msg.player)));
+      break;
     case "review": onReview(msg); break;
     case "tree": $("tree-out").replaceChildren(...renderTree(msg, app.state && unitOf(app.state))); break;
     case "view": showView(msg); break;
@@ -161,6 +165,10 @@ function onError(msg, what) {
   }
   // the answer to a panel's request is shown in that panel, and only there
   if (what === "review") $("history-values").textContent = "Show the values";
+  if (what === "evalbar") { // (a match, a finished position): the bar says it has no value
+    if (msg.id === app.evalRequest) setEvalBar(null, msg.message);
+    return;
+  }
   const panel = { analyse: "analysis", review: "review-out", tree: "tree-out" }[what];
   if (panel) {
     $(panel).replaceChildren(el("p", { class: "error", role: $(panel).hasAttribute("aria-live") ? null : "alert" }, msg.message));
@@ -305,6 +313,66 @@ async function playFrames(s) {
   }
 }
 
+// ---- the evaluation bar -------------------------------------------------------------
+
+/** Ask for the value of the position shown (when the bar is on and the position changed). */
+function updateEvalBar() {
+  const s = app.state;
+  const on = $("evalbar-on").checked && !!s;
+  $("eval-bar").hidden = !on;
+  document.body.dataset.evalbar = on ? "on" : "off";
+  if (!on) return;
+  const line = shownLine();
+  const ply = shownPly(s);
+  const key = `${s.game_id}:${line}:${ply}:${s.ply}`;
+  if (app.evalKey === key) return;
+  app.evalKey = key;
+  const over = app.viewing ? app.viewing.to_move === null : !!s.result || s.to_move === null;
+  if (over) { // the game's end: the result is the value
+    const b = app.viewing ? null : s.result;
+    setEvalBar(b ? { value: b.score[0], exact: true, unit: unitOf(s) } : null, "the game is over");
+    return;
+  }
+  const fields = { ply, seconds: 0.5 };
+  if (line !== null) fields.line = line;
+  setEvalBar(undefined, "evaluating…");
+  app.evalRequest = request("analyse", fields, "evalbar");
+}
+
+function showEvalBar(msg, newest) {
+  if (!newest || !msg.moves.length) return;
+  const best = msg.moves[0];
+  const value = msg.player === 0 ? best.value : best.value === "inf" ? "-inf" : best.value === "-inf" ? "inf" : -best.value;
+  setEvalBar({ value, exact: best.exact, unit: msg.unit });
+}
+
+/** Draw the bar: the first player's share from their side of the board, the value written on it;
+ * `undefined` while a value is awaited, `null` when there is none (`why`). */
+function setEvalBar(v, why = "") {
+  const bar = $("eval-bar");
+  const s = app.state;
+  const first = s ? s.players[0].name : "South";
+  bar.dataset.state = v === undefined ? "waiting" : v === null ? "none" : "value";
+  if (!v) {
+    bar.querySelector(".eval-text").textContent = v === undefined ? "…" : "–";
+    bar.setAttribute("aria-label", `Evaluation bar: ${why}`);
+    return;
+  }
+  const n = v.value === "inf" ? Infinity : v.value === "-inf" ? -Infinity : Number(v.value);
+  const scale = v.unit === "outcome" ? 1 : v.unit === "eval" ? 10 : 8; // the value that fills three quarters
+  const share = Number.isFinite(n) ? 0.5 + 0.5 * (v.unit === "outcome" ? Math.sign(n) : n / (Math.abs(n) + scale / 3)) : n > 0 ? 1 : 0;
+  // the first player's share grows from that player's side of the board as drawn
+  const flip = !!s && ((s.players[0].name === "North") !== flipped(s));
+  bar.querySelector(".eval-fill").style.height = `${(100 * (flip ? 1 - share : share)).toFixed(1)}%`;
+  bar.classList.toggle("flipped", !!flip);
+  bar.classList.toggle("exact", !!v.exact);
+  const text = fmtValue(v.value, v.unit);
+  bar.querySelector(".eval-text").textContent = text;
+  const unit = v.unit === "seeds" ? " seeds" : "";
+  bar.setAttribute("aria-label", `Evaluation bar: ${text}${unit} for ${first}${v.exact ? " (exact)" : " (estimate)"}`);
+  bar.title = bar.getAttribute("aria-label");
+}
+
 /** Whether the board is drawn turned round (North at the bottom): by default when every seat
  * this page plays sits at North now (a person playing North, after a pie swap too); the flip
  * button or F turns it from there. */
@@ -320,6 +388,8 @@ function flipBoard() {
   if (!s) return;
   if (app.viewing) showView(app.viewing);
   else render(app.animating && app.shown ? app.shown : s, { final: !app.animating });
+  app.evalKey = null;
+  updateEvalBar();
   announce(`The board is turned: ${flipped(s) ? "North" : "South"} at the bottom.`);
 }
 
@@ -418,6 +488,7 @@ function render(s, { final }) {
   }
   renderHistory(s);
   renderChoice(s);
+  updateEvalBar();
   $("copy-position").disabled = !s.position;
   $("copy-position").title = s.position ? "A link that opens this position" : "This game has no position notation: share the game instead";
 }
@@ -714,6 +785,7 @@ function showView(v) {
   document.body.dataset.line = inLine ? String(v.line) : "main";
   renderHistory(s);
   renderChoice(s);
+  updateEvalBar();
   if (moved) announce($("viewing-text").textContent);
 }
 
@@ -1084,6 +1156,12 @@ function wire() {
   $("redo").addEventListener("click", () => request("redo", {}, "redo"));
   $("hint").addEventListener("click", () => request("hint", {}, "hint"));
   $("flip").addEventListener("click", flipBoard);
+  $("evalbar-on").checked = localStorage.getItem("mancala-evalbar") === "1";
+  $("evalbar-on").addEventListener("change", () => {
+    localStorage.setItem("mancala-evalbar", $("evalbar-on").checked ? "1" : "0");
+    app.evalKey = null;
+    updateEvalBar();
+  });
   $("copy-position").addEventListener("click", () => copyLink("position"));
   $("copy-game").addEventListener("click", () => copyLink("game"));
   $("history-values").addEventListener("click", () => { $("history-values").textContent = "Evaluating…"; request("review", {}, "review"); });
