@@ -384,3 +384,37 @@ def test_the_evaluation_bar_follows_the_position_shown(page, server_url, axe_scr
     page.get_by_role("button", name=re.compile(r"^South pit 1: .*legal move")).click()
     expect(page.locator("body")).to_have_attribute("data-ply", "1")
     expect(bar).to_have_attribute("aria-label", re.compile(r"seeds for South"))
+
+
+# --- (8) the position editor ---------------------------------------------------------------------
+
+
+def test_a_position_is_set_up_checked_by_the_server_and_played_from(page, server_url, axe_script):
+    open_page(page, server_url, "?game=kalah&p0=human&p1=human&animate=0")
+    page.get_by_role("button", name="Set up a position…").click()
+    dialog = page.locator("#setup-dialog")
+    expect(dialog).to_be_visible()
+    dialog.get_by_label("South pit 1", exact=True).fill("0")
+    dialog.get_by_label("South's store").fill("4")
+    dialog.get_by_label("Side to move").select_option("N")
+    expect(page.locator("#setup-position")).to_contain_text("0-4-4-4-4-4-4-4-4-4-4-4-4-0-N")
+    shot(page, "setup-kalah")
+    check_axe(page, axe_script, "position editor")
+    dialog.get_by_role("button", name="Play from here").click()
+    expect(dialog).to_be_hidden()
+    expect(page.locator("body")).to_have_attribute("data-to-move", "1")
+    expect(page.get_by_role("img", name=re.compile(r"^South store .*: 4 seeds"))).to_be_visible()
+    # tic-tac-toe: a position no game reaches is refused by the server, in the editor
+    open_page(page, server_url, "?game=tictactoe&p0=human&p1=human&animate=0")
+    page.get_by_role("button", name="Set up a position…").click()
+    for square in (0, 1, 2):
+        dialog.get_by_role("button", name=f"square {square}: empty (click to change)").click()
+    expect(page.locator("#setup-position")).to_contain_text("XXX/.../...")
+    dialog.get_by_role("button", name="Play from here").click()
+    expect(page.locator("#setup-error")).to_contain_text("X moves first")
+    expect(dialog).to_be_visible()
+    # two of them made O: a legal position, O to move... after X's three, X to move
+    dialog.get_by_role("button", name="square 2: X (click to change)").click()
+    dialog.get_by_role("button", name="Play from here").click()
+    expect(dialog).to_be_hidden()
+    expect(page.get_by_role("button", name=re.compile(r"^square 2 .*: O"))).to_be_visible()

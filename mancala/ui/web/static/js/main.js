@@ -100,6 +100,7 @@ function onMessage(msg) {
   switch (msg.type) {
     case "welcome": setEngine(msg.engine); break;
     case "joined":
+      if (what === "setup" && $("setup-dialog").open) $("setup-dialog").close();
       if (msg.resume) sessionStorage.setItem("mancala-resume", JSON.stringify({ game_id: msg.game_id, resume: msg.resume }));
       else sessionStorage.setItem("mancala-resume", JSON.stringify({ game_id: msg.game_id, resume: "" }));
       app.seats = msg.seats;
@@ -155,6 +156,12 @@ function onError(msg, what) {
     app.linkError = true;
     app.linkPly = null;
     request("create", { game: "kalah", players: ["human", "medium"] }, "after-link");
+    return;
+  }
+  if (what === "setup") { // the server's reason, in the editor, which stays open
+    $("setup-error").hidden = false;
+    $("setup-error").textContent = msg.message;
+    if (!$("setup-dialog").open) $("setup-dialog").showModal();
     return;
   }
   if (what === "new-form") {
@@ -612,6 +619,12 @@ function shownPly(s) {
   return app.viewing ? app.viewing.ply : s.ply;
 }
 
+/** The fields that name the position shown (`ply`, and `line` in a side line) for a study request. */
+function shownFields() {
+  if (!app.viewing) return {};
+  return shownLine() === null ? { ply: app.viewing.ply } : { ply: app.viewing.ply, line: shownLine() };
+}
+
 function shownLine() {
   return app.viewing && app.viewing.line !== null && app.viewing.line !== undefined ? app.viewing.line : null;
 }
@@ -958,6 +971,93 @@ async function loadFile(file) {
   request("load", { record }, "load");
 }
 
+// ---- the position editor ------------------------------------------------------------
+// It writes the game's position string (docs/web.md, "Links") from what is set up; the server
+// checks the position (the rules' start option) and says why one is refused.
+
+/** Open the editor on the position shown. */
+function openSetup() {
+  const s = app.state;
+  if (!s) return;
+  const board = app.viewing ? app.viewing.board : s.board;
+  const kind = board.kind;
+  const grid = $("setup-board");
+  $("setup-error").hidden = true;
+  const side = $("setup-side");
+  const toMove = app.viewing ? app.viewing.to_move : s.to_move;
+  if (kind === "kalah" || kind === "oware") {
+    const names = kind === "oware" ? board.names : null;
+    const n = kind === "oware" ? board.houses : board.pits;
+    const label = (cell) => {
+      if (cell === board.stores[0]) return "South's store";
+      if (cell === board.stores[1]) return "North's store";
+      if (names) return `House ${names[cell]} (${cell < n ? "South" : "North"})`;
+      return cell < n ? `South pit ${cell + 1}` : `North pit ${cell - n}`;
+    };
+    const input = (cell, row, col) => el("input", { type: "number", min: "0", max: "1000", value: String(board.cells[cell]),
+      "aria-label": label(cell), dataset: { cell }, style: `grid-row:${row};grid-column:${col}`, class: "setup-count" });
+    const items = [];
+    board.rows.north.forEach((cell, i) => items.push(input(cell, 1, i + 2)));
+    board.rows.south.forEach((cell, i) => items.push(input(cell, 2, i + 2)));
+    items.push(input(board.stores[1], "1 / 3", 1), input(board.stores[0], "1 / 3", n + 2));
+    grid.className = "setup-board pits";
+    grid.style.gridTemplateColumns = `repeat(${n + 2}, minmax(0, 1fr))`;
+    grid.replaceChildren(...items);
+    side.replaceChildren(el("option", { value: "S" }, "South"), el("option", { value: "N" }, "North"));
+    const seat = kind === "kalah" ? board.to_move_seat : toMove;
+    side.value = seat === 1 ? "N" : "S";
+    side.disabled = false;
+    $("setup-help").textContent = "Type the seeds in each pit and store (North's row on top, as South sees the board), and choose who moves.";
+  } else if (kind === "tictactoe") {
+    const cells = [...board.cells];
+    const cellButton = (i) => el("button", { type: "button", class: "setup-cell", dataset: { cell: i, mark: cells[i] },
+      "aria-label": `square ${i}: ${cells[i] === "." ? "empty" : cells[i]} (click to change)`,
+      onclick: (e) => {
+        const b = e.currentTarget;
+        const next = { ".": "X", X: "O", O: "." }[b.dataset.mark];
+        b.dataset.mark = next;
+        b.textContent = next === "." ? "" : next;
+        b.setAttribute("aria-label", `square ${i}: ${next === "." ? "empty" : next} (click to change)`);
+        setupChanged();
+      } }, cells[i] === "." ? "" : cells[i]);
+    grid.className = "setup-board ttt-setup";
+    grid.style.gridTemplateColumns = "";
+    grid.replaceChildren(...cells.map((_, i) => cellButton(i)));
+    side.replaceChildren(el("option", { value: "auto" }, "follows from the marks (X moves first)"));
+    side.disabled = true;
+    $("setup-help").textContent = "Click a square to cycle it: empty, X, O.";
+  } else {
+    showError(`${s.game.title} has no position notation here, so its positions cannot be set up: open a game by its moves instead.`);
+    return;
+  }
+  setupChanged();
+  $("setup-dialog").showModal();
+}
+
+/** The position string of what the editor holds. */
+function setupString() {
+  const s = app.state;
+  const kind = s.board.kind;
+  if (kind === "tictactoe") {
+    const marks = [...$("setup-board").querySelectorAll("[data-mark]")].map((b) => b.dataset.mark).join("");
+    return `${marks.slice(0, 3)}/${marks.slice(3, 6)}/${marks.slice(6)}`;
+  }
+  const counts = [...$("setup-board").querySelectorAll("input[data-cell]")]
+    .sort((a, b) => Number(a.dataset.cell) - Number(b.dataset.cell)).map((i) => String(Math.max(0, Math.floor(Number(i.value) || 0))));
+  return `${counts.join("-")}-${$("setup-side").value}`;
+}
+
+function setupChanged() {
+  $("setup-position").textContent = `Position string: ${setupString()}`;
+}
+
+function startSetup(event) {
+  event.preventDefault();
+  $("setup-error").hidden = true;
+  const s = app.state;
+  request("create", { game: s.game.spec, position: setupString(), players: ["human", "human"] }, "setup");
+}
+
 // ---- the new-game form --------------------------------------------------------------
 
 async function loadCatalogue() {
@@ -1090,7 +1190,7 @@ function startFromForm(event) {
 function onKey(event) {
   if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey) return;
   const tag = (event.target.tagName || "").toLowerCase();
-  if (tag === "input" || tag === "select" || tag === "textarea" || $("new-dialog").open) return;
+  if (tag === "input" || tag === "select" || tag === "textarea" || $("new-dialog").open || $("setup-dialog").open) return;
   const s = app.state;
   if (event.key === "Escape" && app.selected) { cancelChoice(); return; }
   if (event.key === "Escape" && app.viewing) { leaveView(); return; }
@@ -1174,6 +1274,11 @@ function wire() {
   $("new-game").addEventListener("click", () => { $("new-error").hidden = true; $("new-dialog").showModal(); });
   $("new-cancel").addEventListener("click", () => $("new-dialog").close());
   $("new-form").addEventListener("submit", startFromForm);
+  $("setup").addEventListener("click", openSetup);
+  $("setup-cancel").addEventListener("click", () => $("setup-dialog").close());
+  $("setup-form").addEventListener("submit", startSetup);
+  $("setup-form").addEventListener("input", setupChanged);
+  $("setup-side").addEventListener("change", setupChanged);
   $("f-game").addEventListener("change", () => { formPresets(); formChanged(); });
   $("f-preset").addEventListener("change", () => formChanged(true));
   for (const side of [0, 1]) {
@@ -1181,14 +1286,14 @@ function wire() {
   }
   $("analyse").addEventListener("click", () => {
     $("analysis").textContent = "Analysing…";
-    request("analyse", app.viewing ? { ply: app.viewing.ply } : {}, "analyse");
+    request("analyse", shownFields(), "analyse");
   });
   $("review").addEventListener("click", () => { $("review-out").textContent = "Reviewing…"; request("review", {}, "review"); });
   $("tree-form").addEventListener("submit", (e) => {
     e.preventDefault();
     $("tree-out").textContent = "Searching…";
     const fields = { depth: Number($("tree-depth").value), algorithm: $("tree-algo").value };
-    if (app.viewing) fields.ply = app.viewing.ply;
+    Object.assign(fields, shownFields());
     request("tree", fields, "tree");
   });
   $("view-back").addEventListener("click", leaveView);
