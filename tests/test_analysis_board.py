@@ -418,3 +418,26 @@ def test_a_position_is_set_up_checked_by_the_server_and_played_from(page, server
     dialog.get_by_role("button", name="Play from here").click()
     expect(dialog).to_be_hidden()
     expect(page.get_by_role("button", name=re.compile(r"^square 2 .*: O"))).to_be_visible()
+
+
+# --- (9) the opening explorer ----------------------------------------------------------------------
+
+
+def test_the_opening_explorer_gives_the_books_values_and_main_line(page, server_url, axe_script):
+    open_page(page, server_url, "?game=kalah&p0=human&p1=human&animate=0")
+    page.locator("#explorer-panel summary").click()
+    table = page.locator("#explorer-table tbody tr")
+    expect(table).to_have_count(6)
+    # standard Kalah's book: 3 is best, worth +8 for South, and the main line starts 3 6
+    expect(table.first).to_have_attribute("data-move", "3")
+    expect(table.first.locator("td.num")).to_have_text("+8")
+    expect(page.locator("#explorer-line")).to_contain_text("South 3 6")
+    # it follows the position: after 3, five moves are left
+    page.get_by_role("button", name=re.compile(r"^South pit 3: .*legal move")).click()
+    expect(table).to_have_count(5)
+    shot(page, "explorer")
+    check_axe(page, axe_script, "opening explorer")
+    # Oware has no book: said so
+    open_page(page, server_url, "?game=oware&p0=human&p1=human&animate=0")
+    page.locator("#explorer-panel summary").click()
+    expect(page.locator("#explorer-text")).to_contain_text("only Kalah has one")

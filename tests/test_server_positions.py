@@ -177,3 +177,13 @@ def test_older_records_load_unchanged_and_a_bad_side_line_is_named():
         record_from_json(bad)
     with pytest.raises(Exception, match="needs format version 3"):
         record_from_json({**old, "variations": []})
+
+
+def test_the_opening_explorer_reads_kalahs_book_and_says_when_there_is_none(conn):
+    conn.create("kalah", ["human", "human"])
+    book = conn.ask("explore", "explorer")
+    assert book["available"] and len(book["moves"]) == 6 and all(m["in_book"] for m in book["moves"])
+    assert book["moves"][0] == {"move": "3", "value": 8, "in_book": True} and book["line"][:2] == ["3", "6"]
+    conn.create("oware", ["human", "human"])
+    none = conn.ask("explore", "explorer")
+    assert not none["available"] and "only Kalah" in none["text"]

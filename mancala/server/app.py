@@ -613,14 +613,14 @@ def _study(hub: Hub, client: Client, session: GameSession, msg: Message) -> None
     kind = msg.type
     if kind != "review":
         session._check_study_allowed(kind)
-    line = msg.get("line") if kind in ("analyse", "tree") else None
+    line = msg.get("line") if kind in ("analyse", "tree", "explore") else None
     states = session.line_states(line)
     ply = msg.get("ply", len(states) - 1)
     if not 0 <= ply <= len(states) - 1:
         raise ProtocolError("bad_request", f"{kind}: ply must be 0-{len(states) - 1}", kind, msg.id)
     state = states[ply]
     game = session.game
-    if kind in ("hint", "analyse", "tree") and game.is_terminal(state):
+    if kind in ("hint", "analyse", "tree", "explore") and game.is_terminal(state):
         raise ProtocolError("game_over", f"{kind}: the game is over in that position: nothing to search", kind, msg.id)
     if kind == "review" and session.strict and not session.over():
         raise ProtocolError("refused", "review is available once the match is over", kind, msg.id)
@@ -631,6 +631,8 @@ def _study(hub: Hub, client: Client, session: GameSession, msg: Message) -> None
         job = (study.hint, game, state, _clamp(msg.get("seconds", 1.0), 0.05, 10.0))
     elif kind == "analyse":
         job = (study.analysis, game, state, _clamp(msg.get("seconds", 2.0), 0.05, 10.0))
+    elif kind == "explore":
+        job = (study.explore, game, state)
     elif kind == "review":
         job = (study.review, game, list(session.record.moves), _clamp(msg.get("seconds", 0.2), 0.02, 2.0))
     else:
@@ -645,7 +647,7 @@ def _study(hub: Hub, client: Client, session: GameSession, msg: Message) -> None
                 "bad_request", f"tree: algorithm must be alphabeta or minimax, got {algorithm!r}", kind, msg.id
             )
         job = (study.tree, game, state, depth, algorithm)
-    reply = {"hint": "hint", "analyse": "analysis", "review": "review", "tree": "tree"}[kind]
+    reply = {"hint": "hint", "analyse": "analysis", "review": "review", "tree": "tree", "explore": "explorer"}[kind]
     extra = {} if kind == "review" else {"ply": ply, "player": game.to_move(state)}
     if line is not None:
         extra["line"] = line
@@ -706,4 +708,5 @@ GAME_HANDLERS: dict[str, Callable[[Hub, Client, GameSession, Message], None]] = 
     "analyse": _study,
     "review": _study,
     "tree": _study,
+    "explore": _study,
 }

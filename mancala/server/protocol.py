@@ -42,6 +42,7 @@ MESSAGES: dict[str, dict[str, tuple[tuple[type, ...], bool]]] = {
     "hint": {"seconds": (_NUM, False)},
     "analyse": {"seconds": (_NUM, False), "ply": ((int,), False), "line": ((int,), False)},
     "review": {"seconds": (_NUM, False)},
+    "explore": {"ply": ((int,), False), "line": ((int,), False)},
     "tree": {"depth": ((int,), False), "algorithm": ((str,), False), "ply": ((int,), False), "line": ((int,), False)},
     "view": {"ply": ((int,), True), "line": ((int,), False)},
     "branch": {"ply": ((int,), True), "move": ((str, int), True), "line": ((int,), False)},

@@ -175,6 +175,59 @@ def position_values(game: Game, state, seconds: float) -> tuple[list[dict], list
     return rows, line
 
 
+def explore(game: Game, state) -> dict:
+    """The opening explorer: the opening book's exact value (for the player to move) of every
+    legal move whose position the book holds, and the book's main line from here.  Only Kalah
+    has books (``mancala book``), for some rules; anything else says so in ``text``."""
+    if not isinstance(game, Kalah):
+        return {
+            "available": False,
+            "text": f"no opening book for {game.name}: only Kalah has one",
+            "moves": [],
+            "line": [],
+            "turns": [],
+        }
+    from mancala.engine.book import book_line, probe, shipped_book  # noqa: PLC0415 (the engine loads only when needed)
+
+    if shipped_book(game.rules) is None:
+        return {
+            "available": False,
+            "text": "no opening book for these Kalah rules",
+            "moves": [],
+            "line": [],
+            "turns": [],
+        }
+    mover = game.to_move(state)
+    found: list[tuple[str, float | None]] = []
+    for move in game.legal_moves(state):
+        child = game.apply(state, move)
+        value: float | None = None
+        if game.is_terminal(child):
+            value = float(game.score(child, mover))
+        else:
+            hit = probe(game, child)
+            if hit is not None:
+                value = float(hit[1] if game.to_move(child) == mover else -hit[1])
+        found.append((str(move), value))
+    found.sort(key=lambda r: (r[1] is None, -(r[1] or 0.0)))
+    rows = [{"move": m, "value": jsonable(v) if v is not None else None, "in_book": v is not None} for m, v in found]
+    line = [str(m) for m in book_line(game, state)] if not game.is_terminal(state) else []
+    known = sum(v is not None for _, v in found)
+    text = (
+        f"the book knows {known} of {len(rows)} moves here" + ("" if line else "; this position is not in it")
+        if known or line
+        else "this position is out of the book"
+    )
+    return {
+        "available": True,
+        "text": text,
+        "moves": rows,
+        "line": line,
+        "turns": line_by_turn(game, state, line),
+        "unit": unit(game),
+    }
+
+
 def forget_positions() -> None:
     """Drop the tables kept by :func:`position_values` (a test starting afresh)."""
     _kept.clear()

@@ -4,7 +4,7 @@
 import { Connection } from "./conn.js";
 import { drawBoard, el, describePlayer } from "./boards.js";
 import { framesFor, frameSchedule } from "./animate.js";
-import { renderAnalysis, renderReview, renderTree, fmtValue, lineText } from "./panels.js";
+import { renderAnalysis, renderExplorer, renderReview, renderTree, fmtValue, lineText } from "./panels.js";
 
 const $ = (id) => document.getElementById(id);
 const MAX_RECORD_BYTES = 60 * 1024; // the server refuses messages over 64 KiB
@@ -113,6 +113,9 @@ function onMessage(msg) {
       else $("analysis").replaceChildren(...renderAnalysis(msg, sideName(msg.player)));
       break;
     case "review": onReview(msg); break;
+    case "explorer":
+      if (id === app.exploreRequest) $("explorer-out").replaceChildren(...renderExplorer(msg, sideName(msg.player)));
+      break;
     case "tree": $("tree-out").replaceChildren(...renderTree(msg, app.state && unitOf(app.state))); break;
     case "view": showView(msg); break;
     case "record": download(msg); break;
@@ -176,7 +179,7 @@ function onError(msg, what) {
     if (msg.id === app.evalRequest) setEvalBar(null, msg.message);
     return;
   }
-  const panel = { analyse: "analysis", review: "review-out", tree: "tree-out" }[what];
+  const panel = { analyse: "analysis", review: "review-out", tree: "tree-out", explore: "explorer-out" }[what];
   if (panel) {
     $(panel).replaceChildren(el("p", { class: "error", role: $(panel).hasAttribute("aria-live") ? null : "alert" }, msg.message));
     return;
@@ -318,6 +321,21 @@ async function playFrames(s) {
     while (next + 1 < frames.length && starts[next + 1] <= now) next++;
     i = now >= end ? frames.length : next;
   }
+}
+
+// ---- the opening explorer ------------------------------------------------------------
+
+/** Ask for the book's values of the position shown, while the explorer is open. */
+function updateExplorer() {
+  const s = app.state;
+  if (!s || !$("explorer-panel").open) return;
+  const key = `${s.game_id}:${shownLine()}:${shownPly(s)}:${s.ply}`;
+  if (app.exploreKey === key) return;
+  app.exploreKey = key;
+  const over = app.viewing ? app.viewing.to_move === null : !!s.result || s.to_move === null;
+  if (over) { $("explorer-out").replaceChildren(el("p", {}, "The game is over in this position.")); return; }
+  $("explorer-out").textContent = "Reading the book…";
+  app.exploreRequest = request("explore", shownFields(), "explore");
 }
 
 // ---- the evaluation bar -------------------------------------------------------------
@@ -496,6 +514,7 @@ function render(s, { final }) {
   renderHistory(s);
   renderChoice(s);
   updateEvalBar();
+  updateExplorer();
   $("copy-position").disabled = !s.position;
   $("copy-position").title = s.position ? "A link that opens this position" : "This game has no position notation: share the game instead";
 }
@@ -799,6 +818,7 @@ function showView(v) {
   renderHistory(s);
   renderChoice(s);
   updateEvalBar();
+  updateExplorer();
   if (moved) announce($("viewing-text").textContent);
 }
 
@@ -1275,6 +1295,7 @@ function wire() {
   $("new-cancel").addEventListener("click", () => $("new-dialog").close());
   $("new-form").addEventListener("submit", startFromForm);
   $("setup").addEventListener("click", openSetup);
+  $("explorer-panel").addEventListener("toggle", () => { app.exploreKey = null; updateExplorer(); });
   $("setup-cancel").addEventListener("click", () => $("setup-dialog").close());
   $("setup-form").addEventListener("submit", startSetup);
   $("setup-form").addEventListener("input", setupChanged);

@@ -43,6 +43,22 @@ export function renderAnalysis(msg, name) {
   ];
 }
 
+/** The opening explorer's content from an `explorer` message. */
+export function renderExplorer(msg, name) {
+  if (!msg.available) return [el("p", { id: "explorer-text" }, `No opening book here: ${msg.text}.`)];
+  const rows = msg.moves.map((m) => el("tr", { class: m.in_book && m === msg.moves[0] ? "best" : "", dataset: { move: m.move } },
+    el("td", {}, m.move), el("td", { class: "num" }, m.in_book ? fmtValue(m.value, msg.unit) : "–"),
+    el("td", {}, m.in_book ? exactMark(true) : el("span", { class: "estimate" }, "not in the book"))));
+  return [
+    el("p", { id: "explorer-text" }, `${msg.text[0].toUpperCase()}${msg.text.slice(1)}.`),
+    el("div", { class: "table-scroll" }, el("table", { class: "values", id: "explorer-table" },
+      el("caption", { class: "visually-hidden" }, `Book values for ${name}, the player to move`),
+      el("thead", {}, el("tr", {}, el("th", {}, "move"), el("th", {}, `value for ${name}`), el("th", {}, "book"))),
+      el("tbody", {}, rows))),
+    el("p", { id: "explorer-line" }, msg.line.length ? ["Main line: ", el("span", { class: "line" }, lineText(msg))] : "The book has no line from here."),
+  ];
+}
+
 /** What a move class is called and marked with (the server classes each reviewed move). */
 export const CLASSES = {
   best: { mark: "", text: "best" },
