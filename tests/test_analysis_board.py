@@ -441,3 +441,31 @@ def test_the_opening_explorer_gives_the_books_values_and_main_line(page, server_
     open_page(page, server_url, "?game=oware&p0=human&p1=human&animate=0")
     page.locator("#explorer-panel summary").click()
     expect(page.locator("#explorer-text")).to_contain_text("only Kalah has one")
+
+
+def test_search_tree_nodes_show_their_position_on_focus(page, server_url, axe_script):
+    open_page(page, server_url, "?game=kalah(pits=3,seeds=2)&p0=human&p1=human&animate=0")
+    page.locator("#tree-panel summary").click()
+    page.get_by_role("button", name="Show the tree").click()
+    root = page.locator("#tree-root > li > button.toggle")
+    root.focus()
+    picture = page.locator("#tree-root > li > .node-pos")
+    expect(picture).to_be_visible()
+    expect(picture).to_have_text("position: North 2 2 2 (store 0) · South 2 2 2 (store 0)")
+    root.click()
+    child = page.locator("#tree-root > li > ul > li").first
+    child.locator("button.toggle, .leafnode").first.hover()
+    expect(child.locator(".node-pos").first).to_be_visible()
+    shot(page, "tree-position")
+    check_axe(page, axe_script, "search tree positions")
+
+
+def test_the_engines_top_three_lines_on_demand(page, server_url, axe_script):
+    open_page(page, server_url, "?game=kalah(pits=3,seeds=2)&p0=human&p1=human&animate=0")
+    page.locator("#analysis-panel summary").click()
+    page.get_by_role("button", name="Top three lines").click()
+    lines = page.locator("#top-lines li")
+    expect(lines).to_have_count(3)
+    firsts = lines.locator(".line").evaluate_all("(ls) => ls.map((l) => l.textContent.split(' ')[1])")
+    assert len(set(firsts)) == 3, firsts  # three different first moves
+    check_axe(page, axe_script, "top lines")

@@ -187,3 +187,13 @@ def test_the_opening_explorer_reads_kalahs_book_and_says_when_there_is_none(conn
     conn.create("oware", ["human", "human"])
     none = conn.ask("explore", "explorer")
     assert not none["available"] and "only Kalah" in none["text"]
+
+
+def test_analyse_gives_the_top_lines_when_asked(conn):
+    conn.create("kalah(pits=3,seeds=2)", ["human", "human"])
+    table = conn.ask("analyse", "analysis", seconds=0.3, lines=3)
+    top = table["top_lines"]
+    assert [t["move"] for t in top] == [m["move"] for m in table["moves"][:3]]
+    assert all(t["line"][0] == t["move"] and t["turns"] for t in top)
+    assert conn.ask("analyse", "analysis", lines=9)["code"] == "bad_request"
+    assert "top_lines" not in conn.ask("analyse", "analysis", seconds=0.1)

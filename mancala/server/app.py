@@ -630,7 +630,10 @@ def _study(hub: Hub, client: Client, session: GameSession, msg: Message) -> None
     if kind == "hint":
         job = (study.hint, game, state, _clamp(msg.get("seconds", 1.0), 0.05, 10.0))
     elif kind == "analyse":
-        job = (study.analysis, game, state, _clamp(msg.get("seconds", 2.0), 0.05, 10.0))
+        lines = msg.get("lines", 0)
+        if not isinstance(lines, int) or isinstance(lines, bool) or not 0 <= lines <= 5:
+            raise ProtocolError("bad_request", f"analyse: lines must be 0-5, got {lines!r}", kind, msg.id)
+        job = (study.analysis, game, state, _clamp(msg.get("seconds", 2.0), 0.05, 10.0), lines)
     elif kind == "explore":
         job = (study.explore, game, state)
     elif kind == "review":

@@ -40,7 +40,7 @@ MESSAGES: dict[str, dict[str, tuple[tuple[type, ...], bool]]] = {
     "undo": {},
     "redo": {},
     "hint": {"seconds": (_NUM, False)},
-    "analyse": {"seconds": (_NUM, False), "ply": ((int,), False), "line": ((int,), False)},
+    "analyse": {"seconds": (_NUM, False), "ply": ((int,), False), "line": ((int,), False), "lines": ((int,), False)},
     "review": {"seconds": (_NUM, False)},
     "explore": {"ply": ((int,), False), "line": ((int,), False)},
     "tree": {"depth": ((int,), False), "algorithm": ((str,), False), "ply": ((int,), False), "line": ((int,), False)},

@@ -23,7 +23,7 @@ from mancala.games.kalah import Kalah
 from mancala.players import Memory, Player, player_memory, rebuild_player, restore_memory
 from mancala.search.core import INF, Node, SearchAborted, Tracer, alphabeta, minimax
 from mancala.search.explain import compact_board, line_by_turn, prune_reason
-from mancala.server.views import jsonable
+from mancala.server.views import jsonable, position_string
 
 #: the deepest search tree the ``tree`` request draws, in turns, and its most nodes
 MAX_TREE_DEPTH = 5
@@ -401,9 +401,21 @@ def _who_wins(game: Game, state, value: float) -> str:
     return f"perfect play: {winner} wins"
 
 
-def analysis(game: Game, state, seconds: float) -> dict:
-    """Every legal move's value for the player to move, the best line and a summary."""
+def analysis(game: Game, state, seconds: float, lines: int = 0) -> dict:
+    """Every legal move's value for the player to move, the best line and a summary; with
+    ``lines``, the expected line after each of that many best moves too (``top_lines``: each
+    move's position searched for its own line, ``seconds`` shared out)."""
     rows, line = position_values(game, state, seconds)
+    top: list[dict] = []
+    for row in rows[: max(0, lines)]:
+        if row is rows[0] and line[:1] == [row["move"]]:
+            after = line
+        else:
+            move = game.parse_move(state, row["move"])
+            child = game.apply(state, move)
+            rest = [] if game.is_terminal(child) else position_values(game, child, seconds / 2)[1]
+            after = [row["move"], *rest]
+        top.append({**row, "line": after[:16], "turns": line_by_turn(game, state, after[:16])})
     solved = bool(rows) and all(r["exact"] for r in rows)
     if not rows:
         summary = "the game is over"
@@ -421,6 +433,7 @@ def analysis(game: Game, state, seconds: float) -> dict:
         "unit": unit(game),
         "solved": solved,
         "summary": summary,
+        **({"top_lines": top} if lines else {}),
     }
 
 
@@ -544,6 +557,7 @@ class TreeTracer(Tracer):
             "prune_reason": None,
             "why": None,
             "board": compact_board(self.game, node.state) or None,
+            "position": position_string(self.game, node.state),
         }
         if self.game.name == "kalah":
             d["cells"] = list(node.state.board)

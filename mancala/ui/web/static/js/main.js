@@ -1309,6 +1309,10 @@ function wire() {
     $("analysis").textContent = "Analysing…";
     request("analyse", shownFields(), "analyse");
   });
+  $("top-lines-btn").addEventListener("click", () => {
+    $("analysis").textContent = "Analysing the three best moves…";
+    request("analyse", { ...shownFields(), lines: 3 }, "analyse");
+  });
   $("review").addEventListener("click", () => { $("review-out").textContent = "Reviewing…"; request("review", {}, "review"); });
   $("tree-form").addEventListener("submit", (e) => {
     e.preventDefault();

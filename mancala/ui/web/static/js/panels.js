@@ -39,7 +39,10 @@ export function renderAnalysis(msg, name) {
     el("table", { class: "values", id: "analysis-table" },
       el("thead", {}, el("tr", {}, el("th", {}, "move"), el("th", {}, "value"), el("th", {}, "exact?"))),
       el("tbody", {}, rows)),
-    msg.line && msg.line.length ? el("p", {}, "Expected line: ", el("span", { class: "line" }, lineText(msg))) : null,
+    msg.line && msg.line.length && !msg.top_lines ? el("p", {}, "Expected line: ", el("span", { class: "line" }, lineText(msg))) : null,
+    msg.top_lines ? el("div", { id: "top-lines" }, el("h3", {}, `The engine's top ${msg.top_lines.length} lines`),
+      el("ol", { class: "top-lines" }, msg.top_lines.map((t) => el("li", {},
+        el("strong", {}, fmtValue(t.value, msg.unit)), " ", exactMark(t.exact), " ", el("span", { class: "line" }, lineText(t)))))) : null,
   ];
 }
 
@@ -157,6 +160,19 @@ export function renderReview(msg, names, onGo = () => {}, current = null) {
   ];
 }
 
+/** A node's position in words, for its hover and focus picture: Kalah's two rows and stores,
+ * tic-tac-toe's rows, else the game's position string. */
+export function nodePicture(node) {
+  if (node.cells) {
+    const c = node.cells;
+    const n = (c.length - 2) / 2;
+    return `North ${c.slice(n + 1, 2 * n + 1).reverse().join(" ")} (store ${c[2 * n + 1]}) · South ${c.slice(0, n).join(" ")} (store ${c[n]})`;
+  }
+  return node.board || node.position || "";
+}
+
+let nodeCount = 0;
+
 /** One tree node as a list item; children drawn when the node is expanded. */
 function nodeItem(node, unit) {
   const hasKids = node.children && node.children.length > 0;
@@ -164,10 +180,13 @@ function nodeItem(node, unit) {
   const label = `${node.move === null ? "root" : "move " + node.move} · ${who} · value ${fmtValue(node.value, unit)}`;
   const window = node.window ? ` window [${fmtValue(node.window[0])}, ${fmtValue(node.window[1])}]` : "";
   const li = el("li", { class: "node" });
+  const picture = nodePicture(node);
+  const posId = `node-pos-${++nodeCount}`;
+  const pos = picture ? el("span", { class: "node-pos", id: posId }, `position: ${picture}`) : null;
   const body = el("ul", { class: "tree", hidden: true });
   const expandable = hasKids || (node.pruned && node.pruned.length > 0);
-  const toggle = !expandable ? el("span", { class: "leafnode" }, "• ", label) : el("button", {
-    type: "button", class: "toggle", "aria-expanded": "false",
+  const toggle = !expandable ? el("span", { class: "leafnode", tabindex: pos ? "0" : null, "aria-describedby": pos ? posId : null, title: picture || null }, "• ", label) : el("button", {
+    type: "button", class: "toggle", "aria-expanded": "false", "aria-describedby": pos ? posId : null, title: picture || null,
     onclick: () => {
       const open = toggle.getAttribute("aria-expanded") === "true";
       if (!open && !body.dataset.filled) {
@@ -183,7 +202,7 @@ function nodeItem(node, unit) {
       body.hidden = open;
     },
   }, el("span", {}, "▸"), " ", label);
-  li.append(toggle, el("span", { class: "win" }, window));
+  li.append(toggle, pos, el("span", { class: "win" }, window));
   if (node.leaf || node.terminal) li.append(el("span", { class: "win" }, ` — ${node.why || (node.terminal ? "game over" : "depth limit")}`));
   if (node.pruned && node.pruned.length) li.append(el("span", { class: "pruned" }, ` ✂ ${node.pruned.length} pruned`));
   li.append(body);
