@@ -121,14 +121,18 @@ def test_players_are_named_each_notice_once_and_the_status_is_true_while_sowing(
     expect(page.locator("#board")).to_contain_text("Greedy AI")
     assert "greedy AI" not in page.locator("body").inner_text()
     # while the person's move is sown the status says so, never "Your move"
-    page.evaluate("""() => { window.statuses = []; new MutationObserver(() => {
-        if (document.body.dataset.busy === 'animating') window.statuses.push(document.getElementById('to-move').textContent); })
-        .observe(document.getElementById('board'), {childList: true, subtree: true}); }""")
+    expect(page.locator("#animate")).to_be_checked()
+    page.locator("#speed").fill("2")  # slow enough to look at
+    page.evaluate("""() => { window.statuses = []; const look = () => {
+        if (document.body.dataset.busy === 'animating') window.statuses.push(document.getElementById('to-move').textContent);
+        requestAnimationFrame(look); }; look(); }""")
     page.get_by_role("button", name="South pit 1: 2 seeds, legal move").click()
+    page.wait_for_function("document.body.dataset.ply === '1' || Number(document.body.dataset.ply) > 1")
     settled(page)
     statuses = page.evaluate("window.statuses")
     assert statuses and all("Your move" not in s for s in statuses), statuses
     assert any(s.startswith("South plays 1") for s in statuses), statuses
+    page.locator("#animate").uncheck()  # the rest of the game without animation
     # play to the end: "game over" is said once on the screen
     for _ in range(40):
         settled(page)
@@ -469,3 +473,44 @@ def test_the_engines_top_three_lines_on_demand(page, server_url, axe_script):
     firsts = lines.locator(".line").evaluate_all("(ls) => ls.map((l) => l.textContent.split(' ')[1])")
     assert len(set(firsts)) == 3, firsts  # three different first moves
     check_axe(page, axe_script, "top lines")
+
+
+# --- done: in every game ---------------------------------------------------------------------------
+
+EVERY_GAME = [
+    ("kalah(pits=3,seeds=2)", "3,3,2,3,1,3", "1"),
+    ("oware", "F,f,E,e,F,f", "A"),
+    ("bao", "A7R*,a7R*,A8R*,a8R*,A6R*,a6R*", "A6L*"),
+    ("tictactoe", "8,7,6,5,4,3", "0"),
+]
+
+
+def test_in_every_game_a_game_is_reviewed_from_its_graph_a_side_line_tried_shared_and_flipped(page, server_url):
+    if page.width_name != "phone":
+        pytest.skip("each screen is checked at desktop width by the tests above; this walk runs at phone width")
+    for spec, moves, other in EVERY_GAME:
+        open_page(page, server_url, f"?game={spec}&moves={moves}&animate=0")
+        expect(page.locator("#history button[data-ply]:not(.line-move)")).to_have_count(6)
+        # the review's graph: a point goes to its position
+        if not page.locator("#review-panel").evaluate("(d) => d.open"):
+            page.locator("#review-panel summary").click()
+        page.get_by_role("button", name="Review the moves played").click()
+        expect(page.locator("#eval-graph circle.pt")).to_have_count(7)
+        page.locator("#eval-graph circle.pt[data-ply='2']").click()
+        expect(page.locator("body")).to_have_attribute("data-viewing", "2")
+        # a side line from there (typed in notation), the game untouched
+        page.locator("#move-input").fill(other)
+        page.locator("#move-input").press("Enter")
+        expect(page.locator("body")).to_have_attribute("data-line", "0")
+        expect(page.locator("#history li.variation")).to_have_count(1)
+        expect(page.locator("#history button[data-ply]:not(.line-move)")).to_have_count(6)
+        # shared: the position (Bao, which has no position string: the game)
+        share = "Copy game link" if spec == "bao" else "Copy position link"
+        page.get_by_role("button", name=share).click()
+        expect(page.locator("#share-link")).to_have_value(re.compile("position=|moves="))
+        # flipped (tic-tac-toe has no sides)
+        if spec != "tictactoe":
+            before = page.locator("body").get_attribute("data-flipped")
+            page.get_by_role("button", name="⇅ Flip board").click()
+            expect(page.locator("body")).not_to_have_attribute("data-flipped", before)
+        shot(page, f"every-game-{spec.split('(')[0]}")

@@ -413,6 +413,8 @@ function flipBoard() {
   if (!s) return;
   if (app.viewing) showView(app.viewing);
   else render(app.animating && app.shown ? app.shown : s, { final: !app.animating });
+  document.body.dataset.flipped = flipped(s) ? "yes" : "no";
+  $("flip").setAttribute("aria-pressed", flipped(s) ? "true" : "false");
   app.evalKey = null;
   updateEvalBar();
   announce(`The board is turned: ${flipped(s) ? "North" : "South"} at the bottom.`);
@@ -736,7 +738,10 @@ function shareLink(kind) {
     url.searchParams.set("position", position);
   } else {
     url.searchParams.set("moves", s.history.map((h) => h.move).join(","));
-    if (app.viewing) url.searchParams.set("ply", String(app.viewing.ply));
+    // (a side line is not part of the game's moves: its link opens the game where the line leaves it)
+    const line = shownLine();
+    const at = line === null ? shownPly(s) : (s.variations[line] || { from: 0 }).from;
+    if (app.viewing) url.searchParams.set("ply", String(at));
   }
   if (app.params.get("token")) url.searchParams.set("token", app.params.get("token"));
   return url.toString();
