@@ -52,6 +52,7 @@ def test_a_remote_agent_joins_a_seat_and_plays():
             "player": 1,
             "name": "North",
             "spec": "remote",
+            "title": "remote",
             "kind": "remote",
             "connected": False,
         }

@@ -12,7 +12,7 @@ import time
 from collections import OrderedDict
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Callable
+from typing import Any, Callable, cast
 
 from mancala.evaluation import default_evaluation
 from mancala.evaluation.basic import score_difference, win_loss_percent
@@ -179,7 +179,7 @@ def explore(game: Game, state) -> dict:
     """The opening explorer: the opening book's exact value (for the player to move) of every
     legal move whose position the book holds, and the book's main line from here.  Only Kalah
     has books (``mancala book``), for some rules; anything else says so in ``text``."""
-    if not isinstance(game, Kalah):
+    if game.name != "kalah":  # (books are Kalah's: mancala.engine.book)
         return {
             "available": False,
             "text": f"no opening book for {game.name}: only Kalah has one",
@@ -189,7 +189,8 @@ def explore(game: Game, state) -> dict:
         }
     from mancala.engine.book import book_line, probe, shipped_book  # noqa: PLC0415 (the engine loads only when needed)
 
-    if shipped_book(game.rules) is None:
+    kalah = cast(Kalah, game)  # (named kalah above)
+    if shipped_book(kalah.rules) is None:
         return {
             "available": False,
             "text": "no opening book for these Kalah rules",
@@ -205,13 +206,13 @@ def explore(game: Game, state) -> dict:
         if game.is_terminal(child):
             value = float(game.score(child, mover))
         else:
-            hit = probe(game, child)
+            hit = probe(kalah, child)
             if hit is not None:
                 value = float(hit[1] if game.to_move(child) == mover else -hit[1])
         found.append((str(move), value))
     found.sort(key=lambda r: (r[1] is None, -(r[1] or 0.0)))
     rows = [{"move": m, "value": jsonable(v) if v is not None else None, "in_book": v is not None} for m, v in found]
-    line = [str(m) for m in book_line(game, state)] if not game.is_terminal(state) else []
+    line = [str(m) for m in book_line(kalah, state)] if not game.is_terminal(state) else []
     known = sum(v is not None for _, v in found)
     text = (
         f"the book knows {known} of {len(rows)} moves here" + ("" if line else "; this position is not in it")
