@@ -16,6 +16,12 @@ Version 2 adds ``"resigned": P`` (0 or 1): player ``P`` resigned after the moves
 won; ``result`` then also says ``"winner"`` and ``"resigned"``.  A record without a
 resignation is still written as version 1, so older readers keep reading it.
 
+Version 3 adds ``"variations"``: side lines tried beside the main line (the analysis board),
+each ``{"from": N, "moves": [...]}``, moves in notation played from the position after the
+main line's first ``N`` moves (side lines of side lines are written whole from the main line,
+so a record holds a move tree as a list of lines).  A record without side lines is still
+written as version 1 (or 2), so older readers keep reading it; versions 1 and 2 load unchanged.
+
 A record is replayed move by move on load, so a file that names an illegal
 move is rejected with the move's number rather than giving a wrong board.
 """
@@ -35,8 +41,10 @@ from mancala.games.base import Game, winner
 from mancala.jsonread import JSONLimitError, loads, read_text
 
 FORMAT = "mancala-game"
-#: the newest version this module reads and writes (2: ``resigned``)
-VERSION = 2
+#: the newest version this module reads and writes (2: ``resigned``, 3: ``variations``)
+VERSION = 3
+#: the most side lines a record may hold
+MAX_VARIATIONS = 200
 #: the largest saved game read, in bytes (a 10,000-move game takes about 100 KB)
 MAX_RECORD_BYTES = 8 * 2**20
 
@@ -50,6 +58,8 @@ class GameRecord:
     moves: list[Any] = field(default_factory=list)
     #: the player who resigned (ending the game), or None
     resigned: int | None = None
+    #: side lines beside the main line: (the main line's moves before it, its moves)
+    variations: list[tuple[int, list[Any]]] = field(default_factory=list)
 
     def is_over(self) -> bool:
         """Whether the game has ended, on the board or by a resignation."""
@@ -79,7 +89,7 @@ class GameRecord:
         state = self.final_state()
         data: dict[str, Any] = {
             "format": FORMAT,
-            "version": 1 if self.resigned is None else 2,
+            "version": 3 if self.variations else 1 if self.resigned is None else 2,
             "game": game_spec(self.game),
             "players": list(self.players),
             "moves": [str(m) for m in self.moves],
@@ -88,6 +98,8 @@ class GameRecord:
         if self.resigned is not None:
             data["resigned"] = self.resigned
             data["result"].update(winner=1 - self.resigned, resigned=self.resigned)
+        if self.variations:
+            data["variations"] = [{"from": start, "moves": [str(m) for m in moves]} for start, moves in self.variations]
         return data
 
 
@@ -173,4 +185,38 @@ def record_from_json(data: Any, where: str = "game record") -> GameRecord:
             raise BadInput(f"{path}: move {number} ({text_move!r}) is illegal: {e}") from None
         record.moves.append(move)
         state = game.apply(state, move)
+    if "variations" in data:
+        if version < 3:
+            raise BadInput(f'{path}: "variations" needs format version 3, the file says {version}')
+        record.variations = read_variations(game, record.moves, data["variations"], path)
     return record
+
+
+def read_variations(game: Game, main: list[Any], data: Any, where: str) -> list[tuple[int, list[Any]]]:
+    """Side lines from their JSON (``[{"from": N, "moves": [...]}]``), each replayed from the
+    main line's position after ``N`` moves; raises :class:`BadInput` naming the line and move."""
+    if not isinstance(data, list) or len(data) > MAX_VARIATIONS:
+        raise BadInput(f'{where}: bad "variations" (expected a list of at most {MAX_VARIATIONS} side lines)')
+    states = [game.initial_state()]
+    for move in main:
+        states.append(game.apply(states[-1], move))
+    out = []
+    for number, line in enumerate(data, start=1):
+        start = line.get("from") if isinstance(line, dict) else None
+        moves = line.get("moves") if isinstance(line, dict) else None
+        if not isinstance(start, int) or isinstance(start, bool) or not 0 <= start <= len(main):
+            raise BadInput(
+                f'{where}: side line {number}: "from" must be 0-{len(main)} (moves of the main line before it)'
+            )
+        if not isinstance(moves, list) or not moves:
+            raise BadInput(f'{where}: side line {number}: "moves" must be a non-empty list of moves')
+        state, parsed = states[start], []
+        for k, text_move in enumerate(moves, start=1):
+            try:
+                move = game.parse_move(state, str(text_move))
+            except IllegalMove as e:
+                raise BadInput(f"{where}: side line {number}, move {k} ({text_move!r}) is illegal: {e}") from None
+            parsed.append(move)
+            state = game.apply(state, move)
+        out.append((start, parsed))
+    return out

@@ -426,7 +426,7 @@ def test_analysis_review_and_search_tree(page, server_url):
 def test_the_ai_thinking_is_shown_with_its_time(page, server_url):
     open_game(page, server_url, "kalah", "human", "alphabeta:depth=9")
     page.get_by_role("button", name="South pit 1: 4 seeds, legal move").click()
-    expect(page.locator("#thinking")).to_contain_text("North (alphabeta:depth=9) is thinking")
+    expect(page.locator("#thinking")).to_contain_text("North (Alpha-beta AI, depth 9) is thinking")
     expect(page.locator("#thinking")).to_contain_text(" s")
     assert page.locator(".pit.legal").count() == 0  # nothing to click while the AI thinks
     shoot(page, "kalah-ai-thinking")

@@ -52,6 +52,7 @@ def test_a_remote_agent_joins_a_seat_and_plays():
             "player": 1,
             "name": "North",
             "spec": "remote",
+            "title": "remote",
             "kind": "remote",
             "connected": False,
         }
@@ -368,7 +369,7 @@ def test_the_game_clock_runs_out_for_an_ai_too():
         conn.ask("move", move="1")
         end = conn.settle(lambda s: s["result"] is not None)
         assert end["result"]["reason"] == "time" and end["result"]["winner"] == 0
-        assert "North (alphabeta:depth=12) ran out of time (0.3 s per game)" in end["result"]["text"]
+        assert "North (Alpha-beta AI, depth 12) ran out of time (0.3 s per game)" in end["result"]["text"]
         assert end["clock"]["remaining"][1] == 0
 
 

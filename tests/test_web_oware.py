@@ -138,7 +138,7 @@ def test_oware_human_moves_by_click_and_keyboard_and_the_ai_replies(page, server
     page.dispatch_event("#speed", "input")
     expect(page.locator("#board .pit.legal")).to_have_count(6)
     assert page.locator("#board button[tabindex='-1']").count() == 6  # North's houses: not in the Tab order
-    expect(page.get_by_role("img", name=re.compile(r"^North's store \(greedy AI\): 0 seeds captured"))).to_be_visible()
+    expect(page.get_by_role("img", name=re.compile(r"^North's store \(Greedy AI\): 0 seeds captured"))).to_be_visible()
     shoot(page, "start")
     # a click: C's 4 seeds go to D, E, F and a; the AI (North) answers
     page.get_by_role("button", name="House C (South), 4 seeds, legal move").click()

@@ -42,23 +42,62 @@ class TicTacToeState:
         return None
 
 
+@dataclass(frozen=True)
+class TicTacToeRules:
+    """Tic-tac-toe's one option: a start position other than the empty board."""
+
+    #: the position the game starts from, as :meth:`TicTacToe.position_string` writes it
+    #: (``XX./.O./...``), or None for the empty board
+    start: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.start is not None:  # checked, and written the one way
+            object.__setattr__(self, "start", TicTacToe().position_string(TicTacToe().parse_position(self.start)))
+
+    def to_dict(self) -> dict:
+        """The options as JSON-ready data."""
+        return {"start": self.start}
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "TicTacToeRules":
+        """Rules from :meth:`to_dict` output (values as text)."""
+        unknown = set(data) - {"start"}
+        if unknown:
+            raise BadInput(f"unknown tic-tac-toe option(s) {', '.join(sorted(unknown))}; known: start")
+        start = data.get("start")
+        return cls(start=None if start in (None, "", "none") else str(start))
+
+    def describe(self) -> str:
+        """``standard``, or the start position."""
+        return "standard" if self.start is None else f"start={self.start}"
+
+
 class TicTacToe:
     """Tic-tac-toe; implements :class:`mancala.games.base.Game`."""
 
     name = "tictactoe"
 
+    def __init__(self, rules: TicTacToeRules | None = None) -> None:
+        self.rules = rules or TicTacToeRules()
+
     def __repr__(self) -> str:
-        return "TicTacToe()"
+        return "TicTacToe()" if self.rules.start is None else f"TicTacToe(start={self.rules.start!r})"
 
     def __eq__(self, other) -> bool:
-        return isinstance(other, TicTacToe)
+        return isinstance(other, TicTacToe) and other.rules == self.rules
 
     def __hash__(self) -> int:
-        return hash("tictactoe")
+        return hash(("tictactoe", self.rules.start))
 
     def initial_state(self) -> TicTacToeState:
-        """The empty board, X to move."""
+        """The empty board, X to move (or the rules' start position)."""
+        if self.rules.start is not None:
+            return self.parse_position(self.rules.start)
         return TicTacToeState("." * 9, 0)
+
+    def position_string(self, state: TicTacToeState) -> str:
+        """The cells row by row, rows split by ``/`` (``XX./.O./...``): what :meth:`parse_position` reads."""
+        return "/".join(state.cells[i : i + 3] for i in (0, 3, 6))
 
     def parse_position(self, text: str) -> TicTacToeState:
         """A position from nine cells of text (rows may be separated by ``/`` or new lines).
@@ -174,14 +213,17 @@ class TicTacToe:
 
 
 def _tictactoe_from_options(options: dict[str, str]) -> TicTacToe:
-    if options:
-        raise BadInput(f"tictactoe takes no options, got {', '.join(options)}")
-    return TicTacToe()
+    return TicTacToe(TicTacToeRules.from_dict(options))
 
 
 #: tic-tac-toe in the game catalogue
 TICTACTOE = register(
     GameInfo(
-        "tictactoe", "Tic-tac-toe", "tic-tac-toe, the teaching aid for alpha-beta", _tictactoe_from_options, rank=2
+        "tictactoe",
+        "Tic-tac-toe",
+        "tic-tac-toe, the teaching aid for alpha-beta (option: start, a position such as XX./.O./...)",
+        _tictactoe_from_options,
+        TicTacToeRules,
+        rank=2,
     )
 )

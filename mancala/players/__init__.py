@@ -38,6 +38,7 @@ from mancala.players.registry import (
     kind_available,
     make_player,
     player_choices,
+    player_title,
     rebuild_player,
     register_kind,
 )
@@ -70,6 +71,7 @@ __all__ = [
     "make_player",
     "parse_player_spec",
     "player_choices",
+    "player_title",
     "player_memory",
     "rebuild_player",
     "register_kind",

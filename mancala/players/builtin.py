@@ -411,7 +411,17 @@ def _best(spec: str, options: dict[str, str], ask: Callable | None) -> BestPlaye
 _EVALS = {"name": "eval", "kind": "choice", "values": ["score", "material", "percent", "bao", "oware"]}
 
 register_kind(
-    PlayerKind("human", "you, at this board", "human", "human", _human, ai=False, label="You (at this board)", rank=0)
+    PlayerKind(
+        "human",
+        "you, at this board",
+        "human",
+        "human",
+        _human,
+        ai=False,
+        label="You (at this board)",
+        rank=0,
+        title="Human",
+    )
 )
 register_kind(
     PlayerKind(
@@ -422,11 +432,21 @@ register_kind(
         _best,
         ({"name": "time", "kind": "float", "default": 1.0},),
         label="AI — best (1 s a move)",
+        title="Best AI, depth {depth}|Best AI, {nodes} nodes|Best AI, {time} s a move",
         rank=1,
     )
 )
 register_kind(
-    PlayerKind("greedy", "the move that scores best now", "greedy", "greedy", _greedy, label="Greedy", rank=2)
+    PlayerKind(
+        "greedy",
+        "the move that scores best now",
+        "greedy",
+        "greedy",
+        _greedy,
+        label="Greedy",
+        rank=2,
+        title="Greedy AI",
+    )
 )
 register_kind(
     PlayerKind(
@@ -437,6 +457,7 @@ register_kind(
         _random,
         ({"name": "seed", "kind": "int", "default": None},),
         label="Random",
+        title="Random AI",
         rank=3,
     )
 )
@@ -449,6 +470,7 @@ register_kind(
         _searcher("alphabeta"),
         ({"name": "depth", "kind": "int", "default": 4}, _EVALS),
         label="Alpha-beta, depth 4",
+        title="Alpha-beta AI, depth {depth}",
         aliases=("ab",),
         rank=4,
     )
@@ -462,6 +484,7 @@ register_kind(
         _searcher("minimax"),
         ({"name": "depth", "kind": "int", "default": 3}, _EVALS),
         label="Minimax, depth 3",
+        title="Minimax AI, depth {depth}",
         rank=5,
     )
 )

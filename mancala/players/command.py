@@ -186,6 +186,7 @@ register_kind(
         raw=True,
         listed=False,
         label="A ManKalah agent program",
+        title="ManKalah program {rest}",
         rank=31,
     )
 )

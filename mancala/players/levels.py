@@ -189,6 +189,7 @@ for _name, _lv in LEVELS.items():
             _name,
             _level(_name),
             label=f"AI — {_name}",
+            title=f"{_name.capitalize()} AI",
             level=True,
             rank=10 + list(LEVELS).index(_name),
         )

@@ -249,6 +249,7 @@ register_kind(
         raw=True,
         listed=False,
         label="A player class in a Python file",
+        title="Python player {rest}",
         rank=30,
     )
 )

@@ -292,6 +292,7 @@ register_kind(
         ({"name": "sims", "kind": "int", "default": 1000},),
         needs="pyspiel",
         label="OpenSpiel MCTS, 1000 simulations (standard Kalah, Oware)",
+        title="OpenSpiel MCTS {sims}",
         rank=20,
     )
 )
@@ -305,6 +306,7 @@ register_kind(
         ({"name": "depth", "kind": "int", "default": 6},),
         needs="pyspiel",
         label="OpenSpiel alpha-beta, depth 6 (standard Kalah, Oware)",
+        title="OpenSpiel alpha-beta, depth {depth}",
         rank=21,
     )
 )

@@ -6,6 +6,7 @@ from :data:`PLAYER_KINDS` (and the levels, :data:`mancala.players.levels.LEVELS`
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from importlib.util import find_spec
 from typing import Callable
@@ -51,6 +52,10 @@ class PlayerKind:
     aliases: tuple[str, ...] = ()
     #: where it stands in lists (the new-game form, help): lower first, then by registration
     rank: int = 100
+    #: how the page names a player of this kind: a format with its options (``{time}``,
+    #: ``{depth}``; their defaults when the spec leaves them out), ``{rest}`` for a raw kind's text;
+    #: alternatives split by ``|`` (the first whose options the spec names is used)
+    title: str = ""
 
 
 #: the registered player kinds, by name, in the order the new-game form lists them
@@ -105,6 +110,53 @@ def _choices_text() -> list[str]:
         else:
             out.append(k.name)
     return out
+
+
+def _compact(value: str) -> str:
+    """An option's value as a title shows it: ``100000`` is ``100k``, ``2000000`` ``2M``."""
+    try:
+        number = float(value)
+    except ValueError:
+        return value
+    if number.is_integer():
+        whole = int(number)
+        for size, suffix in ((1_000_000, "M"), (1_000, "k")):
+            if whole >= size and whole % (size // 10) == 0:
+                return f"{whole / size:g}{suffix}"
+        return str(whole)
+    return f"{number:g}"
+
+
+def player_title(spec: str) -> str:
+    """A player's name as people read it, from its spec: ``medium`` is "Medium AI",
+    ``best:time=1`` "Best AI, 1 s a move", ``openspiel-mcts:sims=100000`` "OpenSpiel MCTS 100k".
+    Options the kind's title does not name follow it (", eval bao"); a spec that cannot be read
+    is returned as it is."""
+    text = spec.strip() if isinstance(spec, str) else str(spec)
+    head = text.split(":", 1)[0].strip().lower()
+    kind = _NAMES.get(head)
+    if kind is not None and kind.raw:
+        rest = text.split(":", 1)[1].strip() if ":" in text else ""
+        return kind.title.format(rest=rest) if kind.title else text
+    try:
+        name, options = parse_player_spec(text)
+    except BadInput:
+        return text
+    kind = _NAMES.get(name)
+    if kind is None or not kind.title:
+        return text
+    values = {o["name"]: str(o["default"]) for o in kind.options if o.get("default") is not None}
+    values.update(options)
+    # alternatives (``|``): the first whose options the spec names, else the first the defaults fill
+    choices = [(alt, set(re.findall(r"{(\w+)}", alt))) for alt in kind.title.split("|")]
+    chosen = next((c for c in choices if c[1] and c[1] <= options.keys()), None)
+    chosen = chosen or next((c for c in choices if c[1] <= values.keys()), None)
+    if chosen is None:  # an option without a default left out of the spec: the title cannot say it
+        return text
+    title, named = chosen
+    title = title.format(**{k: _compact(v) for k, v in values.items() if k in named})
+    extra = [f"{k} {v}" for k, v in options.items() if k not in named]
+    return ", ".join([title, *extra])
 
 
 def rebuild_player(spec: str, memory: Memory | None = None) -> Player:

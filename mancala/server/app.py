@@ -27,12 +27,13 @@ from starlette.websockets import WebSocket
 
 from mancala.errors import BadInput, IllegalMove
 from mancala.games import CATALOGUE
+from mancala.games.base import Game
 from mancala.players import LEVEL_SECONDS, LEVELS, PLAYER_KINDS, kind_available, player_choices
 from mancala.record import record_from_json
 from mancala.server import study
 from mancala.server.protocol import MAX_MESSAGE_BYTES, Message, ProtocolError, encode, error, message, parse
 from mancala.server.session import DEFAULT_PLAYERS, Client, GameSession, Hub, ServerConfig, build_game
-from mancala.server.views import board_view, last_view
+from mancala.server.views import board_view, last_view, legal_view, position_options, position_string
 
 log = logging.getLogger("mancala.server")
 
@@ -409,23 +410,44 @@ def _save(hub: Hub, client: Client, session: GameSession, msg: Message) -> None:
 
 
 def _view(hub: Hub, client: Client, session: GameSession, msg: Message) -> None:
-    ply = msg.get("ply")
-    if not 0 <= ply <= len(session.record.moves):
-        raise ProtocolError("bad_request", f"view: ply must be 0-{len(session.record.moves)}, got {ply}", msg.type)
-    state = session.states[ply]
-    last = last_view(session.game, session.states[ply - 1], session.record.moves[ply - 1], state, ply) if ply else None
-    mover = None if session.game.is_terminal(state) else session.game.to_move(state)
+    _send_view(client, session, msg.get("ply"), msg.get("line"), msg.id)
+
+
+def _send_view(client: Client, session: GameSession, ply: Any, line: Any, request_id: Any) -> None:
+    """The ``view`` of the position after ``ply`` moves of the main line or of side line
+    ``line``; with its legal moves when ``client`` may try moves there (a side line)."""
+    states = session.line_states(line)
+    start, moves = (len(session.record.moves), []) if line is None else session.record.variations[line]
+    along = list(session.record.moves[:start]) + list(moves) if line is not None else list(session.record.moves)
+    last_ply = len(states) - 1
+    if not isinstance(ply, int) or isinstance(ply, bool) or not 0 <= ply <= last_ply:
+        raise ProtocolError("bad_request", f"view: ply must be 0-{last_ply}, got {ply}", "view", request_id)
+    state = session.states[ply] if line is None else states[ply]
+    last = last_view(session.game, states[ply - 1], along[ply - 1], state, ply) if ply else None
+    over = session.game.is_terminal(state)
+    mover = None if over else session.game.to_move(state)
+    may_try = session.may_steer(client) and not (session.strict and not session.over())
+    current = line is None and ply == len(session.record.moves)
     client.send(
         message(
             "view",
-            msg.id,
+            request_id,
             ply=ply,
+            line=line if line is not None and ply > start else None,
             board=board_view(session.game, state),
             to_move=mover,
             last=last,
             text=session.game.render(state),
+            position=position_string(session.game, state),
+            legal=legal_view(session.game, state) if may_try and not over and not current else [],
         )
     )
+
+
+def _branch(hub: Hub, client: Client, session: GameSession, msg: Message) -> None:
+    line, ply = session.branch(client, msg.get("ply"), msg.get("move"), msg.get("line"))
+    session.broadcast()  # the move tree changed: every client redraws it
+    _send_view(client, session, ply, line, msg.id)
 
 
 def _clamp(value: float, low: float, high: float) -> float:
@@ -491,7 +513,7 @@ def _create(hub: Hub, client: Client, msg: Message) -> None:
             clock = {"move": old.clock.per_move, "game": old.clock.per_game}
         delay = msg.get("move_delay", old.move_delay)
     else:
-        game = build_game(msg.get("game"), msg.get("options"))
+        game = _game_at(msg) if msg.get("position") is not None else build_game(msg.get("game"), msg.get("options"))
         specs = _players(msg, DEFAULT_PLAYERS)
         clock = msg.get("clock")
         delay = msg.get("move_delay")
@@ -504,6 +526,21 @@ def _create(hub: Hub, client: Client, msg: Message) -> None:
     client.send(session.state_message(client, msg.id))
 
 
+def _game_at(msg: Message) -> Game:
+    """The game a ``create`` with a ``position`` asks for: its rules (``game``, ``options``)
+    starting at that position; one line saying what is wrong with a bad one."""
+    text = msg.get("position")
+    try:
+        name = build_game(msg.get("game"), msg.get("options")).name
+        options = dict(msg.get("options") or {})
+        options.update(position_options(name, text))
+        game = build_game(msg.get("game"), options)
+    except BadInput as e:
+        shown = text[:60] + "…" if isinstance(text, str) and len(text) > 60 else text
+        raise ProtocolError("bad_request", f"cannot open the position {shown!r}: {e}", msg.type, msg.id) from None
+    return game
+
+
 def _load(hub: Hub, client: Client, msg: Message) -> None:
     _in_match(client, "load", msg.id)
     try:
@@ -512,7 +549,7 @@ def _load(hub: Hub, client: Client, msg: Message) -> None:
         raise ProtocolError("bad_record", f"{e}; the current game goes on", "load", msg.id) from None
     specs = ["human" if p.strip().lower() == "remote" else p for p in record.players]
     try:
-        session = hub.create(client, record.game, specs, None, None, moves=record.moves)
+        session = hub.create(client, record.game, specs, None, None, moves=record.moves, variations=record.variations)
     except BadInput as e:
         raise ProtocolError("bad_record", f"the game record: {e}; the current game goes on", "load", msg.id) from None
     _switch(client, session, [p for p, s in enumerate(session.seats) if s.kind == "human"], msg.id, True)
@@ -574,12 +611,14 @@ def _study(hub: Hub, client: Client, session: GameSession, msg: Message) -> None
     kind = msg.type
     if kind != "review":
         session._check_study_allowed(kind)
-    ply = msg.get("ply", len(session.record.moves))
-    if not 0 <= ply <= len(session.record.moves):
-        raise ProtocolError("bad_request", f"{kind}: ply must be 0-{len(session.record.moves)}", kind, msg.id)
-    state = session.states[ply]
+    line = msg.get("line") if kind in ("analyse", "tree", "explore") else None
+    states = session.line_states(line)
+    ply = msg.get("ply", len(states) - 1)
+    if not 0 <= ply <= len(states) - 1:
+        raise ProtocolError("bad_request", f"{kind}: ply must be 0-{len(states) - 1}", kind, msg.id)
+    state = states[ply]
     game = session.game
-    if kind in ("hint", "analyse", "tree") and game.is_terminal(state):
+    if kind in ("hint", "analyse", "tree", "explore") and game.is_terminal(state):
         raise ProtocolError("game_over", f"{kind}: the game is over in that position: nothing to search", kind, msg.id)
     if kind == "review" and session.strict and not session.over():
         raise ProtocolError("refused", "review is available once the match is over", kind, msg.id)
@@ -589,7 +628,12 @@ def _study(hub: Hub, client: Client, session: GameSession, msg: Message) -> None
     if kind == "hint":
         job = (study.hint, game, state, _clamp(msg.get("seconds", 1.0), 0.05, 10.0))
     elif kind == "analyse":
-        job = (study.analysis, game, state, _clamp(msg.get("seconds", 2.0), 0.05, 10.0))
+        lines = msg.get("lines", 0)
+        if not isinstance(lines, int) or isinstance(lines, bool) or not 0 <= lines <= 5:
+            raise ProtocolError("bad_request", f"analyse: lines must be 0-5, got {lines!r}", kind, msg.id)
+        job = (study.analysis, game, state, _clamp(msg.get("seconds", 2.0), 0.05, 10.0), lines)
+    elif kind == "explore":
+        job = (study.explore, game, state)
     elif kind == "review":
         job = (study.review, game, list(session.record.moves), _clamp(msg.get("seconds", 0.2), 0.02, 2.0))
     else:
@@ -604,8 +648,10 @@ def _study(hub: Hub, client: Client, session: GameSession, msg: Message) -> None
                 "bad_request", f"tree: algorithm must be alphabeta or minimax, got {algorithm!r}", kind, msg.id
             )
         job = (study.tree, game, state, depth, algorithm)
-    reply = {"hint": "hint", "analyse": "analysis", "review": "review", "tree": "tree"}[kind]
+    reply = {"hint": "hint", "analyse": "analysis", "review": "review", "tree": "tree", "explore": "explorer"}[kind]
     extra = {} if kind == "review" else {"ply": ply, "player": game.to_move(state)}
+    if line is not None:
+        extra["line"] = line
 
     async def work() -> None:
         try:
@@ -656,8 +702,12 @@ GAME_HANDLERS: dict[str, Callable[[Hub, Client, GameSession, Message], None]] = 
     "resign": lambda hub, client, session, msg: session.resign(client, msg.id),
     "save": _save,
     "view": _view,
+    "branch": _branch,
+    "promote": lambda hub, client, session, msg: session.promote(client, msg.get("line"), msg.id),
+    "delete_line": lambda hub, client, session, msg: session.delete_line(client, msg.get("line"), msg.id),
     "hint": _study,
     "analyse": _study,
     "review": _study,
     "tree": _study,
+    "explore": _study,
 }

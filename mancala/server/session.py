@@ -33,12 +33,13 @@ from mancala.players import (
     is_portable,
     make_player,
     player_memory,
+    player_title,
     uses_engine,
 )
-from mancala.record import GameRecord
+from mancala.record import MAX_VARIATIONS, GameRecord
 from mancala.server import study
 from mancala.server.protocol import MAX_MESSAGE_BYTES, ProtocolError, error, message
-from mancala.server.views import board_view, last_view, legal_view, result_view
+from mancala.server.views import board_view, last_view, legal_view, position_string, result_view
 from mancala.server.workers import WorkerPool, default_workers
 
 log = logging.getLogger("mancala.server")
@@ -149,6 +150,7 @@ class GameSession:
         clock: dict | None = None,
         move_delay: float | None = None,
         moves: list | None = None,
+        variations: list | None = None,
     ) -> None:
         self.hub = hub
         self.id = hub.new_id()
@@ -183,6 +185,9 @@ class GameSession:
         self.creators: set[Client] = set()
         for move in moves or []:
             self._push(move)
+        #: side lines beside the main line (the analysis board's move tree), kept in the record:
+        #: (the main line's moves before the line, the line's moves)
+        self.record.variations = [(start, list(line)) for start, line in variations or []]
         #: a loaded game that was already over is not a result of this server
         self.written = self.over()
 
@@ -219,9 +224,13 @@ class GameSession:
         return result_view(self.game, self.state, self.names())
 
     def names(self) -> list[str]:
-        """``South (human)``, ``North (medium)``: the seat each player sits at now (a pie-rule
-        swap exchanges them)."""
-        return [f"{self.game.player_name(p, self.state)} ({self.seats[p].spec})" for p in (0, 1)]
+        """``South (human)``, ``North (Medium AI)``: the seat each player sits at now (a pie-rule
+        swap exchanges them) and who plays it (an AI by its title, see ``player_title``)."""
+        return [f"{self.game.player_name(p, self.state)} ({self._who(p)})" for p in (0, 1)]
+
+    def _who(self, player: int) -> str:
+        seat = self.seats[player]
+        return player_title(seat.spec) if seat.kind == "ai" else seat.spec
 
     def to_move(self) -> int | None:
         """The player to move, or None when the game is over."""
@@ -258,6 +267,7 @@ class GameSession:
                 "player": p,
                 "name": game.player_name(p, state),
                 "spec": s.spec,
+                "title": self._who(p),
                 "kind": s.kind,
                 "connected": s.kind == "ai" or s.holder is not None,
                 **({"client": s.client_name} if s.client_name else {}),
@@ -283,9 +293,11 @@ class GameSession:
             waiting=self.waiting,
             status=self.status(mover),
             board=board_view(game, state),
+            position=position_string(game, state),
             _legal=legal,
             last=last,
             history=list(self.history),
+            variations=self.variations_view(),
             can_redo=bool(self.redo_stack) and not self.strict,
             thinking=thinking,
             paused=self.paused,
@@ -351,7 +363,144 @@ class GameSession:
     def _pop(self) -> Any:
         self.states.pop()
         self.history.pop()
-        return self.record.moves.pop()
+        move = self.record.moves.pop()
+        # a side line from the position just taken back now starts one move earlier, with that move
+        here = len(self.record.moves)
+        self.record.variations = [
+            (start - 1, [move, *line]) if start > here else (start, line) for start, line in self.record.variations
+        ]
+        return move
+
+    # --- side lines (variations) -------------------------------------------------
+
+    def line_states(self, line: int | None) -> list:
+        """The positions along the main line (``None``) or side line ``line``, from the start."""
+        if line is None:
+            return self.states
+        start, moves = self._line(line)
+        out = list(self.states[: start + 1])
+        for move in moves:
+            out.append(self.game.apply(out[-1], move))
+        return out
+
+    def _line(self, line: Any) -> tuple[int, list]:
+        if not isinstance(line, int) or isinstance(line, bool) or not 0 <= line < len(self.record.variations):
+            count = len(self.record.variations)
+            raise ProtocolError(
+                "bad_request",
+                f"no side line {line!r}: this game has {count} (numbered from 0)"
+                if count
+                else f"no side line {line!r}: this game has none",
+            )
+        return self.record.variations[line]
+
+    def line_history(self, line: int) -> list[dict]:
+        """A side line's moves as ``history`` entries (ply counted from the start of the game)."""
+        start, moves = self._line(line)
+        states = self.line_states(line)
+        out = []
+        for k, move in enumerate(moves):
+            before, after = states[start + k], states[start + k + 1]
+            player = self.game.to_move(before)
+            out.append(
+                {
+                    "ply": start + k + 1,
+                    "player": player,
+                    "name": self.game.player_name(player, before),
+                    "move": str(move),
+                    "text": self.game.describe_move(before, move, after),
+                }
+            )
+        return out
+
+    def variations_view(self) -> list[dict]:
+        """The side lines as the ``state`` message carries them."""
+        return [
+            {"id": i, "from": start, "moves": [str(m) for m in moves], "history": self.line_history(i)}
+            for i, (start, moves) in enumerate(self.record.variations)
+        ]
+
+    def _check_lines_allowed(self, client: Client | None, what: str) -> None:
+        self.check_steer(client, what)
+        self._check_study_allowed(what)
+
+    def branch(self, client: Client | None, ply: Any, text: Any, line: Any = None) -> tuple[int | None, int]:
+        """Play ``text`` in the position after ``ply`` moves of the main line (``line`` None)
+        or of side line ``line``: a new side line, or one more move of ``line`` at its end; a
+        move already there (the main line's, a side line's) is followed, not copied.  Returns
+        the line and ply of the position reached."""
+        self._check_lines_allowed(client, "branch")
+        if len(self.record.variations) >= MAX_VARIATIONS:
+            raise ProtocolError(
+                "limit", f"a game keeps at most {MAX_VARIATIONS} side lines: delete one first", "branch"
+            )
+        start, moves = (0, list(self.record.moves)) if line is None else self._line(line)
+        states = self.line_states(line)
+        last = start + len(moves) if line is not None else len(self.record.moves)
+        low = start if line is not None else 0
+        if not isinstance(ply, int) or isinstance(ply, bool) or not low <= ply <= last:
+            raise ProtocolError("bad_request", f"branch: ply must be {low}-{last} on that line, got {ply!r}", "branch")
+        if line is not None and ply == start:  # the line's first position is the main line's
+            return self.branch(client, ply, text, None)
+        if line is None and ply == len(self.record.moves):
+            raise ProtocolError("refused", "branch: that is the game's own position: play the move with move", "branch")
+        state = states[ply]
+        if self.game.is_terminal(state):
+            raise ProtocolError("game_over", "branch: the game is over in that position", "branch")
+        try:
+            move = self.game.parse_move(state, str(text))
+        except IllegalMove as e:
+            raise ProtocolError("illegal", str(e), "branch") from None
+        word = str(move)
+        prefix = [str(m) for m in moves[: ply - start]]
+        if line is None:
+            prefix = [str(m) for m in self.record.moves[:ply]]
+            if str(self.record.moves[ply]) == word:
+                return None, ply + 1
+            start = ply
+            prefix = []
+        elif ply == last:
+            self.record.variations[line] = (start, [*moves, move])
+            return line, ply + 1
+        elif str(moves[ply - start]) == word:
+            return line, ply + 1
+        wanted = [*prefix, word]
+        for i, (s, ms) in enumerate(self.record.variations):
+            if s == start and [str(m) for m in ms[: len(wanted)]] == wanted:
+                return i, ply + 1
+        self.record.variations.append((start, [*moves[: ply - start], move] if line is not None else [move]))
+        return len(self.record.variations) - 1, ply + 1
+
+    def promote(self, client: Client | None, line: Any, request_id: Any = None) -> None:
+        """Make side line ``line`` the main line; the main line's moves it replaces become a side line."""
+        self._check_lines_allowed(client, "promote")
+        start, moves = self._line(line)
+        if self.forced_result is not None:
+            raise ProtocolError("game_over", "promote: the game has ended by its result, its moves stay", "promote")
+        self.cancel_thinking()
+        others = [v for i, v in enumerate(self.record.variations) if i != line]
+        self.record.variations = others
+        tail = []
+        while len(self.record.moves) > start:
+            tail.append(self._pop())
+        tail.reverse()
+        # (popping rebased the other lines that left the main line after ``start`` onto it)
+        for move in moves:
+            if self.over():
+                break
+            self._push(move)
+        if tail:
+            self.record.variations.insert(line, (start, tail))
+        self.redo_stack.clear()
+        self.last_move_time = time.monotonic()
+        self.after_change(client, request_id)
+
+    def delete_line(self, client: Client | None, line: Any, request_id: Any = None) -> None:
+        """Forget side line ``line``."""
+        self._check_lines_allowed(client, "delete")
+        self._line(line)
+        del self.record.variations[line]
+        self.broadcast(client, request_id)
 
     def play(self, move, requester: Client | None = None, request_id: Any = None) -> None:
         """Play a legal move (any player), then go on: clocks, end of game, the next AI turn."""
@@ -968,6 +1117,7 @@ class Hub:
         clock: dict | None,
         move_delay: float | None,
         moves: list | None = None,
+        variations: list | None = None,
     ) -> GameSession:
         """A new game created by ``client`` (which takes its human seats)."""
         if len(self.sessions) >= self.config.max_games:
@@ -981,7 +1131,9 @@ class Hub:
             )
         if clock is None and self.config.clock and any(str(s).strip().lower() == "remote" for s in specs):
             clock = dict(self.config.clock)
-        session = GameSession(self, game, specs, creator=client, clock=clock, move_delay=move_delay, moves=moves)
+        session = GameSession(
+            self, game, specs, creator=client, clock=clock, move_delay=move_delay, moves=moves, variations=variations
+        )
         seats = [p for p, s in enumerate(session.seats) if s.kind == "human"]
         for p in seats:
             session.seats[p].token = session.creator_token

@@ -23,7 +23,7 @@ from mancala.games.kalah import Kalah
 from mancala.players import Memory, Player, player_memory, rebuild_player, restore_memory
 from mancala.search.core import INF, Node, SearchAborted, Tracer, alphabeta, minimax
 from mancala.search.explain import compact_board, line_by_turn, prune_reason
-from mancala.server.views import jsonable
+from mancala.server.views import jsonable, position_string
 
 #: the deepest search tree the ``tree`` request draws, in turns, and its most nodes
 MAX_TREE_DEPTH = 5
@@ -179,6 +179,60 @@ def position_values(game: Game, state, seconds: float) -> tuple[list[dict], list
     while len(_kept) > KEPT_POSITIONS:
         _kept.popitem(last=False)
     return rows, line
+
+
+def explore(game: Game, state) -> dict:
+    """The opening explorer: the opening book's exact value (for the player to move) of every
+    legal move whose position the book holds, and the book's main line from here.  Only Kalah
+    has books (``mancala book``), for some rules; anything else says so in ``text``."""
+    if game.name != "kalah":  # (books are Kalah's: mancala.engine.book)
+        return {
+            "available": False,
+            "text": f"no opening book for {game.name}: only Kalah has one",
+            "moves": [],
+            "line": [],
+            "turns": [],
+        }
+    from mancala.engine.book import book_line, probe, shipped_book  # noqa: PLC0415 (the engine loads only when needed)
+
+    kalah = cast(Kalah, game)  # (named kalah above)
+    if shipped_book(kalah.rules) is None:
+        return {
+            "available": False,
+            "text": "no opening book for these Kalah rules",
+            "moves": [],
+            "line": [],
+            "turns": [],
+        }
+    mover = game.to_move(state)
+    found: list[tuple[str, float | None]] = []
+    for move in game.legal_moves(state):
+        child = game.apply(state, move)
+        value: float | None = None
+        if game.is_terminal(child):
+            value = float(game.score(child, mover))
+        else:
+            hit = probe(kalah, child)
+            if hit is not None:
+                value = float(hit[1] if game.to_move(child) == mover else -hit[1])
+        found.append((str(move), value))
+    found.sort(key=lambda r: (r[1] is None, -(r[1] or 0.0)))
+    rows = [{"move": m, "value": jsonable(v) if v is not None else None, "in_book": v is not None} for m, v in found]
+    line = [str(m) for m in book_line(kalah, state)] if not game.is_terminal(state) else []
+    known = sum(v is not None for _, v in found)
+    text = (
+        f"the book knows {known} of {len(rows)} moves here" + ("" if line else "; this position is not in it")
+        if known or line
+        else "this position is out of the book"
+    )
+    return {
+        "available": True,
+        "text": text,
+        "moves": rows,
+        "line": line,
+        "turns": line_by_turn(game, state, line),
+        "unit": unit(game),
+    }
 
 
 def forget_positions() -> None:
@@ -403,9 +457,21 @@ def _who_wins(game: Game, state, value: float) -> str:
     return f"perfect play: {winner} wins"
 
 
-def analysis(game: Game, state, seconds: float) -> dict:
-    """Every legal move's value for the player to move, the best line and a summary."""
+def analysis(game: Game, state, seconds: float, lines: int = 0) -> dict:
+    """Every legal move's value for the player to move, the best line and a summary; with
+    ``lines``, the expected line after each of that many best moves too (``top_lines``: each
+    move's position searched for its own line, ``seconds`` shared out)."""
     rows, line = position_values(game, state, seconds)
+    top: list[dict] = []
+    for row in rows[: max(0, lines)]:
+        if row is rows[0] and line[:1] == [row["move"]]:
+            after = line
+        else:
+            move = game.parse_move(state, row["move"])
+            child = game.apply(state, move)
+            rest = [] if game.is_terminal(child) else position_values(game, child, seconds / 2)[1]
+            after = [row["move"], *rest]
+        top.append({**row, "line": after[:16], "turns": line_by_turn(game, state, after[:16])})
     solved = bool(rows) and all(r["exact"] for r in rows)
     if not rows:
         summary = "the game is over"
@@ -423,7 +489,50 @@ def analysis(game: Game, state, seconds: float) -> dict:
         "unit": unit(game),
         "solved": solved,
         "summary": summary,
+        **({"top_lines": top} if lines else {}),
     }
+
+
+#: a move's class by what it gave away against the best move, per value unit (docs/web.md):
+#: (class, least loss), largest first; a loss of 0 is ``best``, below the last threshold ``good``
+MOVE_CLASSES: dict[str, tuple[tuple[str, float], ...]] = {
+    "seeds": (("blunder", 6), ("mistake", 3), ("inaccuracy", 1)),
+    "eval": (("blunder", 10), ("mistake", 4), ("inaccuracy", 1.5)),
+    "outcome": (("blunder", 2), ("mistake", 1)),
+}
+#: a Bao evaluation at least this large is a won (or lost) game
+_EVAL_WON = 5000
+_ORDER = ("best", "good", "inaccuracy", "mistake", "blunder")
+
+
+def _outcome(value: float, unit_name: str) -> int:
+    """+1 a win, 0 a draw (or undecided), -1 a loss, as far as the value says."""
+    if unit_name == "eval":
+        return 1 if value >= _EVAL_WON else -1 if value <= -_EVAL_WON else 0
+    return (value > 0) - (value < 0)
+
+
+def move_class(value: Any, best_value: Any, unit_name: str) -> str:
+    """How good a move was: ``best`` (nothing given away), ``good``, ``inaccuracy``,
+    ``mistake`` or ``blunder``, by the loss against the best move's value (thresholds in
+    :data:`MOVE_CLASSES`); a move that throws away a won or drawn result is at least a
+    ``mistake``, one that turns a win into a loss a ``blunder``."""
+    played, best = _number(value), _number(best_value)
+    loss = max(0.0, best - played)
+    if loss <= 1e-9:
+        return "best"
+    found = next((name for name, least in MOVE_CLASSES.get(unit_name, ()) if loss >= least), "good")
+    drop = _outcome(best, unit_name) - _outcome(played, unit_name)
+    if drop >= 2:
+        return "blunder"
+    if drop == 1 and _ORDER.index(found) < _ORDER.index("mistake"):
+        return "mistake"
+    return found
+
+
+def _number(value: Any) -> float:
+    """A value as a float (``"inf"`` and ``"-inf"`` included)."""
+    return float(value)
 
 
 def review(game: Game, moves: list, seconds: float) -> dict:
@@ -432,6 +541,8 @@ def review(game: Game, moves: list, seconds: float) -> dict:
     position's values read from :func:`position_values` (as the hint and the analysis
     read them), ``seconds`` a position."""
     out = _searched_review(game, moves, seconds)
+    for row in out:
+        row["class"] = move_class(row["value"], row["best_value"], unit(game))
     mistakes = sorted((r for r in out if r["loss"] and float(r["loss"]) > 0), key=lambda r: -float(r["loss"]))[:5]
     return {"moves": out, "mistakes": mistakes, "unit": unit(game)}
 
@@ -502,6 +613,7 @@ class TreeTracer(Tracer):
             "prune_reason": None,
             "why": None,
             "board": compact_board(self.game, node.state) or None,
+            "position": position_string(self.game, node.state),
         }
         if self.game.name == "kalah":
             d["cells"] = list(node.state.board)

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable
 
+from mancala.errors import BadInput
 from mancala.games.bao import CW, NYUMBA, Bao, BaoState, hole_name
 from mancala.games.base import Game, outcome_text
 from mancala.games.kalah import Capture, Kalah, KalahState, Remaining, opposite_index, pit_index, store_index
@@ -30,6 +31,77 @@ class GameView:
     legal: Callable[[Any, Any], list[dict]]
     #: (game, before, move, after) -> ``notices``, ``steps`` and any field of its own
     events: Callable[[Any, Any, Any, Any], dict]
+
+
+#: the longest position string a link may carry
+MAX_POSITION_CHARS = 400
+
+
+def _kalah_position(game: Kalah, state: KalahState) -> str:
+    return "-".join(map(str, state.board)) + "-" + "SN"[state.seat]
+
+
+def _kalah_start(text: str) -> dict[str, Any]:
+    parts = text.split("-")
+    expected = (
+        "the pits and stores in board order (South's pits, South's store, North's pits, North's store) "
+        "and S or N, joined by '-', e.g. 4-4-4-4-4-4-0-4-4-4-4-4-4-0-S"
+    )
+    if len(parts) < 5 or len(parts) % 2 == 0 or not all(p.isdigit() for p in parts[:-1]):
+        raise BadInput(f"cannot read Kalah position {text[:80]!r}: expected {expected}")
+    if parts[-1].upper() not in ("S", "N"):
+        raise BadInput(f"cannot read Kalah position {text[:80]!r}: the side to move must be S or N")
+    counts = parts[:-1]
+    return {
+        "pits": (len(counts) - 2) // 2,
+        "start": " ".join(str(int(c)) for c in counts),
+        "first": "SN".index(parts[-1].upper()),
+    }
+
+
+def _oware_start(text: str) -> dict[str, Any]:
+    parts = text.split("-")
+    if len(parts) < 5 or len(parts) % 2 == 0:
+        raise BadInput(
+            f"cannot read Oware position {text[:80]!r}: expected the houses (A.. then a..), South's store, "
+            "North's store and S or N, joined by '-', e.g. 4-4-4-4-4-4-4-4-4-4-4-4-0-0-S"
+        )
+    return {"houses": (len(parts) - 3) // 2, "start": text}
+
+
+def _bao_start(text: str) -> dict[str, Any]:
+    raise BadInput("Bao has no position notation here: a Bao game is opened by its moves (moves=...)")
+
+
+#: each game's compact position string: (game, state) -> text, and text -> the rules options that
+#: start a game there (checked by the rules when the game is built)
+POSITIONS: dict[str, tuple[Callable[[Any, Any], str] | None, Callable[[str], dict[str, Any]]]] = {
+    "kalah": (_kalah_position, _kalah_start),
+    "oware": (lambda game, state: game.position_string(state), _oware_start),
+    "tictactoe": (lambda game, state: game.position_string(state), lambda text: {"start": text}),
+    "bao": (None, _bao_start),
+}
+
+
+def position_string(game: Game, state) -> str | None:
+    """The position as one line a link can carry (Kalah: the counts in board order and the side
+    to move, ``4-4-4-4-4-4-0-4-4-4-4-4-4-0-S``; Oware: its position string; tic-tac-toe: the
+    cells, ``XX./.O./...``), or None for a game without such a notation (Bao)."""
+    writer = POSITIONS.get(game.name, (None, None))[0]
+    return writer(game, state) if writer else None
+
+
+def position_options(name: str, text: Any) -> dict[str, Any]:
+    """The rules options that start game ``name`` at the position ``text`` (what
+    :func:`position_string` writes); raises :class:`BadInput` saying what was expected."""
+    if not isinstance(text, str) or not text.strip():
+        raise BadInput("a position must be a non-empty string")
+    if len(text) > MAX_POSITION_CHARS:
+        raise BadInput(f"a position is at most {MAX_POSITION_CHARS} characters, got {len(text)}")
+    entry = POSITIONS.get(name)
+    if entry is None:
+        raise BadInput(f"{name} has no position notation: open it by its moves instead")
+    return entry[1](text.strip())
 
 
 def board_view(game: Game, state) -> dict:

@@ -74,8 +74,9 @@ function pitGrid(cells, pits, stores, n) {
 
 /**
  * Kalah: North's row on top (pits n..1 left to right), South's row below, North's store on the
- * left, South's store on the right.  `view` = {board, legal, lastCells, hot, hint, players,
- * interactive, onMove}.
+ * left, South's store on the right; `view.flipped` turns the board round (South's row on top,
+ * pits 6..1, North's below, South's store on the left).  `view` = {board, legal, lastCells, hot,
+ * hint, players, interactive, flipped, onMove}.
  */
 export function drawKalah(view) {
   const b = view.board;
@@ -94,10 +95,13 @@ export function drawKalah(view) {
     return p ? describePlayer(p) : seatName[seat];
   };
   const { style, wide } = pitGrid(b.cells, [...b.rows.north, ...b.rows.south], b.stores, n);
+  const flip = !!view.flipped;
+  const [topSeat, bottomSeat] = flip ? [0, 1] : [1, 0];
   const grid = el("div", {
-    class: "kalah" + (n > 10 ? " many" : ""), role: "group", "aria-label": `Kalah board, ${n} pits a side`, style,
+    class: "kalah" + (n > 10 ? " many" : ""), role: "group", style,
+    "aria-label": `Kalah board, ${n} pits a side, ${seatName[bottomSeat]} at the bottom`,
   });
-  grid.append(el("div", { class: "row-label", style: "grid-row:1", text: `North — ${who(1)}` }));
+  grid.append(el("div", { class: "row-label", style: "grid-row:1", text: `${seatName[topSeat]} — ${who(topSeat)}` }));
   const store = (seat, col) => {
     const cell = b.stores[seat];
     const count = b.cells[cell];
@@ -108,7 +112,7 @@ export function drawKalah(view) {
     }, seedDots(count, cell + 100, true), el("span", { class: "count", text: count }),
     el("span", { class: "who", text: `${seatName[seat]} store` }));
   };
-  grid.append(store(1, 1));
+  grid.append(store(topSeat, 1));
   const pit = (cell, seat, pitNo, row, col) => {
     const count = b.cells[cell];
     const moves = legalByCell.get(cell) || [];
@@ -131,8 +135,8 @@ export function drawKalah(view) {
       el("span", { class: "num", "aria-hidden": "true", text: pitNo }));
     if (directed) {
       const arrows = el("div", { class: "arrows" });
-      for (const m of moves.filter((x) => x.dir).sort((a, c) => arrowOrder(a, seat) - arrowOrder(c, seat))) {
-        const leftward = visualLeft(m.dir, seat);
+      for (const m of moves.filter((x) => x.dir).sort((a, c) => arrowOrder(a, seat, flip) - arrowOrder(c, seat, flip))) {
+        const leftward = visualLeft(m.dir, seat, flip);
         arrows.append(el("button", {
           type: "button", class: "arrow",
           "aria-label": `${label}: sow ${m.dir === "L" ? "clockwise" : "counter-clockwise"} (${m.move})`,
@@ -144,10 +148,15 @@ export function drawKalah(view) {
     }
     return wrap;
   };
-  b.rows.north.forEach((cell, i) => grid.append(pit(cell, 1, n - i, 0, i)));
-  b.rows.south.forEach((cell, i) => grid.append(pit(cell, 0, i + 1, 1, i)));
-  grid.append(store(0, n + 2));
-  grid.append(el("div", { class: "row-label", style: "grid-row:4", text: `South — ${who(0)}` }));
+  // each row runs from its owner's first pit at the owner's left: turned round, the top row is South's
+  const north = flip ? [...b.rows.north].reverse() : b.rows.north;
+  const south = flip ? [...b.rows.south].reverse() : b.rows.south;
+  // appended top row first, so the focus order is the order on screen
+  const northPits = north.map((cell, i) => pit(cell, 1, flip ? i + 1 : n - i, flip ? 1 : 0, i));
+  const southPits = south.map((cell, i) => pit(cell, 0, flip ? n - i : i + 1, flip ? 0 : 1, i));
+  grid.append(...(flip ? [...southPits, ...northPits] : [...northPits, ...southPits]));
+  grid.append(store(bottomSeat, n + 2));
+  grid.append(el("div", { class: "row-label", style: "grid-row:4", text: `${seatName[bottomSeat]} — ${who(bottomSeat)}` }));
   const wood = el("div", { class: "wood" + (wide ? " wide" : ""), style: `max-width:${n * 7 + 16}rem;margin:0 auto` }, grid);
   if (view.inHand) wood.append(el("span", { class: "in-hand", text: `in hand: ${view.inHand}` }));
   const out = [wood];
@@ -164,6 +173,7 @@ export function drawKalah(view) {
  * North's captured seeds on the left, South's on the right.  Each house shows its letter; only
  * the legal houses are buttons in the Tab order.  While a move is animated `view.origin` is the
  * house sown from (marked: a lap leaves it empty) and `view.skip` the house the hand passes by.
+ * `view.flipped` turns the board round (South's row on top, F..A; North's a..f below).
  */
 export function drawOware(view) {
   const b = view.board;
@@ -175,11 +185,13 @@ export function drawOware(view) {
     return p ? describePlayer(p) : seatName[seat];
   };
   const { style, wide } = pitGrid(b.cells, [...b.rows.north, ...b.rows.south], b.stores, n);
+  const flip = !!view.flipped;
+  const [topSeat, bottomSeat] = flip ? [0, 1] : [1, 0];
   const grid = el("div", {
     class: "kalah oware" + (n > 10 ? " many" : ""), role: "group", style,
-    "aria-label": `Oware board, ${n} houses a side: North's row on top, South's below`,
+    "aria-label": `Oware board, ${n} houses a side: ${seatName[topSeat]}'s row on top, ${seatName[bottomSeat]}'s below`,
   });
-  grid.append(el("div", { class: "row-label", style: "grid-row:1", text: `North — ${who(1)}` }));
+  grid.append(el("div", { class: "row-label", style: "grid-row:1", text: `${seatName[topSeat]} — ${who(topSeat)}` }));
   const store = (seat, col) => {
     const cell = b.stores[seat];
     const count = b.cells[cell];
@@ -189,7 +201,7 @@ export function drawOware(view) {
     }, seedDots(count, cell + 100, true), el("span", { class: "count", text: count }),
     el("span", { class: "who", text: seatName[seat] }));
   };
-  grid.append(store(1, 1));
+  grid.append(store(topSeat, 1));
   const house = (cell, seat, row, col) => {
     const count = b.cells[cell];
     const name = b.names[cell];
@@ -208,22 +220,26 @@ export function drawOware(view) {
       el("span", { class: "num", "aria-hidden": "true", text: name }),
       skipping ? el("span", { class: "badge", "aria-hidden": "true", text: "skipped" }) : null);
   };
-  b.rows.north.forEach((cell, i) => grid.append(house(cell, 1, 0, i)));
-  b.rows.south.forEach((cell, i) => grid.append(house(cell, 0, 1, i)));
-  grid.append(store(0, n + 2));
-  grid.append(el("div", { class: "row-label", style: "grid-row:4", text: `South — ${who(0)}` }));
+  const north = flip ? [...b.rows.north].reverse() : b.rows.north;
+  const south = flip ? [...b.rows.south].reverse() : b.rows.south;
+  const northHouses = north.map((cell, i) => house(cell, 1, flip ? 1 : 0, i));
+  const southHouses = south.map((cell, i) => house(cell, 0, flip ? 0 : 1, i));
+  grid.append(...(flip ? [...southHouses, ...northHouses] : [...northHouses, ...southHouses]));
+  grid.append(store(bottomSeat, n + 2));
+  grid.append(el("div", { class: "row-label", style: "grid-row:4", text: `${seatName[bottomSeat]} — ${who(bottomSeat)}` }));
   const wood = el("div", { class: "wood" + (wide ? " wide" : ""), style: `max-width:${n * 7 + 16}rem;margin:0 auto` }, grid);
   if (view.inHand) wood.append(el("span", { class: "in-hand", text: `in hand: ${view.inHand}` }));
   return [wood];
 }
 
-/** Sowing clockwise (L) or counter-clockwise (R): which way does it look on screen? */
-function visualLeft(dir, seat) {
+/** Sowing clockwise (L) or counter-clockwise (R): which way does it look on screen (the board
+ * turned round, `flipped`, the other way)? */
+function visualLeft(dir, seat, flipped = false) {
   // counter-clockwise runs right along South's row and left along North's row (as South sees it)
   const ccw = dir === "R";
-  return seat === 0 ? !ccw : ccw;
+  return (seat === 0 ? !ccw : ccw) !== flipped;
 }
-function arrowOrder(m, seat) { return visualLeft(m.dir, seat) ? 0 : 1; }
+function arrowOrder(m, seat, flipped) { return visualLeft(m.dir, seat, flipped) ? 0 : 1; }
 
 function cls(view, key) {
   let out = "";
@@ -235,17 +251,19 @@ function cls(view, key) {
   return out;
 }
 
-/** "medium AI", "you", "alphabeta:depth=4" … for labels. */
+/** "Medium AI", "you", "OpenSpiel MCTS 100k" … for labels: the server's `title` of a player
+ * (its spec read for people), the spec itself only from a server that sends no title. */
 export function describePlayer(p) {
   if (p.kind === "human") return p.you ? "you" : "human";
   if (p.kind === "remote") return p.connected ? `remote${p.client ? " " + p.client : ""}` : "remote (waiting)";
-  return `${p.spec} AI`;
+  return p.title || `${p.spec} AI`;
 }
 
 /**
  * Bao: four rows as South sees them (North back, North front, South front, South back), the
  * nyumba marked, both stocks, takasia and must-capture marks.  `view.selected` is the hole
- * chosen first when a move still needs a direction.
+ * chosen first when a move still needs a direction; `view.flipped` turns the board round (as
+ * North sees it: South's back row on top, each row right to left).
  */
 export function drawBao(view) {
   const b = view.board;
@@ -259,8 +277,10 @@ export function drawBao(view) {
   const who = (p) => (view.players && view.players[p] ? describePlayer(view.players[p]) : names[p]);
   const stockTag = (p) => el("span", { class: "tag", "data-stock": p },
     `${names[p]} (${who(p)}) — stock ${b.stock[p]} · ${b.stage[p]}`);
-  const grid = el("div", { class: "bao", role: "group", "aria-label": "Bao board, South at the bottom" });
-  b.rows.forEach((row, r) => {
+  const flip = !!view.flipped;
+  const grid = el("div", { class: "bao", role: "group", "aria-label": `Bao board, ${flip ? "North" : "South"} at the bottom` });
+  const rows = flip ? [...b.rows].reverse().map((row) => [...row].reverse()) : b.rows;
+  rows.forEach((row, r) => {
     if (r === 2) grid.append(el("div", { class: "divider", "aria-hidden": "true" }));
     row.forEach((hole, c) => {
       const moves = legalHoles.get(hole.name) || [];
@@ -293,7 +313,7 @@ export function drawBao(view) {
     b.takasia ? el("span", {}, `takasia: ${b.takasia} may not be emptied`) : null,
     b.must_capture ? el("span", {}, `must capture ${b.must_capture}`) : null);
   const wood = el("div", { class: "wood bao-wrap" },
-    el("div", { class: "stock" }, stockTag(1)), grid, el("div", { class: "stock" }, stockTag(0)), legend);
+    el("div", { class: "stock" }, stockTag(flip ? 0 : 1)), grid, el("div", { class: "stock" }, stockTag(flip ? 1 : 0)), legend);
   if (view.inHand) wood.append(el("span", { class: "in-hand", text: `in hand: ${view.inHand}` }));
   return [wood];
 }

@@ -4,7 +4,7 @@
 import { Connection } from "./conn.js";
 import { drawBoard, el, describePlayer } from "./boards.js";
 import { framesFor, frameSchedule } from "./animate.js";
-import { renderAnalysis, renderReview, renderTree, fmtValue, lineText } from "./panels.js";
+import { renderAnalysis, renderExplorer, renderReview, renderTree, fmtValue, lineText } from "./panels.js";
 
 const $ = (id) => document.getElementById(id);
 const MAX_RECORD_BYTES = 60 * 1024; // the server refuses messages over 64 KiB
@@ -21,6 +21,7 @@ const app = {
   selected: null, // Bao: the hole clicked first
   choiceStage: null,
   hint: null,
+  flip: false, // the flip button (or F) was used: the board is turned from its default way
   thinkingAt: 0,
   games: null,
   params: new URLSearchParams(location.search),
@@ -57,13 +58,25 @@ function connect() {
 }
 
 function createFromParams() {
+  const position = app.params.get("position");
+  const moves = app.params.get("moves");
+  const link = position !== null || moves !== null; // a shared position or game: both seats yours by default
   const fields = { game: app.params.get("game") || "kalah",
-    players: [app.params.get("p0") || "human", app.params.get("p1") || "medium"] };
+    players: [app.params.get("p0") || "human", app.params.get("p1") || (link ? "human" : "medium")] };
   if (app.params.get("options")) {
     try { fields.options = JSON.parse(app.params.get("options")); } catch { /* ignored: defaults */ }
   }
   if (fields.players.every((p) => p !== "human" && p !== "remote")) fields.move_delay = Number($("w-delay").value);
-  request("create", fields, "create");
+  const ply = Number(app.params.get("ply"));
+  app.linkPly = Number.isInteger(ply) && ply >= 0 && app.params.get("ply") !== null ? ply : null;
+  if (moves !== null) { // the server replays the moves as it loads a record, and says which one is wrong
+    const record = { format: "mancala-game", version: 1, game: fields.game, players: fields.players,
+      moves: moves.split(",").map((m) => m.trim()).filter(Boolean) };
+    request("load", { record }, "link");
+  } else {
+    if (position !== null) fields.position = position;
+    request("create", fields, position !== null ? "link" : "create");
+  }
   // a reload should come back to this game, not start another one from the address
   const keep = new URLSearchParams();
   if (app.params.get("token")) keep.set("token", app.params.get("token"));
@@ -80,12 +93,14 @@ function request(type, fields, what) {
 
 function onMessage(msg) {
   const what = msg.id !== undefined ? app.pending.get(msg.id) : undefined;
+  const id = msg.id;
   if (msg.id !== undefined && msg.type !== "joined") app.pending.delete(msg.id);
   // a request of ours that succeeded: the error of an earlier one no longer holds
-  if (what !== undefined && msg.type !== "error") clearError();
+  if (what !== undefined && msg.type !== "error" && what !== "after-link") clearError();
   switch (msg.type) {
     case "welcome": setEngine(msg.engine); break;
     case "joined":
+      if (what === "setup" && $("setup-dialog").open) $("setup-dialog").close();
       if (msg.resume) sessionStorage.setItem("mancala-resume", JSON.stringify({ game_id: msg.game_id, resume: msg.resume }));
       else sessionStorage.setItem("mancala-resume", JSON.stringify({ game_id: msg.game_id, resume: "" }));
       app.seats = msg.seats;
@@ -93,13 +108,39 @@ function onMessage(msg) {
     case "state": onState(msg); break;
     case "error": onError(msg, what); break;
     case "hint": showHint(msg); break;
-    case "analysis": $("analysis").replaceChildren(...renderAnalysis(msg, sideName(msg.player))); break;
-    case "review": $("review-out").replaceChildren(...renderReview(msg, app.state ? app.state.players.map((p) => p.name) : [])); break;
+    case "analysis":
+      if (what === "evalbar") showEvalBar(msg, id === app.evalRequest);
+      else $("analysis").replaceChildren(...renderAnalysis(msg, sideName(msg.player)));
+      break;
+    case "review": onReview(msg); break;
+    case "explorer":
+      if (id === app.exploreRequest) $("explorer-out").replaceChildren(...renderExplorer(msg, sideName(msg.player)));
+      break;
     case "tree": $("tree-out").replaceChildren(...renderTree(msg, app.state && unitOf(app.state))); break;
     case "view": showView(msg); break;
     case "record": download(msg); break;
     default: break;
   }
+}
+
+/** The review panel (graph, classes, table) for the position shown. */
+function drawReview() {
+  const r = app.review;
+  if (!r || !app.state || r.game_id !== app.state.game_id) return;
+  const focused = $("review-out").contains(document.activeElement) ? document.activeElement : null;
+  const key = focused && focused.dataset.ply !== undefined ? `${focused.closest("#mistakes") ? "#mistakes" : "#review-table"} button[data-ply="${focused.dataset.ply}"]` : null;
+  $("review-out").replaceChildren(...renderReview(r, app.state.players.map((p) => p.name), viewPly, shownPly(app.state)));
+  const again = key && $("review-out").querySelector(key);
+  if (again) again.focus({ preventScroll: true }); // the focus stays on the row it was on
+}
+
+/** A review: the review panel's table, and the values after each turn in the move list. */
+function onReview(msg) {
+  if (!app.state) return;
+  app.review = { ...msg, game_id: app.state.game_id };
+  drawReview();
+  $("history-values").textContent = "Update the values";
+  renderHistory(app.state);
 }
 
 function onError(msg, what) {
@@ -113,6 +154,19 @@ function onError(msg, what) {
     createFromParams();
     return;
   }
+  if (what === "link") { // a bad link: say why, once, and open the default game instead
+    showError(`That link cannot be opened: ${msg.message.replace(/; the current game goes on/, "")}`);
+    app.linkError = true;
+    app.linkPly = null;
+    request("create", { game: "kalah", players: ["human", "medium"] }, "after-link");
+    return;
+  }
+  if (what === "setup") { // the server's reason, in the editor, which stays open
+    $("setup-error").hidden = false;
+    $("setup-error").textContent = msg.message;
+    if (!$("setup-dialog").open) $("setup-dialog").showModal();
+    return;
+  }
   if (what === "new-form") {
     $("new-error").hidden = false;
     $("new-error").textContent = msg.message;
@@ -120,7 +174,12 @@ function onError(msg, what) {
     return;
   }
   // the answer to a panel's request is shown in that panel, and only there
-  const panel = { analyse: "analysis", review: "review-out", tree: "tree-out" }[what];
+  if (what === "review") $("history-values").textContent = "Show the values";
+  if (what === "evalbar") { // (a match, a finished position): the bar says it has no value
+    if (msg.id === app.evalRequest) setEvalBar(null, msg.message);
+    return;
+  }
+  const panel = { analyse: "analysis", review: "review-out", tree: "tree-out", explore: "explorer-out" }[what];
   if (panel) {
     $(panel).replaceChildren(el("p", { class: "error", role: $(panel).hasAttribute("aria-live") ? null : "alert" }, msg.message));
     return;
@@ -164,12 +223,21 @@ function onState(s) {
     $("review-out").replaceChildren();
     $("tree-out").replaceChildren();
     $("notices").replaceChildren();
-    clearError();
+    if (!app.linkError) clearError();
+    app.linkError = false;
     app.hint = null;
     $("hint-out").hidden = true;
     app.selected = null;
     app.choiceStage = null;
+    app.flip = false;
+    app.review = null;
+    $("history-values").textContent = "Show the values";
+    $("share-link").hidden = true;
     render(s, { final: true });
+    if (app.linkPly !== null && app.linkPly !== undefined) { // a game link that names a move: show it
+      viewPly(app.linkPly);
+      app.linkPly = null;
+    }
     return;
   }
   if (previous && s.ply !== previous.ply) {
@@ -194,7 +262,14 @@ async function drain() {
     const shown = app.shown;
     const forward = shown && s.last && s.ply === shown.ply + 1 && s.last.ply === s.ply;
     if (forward) {
-      if ($("animate").checked && !app.viewing) await playFrames(s);
+      if ($("animate").checked && !app.viewing) {
+        // the status says what the board shows: this move being sown, not the position after it
+        const mover = s.history[s.ply - 1];
+        $("to-move").textContent = `${mover ? mover.name : sideName(s.last.player)} plays ${s.last.move}…`;
+        document.body.dataset.status = "sowing";
+        await playFrames(s);
+        delete document.body.dataset.status;
+      }
       showNotices(s.last.notices || []);
       const over = (s.last.notices || []).find((n) => n.kind === "game_over");
       // what the next player may not do (Oware: must feed, no grand slam) is not in the move's text
@@ -232,7 +307,7 @@ async function playFrames(s) {
     if (!$("animate").checked || app.viewing || app.state.game_id !== s.game_id) return;
     const frame = frames[i];
     drawBoard($("board"), {
-      board: frame.board, legal: [], interactive: false, players: playersWithYou(s),
+      board: frame.board, legal: [], interactive: false, players: playersWithYou(s), flipped: flipped(s),
       hot: frame.hot, picked: frame.picked, captured: frame.captured, inHand: frame.inHand,
       origin: frame.origin, skip: frame.skip, lastCells: null,
     });
@@ -246,6 +321,103 @@ async function playFrames(s) {
     while (next + 1 < frames.length && starts[next + 1] <= now) next++;
     i = now >= end ? frames.length : next;
   }
+}
+
+// ---- the opening explorer ------------------------------------------------------------
+
+/** Ask for the book's values of the position shown, while the explorer is open. */
+function updateExplorer() {
+  const s = app.state;
+  if (!s || !$("explorer-panel").open) return;
+  const key = `${s.game_id}:${shownLine()}:${shownPly(s)}:${s.ply}`;
+  if (app.exploreKey === key) return;
+  app.exploreKey = key;
+  const over = app.viewing ? app.viewing.to_move === null : !!s.result || s.to_move === null;
+  if (over) { $("explorer-out").replaceChildren(el("p", {}, "The game is over in this position.")); return; }
+  $("explorer-out").textContent = "Reading the book…";
+  app.exploreRequest = request("explore", shownFields(), "explore");
+}
+
+// ---- the evaluation bar -------------------------------------------------------------
+
+/** Ask for the value of the position shown (when the bar is on and the position changed). */
+function updateEvalBar() {
+  const s = app.state;
+  const on = $("evalbar-on").checked && !!s;
+  $("eval-bar").hidden = !on;
+  document.body.dataset.evalbar = on ? "on" : "off";
+  if (!on) return;
+  const line = shownLine();
+  const ply = shownPly(s);
+  const key = `${s.game_id}:${line}:${ply}:${s.ply}`;
+  if (app.evalKey === key) return;
+  app.evalKey = key;
+  const over = app.viewing ? app.viewing.to_move === null : !!s.result || s.to_move === null;
+  if (over) { // the game's end: the result is the value
+    const b = app.viewing ? null : s.result;
+    setEvalBar(b ? { value: b.score[0], exact: true, unit: unitOf(s) } : null, "the game is over");
+    return;
+  }
+  const fields = { ply, seconds: 0.5 };
+  if (line !== null) fields.line = line;
+  setEvalBar(undefined, "evaluating…");
+  app.evalRequest = request("analyse", fields, "evalbar");
+}
+
+function showEvalBar(msg, newest) {
+  if (!newest || !msg.moves.length) return;
+  const best = msg.moves[0];
+  const value = msg.player === 0 ? best.value : best.value === "inf" ? "-inf" : best.value === "-inf" ? "inf" : -best.value;
+  setEvalBar({ value, exact: best.exact, unit: msg.unit });
+}
+
+/** Draw the bar: the first player's share from their side of the board, the value written on it;
+ * `undefined` while a value is awaited, `null` when there is none (`why`). */
+function setEvalBar(v, why = "") {
+  const bar = $("eval-bar");
+  const s = app.state;
+  const first = s ? s.players[0].name : "South";
+  bar.dataset.state = v === undefined ? "waiting" : v === null ? "none" : "value";
+  if (!v) {
+    bar.querySelector(".eval-text").textContent = v === undefined ? "…" : "–";
+    bar.setAttribute("aria-label", `Evaluation bar: ${why}`);
+    return;
+  }
+  const n = v.value === "inf" ? Infinity : v.value === "-inf" ? -Infinity : Number(v.value);
+  const scale = v.unit === "outcome" ? 1 : v.unit === "eval" ? 10 : 8; // the value that fills three quarters
+  const share = Number.isFinite(n) ? 0.5 + 0.5 * (v.unit === "outcome" ? Math.sign(n) : n / (Math.abs(n) + scale / 3)) : n > 0 ? 1 : 0;
+  // the first player's share grows from that player's side of the board as drawn
+  const flip = !!s && ((s.players[0].name === "North") !== flipped(s));
+  bar.querySelector(".eval-fill").style.height = `${(100 * (flip ? 1 - share : share)).toFixed(1)}%`;
+  bar.classList.toggle("flipped", !!flip);
+  bar.classList.toggle("exact", !!v.exact);
+  const text = fmtValue(v.value, v.unit);
+  bar.querySelector(".eval-text").textContent = text;
+  const unit = v.unit === "seeds" ? " seeds" : "";
+  bar.setAttribute("aria-label", `Evaluation bar: ${text}${unit} for ${first}${v.exact ? " (exact)" : " (estimate)"}`);
+  bar.title = bar.getAttribute("aria-label");
+}
+
+/** Whether the board is drawn turned round (North at the bottom): by default when every seat
+ * this page plays sits at North now (a person playing North, after a pie swap too); the flip
+ * button or F turns it from there. */
+function flipped(s) {
+  const north = s.you.length > 0 && s.players.length === 2 && s.you.every((p) => s.players[p].name === "North");
+  return north !== app.flip;
+}
+
+/** Turn the board round (the flip button, F), keeping the focus where it was. */
+function flipBoard() {
+  app.flip = !app.flip;
+  const s = app.state;
+  if (!s) return;
+  if (app.viewing) showView(app.viewing);
+  else render(app.animating && app.shown ? app.shown : s, { final: !app.animating });
+  document.body.dataset.flipped = flipped(s) ? "yes" : "no";
+  $("flip").setAttribute("aria-pressed", flipped(s) ? "true" : "false");
+  app.evalKey = null;
+  updateEvalBar();
+  announce(`The board is turned: ${flipped(s) ? "North" : "South"} at the bottom.`);
 }
 
 function playersWithYou(s) {
@@ -291,12 +463,15 @@ function render(s, { final }) {
   body.toMove = s.to_move ?? "none";
   body.result = s.result ? "over" : "running";
   body.gameId = s.game_id;
+  body.flipped = flipped(s) ? "yes" : "no";
+  $("flip").setAttribute("aria-pressed", flipped(s) ? "true" : "false");
+  $("flip").disabled = !["kalah", "oware", "bao"].includes(s.board.kind); // a board with sides
   $("game-title").textContent = s.game.title + " — " + s.players.map((p) => `${p.name}: ${describePlayer({ ...p, you: s.you.includes(p.player) })}`).join(" · ");
   document.title = `${s.game.title} — Mancala`;
   const interactive = final && !app.viewing && !s.result && s.legal.length > 0;
   if (!app.viewing) {
     drawBoard($("board"), {
-      board: s.board, legal: interactive ? s.legal : [], interactive, players: playersWithYou(s),
+      board: s.board, legal: interactive ? s.legal : [], interactive, players: playersWithYou(s), flipped: flipped(s),
       lastCells: lastCells(s), hintKeys: hintKeys(s), selected: app.selected,
       onMove: sendMove, onHole: chooseHole,
     });
@@ -340,6 +515,10 @@ function render(s, { final }) {
   }
   renderHistory(s);
   renderChoice(s);
+  updateEvalBar();
+  updateExplorer();
+  $("copy-position").disabled = !s.position;
+  $("copy-position").title = s.position ? "A link that opens this position" : "This game has no position notation: share the game instead";
 }
 
 /** Oware: the seeds a side ends with (its store, and its own row once the game is over). */
@@ -358,7 +537,7 @@ function showRuleNote(board) {
 }
 
 function statusText(s) {
-  if (s.result) return "Game over.";
+  if (s.result) return "Final position."; // "game over" and the result are said once, below the board
   if (s.to_move === null || s.waiting || s.players.some((p) => p.kind === "remote" && !p.connected)) return s.status || "";
   const p = s.players[s.to_move];
   const seat = s.board.kind === "kalah" ? ["South", "North"][s.board.to_move_seat] : p.name;
@@ -416,7 +595,7 @@ function updateThinking() {
     ? ` (about ${left >= 1 ? Math.ceil(left) : "<1"} s left)` : "";
   const what = preparing ? `waiting — ${t.doing}` : "thinking…";
   box.hidden = false;
-  box.textContent = `${p.name} (${t.spec}) is ${what} ${secs.toFixed(1)} s${estimate}`;
+  box.textContent = `${p.name} (${p.kind === "ai" ? describePlayer(p) : t.spec}) is ${what} ${secs.toFixed(1)} s${estimate}`;
   document.body.dataset.thinking = "yes";
 }
 
@@ -444,44 +623,217 @@ function announce(text) {
 
 // ---- history and viewing earlier positions ------------------------------------------
 
+/** The moves played, grouped in turns (one player's moves up to the hand-over: a chain of
+ * extra turns is one turn), two turns a numbered row; each move a button that shows the position
+ * after it; the position shown marked; the value after each turn when the game was reviewed. */
+function turnsOf(history) {
+  const turns = [];
+  for (const h of history) {
+    const last = turns[turns.length - 1];
+    if (last && last.player === h.player) last.moves.push(h);
+    else turns.push({ player: h.player, name: h.name, moves: [h] });
+  }
+  return turns;
+}
+
+function shownPly(s) {
+  return app.viewing ? app.viewing.ply : s.ply;
+}
+
+/** The fields that name the position shown (`ply`, and `line` in a side line) for a study request. */
+function shownFields() {
+  if (!app.viewing) return {};
+  return shownLine() === null ? { ply: app.viewing.ply } : { ply: app.viewing.ply, line: shownLine() };
+}
+
+function shownLine() {
+  return app.viewing && app.viewing.line !== null && app.viewing.line !== undefined ? app.viewing.line : null;
+}
+
+/** One move back or on along the line shown (a side line, else the game). */
+function stepPly(s, step) {
+  const line = shownLine();
+  const v = line !== null ? (s.variations || [])[line] : null;
+  const target = shownPly(s) + step;
+  if (v && target > v.from) { if (target <= v.from + v.moves.length) viewPly(target, line); return; }
+  viewPly(target);
+}
+
+/** The value after a move from the first player's side (the review's value is the mover's). */
+function valueAfter(h) {
+  const r = app.review;
+  if (!r || r.game_id !== app.state.game_id) return null;
+  const m = r.moves[h.ply - 1];
+  if (!m || m.move !== h.move || m.ply !== h.ply) return null;
+  return { value: m.player === 0 ? m.value : negate(m.value), exact: m.exact, unit: r.unit };
+}
+
+function negate(v) {
+  return v === "inf" ? "-inf" : v === "-inf" ? "inf" : -v;
+}
+
 function renderHistory(s) {
   const list = $("history");
-  const items = [el("li", {}, el("button", {
-    type: "button", "aria-current": app.viewing && app.viewing.ply === 0 ? "true" : null,
-    onclick: () => request("view", { ply: 0 }),
-  }, el("span", { class: "ply" }, "0."), "start position"))];
-  for (const h of s.history) {
-    items.push(el("li", {}, el("button", {
-      type: "button", title: h.text, dataset: { ply: h.ply },
-      "aria-current": app.viewing && app.viewing.ply === h.ply ? "true" : null,
-      onclick: () => request("view", { ply: h.ply }),
-    }, el("span", { class: "visually-hidden" }, "Show the position after move "),
-    el("span", { class: "ply" }, `${h.ply}.`), ` ${h.name ?? s.players[h.player].name} ${h.move}`)));
+  const current = shownLine() === null ? shownPly(s) : -1;
+  const first = s.players[0].name;
+  const items = [el("li", { class: "start" }, el("button", {
+    type: "button", "aria-current": current === 0 ? "true" : null, dataset: { at: 0 },
+    onclick: () => viewPly(0),
+  }, "Start position"))];
+  const turns = turnsOf(s.history);
+  const firstMover = turns.length ? turns[0].player : 0;
+  let row = null;
+  let number = 0;
+  for (const turn of turns) {
+    if (!row || turn.player === firstMover) {
+      number += 1;
+      row = el("li", { class: "round" }, el("span", { class: "num", "aria-hidden": "true" }, `${number}.`));
+      if (turn.player !== firstMover) row.append(el("span", { class: "turn empty-turn", "aria-hidden": "true" }, "…"));
+      items.push(row);
+    }
+    const cell = el("span", { class: "turn", dataset: { player: turn.player } });
+    turn.moves.forEach((h, i) => {
+      if (i) cell.append(el("span", { class: "chain", "aria-hidden": "true", title: "extra turn" }, "·"));
+      cell.append(el("button", {
+        type: "button", title: h.text, dataset: { ply: h.ply, at: h.ply },
+        "aria-current": current === h.ply ? "true" : null,
+        onclick: () => viewPly(h.ply),
+      }, el("span", { class: "visually-hidden" }, `Position after move ${h.ply}, turn ${number}: ${h.name ?? s.players[h.player].name} `), h.move));
+    });
+    const v = valueAfter(turn.moves[turn.moves.length - 1]);
+    if (v) {
+      cell.append(el("span", { class: "turn-value" + (v.exact ? " exact" : ""), title: `value for ${first} after this turn${v.exact ? " (exact)" : " (estimate)"}` },
+        el("span", { class: "visually-hidden" }, `value for ${first}: `), fmtValue(v.value, v.unit)));
+    }
+    row.append(cell);
+    // side lines that leave the game after this turn, beside it
+    const end = turn.moves[turn.moves.length - 1].ply;
+    const begin = turn.moves[0].ply - 1;
+    for (const v of s.variations || []) if (v.from > begin && v.from <= end) items.push(variationItem(s, v));
   }
+  for (const v of s.variations || []) if (v.from === 0) items.splice(1, 0, variationItem(s, v));
   if (!s.history.length) items.push(el("li", { class: "empty" }, "No moves yet."));
   list.replaceChildren(...items);
-  if (!app.viewing) list.scrollTop = list.scrollHeight;
+  if (app.review && app.review.game_id === s.game_id && $("review-out").querySelector("#eval-graph")) drawReview();
+  // the position shown in view, scrolling the list only (never the page)
+  const mark = list.querySelector('[aria-current="true"]');
+  if (mark) {
+    const top = mark.offsetTop - list.offsetTop;
+    if (top < list.scrollTop || top + mark.offsetHeight > list.scrollTop + list.clientHeight) {
+      list.scrollTop = Math.max(0, top - list.clientHeight / 2);
+    }
+  }
+}
+
+/** The address that opens the position shown (`position`) or the whole game (`game`, at the
+ * move shown), for "Copy link"; null when the game has no position notation (Bao). */
+function shareLink(kind) {
+  const s = app.state;
+  if (!s) return null;
+  const url = new URL(location.pathname, location.origin);
+  url.searchParams.set("game", s.game.spec);
+  if (kind === "position") {
+    const position = app.viewing ? app.viewing.position : s.position;
+    if (!position) return null;
+    url.searchParams.set("position", position);
+  } else {
+    url.searchParams.set("moves", s.history.map((h) => h.move).join(","));
+    // (a side line is not part of the game's moves: its link opens the game where the line leaves it)
+    const line = shownLine();
+    const at = line === null ? shownPly(s) : (s.variations[line] || { from: 0 }).from;
+    if (app.viewing) url.searchParams.set("ply", String(at));
+  }
+  if (app.params.get("token")) url.searchParams.set("token", app.params.get("token"));
+  return url.toString();
+}
+
+async function copyLink(kind) {
+  const link = shareLink(kind);
+  if (!link) return;
+  const box = $("share-link");
+  box.hidden = false;
+  box.value = link;
+  let copied = false;
+  try {
+    await navigator.clipboard.writeText(link);
+    copied = true;
+  } catch { /* no clipboard here (an insecure page, a refusal): the link is shown to copy by hand */ }
+  if (!copied) { box.focus(); box.select(); }
+  const what = kind === "position" ? "position" : "game";
+  $("share-note").textContent = copied ? `Link to this ${what} copied.` : `Copy this link to the ${what}.`;
+  announce($("share-note").textContent);
+}
+
+/** A side line in the move list: its moves in turns (each shows its position), then Promote
+ * (make it the game) and Delete. */
+function variationItem(s, v) {
+  const label = `Side line ${v.id + 1}`;
+  const body = el("span", { class: "line-moves" });
+  turnsOf(v.history).forEach((turn, t) => {
+    if (t) body.append(el("span", { class: "turn-gap", "aria-hidden": "true" }, "|"));
+    turn.moves.forEach((h, i) => {
+      if (i) body.append(el("span", { class: "chain", "aria-hidden": "true" }, "·"));
+      const here = shownLine() === v.id && shownPly(s) === h.ply;
+      body.append(el("button", {
+        type: "button", title: h.text, class: "line-move", dataset: { line: v.id, ply: h.ply, at: h.ply },
+        "aria-current": here ? "true" : null, onclick: () => viewPly(h.ply, v.id),
+      }, el("span", { class: "visually-hidden" }, `${label}, position after move ${h.ply}: ${h.name} `), h.move));
+    });
+  });
+  const may = s.you.length > 0 || s.players.every((p) => p.kind === "ai");
+  return el("li", { class: "variation", dataset: { line: v.id } },
+    el("span", { class: "line-label" }, `(${v.from === 0 ? "from the start" : `after move ${v.from}`})`), body,
+    may ? el("span", { class: "line-tools" },
+      el("button", { type: "button", class: "promote", "aria-label": `Promote ${label.toLowerCase()}: make it the game`,
+        onclick: () => request("promote", { line: v.id }, "promote") }, "⇧ Promote"),
+      el("button", { type: "button", class: "delete", "aria-label": `Delete ${label.toLowerCase()}`,
+        onclick: () => { if (shownLine() === v.id) leaveView(); request("delete_line", { line: v.id }, "delete_line"); } }, "✕ Delete")) : null);
+}
+
+/** Show the position after move `ply` (0: the start; the last move: the game as it stands). */
+function viewPly(ply, line = null) {
+  const s = app.state;
+  if (!s) return;
+  if (line !== null) { request("view", { ply, line }); return; }
+  const target = Math.max(0, Math.min(s.ply, ply));
+  if (target === s.ply) { if (app.viewing) leaveView(); return; }
+  if (app.viewing && app.viewing.ply === target && shownLine() === null) return;
+  request("view", { ply: target });
 }
 
 function showView(v) {
   const s = app.state;
   if (!s) return;
-  if (v.ply === s.ply) { leaveView(); return; }
+  if (v.ply === s.ply && (v.line === null || v.line === undefined)) { leaveView(); return; }
+  const moved = !app.viewing || app.viewing.ply !== v.ply || app.viewing.line !== v.line;
+  if (moved) { app.selected = null; app.choiceStage = null; }
   app.viewing = v;
+  const inLine = v.line !== null && v.line !== undefined;
   $("viewing").hidden = false;
-  $("viewing-text").textContent = v.ply === 0 ? "Viewing the start position." : `Viewing the position after move ${v.ply}: ${v.last ? v.last.text : ""}`;
-  drawBoard($("board"), { board: v.board, legal: [], interactive: false, players: playersWithYou(s),
-    lastCells: lastCells({ board: v.board, last: v.last }) });
+  $("viewing-text").textContent = (v.ply === 0 ? "Viewing the start position." : `Viewing the position after move ${v.ply}` +
+    `${inLine ? ` of side line ${v.line + 1}` : ""}: ${v.last ? v.last.text : ""}`) +
+    (v.legal && v.legal.length ? " Play a move here to try a side line." : "");
+  // a move played here starts (or goes on with) a side line; the game itself is not touched
+  const legal = v.legal || [];
+  drawBoard($("board"), { board: v.board, legal, interactive: legal.length > 0, players: playersWithYou(s), flipped: flipped(s),
+    lastCells: lastCells({ board: v.board, last: v.last }), selected: app.selected, onMove: sendMove, onHole: chooseHole });
   showRuleNote(v.board);
   document.body.dataset.viewing = String(v.ply);
+  document.body.dataset.line = inLine ? String(v.line) : "main";
   renderHistory(s);
-  announce($("viewing-text").textContent);
+  renderChoice(s);
+  updateEvalBar();
+  updateExplorer();
+  if (moved) announce($("viewing-text").textContent);
 }
 
 function leaveView() {
   app.viewing = null;
+  app.selected = null;
+  app.choiceStage = null;
   $("viewing").hidden = true;
   delete document.body.dataset.viewing;
+  delete document.body.dataset.line;
   if (app.state) render(app.state, { final: !app.animating });
 }
 
@@ -492,17 +844,29 @@ function sendMove(move) {
   app.selected = null;
   app.choiceStage = null;
   $("choice").hidden = true;
+  if (app.viewing) { // an earlier position, or a side line's: the move tries a side line
+    const fields = { ply: app.viewing.ply, move };
+    if (app.viewing.line !== null && app.viewing.line !== undefined) fields.line = app.viewing.line;
+    request("branch", fields, "branch");
+    return;
+  }
   request("move", { move }, "move");
+}
+
+/** What a click plays in: the position viewed (its legal moves, for a side line) or the game. */
+function playState(s) {
+  return app.viewing ? { ...s, board: app.viewing.board, legal: app.viewing.legal || [], result: null } : s;
 }
 
 /** Bao: a hole was clicked; ask for direction, kichwa and nyumba only when the legal list leaves a choice. */
 function chooseHole(hole) {
-  const s = app.state;
+  const s = playState(app.state);
   const moves = s.legal.filter((m) => m.hole === hole);
   if (moves.length === 1) { sendMove(moves[0].move); return; }
   app.selected = hole;
   app.choiceStage = { hole, dir: null };
-  render(s, { final: true });
+  if (app.viewing) showView(app.viewing);
+  else render(s, { final: true });
   const first = $("choice-buttons").querySelector("button");
   if (first) first.focus();
 }
@@ -510,17 +874,20 @@ function chooseHole(hole) {
 function dirKey(m) { return m.kichwa ? "k:" + m.kichwa : "d:" + m.dir; }
 
 function baoArrow(s, m) {
-  // which way the first seed goes on screen, from the hole's row and its owner
+  // which way the first seed goes on screen, from the hole's row and its owner (the board
+  // turned round: the other way)
   const north = m.hole === m.hole.toLowerCase();
-  if (m.kichwa) return (m.kichwa === "left") !== north ? "◀" : "▶"; // North's left is South's right
+  const flip = flipped(s);
+  if (m.kichwa) return ((m.kichwa === "left") !== north) !== flip ? "◀" : "▶"; // North's left is South's right
   let r = 0;
   s.board.rows.forEach((row, i) => { if (row.some((h) => h.name === m.hole)) r = i; });
   const cw = m.sow === "cw";
-  const rightward = r === 2 ? cw : r === 3 ? !cw : r === 1 ? !cw : cw;
+  const rightward = (r === 2 ? cw : r === 3 ? !cw : r === 1 ? !cw : cw) !== flip;
   return rightward ? "▶" : "◀";
 }
 
-function renderChoice(s) {
+function renderChoice(game) {
+  const s = playState(game);
   const box = $("choice");
   const stage = app.choiceStage;
   if (!stage || app.selected !== stage.hole || s.board.kind !== "bao" || s.result || !s.legal.length) {
@@ -576,7 +943,8 @@ function cancelChoice() {
   const hole = app.selected;
   app.selected = null;
   app.choiceStage = null;
-  if (app.state) render(app.state, { final: true });
+  if (app.viewing) showView(app.viewing);
+  else if (app.state) render(app.state, { final: true });
   const btn = hole && document.querySelector(`[data-hole="${hole}"]`);
   if (btn) btn.focus();
 }
@@ -626,6 +994,93 @@ async function loadFile(file) {
     return;
   }
   request("load", { record }, "load");
+}
+
+// ---- the position editor ------------------------------------------------------------
+// It writes the game's position string (docs/web.md, "Links") from what is set up; the server
+// checks the position (the rules' start option) and says why one is refused.
+
+/** Open the editor on the position shown. */
+function openSetup() {
+  const s = app.state;
+  if (!s) return;
+  const board = app.viewing ? app.viewing.board : s.board;
+  const kind = board.kind;
+  const grid = $("setup-board");
+  $("setup-error").hidden = true;
+  const side = $("setup-side");
+  const toMove = app.viewing ? app.viewing.to_move : s.to_move;
+  if (kind === "kalah" || kind === "oware") {
+    const names = kind === "oware" ? board.names : null;
+    const n = kind === "oware" ? board.houses : board.pits;
+    const label = (cell) => {
+      if (cell === board.stores[0]) return "South's store";
+      if (cell === board.stores[1]) return "North's store";
+      if (names) return `House ${names[cell]} (${cell < n ? "South" : "North"})`;
+      return cell < n ? `South pit ${cell + 1}` : `North pit ${cell - n}`;
+    };
+    const input = (cell, row, col) => el("input", { type: "number", min: "0", max: "1000", value: String(board.cells[cell]),
+      "aria-label": label(cell), dataset: { cell }, style: `grid-row:${row};grid-column:${col}`, class: "setup-count" });
+    const items = [];
+    board.rows.north.forEach((cell, i) => items.push(input(cell, 1, i + 2)));
+    board.rows.south.forEach((cell, i) => items.push(input(cell, 2, i + 2)));
+    items.push(input(board.stores[1], "1 / 3", 1), input(board.stores[0], "1 / 3", n + 2));
+    grid.className = "setup-board pits";
+    grid.style.gridTemplateColumns = `repeat(${n + 2}, minmax(0, 1fr))`;
+    grid.replaceChildren(...items);
+    side.replaceChildren(el("option", { value: "S" }, "South"), el("option", { value: "N" }, "North"));
+    const seat = kind === "kalah" ? board.to_move_seat : toMove;
+    side.value = seat === 1 ? "N" : "S";
+    side.disabled = false;
+    $("setup-help").textContent = "Type the seeds in each pit and store (North's row on top, as South sees the board), and choose who moves.";
+  } else if (kind === "tictactoe") {
+    const cells = [...board.cells];
+    const cellButton = (i) => el("button", { type: "button", class: "setup-cell", dataset: { cell: i, mark: cells[i] },
+      "aria-label": `square ${i}: ${cells[i] === "." ? "empty" : cells[i]} (click to change)`,
+      onclick: (e) => {
+        const b = e.currentTarget;
+        const next = { ".": "X", X: "O", O: "." }[b.dataset.mark];
+        b.dataset.mark = next;
+        b.textContent = next === "." ? "" : next;
+        b.setAttribute("aria-label", `square ${i}: ${next === "." ? "empty" : next} (click to change)`);
+        setupChanged();
+      } }, cells[i] === "." ? "" : cells[i]);
+    grid.className = "setup-board ttt-setup";
+    grid.style.gridTemplateColumns = "";
+    grid.replaceChildren(...cells.map((_, i) => cellButton(i)));
+    side.replaceChildren(el("option", { value: "auto" }, "follows from the marks (X moves first)"));
+    side.disabled = true;
+    $("setup-help").textContent = "Click a square to cycle it: empty, X, O.";
+  } else {
+    showError(`${s.game.title} has no position notation here, so its positions cannot be set up: open a game by its moves instead.`);
+    return;
+  }
+  setupChanged();
+  $("setup-dialog").showModal();
+}
+
+/** The position string of what the editor holds. */
+function setupString() {
+  const s = app.state;
+  const kind = s.board.kind;
+  if (kind === "tictactoe") {
+    const marks = [...$("setup-board").querySelectorAll("[data-mark]")].map((b) => b.dataset.mark).join("");
+    return `${marks.slice(0, 3)}/${marks.slice(3, 6)}/${marks.slice(6)}`;
+  }
+  const counts = [...$("setup-board").querySelectorAll("input[data-cell]")]
+    .sort((a, b) => Number(a.dataset.cell) - Number(b.dataset.cell)).map((i) => String(Math.max(0, Math.floor(Number(i.value) || 0))));
+  return `${counts.join("-")}-${$("setup-side").value}`;
+}
+
+function setupChanged() {
+  $("setup-position").textContent = `Position string: ${setupString()}`;
+}
+
+function startSetup(event) {
+  event.preventDefault();
+  $("setup-error").hidden = true;
+  const s = app.state;
+  request("create", { game: s.game.spec, position: setupString(), players: ["human", "human"] }, "setup");
 }
 
 // ---- the new-game form --------------------------------------------------------------
@@ -760,10 +1215,18 @@ function startFromForm(event) {
 function onKey(event) {
   if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey) return;
   const tag = (event.target.tagName || "").toLowerCase();
-  if (tag === "input" || tag === "select" || tag === "textarea" || $("new-dialog").open) return;
+  if (tag === "input" || tag === "select" || tag === "textarea" || $("new-dialog").open || $("setup-dialog").open) return;
   const s = app.state;
   if (event.key === "Escape" && app.selected) { cancelChoice(); return; }
   if (event.key === "Escape" && app.viewing) { leaveView(); return; }
+  // the move list: ← → one move back or on, Home the start, End the game as it stands
+  const step = { ArrowLeft: -1, ArrowRight: 1, Home: -Infinity, End: Infinity }[event.key];
+  if (step !== undefined && s && !$("board").contains(document.activeElement)) {
+    if (Number.isFinite(step)) stepPly(s, step);
+    else viewPly(step < 0 ? 0 : s.ply);
+    event.preventDefault();
+    return;
+  }
   if (["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown"].includes(event.key) && $("board").contains(document.activeElement)) {
     moveFocus(event.key);
     event.preventDefault();
@@ -787,6 +1250,7 @@ function onKey(event) {
   if (key === "u" && !$("undo").disabled) request("undo", {}, "undo");
   else if (key === "r" && !$("redo").disabled) request("redo", {}, "redo");
   else if (key === "h" && !$("hint").disabled) request("hint", {}, "hint");
+  else if (key === "f" && !$("flip").disabled) flipBoard();
 }
 
 function moveFocus(key) {
@@ -816,6 +1280,16 @@ function wire() {
   $("undo").addEventListener("click", () => request("undo", {}, "undo"));
   $("redo").addEventListener("click", () => request("redo", {}, "redo"));
   $("hint").addEventListener("click", () => request("hint", {}, "hint"));
+  $("flip").addEventListener("click", flipBoard);
+  $("evalbar-on").checked = localStorage.getItem("mancala-evalbar") === "1";
+  $("evalbar-on").addEventListener("change", () => {
+    localStorage.setItem("mancala-evalbar", $("evalbar-on").checked ? "1" : "0");
+    app.evalKey = null;
+    updateEvalBar();
+  });
+  $("copy-position").addEventListener("click", () => copyLink("position"));
+  $("copy-game").addEventListener("click", () => copyLink("game"));
+  $("history-values").addEventListener("click", () => { $("history-values").textContent = "Evaluating…"; request("review", {}, "review"); });
   $("resign").addEventListener("click", () => { if (confirm("Resign this game?")) request("resign", {}, "resign"); });
   $("save").addEventListener("click", () => request("save", {}, "save"));
   $("load").addEventListener("click", () => $("load-file").click());
@@ -825,6 +1299,12 @@ function wire() {
   $("new-game").addEventListener("click", () => { $("new-error").hidden = true; $("new-dialog").showModal(); });
   $("new-cancel").addEventListener("click", () => $("new-dialog").close());
   $("new-form").addEventListener("submit", startFromForm);
+  $("setup").addEventListener("click", openSetup);
+  $("explorer-panel").addEventListener("toggle", () => { app.exploreKey = null; updateExplorer(); });
+  $("setup-cancel").addEventListener("click", () => $("setup-dialog").close());
+  $("setup-form").addEventListener("submit", startSetup);
+  $("setup-form").addEventListener("input", setupChanged);
+  $("setup-side").addEventListener("change", setupChanged);
   $("f-game").addEventListener("change", () => { formPresets(); formChanged(); });
   $("f-preset").addEventListener("change", () => formChanged(true));
   for (const side of [0, 1]) {
@@ -832,14 +1312,18 @@ function wire() {
   }
   $("analyse").addEventListener("click", () => {
     $("analysis").textContent = "Analysing…";
-    request("analyse", app.viewing ? { ply: app.viewing.ply } : {}, "analyse");
+    request("analyse", shownFields(), "analyse");
+  });
+  $("top-lines-btn").addEventListener("click", () => {
+    $("analysis").textContent = "Analysing the three best moves…";
+    request("analyse", { ...shownFields(), lines: 3 }, "analyse");
   });
   $("review").addEventListener("click", () => { $("review-out").textContent = "Reviewing…"; request("review", {}, "review"); });
   $("tree-form").addEventListener("submit", (e) => {
     e.preventDefault();
     $("tree-out").textContent = "Searching…";
     const fields = { depth: Number($("tree-depth").value), algorithm: $("tree-algo").value };
-    if (app.viewing) fields.ply = app.viewing.ply;
+    Object.assign(fields, shownFields());
     request("tree", fields, "tree");
   });
   $("view-back").addEventListener("click", leaveView);

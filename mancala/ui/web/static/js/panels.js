@@ -39,32 +39,139 @@ export function renderAnalysis(msg, name) {
     el("table", { class: "values", id: "analysis-table" },
       el("thead", {}, el("tr", {}, el("th", {}, "move"), el("th", {}, "value"), el("th", {}, "exact?"))),
       el("tbody", {}, rows)),
-    msg.line && msg.line.length ? el("p", {}, "Expected line: ", el("span", { class: "line" }, lineText(msg))) : null,
+    msg.line && msg.line.length && !msg.top_lines ? el("p", {}, "Expected line: ", el("span", { class: "line" }, lineText(msg))) : null,
+    msg.top_lines ? el("div", { id: "top-lines" }, el("h3", {}, `The engine's top ${msg.top_lines.length} lines`),
+      el("ol", { class: "top-lines" }, msg.top_lines.map((t) => el("li", {},
+        el("strong", {}, fmtValue(t.value, msg.unit)), " ", exactMark(t.exact), " ", el("span", { class: "line" }, lineText(t)))))) : null,
   ];
 }
 
-/** The review panel's content from a `review` message. */
-export function renderReview(msg, names) {
+/** The opening explorer's content from an `explorer` message. */
+export function renderExplorer(msg, name) {
+  if (!msg.available) return [el("p", { id: "explorer-text" }, `No opening book here: ${msg.text}.`)];
+  const rows = msg.moves.map((m) => el("tr", { class: m.in_book && m === msg.moves[0] ? "best" : "", dataset: { move: m.move } },
+    el("td", {}, m.move), el("td", { class: "num" }, m.in_book ? fmtValue(m.value, msg.unit) : "–"),
+    el("td", {}, m.in_book ? exactMark(true) : el("span", { class: "estimate" }, "not in the book"))));
+  return [
+    el("p", { id: "explorer-text" }, `${msg.text[0].toUpperCase()}${msg.text.slice(1)}.`),
+    el("div", { class: "table-scroll" }, el("table", { class: "values", id: "explorer-table" },
+      el("caption", { class: "visually-hidden" }, `Book values for ${name}, the player to move`),
+      el("thead", {}, el("tr", {}, el("th", {}, "move"), el("th", {}, `value for ${name}`), el("th", {}, "book"))),
+      el("tbody", {}, rows))),
+    el("p", { id: "explorer-line" }, msg.line.length ? ["Main line: ", el("span", { class: "line" }, lineText(msg))] : "The book has no line from here."),
+  ];
+}
+
+/** What a move class is called and marked with (the server classes each reviewed move). */
+export const CLASSES = {
+  best: { mark: "", text: "best" },
+  good: { mark: "", text: "good" },
+  inaccuracy: { mark: "?!", text: "inaccuracy" },
+  mistake: { mark: "?", text: "mistake" },
+  blunder: { mark: "??", text: "blunder" },
+};
+
+const SVG = "http://www.w3.org/2000/svg";
+
+function svg(tag, attrs = {}, ...children) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs)) if (v !== null && v !== undefined) node.setAttribute(k, v);
+  for (const c of children) if (c) node.append(c);
+  return node;
+}
+
+/** A value as a number for the graph, from the first player's side (Bao's won games, ±10000,
+ * and infinities drawn at the edge). */
+function plotValue(v, player, unit) {
+  let n = v === "inf" ? Infinity : v === "-inf" ? -Infinity : Number(v);
+  if (player !== 0) n = -n;
+  const edge = unit === "eval" ? 20 : unit === "outcome" ? 1 : 1e9;
+  return Math.max(-edge, Math.min(edge, n));
+}
+
+/** The graph of the value over the whole game (from the first player's side, after each move;
+ * the start from the first move's best value): exact points filled, estimates hollow, mistakes
+ * and blunders ringed; a click on a point shows the position after that move. */
+export function renderGraph(msg, names, onGo, current) {
+  const moves = msg.moves;
+  const points = [{ ply: 0, value: plotValue(moves[0].best_value, moves[0].player, msg.unit), exact: moves[0].exact, cls: "start" }]
+    .concat(moves.map((m) => ({ ply: m.ply, value: plotValue(m.value, m.player, msg.unit), exact: m.exact, cls: m.class, m })));
+  const W = 320, H = 120, pad = 8;
+  const top = Math.max(1, ...points.map((p) => Math.abs(p.value)));
+  const x = (i) => pad + (i * (W - 2 * pad)) / Math.max(1, points.length - 1);
+  const y = (v) => H / 2 - (v / top) * (H / 2 - pad);
+  const path = points.map((p, i) => `${i ? "L" : "M"}${x(i).toFixed(1)},${y(p.value).toFixed(1)}`).join(" ");
+  const area = `${path} L${x(points.length - 1).toFixed(1)},${H / 2} L${x(0).toFixed(1)},${H / 2} Z`;
+  const exact = points.filter((p) => p.exact).length;
+  const label = `Value over the game for ${names[0] || "the first player"}, from ${fmtValue(points[0].value, msg.unit)} at the start ` +
+    `to ${fmtValue(points[points.length - 1].value, msg.unit)} after move ${points.length - 1}; ${exact} of ${points.length} points exact. ` +
+    "The table below goes to each move.";
+  const graph = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "eval-graph", id: "eval-graph", role: "img", "aria-label": label },
+    svg("rect", { x: 0, y: 0, width: W, height: H, class: "bg" }),
+    svg("path", { d: area, class: "area" }),
+    svg("line", { x1: pad, x2: W - pad, y1: H / 2, y2: H / 2, class: "zero" }),
+    svg("path", { d: path, class: "curve" }));
+  points.forEach((p, i) => {
+    const title = p.ply === 0 ? `start: ${fmtValue(p.value, msg.unit)}`
+      : `move ${p.ply}, ${names[p.m.player] || p.m.player} ${p.m.move}: ${fmtValue(p.value, msg.unit)} for ${names[0]}` +
+        ` (${p.exact ? "exact" : "estimate"}), ${CLASSES[p.cls] ? CLASSES[p.cls].text : p.cls}`;
+    const dot = svg("circle", {
+      cx: x(i).toFixed(1), cy: y(p.value).toFixed(1), r: p.ply === current ? 5 : 3.5,
+      class: `pt ${p.exact ? "exact" : "estimate"} ${p.cls}${p.ply === current ? " current" : ""}`, "data-ply": p.ply,
+    }, svg("title", {}, title));
+    dot.addEventListener("click", () => onGo(p.ply));
+    graph.append(dot);
+  });
+  return el("figure", { class: "graph-wrap" }, graph,
+    el("figcaption", { class: "help" }, `Value for ${names[0] || "the first player"} after each move (`,
+      el("span", { class: "key-exact" }, "●"), " exact, ", el("span", { class: "key-estimate" }, "○"), " estimate, ",
+      el("span", { class: "key-bad" }, "◎"), " mistake or blunder). Click a point to see that position."));
+}
+
+/** The review panel's content from a `review` message; `onGo(ply)` shows the position after
+ * a move (a graph point, a row's button, a mistake). */
+export function renderReview(msg, names, onGo = () => {}, current = null) {
   if (!msg.moves.length) return [el("p", {}, "No moves to review yet.")];
   const unit = msg.unit;
   const lossUnit = unit === "outcome" ? "seeds" : unit; // a loss in outcomes is a number of steps (win→draw 1, win→loss 2)
   const mistakes = msg.mistakes.filter((m) => m.loss > 0);
-  const rows = msg.moves.map((m) => el("tr", { class: m.loss > 0 ? "" : "best" },
-    el("td", {}, m.ply), el("td", {}, names[m.player] || m.player), el("td", {}, m.move),
+  const cls = (m) => CLASSES[m.class] || { mark: "", text: m.class || "" };
+  const go = (m, text) => el("button", { type: "button", class: "go", dataset: { ply: m.ply }, onclick: () => onGo(m.ply) }, text);
+  const rows = msg.moves.map((m) => el("tr", { class: (m.loss > 0 ? "" : "best") + (m.ply === current ? " current" : ""), dataset: { class: m.class || "" } },
+    el("td", {}, go(m, el("span", {}, el("span", { class: "visually-hidden" }, "Go to move "), String(m.ply)))),
+    el("td", {}, names[m.player] || m.player), el("td", {}, m.move + cls(m).mark),
     el("td", { class: "num" }, fmtValue(m.value, unit)), el("td", {}, m.best),
-    el("td", { class: "num" }, m.loss > 0 ? fmtValue(-m.loss, lossUnit) : "best")));
+    el("td", { class: "num" }, m.loss > 0 ? fmtValue(-m.loss, lossUnit) : "best"),
+    el("td", { class: `cls ${m.class || ""}` }, cls(m).text)));
+  const counts = ["inaccuracy", "mistake", "blunder"].map((c) => [c, msg.moves.filter((m) => m.class === c).length]);
   return [
+    renderGraph(msg, names, onGo, current),
+    el("p", { id: "class-counts" }, counts.map(([c, n]) => `${n} ${CLASSES[c].text}${n === 1 ? "" : c === "mistake" ? "s" : c === "blunder" ? "s" : "ies"}`.replace("inaccuracyies", "inaccuracies")).join(", ") + "."),
     el("h3", {}, "Biggest mistakes"),
     mistakes.length
-      ? el("ol", { id: "mistakes" }, mistakes.map((m) => el("li", {},
-        `Move ${m.ply}: ${names[m.player] || m.player} played ${m.move} (${fmtValue(m.value, unit)}); ` +
-        `best was ${m.best} (${fmtValue(m.best_value, unit)}), a loss of ${fmtValue(m.loss, lossUnit).replace("+", "")}.`)))
+      ? el("ol", { id: "mistakes" }, mistakes.map((m) => el("li", {}, go(m,
+        `Move ${m.ply}: ${names[m.player] || m.player} played ${m.move}${cls(m).mark} (${fmtValue(m.value, unit)}); ` +
+        `best was ${m.best} (${fmtValue(m.best_value, unit)}), a loss of ${fmtValue(m.loss, lossUnit).replace("+", "")}` +
+        `${m.class ? ` — ${cls(m).text}` : ""}.`))))
       : el("p", { id: "mistakes" }, "No mistakes found: every move was as good as the best one found."),
-    el("table", { class: "values", id: "review-table" },
-      el("thead", {}, el("tr", {}, ["#", "who", "move", "value", "best", "lost"].map((h) => el("th", {}, h)))),
-      el("tbody", {}, rows)),
+    el("div", { class: "table-scroll" }, el("table", { class: "values", id: "review-table" },
+      el("thead", {}, el("tr", {}, ["#", "who", "move", "value", "best", "lost", "class"].map((h) => el("th", {}, h)))),
+      el("tbody", {}, rows))),
   ];
 }
+
+/** A node's position in words, for its hover and focus picture: Kalah's two rows and stores,
+ * tic-tac-toe's rows, else the game's position string. */
+export function nodePicture(node) {
+  if (node.cells) {
+    const c = node.cells;
+    const n = (c.length - 2) / 2;
+    return `North ${c.slice(n + 1, 2 * n + 1).reverse().join(" ")} (store ${c[2 * n + 1]}) · South ${c.slice(0, n).join(" ")} (store ${c[n]})`;
+  }
+  return node.board || node.position || "";
+}
+
+let nodeCount = 0;
 
 /** One tree node as a list item; children drawn when the node is expanded. */
 function nodeItem(node, unit) {
@@ -73,10 +180,13 @@ function nodeItem(node, unit) {
   const label = `${node.move === null ? "root" : "move " + node.move} · ${who} · value ${fmtValue(node.value, unit)}`;
   const window = node.window ? ` window [${fmtValue(node.window[0])}, ${fmtValue(node.window[1])}]` : "";
   const li = el("li", { class: "node" });
+  const picture = nodePicture(node);
+  const posId = `node-pos-${++nodeCount}`;
+  const pos = picture ? el("span", { class: "node-pos", id: posId }, `position: ${picture}`) : null;
   const body = el("ul", { class: "tree", hidden: true });
   const expandable = hasKids || (node.pruned && node.pruned.length > 0);
-  const toggle = !expandable ? el("span", { class: "leafnode" }, "• ", label) : el("button", {
-    type: "button", class: "toggle", "aria-expanded": "false",
+  const toggle = !expandable ? el("span", { class: "leafnode", tabindex: pos ? "0" : null, "aria-describedby": pos ? posId : null, title: picture || null }, "• ", label) : el("button", {
+    type: "button", class: "toggle", "aria-expanded": "false", "aria-describedby": pos ? posId : null, title: picture || null,
     onclick: () => {
       const open = toggle.getAttribute("aria-expanded") === "true";
       if (!open && !body.dataset.filled) {
@@ -92,7 +202,7 @@ function nodeItem(node, unit) {
       body.hidden = open;
     },
   }, el("span", {}, "▸"), " ", label);
-  li.append(toggle, el("span", { class: "win" }, window));
+  li.append(toggle, pos, el("span", { class: "win" }, window));
   if (node.leaf || node.terminal) li.append(el("span", { class: "win" }, ` — ${node.why || (node.terminal ? "game over" : "depth limit")}`));
   if (node.pruned && node.pruned.length) li.append(el("span", { class: "pruned" }, ` ✂ ${node.pruned.length} pruned`));
   li.append(body);

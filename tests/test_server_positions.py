@@ -1,0 +1,199 @@
+"""Positions on the server: each game's position string in ``state`` and ``view``, a game
+created at a position (``create`` with ``position``), a bad position answered in one line, and
+player titles in ``state`` (docs/protocol.md)."""
+
+from __future__ import annotations
+
+import pytest
+from server_helpers import TEST_HOSTS, Conn
+from starlette.testclient import TestClient
+
+from mancala.games import make_game
+from mancala.server.app import create_app
+from mancala.server.session import ServerConfig
+from mancala.server.views import position_options, position_string
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+
+@pytest.fixture(scope="module")
+def client():
+    """One server for the tests of this file."""
+    app = create_app(ServerConfig(hosts=TEST_HOSTS, warm=False, workers=1, idle_grace=0.0))
+    with TestClient(app) as c:
+        yield c
+
+
+@pytest.fixture
+def conn(client):
+    """A connection that has said hello."""
+    with client.websocket_connect("/ws") as ws:
+        c = Conn(ws)
+        c.hello(client="pytest")
+        yield c
+
+
+@pytest.mark.parametrize(
+    ("spec", "text"),
+    [
+        ("kalah", "0-0-0-0-0-1-10-4-4-4-4-4-4-13-N"),
+        ("kalah(pits=3)", "1-2-3-0-0-3-2-1-S"),
+        ("oware", "0-0-0-0-0-0-1-3-3-14-11-8-0-8-N"),
+        ("tictactoe", "XX./.O./..."),
+    ],
+)
+def test_a_position_string_starts_a_game_that_writes_it_back(spec, text):
+    name = make_game(spec).name
+    game = make_game(spec, **{k: str(v) for k, v in position_options(name, text).items()})
+    assert position_string(game, game.initial_state()) == text
+
+
+def test_bao_has_no_position_string_and_says_how_to_open_a_game():
+    game = make_game("bao")
+    assert position_string(game, game.initial_state()) is None
+    with pytest.raises(Exception, match="opened by its moves"):
+        position_options("bao", "anything")
+
+
+def test_create_at_a_position_and_view_carry_the_position(conn):
+    _, state = conn.create("kalah", ["human", "human"], position="0-0-0-0-0-1-10-4-4-4-4-4-4-13-N")
+    assert state["position"] == "0-0-0-0-0-1-10-4-4-4-4-4-4-13-N"
+    assert state["to_move"] == 1 and state["board"]["cells"][6] == 10
+    moved = conn.ask("move", move="6")
+    assert moved["ply"] == 1 and moved["position"] != state["position"]
+    view = conn.ask("view", "view", ply=0)
+    assert view["position"] == state["position"]
+    # the record keeps the start: saved and loaded, the game is the same
+    record = conn.ask("save", "record")["record"]
+    loaded = conn.ask("load", record=record)
+    assert loaded["position"] == moved["position"]
+
+
+@pytest.mark.parametrize(
+    ("game", "position", "words"),
+    [
+        ("kalah", "4-4-x-S", "cannot read Kalah position"),
+        ("kalah", "4-4-4-4-4-4-0-4-4-4-4-4-4-0-X", "the side to move"),
+        ("oware", "1-2-3", "cannot read Oware position"),
+        ("tictactoe", "XXX/OO./O..", "cannot open the position"),
+        ("bao", "whatever", "opened by its moves"),
+        ("kalah", "4" * 500, "at most 400 characters"),
+    ],
+)
+def test_a_bad_position_is_one_clear_line_and_no_game(conn, game, position, words):
+    answer = conn.ask("create", game=game, players=["human", "human"], position=position)
+    assert answer["type"] == "error" and answer["code"] == "bad_request"
+    assert words in answer["message"] and "\n" not in answer["message"]
+
+
+def test_players_carry_their_titles(conn):
+    _, state = conn.create("kalah", ["human", "medium"])
+    assert [p["title"] for p in state["players"]] == ["human", "Medium AI"]
+
+
+def test_moves_are_classed_by_what_they_give_away():
+    from mancala.server.study import move_class
+
+    assert move_class(3, 3, "seeds") == "best"
+    assert move_class(2.5, 3, "seeds") == "good"
+    assert move_class(2, 3, "seeds") == "inaccuracy"
+    assert move_class(7, 10, "seeds") == "mistake"
+    assert move_class(4, 10, "seeds") == "blunder"
+    assert move_class(0, 1, "seeds") == "mistake"  # a win thrown away is at least a mistake
+    assert move_class(-1, 1, "seeds") == "blunder"  # a win turned into a loss
+    assert move_class(0, 1, "outcome") == "mistake" and move_class(-1, 1, "outcome") == "blunder"
+    assert move_class(-10000, 10000, "eval") == "blunder" and move_class(9, 10, "eval") == "good"
+    assert move_class("-inf", "inf", "seeds") == "blunder"
+
+
+def test_a_review_classes_each_move(conn):
+    conn.create("tictactoe", ["human", "human"])
+    for move in ("4", "1", "0"):  # O's edge answer to the centre loses
+        conn.ask("move", move=move)
+    review = conn.ask("review", "review", seconds=0.5)
+    assert [m["class"] for m in review["moves"]] == ["best", "mistake", "best"]
+
+
+# --- side lines (variations) ------------------------------------------------------------------
+
+
+def test_side_lines_are_tried_promoted_deleted_and_saved(conn):
+    conn.create("kalah(pits=3,seeds=2)", ["human", "human"])
+    for move in ("1", "2", "3"):
+        state = conn.ask("move", move=move)
+    main = [h["move"] for h in state["history"]]
+    # from the start, another first move: a side line; the main line stays
+    view = conn.ask("branch", "view", ply=0, move="2")
+    assert view["line"] == 0 and view["ply"] == 1 and view["legal"]
+    state = conn.ask("settings", move_delay=0)  # (a state: the broadcast went before the view)
+    assert [h["move"] for h in state["history"]] == main
+    assert state["variations"][0]["from"] == 0 and state["variations"][0]["moves"] == ["2"]
+    # the line goes on; a move the line already has is followed, not copied
+    reply = view["legal"][0]["move"]
+    view = conn.ask("branch", "view", ply=1, move=reply, line=0)
+    assert view["line"] == 0 and view["ply"] == 2
+    again = conn.ask("branch", "view", ply=0, move="2")
+    assert again["line"] == 0
+    following = conn.ask("branch", "view", ply=0, move=main[0])
+    assert following["line"] is None and following["ply"] == 1
+    assert len(conn.ask("settings", move_delay=0)["variations"]) == 1
+    # viewing a side line's position, and a bad line
+    assert conn.ask("view", "view", ply=2, line=0)["line"] == 0
+    assert conn.ask("view", "view", ply=1, line=7)["code"] == "bad_request"
+    assert conn.ask("branch", "view", ply=1, move="9", line=0)["code"] == "illegal"
+    # saved: record version 3 with the line; loaded, the tree is back
+    record = conn.ask("save", "record")["record"]
+    assert record["version"] == 3 and record["variations"] == [{"from": 0, "moves": ["2", reply]}]
+    loaded = conn.ask("load", record=record)
+    assert loaded["variations"][0]["moves"] == ["2", reply]
+    # promoted: the side line is the game; the old main line is kept as a side line
+    promoted = conn.ask("promote", line=0)
+    assert [h["move"] for h in promoted["history"]] == ["2", reply]
+    assert promoted["variations"][0] == {**promoted["variations"][0], "from": 0, "moves": main}
+    # deleted
+    gone = conn.ask("delete_line", line=0)
+    assert gone["variations"] == []
+
+
+def test_undo_keeps_side_lines_that_started_after_the_moves_taken_back(conn):
+    conn.create("kalah(pits=3,seeds=2)", ["human", "human"])
+    for move in ("1", "2"):
+        conn.ask("move", move=move)
+    conn.ask("branch", "view", ply=1, move="3")
+    assert conn.ask("undo")["variations"][0]["from"] == 1  # (hot seat: one move at a time)
+    state = conn.ask("undo")
+    assert state["ply"] == 0
+    assert state["variations"][0]["from"] == 0 and state["variations"][0]["moves"] == ["1", "3"]
+
+
+def test_older_records_load_unchanged_and_a_bad_side_line_is_named():
+    from mancala.record import record_from_json
+
+    old = {"format": "mancala-game", "version": 1, "game": "kalah", "players": ["human", "human"], "moves": ["3"]}
+    record = record_from_json(old)
+    assert record.variations == [] and record.to_json()["version"] == 1
+    bad = {**old, "version": 3, "variations": [{"from": 0, "moves": ["3", "9"]}]}
+    with pytest.raises(Exception, match="side line 1, move 2"):
+        record_from_json(bad)
+    with pytest.raises(Exception, match="needs format version 3"):
+        record_from_json({**old, "variations": []})
+
+
+def test_the_opening_explorer_reads_kalahs_book_and_says_when_there_is_none(conn):
+    conn.create("kalah", ["human", "human"])
+    book = conn.ask("explore", "explorer")
+    assert book["available"] and len(book["moves"]) == 6 and all(m["in_book"] for m in book["moves"])
+    assert book["moves"][0] == {"move": "3", "value": 8, "in_book": True} and book["line"][:2] == ["3", "6"]
+    conn.create("oware", ["human", "human"])
+    none = conn.ask("explore", "explorer")
+    assert not none["available"] and "only Kalah" in none["text"]
+
+
+def test_analyse_gives_the_top_lines_when_asked(conn):
+    conn.create("kalah(pits=3,seeds=2)", ["human", "human"])
+    table = conn.ask("analyse", "analysis", seconds=0.3, lines=3)
+    top = table["top_lines"]
+    assert [t["move"] for t in top] == [m["move"] for m in table["moves"][:3]]
+    assert all(t["line"][0] == t["move"] and t["turns"] for t in top)
+    assert conn.ask("analyse", "analysis", lines=9)["code"] == "bad_request"
+    assert "top_lines" not in conn.ask("analyse", "analysis", seconds=0.1)
