@@ -63,7 +63,6 @@ PERFT = {
     "oware(preset=openspiel)": (1, 6, 36, 190, 1014, 5219),
     "oware(preset=awari)": (1, 6, 36, 190, 1014, 5219),
     "oware(preset=wari)": (1, 6, 36, 190, 1014, 5219),
-    "oware(preset=awari-twelve)": (1, 6, 36, 190, 1014, 5219),
     "tictactoe": (1, 9, 72, 504, 3024),
     "toynim": (1, 3, 9, 23, 31),
 }

@@ -49,7 +49,7 @@ def test_oware_has_its_own_ladder_on_the_engine(name):
 
 
 def test_oware_rules_the_engine_declines_use_the_other_ladder():
-    game = make_game("oware(preset=awari-twelve)")
+    game = make_game("oware(skip_twelve=true)")
     player = make_player("strongest").player_for(game)
     assert isinstance(player, SearchPlayer) and player.spec == make_player(LEVELS["strongest"].other).spec
     assert player.seconds == LEVELS["strongest"].seconds

@@ -264,3 +264,16 @@ def test_openspiel_players_play_oware_in_step_with_our_referee():
         state = game.apply(state, move)  # our rules referee: an illegal answer would raise
     with pytest.raises(BadInput, match="Oware under the abapa or openspiel rules"):
         bots[0].choose(make_game("oware(preset=awari)"), make_game("oware(preset=awari)").initial_state())
+
+
+def test_skip_twelve_sowing_passes_houses_of_twelve_or_more():
+    game = make_game("oware(skip_twelve=true)")
+    # F holds 3 and a (index 6) holds 12, so the seeds go to b, c and d, which then hold 2
+    # each: d, c and b are captured, and the chain stops at a
+    state = game.parse_position("0-0-0-0-0-3-12-1-1-1-0-0-14-16-S")
+    after = game.apply(state, game.parse_move(state, "F"))
+    assert game.position_string(after) == "0-0-0-0-0-0-12-0-0-0-0-0-20-16-N"
+    assert [h for h, _ in after.last.captures] == [9, 8, 7]
+    plain = make_game("oware")  # without the option a takes a seed: the seeds reach a, b, c only
+    start = plain.parse_position("0-0-0-0-0-3-12-1-1-1-0-0-14-16-S")
+    assert plain.position_string(play(plain, start, "F")) == "0-0-0-0-0-0-13-0-0-1-0-0-18-16-N"

@@ -288,7 +288,7 @@ def test_the_memory_bound_and_unsupported_rules():
     with pytest.raises(E.BadInput, match="GiB"):
         E.build(PRESETS["abapa"], 30, memory=1 << 30)
     with pytest.raises(E.BadInput, match="skip_twelve"):
-        E.build(PRESETS["awari-twelve"], 3)
+        E.build(OwareRules(skip_twelve=True), 3)
     assert E.memory_needed(PRESETS["abapa"], 24) < 4 << 30
 
 
@@ -312,7 +312,7 @@ def test_cli_builds_and_checks(capsys):
     [
         (["db", "build", "--game", "kalah", "--seeds", "4"], "for Oware"),
         (["db", "build", "--seeds", "-1"], "--seeds must be"),
-        (["db", "build", "--game", "oware(preset=awari-twelve)", "--seeds", "4"], "skip_twelve"),
+        (["db", "build", "--game", "oware(skip_twelve=true)", "--seeds", "4"], "skip_twelve"),
         (["db", "build", "--game", "oware(nonsense=1)", "--seeds", "4"], "nonsense"),
         (["db", "check", "--game", "oware", "--seeds", "9"], "is built yet"),
     ],

@@ -217,10 +217,10 @@ def test_iterative_deepening_budgets_and_line():
 
 def test_unsupported_rules_decline_and_best_falls_back():
     assert all(S.supports(PRESETS[p]) for p in ENGINE_PRESETS)
-    assert not S.supports(PRESETS["awari-twelve"]) and not S.supports(OwareRules(max_plies=100))
+    assert not S.supports(OwareRules(skip_twelve=True)) and not S.supports(OwareRules(max_plies=100))
     with pytest.raises(BadInput):
-        S.OwareSearcher(Oware(PRESETS["awari-twelve"]))
-    game = make_game("oware(preset=awari-twelve)")
+        S.OwareSearcher(Oware(OwareRules(skip_twelve=True)))
+    game = make_game("oware(skip_twelve=true)")
     player = make_player("best:depth=2")
     state = game.initial_state()
     assert player.choose(game, state) in game.legal_moves(state)

@@ -147,7 +147,7 @@ def replay_oware(before: dict, steps: list[dict]) -> list[int]:
         "oware(preset=openspiel)",
         "oware(preset=awari,houses=4,seeds=3)",
         "oware(preset=wari,houses=3,seeds=2)",
-        "oware(preset=awari-twelve,houses=3,seeds=7)",
+        "oware(skip_twelve=true,houses=3,seeds=7)",
         "oware(grand_slam=opponent-takes-rest,houses=3,seeds=3)",
         "oware(grand_slam=leave-left,cannot_move=split,houses=3,seeds=3)",
         "oware(skip_origin=false,must_feed=false,cannot_move=unscored,houses=2,seeds=5)",

@@ -217,11 +217,11 @@ PRESETS: dict[str, OwareRules] = {
     # The rules of Romein and Bal's solution of Awari (2002) as secondary sources give them:
     # grand slams capture, a repeated position splits the seeds on the board evenly.
     "awari": OwareRules(grand_slam=GrandSlam.CAPTURE_ALL, repetition=Repetition.SPLIT),
+    # (Ludii's "Awari (Suggested)", sowing that also skips houses of 12 or more, is the option
+    # skip_twelve=true, not a preset: the spec offers it only as a named option.)
     # Ludii's "Wari (Observed)" (Bennett 1927): a move must leave the opponent seeds (so a
     # grand slam is illegal), no stop at 25: play runs until a player cannot move.
     "wari": OwareRules(grand_slam=GrandSlam.ILLEGAL, stop_at_majority=False),
-    # Ludii's "Awari (Suggested)": sowing also skips every house holding 12 seeds or more.
-    "awari-twelve": OwareRules(skip_twelve=True),
 }
 
 

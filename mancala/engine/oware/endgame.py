@@ -132,7 +132,7 @@ def table_key(rules: OwareRules) -> dict:
 def check_rules(rules: OwareRules, max_seeds: int) -> None:
     """Raise :class:`BadInput` (one line) when no table can be built for these rules and size."""
     if rules.skip_twelve:
-        raise BadInput("Oware endgame databases do not support skip_twelve (the awari-twelve preset)")
+        raise BadInput("Oware endgame databases do not support skip_twelve (sowing that skips houses of 12)")
     if not 0 <= max_seeds:
         raise BadInput(f"the seeds of an Oware endgame database must be 0 or more, got {max_seeds}")
     most = max(k for k in range(63) if fits(2 * rules.houses, k))
