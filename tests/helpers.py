@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import threading
+import time
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -126,3 +129,44 @@ def axe_problems(page, axe_js, screen: str) -> list[str]:
         .filter((v) => v.impact === 'serious' || v.impact === 'critical')
         .map((v) => `${v.id} (${v.impact}): ${v.nodes.length} element(s), e.g. ${v.nodes[0].target.join(' ')}`)""")
     return [f"{screen}: {line}" for line in found]
+
+
+#: the longest a served app may take to warm its engines (numba compiles them on a cold cache,
+#: as in CI's fresh clone; a hang guard, not a speed assertion)
+ENGINE_WAIT = 600
+
+
+@contextmanager
+def served_app(warm: bool = False):
+    """The app of ``mancala web`` on uvicorn in a thread, on a free loopback port, with one
+    worker; yields ``(url, app)`` and stops the server after.  ``warm``: the engines are
+    warmed at start-up, as ``mancala web`` does, and the app is yielded once they are ready
+    (on a cold numba cache their first compile takes tens of seconds, more than a page's
+    wait for a hint, an analysis or a review)."""
+    import uvicorn
+
+    from mancala.server.app import HARD_FRAME_LIMIT, create_app
+    from mancala.server.command import bind
+    from mancala.server.session import ServerConfig
+
+    sock = bind("127.0.0.1", 0)
+    app = create_app(ServerConfig(workers=1, warm=warm))
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", ws_max_size=HARD_FRAME_LIMIT, lifespan="on"))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not server.started:
+        if time.monotonic() > deadline or not thread.is_alive():
+            raise RuntimeError("the test server did not start")
+        time.sleep(0.05)
+    deadline = time.monotonic() + ENGINE_WAIT
+    while warm and app.state.hub.engine_ready is not True:
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"the engines were not ready after {ENGINE_WAIT} s")
+        time.sleep(0.2)
+    try:
+        yield f"http://127.0.0.1:{sock.getsockname()[1]}/", app
+    finally:
+        server.should_exit = True
+        thread.join(timeout=15)
+        sock.close()

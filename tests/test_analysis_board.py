@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import re
 import shutil
-import threading
-import time
 from pathlib import Path
 
 import pytest
@@ -20,7 +18,7 @@ playwright_sync = pytest.importorskip("playwright.sync_api", reason="Playwright 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed (apt install chromium)")
 
-from helpers import axe_problems, axe_script_path, launch_chromium  # noqa: E402
+from helpers import axe_problems, axe_script_path, launch_chromium, served_app  # noqa: E402
 from playwright.sync_api import expect  # noqa: E402
 
 SHOTS = Path(__file__).resolve().parent / "artifacts" / "screenshots"
@@ -32,28 +30,11 @@ WAIT_MS = 30_000
 
 @pytest.fixture(scope="module")
 def server_url():
-    """The app on uvicorn in a thread, on a free loopback port (no engine warm-up: the players
-    used here do not need it); stopped after the module."""
-    import uvicorn
-
-    from mancala.server.app import HARD_FRAME_LIMIT, create_app
-    from mancala.server.command import bind
-    from mancala.server.session import ServerConfig
-
-    sock = bind("127.0.0.1", 0)
-    app = create_app(ServerConfig(workers=1, warm=False))
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", ws_max_size=HARD_FRAME_LIMIT, lifespan="on"))
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not server.started:
-        if time.monotonic() > deadline or not thread.is_alive():
-            raise RuntimeError("the test server did not start")
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{sock.getsockname()[1]}/"
-    server.should_exit = True
-    thread.join(timeout=15)
-    sock.close()
+    """The app on uvicorn in a thread, on a free loopback port, its engines warmed first as
+    ``mancala web`` does (the reviews, analyses and lines here use them); stopped after the
+    module."""
+    with served_app(warm=True) as (url, _):
+        yield url
 
 
 @pytest.fixture(scope="module")

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import shutil
-import threading
 import time
 from pathlib import Path
 
@@ -20,7 +19,7 @@ playwright_sync = pytest.importorskip("playwright.sync_api", reason="Playwright 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed (apt install chromium)")
 
-from helpers import launch_chromium  # noqa: E402
+from helpers import launch_chromium, served_app  # noqa: E402
 from playwright.sync_api import expect  # noqa: E402
 
 SHOTS = Path(__file__).resolve().parent / "artifacts" / "screenshots"
@@ -28,42 +27,15 @@ DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
 #: the longest a test waits for the page (a hang guard, not a speed assertion)
 WAIT_MS = 60_000
-#: the longest the engine may take to compile at start-up on a cold numba cache (a hang guard)
-ENGINE_WAIT = 600
 
 
 @pytest.fixture(scope="module")
 def server_url():
     """The app on uvicorn in a thread, on a free loopback port; stopped after the module."""
-    import uvicorn
-
-    from mancala.server.app import HARD_FRAME_LIMIT, create_app
-    from mancala.server.command import bind
-    from mancala.server.session import ServerConfig
-
-    sock = bind("127.0.0.1", 0)
-    port = sock.getsockname()[1]
     # the engine warmed at start-up, as `mancala web` does: on a cold numba cache (CI's fresh clone)
     # its first compile takes tens of seconds, and the hint, analysis and review steps need it
-    app = create_app(ServerConfig(workers=1, warm=True))
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", ws_max_size=HARD_FRAME_LIMIT, lifespan="on"))
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not server.started:
-        if time.monotonic() > deadline or not thread.is_alive():
-            raise RuntimeError("the test server did not start")
-        time.sleep(0.05)
-    url = f"http://127.0.0.1:{port}/"
-    deadline = time.monotonic() + ENGINE_WAIT
-    while app.state.hub.engine_ready is not True:
-        if time.monotonic() > deadline:
-            raise RuntimeError(f"the engine was not ready after {ENGINE_WAIT} s")
-        time.sleep(0.2)
-    yield url
-    server.should_exit = True
-    thread.join(timeout=15)
-    sock.close()
+    with served_app(warm=True) as (url, _):
+        yield url
 
 
 @pytest.fixture(scope="module")

@@ -10,8 +10,6 @@ from __future__ import annotations
 import json
 import re
 import shutil
-import threading
-import time
 from pathlib import Path
 
 import pytest
@@ -20,10 +18,10 @@ playwright_sync = pytest.importorskip("playwright.sync_api", reason="Playwright 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed (apt install chromium)")
 
-from helpers import axe_problems, axe_script_path, launch_chromium  # noqa: E402
+from helpers import axe_problems, axe_script_path, launch_chromium, served_app  # noqa: E402
 from playwright.sync_api import expect  # noqa: E402
 
-from mancala.games import make_game  # noqa: E402
+from mancala.games import CATALOGUE, make_game  # noqa: E402
 
 SHOTS = Path(__file__).resolve().parent / "artifacts" / "screenshots"
 DESKTOP = {"width": 1280, "height": 800}
@@ -40,26 +38,8 @@ POSITIONS = {
 def server_url():
     """The app on uvicorn in a thread, on a free loopback port (no engine warm-up: Oware's
     players do not use it); stopped after the module."""
-    import uvicorn
-
-    from mancala.server.app import HARD_FRAME_LIMIT, create_app
-    from mancala.server.command import bind
-    from mancala.server.session import ServerConfig
-
-    sock = bind("127.0.0.1", 0)
-    app = create_app(ServerConfig(workers=1, warm=False))
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", ws_max_size=HARD_FRAME_LIMIT, lifespan="on"))
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not server.started:
-        if time.monotonic() > deadline or not thread.is_alive():
-            raise RuntimeError("the test server did not start")
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{sock.getsockname()[1]}/"
-    server.should_exit = True
-    thread.join(timeout=15)
-    sock.close()
+    with served_app() as (url, _):
+        yield url
 
 
 @pytest.fixture(scope="module")
@@ -229,7 +209,7 @@ def test_oware_new_game_form_offers_its_options_and_axe_finds_no_serious_problem
     page.select_option("#f-game", "oware")
     page.locator("#more-rules summary").click()
     expect(page.locator("#l-pits")).to_have_text("Houses per side")
-    expect(page.locator("#f-preset option")).to_have_count(5)
+    expect(page.locator("#f-preset option")).to_have_count(len(CATALOGUE["oware"].presets))
     page.select_option("#f-preset", "wari")
     expect(page.locator("#opt-grand_slam")).to_have_value("illegal")  # the preset's values fill the form
     expect(page.locator("#opt-capture_counts")).to_have_value("2 3")
