@@ -170,3 +170,23 @@ def served_app(warm: bool = False):
         server.should_exit = True
         thread.join(timeout=15)
         sock.close()
+
+
+@contextmanager
+def checked_page(browser, viewport: dict, width_name: str, wait_ms: int):
+    """A fresh page with ``viewport`` (its ``width_name`` kept on it) whose waits time out
+    after ``wait_ms``; raises AssertionError on leaving when the page had any script or
+    console error."""
+    from playwright.sync_api import expect
+
+    context = browser.new_context(viewport=viewport)
+    pg = context.new_page()
+    pg.width_name = width_name
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    pg.on("console", lambda m: errors.append(f"console {m.type}: {m.text}") if m.type == "error" else None)
+    pg.set_default_timeout(wait_ms)
+    expect.set_options(timeout=wait_ms)
+    yield pg
+    context.close()
+    assert not errors, f"errors on the page: {errors}"

@@ -18,7 +18,7 @@ playwright_sync = pytest.importorskip("playwright.sync_api", reason="Playwright 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed (apt install chromium)")
 
-from helpers import axe_problems, axe_script_path, launch_chromium, served_app  # noqa: E402
+from helpers import axe_problems, axe_script_path, checked_page, launch_chromium, served_app  # noqa: E402
 from playwright.sync_api import expect  # noqa: E402
 
 from mancala.games import CATALOGUE, make_game  # noqa: E402
@@ -54,17 +54,8 @@ def browser():
 @pytest.fixture(params=["desktop", "phone"])
 def page(request, browser):
     """A fresh page at desktop or phone width, failing the test on any script or console error."""
-    context = browser.new_context(viewport=DESKTOP if request.param == "desktop" else PHONE)
-    pg = context.new_page()
-    pg.width_name = request.param
-    errors: list[str] = []
-    pg.on("pageerror", lambda e: errors.append(str(e)))
-    pg.on("console", lambda m: errors.append(f"console {m.type}: {m.text}") if m.type == "error" else None)
-    pg.set_default_timeout(WAIT_MS)
-    expect.set_options(timeout=WAIT_MS)
-    yield pg
-    context.close()
-    assert not errors, f"errors on the page: {errors}"
+    with checked_page(browser, DESKTOP if request.param == "desktop" else PHONE, request.param, WAIT_MS) as pg:
+        yield pg
 
 
 def open_oware(page, url: str, p1: str, animate: bool) -> None:
