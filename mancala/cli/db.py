@@ -1,6 +1,8 @@
-"""``mancala db``: build and check endgame databases (Oware's: :mod:`mancala.engine.oware.endgame`).
+"""``mancala db``: build and check endgame databases, Oware's
+(:mod:`mancala.engine.oware.endgame`) and Kalah's (:mod:`mancala.engine.endgame`; on a Ray
+cluster with ``--ray``, :mod:`mancala.engine.distributed`).
 
-Kalah's databases are built by the engine when a solve asks for them (``mancala solve
+Kalah's databases are also built by the engine when a solve asks for them (``mancala solve
 --endgame-seeds K``); Oware's take minutes to hours, so they are built here, once, and cached.
 """
 
@@ -12,9 +14,14 @@ import time
 from typing import Any, cast
 
 from mancala.errors import BadInput
-from mancala.games import make_game
+from mancala.games import make_game, spec_of
 
 DESCRIPTION = """\
+An endgame database holds the exact value of every position with at most SEEDS seeds on the
+board.  Kalah's are built level by level (0 seeds, 1 seed, ...), each level by memoised search;
+with --ray the levels are split into shards solved on a Ray cluster, and the file is byte for
+byte the one a single machine builds (finished shards are kept, so a stopped build resumes).
+
 An Oware endgame database holds, for every position with at most SEEDS seeds on the board,
 the margin the side to move gets from those seeds with perfect play.  It is built tier by
 tier (positions of 0 seeds, 1 seed, ...) by retrograde analysis; each finished tier is cached
@@ -24,6 +31,9 @@ tier's checksum and checks a sample of each tier against its moves (the value of
 is the best of its moves' captures less the value of the position after)."""
 
 EPILOG = """examples:
+  mancala db build --game kalah --seeds 16
+  mancala db build --game "kalah(pits=6,seeds=4)" --seeds 20 --ray 10.0.0.5:6379
+  mancala db build --game kalah --seeds 14 --ray local --workers 2
   mancala db build --game "oware(preset=awari)" --seeds 20
   mancala db build --game "oware(houses=4)" --seeds 12
   mancala db check --game oware --seeds 12
@@ -41,7 +51,7 @@ def register(sub) -> None:
     """Add the ``db`` subcommand to the CLI's subparsers."""
     p = sub.add_parser(
         "db",
-        help="build or check an Oware endgame database (retrograde analysis)",
+        help="build or check an endgame database (Kalah's, also on a Ray cluster; Oware's)",
         description=DESCRIPTION,
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -62,8 +72,15 @@ def register(sub) -> None:
         "--memory",
         type=float,
         metavar="GB",
-        help="refuse a build needing more than GB gigabytes (default: $MANCALA_DB_MEMORY bytes, else 8)",
+        help="refuse a build needing more than GB gigabytes (default: $MANCALA_DB_MEMORY bytes, else 8; "
+        "with --ray: a worker's bound for one shard)",
     )
+    p.add_argument(
+        "--ray",
+        metavar="ADDRESS",
+        help="Kalah: build on the Ray cluster at ADDRESS (host:port), or 'local' for a Ray of this machine",
+    )
+    p.add_argument("--workers", type=int, help="with --ray local: CPUs of the local Ray (default: all)")
     p.set_defaults(func=run)
 
 
@@ -72,11 +89,16 @@ def run(args: argparse.Namespace) -> int:
     if not args.game.strip():
         raise BadInput("--game is empty; give a game such as 'oware(preset=awari)'")
     game = make_game(args.game)
-    if game.name != "oware":
-        raise BadInput(
-            f"endgame databases are built here for Oware; {args.game!r} is {game.name} "
-            f"(Kalah's are built by 'mancala solve --endgame-seeds K')"
-        )
+    if game.name not in ("oware", "kalah"):
+        raise BadInput(f"endgame databases are built for Kalah and Oware; {args.game!r} is {game.name}")
+    if args.workers is not None and not 1 <= args.workers <= 4096:
+        raise BadInput(f"--workers must be 1-4096, got {args.workers}")
+    if args.workers is not None and args.ray != "local":
+        raise BadInput("--workers sizes a local Ray (--ray local); a cluster's workers are its own")
+    if game.name == "kalah":
+        return _run_kalah(args, game)
+    if args.ray is not None:
+        raise BadInput("--ray builds Kalah's databases; Oware's are built on one machine")
     if not 0 <= args.seeds <= MAX_SEEDS:
         raise BadInput(f"--seeds must be 0-{MAX_SEEDS}, got {args.seeds}")
     if not 0 <= args.sample <= 10**9:
@@ -117,5 +139,85 @@ def run(args: argparse.Namespace) -> int:
     print(
         f"Oware endgame database, {args.seeds} seeds, {rules.describe()} rules: {entries:,} positions "
         f"{verb} in {time.perf_counter() - began:.1f} s; cached in {E.tier_path(rules, 0).parent}"
+    )
+    return 0
+
+
+def _run_kalah(args: argparse.Namespace, game) -> int:
+    """``mancala db build|check --game kalah...``: one machine, or a Ray cluster (``--ray``)."""
+    from mancala.engine import bridge, endgame  # noqa: PLC0415 (numba loads only when needed)
+    from mancala.engine.kernels import R_CHOICE  # noqa: PLC0415
+
+    rules = game.rules
+    rules_arr = bridge.rules_array(rules)
+    if rules_arr[R_CHOICE]:
+        raise BadInput("no endgame database under the choice-of-direction rule: its levels are not acyclic")
+    if not 0 <= args.seeds <= endgame.MAX_K:
+        raise BadInput(f"--seeds must be 0-{endgame.MAX_K} for Kalah, got {args.seeds}")
+    if not 0 <= args.sample <= 10**9:
+        raise BadInput(f"--sample must be 0-1000000000 positions, got {args.sample}")
+    if args.memory is not None and not args.memory > 0:
+        raise BadInput(f"--memory must be a positive number of gigabytes, got {args.memory:g}")
+    key = bridge.play_key(rules)
+    k = args.seeds
+    n = rules.pits
+    path = endgame.cache_dir() / endgame.file_name(key, k)
+    began = time.perf_counter()
+    if args.action == "check":
+        values = endgame.load(path, key, k)
+        if values is None or values.size != endgame.nbytes(n, k):
+            raise BadInput(f"no intact Kalah endgame database of {k} seeds for {spec_of(game)} is built yet ({path})")
+        db = endgame.Database(k, values, endgame._offsets(n, k), endgame.composition_table(2 * n, k), path)
+        bad = endgame.check_sample(db, rules_arr, args.sample)
+        if bad:
+            raise BadInput(f"the Kalah endgame database {path} breaks its equations at {bad} positions; build it again")
+        print(
+            f"Kalah endgame database, {k} seeds, {spec_of(game)}: {endgame.entries(n, k):,} positions checked "
+            f"(checksum, and {args.sample:,} positions a level against their moves) in "
+            f"{time.perf_counter() - began:.1f} s; {path}"
+        )
+        return 0
+    need = endgame.nbytes(n, k)
+    memory = int(args.memory * 2**30) if args.memory is not None else None
+    if args.ray is None:
+        if memory is not None and need > memory:
+            raise BadInput(
+                f"the {k}-seed database needs {need / 2**30:.2f} GiB, more than --memory {args.memory:g}; "
+                "give fewer seeds or more memory"
+            )
+        print(
+            f"building the Kalah endgame database of {k} seeds ({spec_of(game)}), {need / 2**30:.2f} GiB",
+            file=sys.stderr,
+            flush=True,
+        )
+        db = endgame.obtain(key, rules_arr, k, progress=not args.no_progress)
+        where = "on this machine"
+    else:
+        from mancala.engine import cluster, distributed  # noqa: PLC0415 (Ray loads only for --ray)
+
+        with cluster.connected(args.ray, args.workers) as ray:
+            print(
+                f"building the Kalah endgame database of {k} seeds ({spec_of(game)}) on the Ray cluster "
+                f"{args.ray} ({int(ray.cluster_resources().get('CPU', 0))} CPUs)",
+                file=sys.stderr,
+                flush=True,
+            )
+            try:
+                report = distributed.build_on_ray(
+                    ray,
+                    key,
+                    rules_arr,
+                    k,
+                    memory=memory,
+                    say=None if args.no_progress else distributed.stderr_line,
+                )
+            except KeyboardInterrupt:
+                print("interrupted: the finished shards are kept; the same command resumes the build", file=sys.stderr)
+                raise
+        db = report.database
+        where = f"on Ray ({report.solved} shards solved, {report.resumed} resumed from files)"
+    print(
+        f"Kalah endgame database, {k} seeds, {spec_of(game)}: {endgame.entries(n, k):,} positions "
+        f"built {where} in {time.perf_counter() - began:.1f} s; {db.path or 'not cached (read-only cache)'}"
     )
     return 0

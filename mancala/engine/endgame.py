@@ -280,6 +280,71 @@ def fill(seeds, parts, count, boards, mbuf, rules, cur, packed, bits, offsets, c
     return done, 0
 
 
+@njit(cache=True)
+def _equation_failures(values, offsets, comp, bits, rules, picks):
+    """How many of the entries ``picks`` (indices) differ from the best of their moves, each
+    move's value read from the database itself (or the game's end): the equation every entry
+    of a sound database keeps."""
+    n = rules[R_PITS]
+    b = np.zeros(2 * n + 2, dtype=np.int64)
+    child = np.zeros(2 * n + 2, dtype=np.int64)
+    mv = np.zeros(2 * n, dtype=np.int64)
+    bad = 0
+    for idx in picks:
+        s = 0
+        while offsets[s + 1] <= idx:
+            s += 1
+        r = idx - offsets[s]
+        t = s
+        parts = 2 * n
+        for j in range(parts - 1):
+            v = 0
+            while r >= comp[parts - j - 1, t - v]:
+                r -= comp[parts - j - 1, t - v]
+                v += 1
+            b[j if j < n else j + 1] = v
+            t -= v
+        b[2 * n] = t
+        b[n] = 0
+        b[2 * n + 1] = 0
+        if is_over(b, rules, 1):
+            for i in range(2 * n + 2):
+                child[i] = b[i]
+            sweep(child, rules)
+            best = child[n] - child[2 * n + 1]
+        else:
+            cnt = gen_moves(b, rules, mv)
+            best = -(1 << 30)
+            for k in range(cnt):
+                st = make_move(b, mv[k], child, rules, 0)
+                gain = child[n] - child[2 * n + 1] if st != PASS else child[2 * n + 1] - child[n]
+                child[n] = 0
+                child[2 * n + 1] = 0
+                if st >= OVER:
+                    w = gain
+                else:
+                    cs = board_seeds(child, n)
+                    x = db_get(values, offsets[cs] + rank(child, n, cs, comp), cs, bits)
+                    w = gain + x if st == EXTRA else gain - x
+                if w > best:
+                    best = w
+        if best != db_get(values, idx, s, bits):
+            bad += 1
+    return bad
+
+
+def check_sample(db: Database, rules_arr: np.ndarray, sample: int, seed: int = 0) -> int:
+    """Entries of ``db`` that break their equation, among every entry of each level with at
+    most ``sample`` positions and ``sample`` drawn at random from each larger one (0: sound)."""
+    rng = np.random.default_rng(seed)
+    picks = []
+    for s in range(db.seeds + 1):
+        lo, hi = int(db.offsets[s]), int(db.offsets[s + 1])
+        picks.append(np.arange(lo, hi) if hi - lo <= sample else rng.integers(lo, hi, sample))
+    bits = np.int64(db.bits)
+    return int(_equation_failures(db.values, db.offsets, db.comp, bits, rules_arr, np.concatenate(picks)))
+
+
 def terminal_console():
     """A rich console on stderr when stderr is a terminal, else None: progress displays are
     for people watching (on a pipe or a file they would only leave blank lines)."""

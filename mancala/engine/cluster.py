@@ -1,0 +1,99 @@
+"""Connecting to Ray: the one way every part of mancala reaches a cluster.
+
+``--ray ADDRESS`` (``mancala arena``, ``mancala db build``, ``mancala solve``) names a running
+cluster (``ray start --head`` prints its address); ``local`` starts a Ray of this machine's cores
+for the command's lifetime.  Every node runs the mancala installed there, so it must be the same
+version as the driver's: :func:`connect` asks each node and refuses a cluster that differs, in one
+line, before any work is sent.  Work crosses to the workers as data (rules arrays, positions,
+database bytes through Ray's object store), never as live objects.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
+from typing import Any
+
+from mancala.errors import BadInput
+
+
+def ray_module() -> Any:
+    """The ``ray`` package, or one line saying it is missing."""
+    try:
+        import ray  # noqa: PLC0415 (Ray loads only for a command given --ray)
+    except ImportError:  # pragma: no cover - ray is a dependency
+        raise BadInput("--ray needs the ray package (pip install ray)") from None
+    return ray
+
+
+def _version() -> str:
+    """This process's mancala: its version and a fingerprint of its engine's sources (two
+    nodes that differ there could build different databases)."""
+    import hashlib  # noqa: PLC0415 (runs on a worker)
+    from pathlib import Path  # noqa: PLC0415
+
+    import mancala  # noqa: PLC0415
+
+    digest = hashlib.sha256()
+    for path in sorted((Path(mancala.__file__).resolve().parent / "engine").rglob("*.py")):
+        digest.update(path.read_bytes())
+    return f"{mancala.__version__} ({digest.hexdigest()[:12]})"
+
+
+@contextlib.contextmanager
+def connected(address: str, workers: int | None = None, *, ship_package: bool = False) -> Iterator[Any]:
+    """Ray, connected to the cluster at ``address`` for the ``with`` block (``local``: a Ray of
+    ``workers`` CPUs on this machine, shut down afterwards).  A driver already connected
+    (``ray.is_initialized()``) is used as it is and left connected.  ``ship_package`` sends this
+    mancala to the workers as a runtime environment instead of checking theirs."""
+    ray = ray_module()
+    if not address.strip():
+        raise BadInput("--ray is empty; give a cluster address (host:port) or 'local'")
+    started = False
+    if not ray.is_initialized():
+        try:
+            if address == "local":
+                ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False)
+            elif ship_package:
+                from pathlib import Path  # noqa: PLC0415
+
+                import mancala  # noqa: PLC0415
+
+                package = str(Path(mancala.__file__).resolve().parent)
+                ray.init(address=address, runtime_env={"py_modules": [package]}, log_to_driver=False)
+            else:
+                ray.init(address=address, log_to_driver=False)
+        except (ConnectionError, ValueError, RuntimeError) as e:
+            first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+            raise BadInput(f"cannot reach the Ray cluster at {address}: {first}") from None
+        started = True
+    try:
+        if address != "local" and not ship_package:
+            check_versions(ray)
+        yield ray
+    finally:
+        if started:
+            ray.shutdown()
+
+
+def check_versions(ray: Any) -> None:
+    """Refuse a cluster whose nodes run another mancala than the driver (one line naming it)."""
+    nodes = [n for n in ray.nodes() if n.get("Alive") and n.get("Resources", {}).get("CPU", 0) > 0]
+    if not nodes:
+        raise BadInput("the Ray cluster has no node with a CPU to work on")
+    ask = ray.remote(num_cpus=0)(_version)
+    refs = []
+    for node in nodes:
+        strategy = ray.util.scheduling_strategies.NodeAffinitySchedulingStrategy(node["NodeID"], soft=False)
+        refs.append(ask.options(scheduling_strategy=strategy).remote())
+    try:
+        versions = ray.get(refs, timeout=120)
+    except Exception as e:  # noqa: BLE001 - any failure of a node to answer is one line
+        raise BadInput(f"a node of the Ray cluster cannot import mancala: {type(e).__name__}") from None
+    mine = _version()
+    other = sorted({v for v in versions if v != mine})
+    if other:
+        raise BadInput(
+            f"the Ray cluster's nodes run mancala {', '.join(other)} and this one {mine}; "
+            "install the same version on every node"
+        )

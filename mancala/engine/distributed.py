@@ -1,0 +1,399 @@
+"""Kalah's endgame databases built on a Ray cluster, byte for byte the single machine's.
+
+The database (:mod:`mancala.engine.endgame`) is solved level by level: level ``s`` holds the
+positions with ``s`` seeds in the pits, and a move either keeps every seed in the pits or sends
+some to a store, which leaves a smaller level.  The levels form the tiers here: a tier needs
+only the tiers below it, finished.
+
+A tier splits into shards with no work shared between them.  A move that keeps its level
+sows only inside the mover's row (reaching the opponent's row means passing the mover's store,
+and a capture empties pits into it), so it keeps the number of seeds in each row and then hands
+the board over: a position whose rows hold ``a`` and ``s - a`` seeds leads, within its level,
+only to positions whose rows hold ``s - a`` and ``a``.  Shard ``(s, a)`` (``a <= s - a``) is the
+positions with ``a`` seeds in one row and ``s - a`` in the other; it is solved alone, by the
+same memoised depth-first search as the single-machine builder, its lower-level answers read
+from the finished tiers below, which reach every worker through Ray's object store.  A level of
+``s`` seeds has ``s // 2 + 1`` shards, their sizes ``C(a+n-1, n-1) * C(s-a+n-1, n-1)`` (twice
+that when ``a < s - a``).
+
+The driver keeps every finished shard in a file (checksummed, written atomically) beside the
+database, so a build that stops, Ctrl-C or a killed driver, resumes from the shards it has; a
+worker killed mid-shard has its shard run again by Ray.  When every tier is in, the driver packs
+the levels exactly as :func:`mancala.engine.endgame.build` does and saves the same file with the
+same checksum, then removes the shard files.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from math import comb
+from pathlib import Path
+
+import numpy as np
+from numba import njit
+
+from mancala import jsonread
+from mancala.atomic import StagedFile
+from mancala.engine import endgame
+from mancala.engine.kernels import (
+    EXTRA,
+    OVER,
+    PASS,
+    R_CHOICE,
+    R_PITS,
+    board_seeds,
+    composition_table,
+    gen_moves,
+    is_over,
+    make_move,
+    rank,
+    sweep,
+)
+from mancala.errors import BadInput
+
+SHARD_MAGIC = b"MANCALA-SHARD-1\n"
+#: a shard's scratch entry not solved yet
+UNKNOWN = endgame.UNKNOWN
+
+
+# --- shards: numbering, solving, placing ------------------------------------------------------
+
+
+def shard_halves(s: int, a: int) -> tuple[int, ...]:
+    """The seeds in the mover's row of shard ``(s, a)``'s positions: ``a`` and ``s - a``."""
+    return (a,) if 2 * a == s else (a, s - a)
+
+
+def shard_size(pits: int, s: int, a: int) -> int:
+    """Positions in shard ``(s, a)`` of a board of ``pits`` pits a side."""
+    return sum(comb(x + pits - 1, pits - 1) * comb(s - x + pits - 1, pits - 1) for x in shard_halves(s, a))
+
+
+def level_shards(s: int) -> list[int]:
+    """The shards of level ``s``, by their smaller row's seeds ``a``, largest shard first
+    (the middle ones; a cluster then ends a level with its small shards, not its big ones)."""
+    return sorted(range(s // 2 + 1), key=lambda a: (abs(s - 2 * a), a))
+
+
+@njit(cache=True)
+def _row_rank(b, start, n, total, comp):
+    """The rank of ``b[start:start+n]`` among the ways to put ``total`` seeds in ``n`` pits
+    (lexicographic, the first pit most significant)."""
+    r = 0
+    t = total
+    for j in range(n - 1):
+        v = b[start + j]
+        r += comp[n - j, t] - comp[n - j, t - v]
+        t -= v
+    return r
+
+
+@njit(cache=True)
+def _row_unrank(r, b, start, n, total, comp):
+    """Write into ``b[start:start+n]`` the way to put ``total`` seeds in ``n`` pits of rank ``r``."""
+    t = total
+    for j in range(n - 1):
+        v = 0
+        while r >= comp[n - j - 1, t - v]:
+            r -= comp[n - j - 1, t - v]
+            v += 1
+        b[start + j] = v
+        t -= v
+    b[start + n - 1] = t
+
+
+@njit(cache=True)
+def _local_index(b, n, s, a, comp):
+    """A position's index within shard ``(s, a)``: positions with ``a`` seeds in the mover's row
+    first, then those with ``s - a``; within each, the mover's row's rank, then the other's."""
+    x = 0
+    for i in range(n):
+        x += b[i]
+    base = 0
+    if x != a:
+        base = comp[n, a] * comp[n, s - a]
+    return base + _row_rank(b, 0, n, x, comp) * comp[n, s - x] + _row_rank(b, n + 1, n, s - x, comp)
+
+
+@njit(cache=True)
+def _local_board(li, b, n, s, a, comp):
+    """The position of index ``li`` within shard ``(s, a)`` (stores empty)."""
+    x = a
+    first = comp[n, a] * comp[n, s - a]
+    if li >= first:
+        li -= first
+        x = s - a
+    per = comp[n, s - x]
+    _row_unrank(li // per, b, 0, n, x, comp)
+    _row_unrank(li % per, b, n + 1, n, s - x, comp)
+    b[n] = 0
+    b[2 * n + 1] = 0
+
+
+@njit(cache=True)
+def _solve_in_shard(ply, boards, mbuf, rules, s, a, cur, packed, bits, offsets, comp):
+    """The database value of ``boards[ply]``, a position of shard ``(s, a)``: read from the
+    shard's scratch ``cur`` or solved there; smaller levels read from the packed ``packed``.
+    The same recursion as :func:`mancala.engine.endgame._solve`, indexed by the shard."""
+    b = boards[ply]
+    n = rules[R_PITS]
+    li = _local_index(b, n, s, a, comp)
+    if cur[li] != UNKNOWN:
+        return np.int64(cur[li])
+    child = boards[ply + 1]
+    if is_over(b, rules, 1):
+        for i in range(2 * n + 2):
+            child[i] = b[i]
+        sweep(child, rules)
+        best = child[n] - child[2 * n + 1]
+    else:
+        mv = mbuf[ply]
+        cnt = gen_moves(b, rules, mv)
+        best = -(1 << 30)
+        for k in range(cnt):
+            st = make_move(b, mv[k], child, rules, 0)
+            gain = child[n] - child[2 * n + 1] if st != PASS else child[2 * n + 1] - child[n]
+            child[n] = 0
+            child[2 * n + 1] = 0
+            if st >= OVER:
+                v = gain
+            else:
+                cs = board_seeds(child, n)
+                if cs != s:
+                    w = endgame.db_get(packed, offsets[cs] + rank(child, n, cs, comp), cs, bits)
+                else:
+                    w = _solve_in_shard(ply + 1, boards, mbuf, rules, s, a, cur, packed, bits, offsets, comp)
+                v = gain + w if st == EXTRA else gain - w
+            if v > best:
+                best = v
+    cur[li] = best
+    return best
+
+
+@njit(cache=True, nogil=True)
+def solve_shard_kernel(rules, s, a, packed, bits, offsets, comp, cur):
+    """Solve every position of shard ``(s, a)`` into ``cur`` (its scratch, :data:`UNKNOWN`
+    before), the levels below ``s`` read from ``packed``.  Returns the positions solved."""
+    n = rules[R_PITS]
+    depth = 64 + s * 2 * n * n
+    boards = np.zeros((depth, 2 * n + 2), dtype=np.int64)
+    mbuf = np.zeros((depth, 2 * n), dtype=np.int64)
+    for li in range(cur.shape[0]):
+        if cur[li] == UNKNOWN:
+            _local_board(li, boards[0], n, s, a, comp)
+            _solve_in_shard(
+                np.int64(0), boards, mbuf, rules, np.int64(s), np.int64(a), cur, packed, bits, offsets, comp
+            )
+    return cur.shape[0]
+
+
+@njit(cache=True)
+def place_shard(cur, level, n, s, a, comp):
+    """Copy shard ``(s, a)``'s values ``cur`` into the level's array ``level`` (by rank)."""
+    b = np.zeros(2 * n + 2, dtype=np.int64)
+    for li in range(cur.shape[0]):
+        _local_board(li, b, n, s, a, comp)
+        level[rank(b, n, s, comp)] = cur[li]
+
+
+def solve_shard(rules_arr: np.ndarray, k: int, s: int, a: int, packed: np.ndarray) -> np.ndarray:
+    """Shard ``(s, a)`` of the ``k``-seed database, solved: its values (signed bytes) in the
+    shard's own order.  ``packed`` holds the levels below ``s``, as the database packs them.
+    A pure function of its arguments: what a Ray task runs."""
+    n = int(rules_arr[R_PITS])
+    cur = np.full(shard_size(n, s, a), UNKNOWN, dtype=np.int8)
+    solve_shard_kernel(
+        rules_arr,
+        np.int64(s),
+        np.int64(a),
+        packed,
+        np.int64(endgame.value_bits(k)),
+        endgame._offsets(n, k),
+        composition_table(2 * n, k),
+        cur,
+    )
+    return cur
+
+
+# --- shard files -----------------------------------------------------------------------------
+
+
+def shard_folder(key: tuple, k: int) -> Path:
+    """Where a distributed build of the ``k``-seed database for play rules ``key`` keeps its
+    finished shards until the database is saved."""
+    return endgame.cache_dir() / (endgame.file_name(key, k)[: -len(".db")] + ".shards")
+
+
+def _shard_path(folder: Path, s: int, a: int) -> Path:
+    return folder / f"level{s:03d}-shard{a:03d}.part"
+
+
+def save_shard(folder: Path, key: tuple, s: int, a: int, values: np.ndarray) -> None:
+    """Keep a finished shard (atomically: a shard file is whole or absent)."""
+    meta = {
+        "rules": list(key),
+        "level": s,
+        "shard": a,
+        "entries": int(values.size),
+        "sha256": hashlib.sha256(values.data).hexdigest(),
+    }
+    folder.mkdir(parents=True, exist_ok=True)
+    with StagedFile(_shard_path(folder, s, a), binary=True) as staged:
+        staged.stream.write(SHARD_MAGIC + json.dumps(meta, sort_keys=True).encode() + b"\n")
+        staged.stream.write(values.data)
+        staged.commit()
+
+
+def load_shard(folder: Path, key: tuple, pits: int, s: int, a: int) -> np.ndarray | None:
+    """A kept shard if its file is whole and its checksum holds; else None (solved again)."""
+    size = shard_size(pits, s, a)
+    try:
+        with open(_shard_path(folder, s, a), "rb") as f:
+            if f.read(len(SHARD_MAGIC)) != SHARD_MAGIC:
+                return None
+            meta = jsonread.loads(f.readline(1 << 16))
+            if meta.get("rules") != list(key) or meta.get("level") != s or meta.get("shard") != a:
+                return None
+            if meta.get("entries") != size or os.fstat(f.fileno()).st_size - f.tell() != size:
+                return None
+            values = np.empty(size, dtype=np.int8)
+            if f.readinto(values.data) != size:
+                return None
+    except (OSError, ValueError, AttributeError, TypeError):
+        return None
+    if meta.get("sha256") != hashlib.sha256(values.data).hexdigest():
+        return None
+    return values
+
+
+# --- the driver ------------------------------------------------------------------------------
+
+
+@dataclass
+class BuildReport:
+    """What a distributed build did: shards solved on the cluster and taken from files."""
+
+    database: endgame.Database
+    solved: int = 0
+    resumed: int = 0
+    workers: int = 0
+    seconds: float = 0.0
+
+
+def shard_memory(pits: int, k: int, s: int, a: int) -> int:
+    """Bytes a worker holds for shard ``(s, a)``: the packed database (levels below ``s``) and
+    the shard's scratch and result."""
+    return endgame.nbytes(pits, k) + 2 * shard_size(pits, s, a) + (1 << 20)
+
+
+def build_on_ray(
+    ray,
+    key: tuple,
+    rules_arr: np.ndarray,
+    k: int,
+    *,
+    memory: int | None = None,
+    say: Callable[[str], None] | None = None,
+) -> BuildReport:
+    """Build the ``k``-seed database for play rules ``key`` on the Ray cluster ``ray`` is
+    connected to, keep it in the cache, and return it with what was done.  ``memory``: the most
+    bytes a worker may hold for one shard (refused in one line before any work when a shard
+    needs more).  ``say`` gets a line of progress a level."""
+    n = int(rules_arr[R_PITS])
+    if rules_arr[R_CHOICE]:
+        raise BadInput("no endgame database under the choice-of-direction rule")
+    began = time.perf_counter()
+    path = endgame.cache_dir() / endgame.file_name(key, k)
+    found = endgame.load(path, key, k)
+    if found is not None and found.size == endgame.nbytes(n, k):
+        db = endgame.Database(k, found, endgame._offsets(n, k), composition_table(2 * n, k), path)
+        return BuildReport(db, seconds=time.perf_counter() - began)
+    biggest = max(shard_memory(n, k, k, a) for a in range(k // 2 + 1))
+    if memory is not None and biggest > memory:
+        raise BadInput(
+            f"the {k}-seed database needs {biggest / 2**30:.2f} GiB a worker for its largest shard, "
+            f"more than --memory {memory / 2**30:.2f} GiB; give fewer seeds or more memory"
+        )
+    room = max((node["Resources"].get("memory", 0) for node in ray.nodes() if node.get("Alive")), default=0)
+    if room and biggest > room:
+        raise BadInput(
+            f"the {k}-seed database needs {biggest / 2**30:.2f} GiB a worker for its largest shard; "
+            f"the Ray cluster's largest node offers {room / 2**30:.2f} GiB"
+        )
+    offsets = endgame._offsets(n, k)
+    comp = composition_table(2 * n, k)
+    bits = int(endgame.value_bits(k))
+    values = np.zeros(endgame.nbytes(n, k), dtype=np.uint8)
+    first = 0
+    for smaller in range(k - 1, 0, -1):  # a cached smaller database of the same width: its levels
+        if endgame.value_bits(smaller) != bits:
+            break
+        base = endgame.load(endgame.cache_dir() / endgame.file_name(key, smaller), key, smaller)
+        if base is not None and base.size == endgame.nbytes(n, smaller):
+            values[: base.size - 1] = base[:-1]
+            first = smaller + 1
+            break
+    folder = shard_folder(key, k)
+    remote = ray.remote(max_retries=8)(solve_shard)
+    report = BuildReport(endgame.Database(k, values, offsets, comp), workers=_cluster_cpus(ray))
+    total = int(offsets[-1] - offsets[first])
+    done = 0
+    for s in range(first, k + 1):
+        level = np.full(int(offsets[s + 1] - offsets[s]), UNKNOWN, dtype=np.int8)
+        todo = []
+        for a in level_shards(s):
+            kept = load_shard(folder, key, n, s, a)
+            if kept is not None:
+                place_shard(kept, level, n, s, a, comp)
+                report.resumed += 1
+            else:
+                todo.append(a)
+        if todo:
+            lower = ray.put(values)  # the finished levels, to every worker once
+            refs = {remote.options(memory=shard_memory(n, k, s, a)).remote(rules_arr, k, s, a, lower): a for a in todo}
+            waiting = list(refs)
+            try:
+                while waiting:
+                    ready, waiting = ray.wait(waiting, num_returns=1)
+                    for ref in ready:
+                        a = refs[ref]
+                        cur = ray.get(ref)
+                        save_shard(folder, key, s, a, cur)
+                        place_shard(cur, level, n, s, a, comp)
+                        report.solved += 1
+            except BaseException:
+                for ref in waiting:
+                    ray.cancel(ref, force=True)
+                raise
+            del lower
+        if endgame.pack_level(level, values, int(offsets[s]), s, bits):  # pragma: no cover - a bug
+            raise RuntimeError(f"distributed endgame build: level {s} has unsolved entries")
+        done += level.size
+        if say is not None:
+            say(
+                f"level {s}/{k}: {level.size:,} positions in {len(level_shards(s))} shards "
+                f"({len(todo)} solved, {len(level_shards(s)) - len(todo)} kept); "
+                f"{done:,}/{total:,} of the build, {time.perf_counter() - began:.1f} s"
+            )
+    endgame.save(path, key, k, values)
+    shutil.rmtree(folder, ignore_errors=True)
+    report.database.path = path
+    report.database.built = True
+    report.seconds = time.perf_counter() - began
+    return report
+
+
+def _cluster_cpus(ray) -> int:
+    return int(ray.cluster_resources().get("CPU", 0))
+
+
+def stderr_line(text: str) -> None:
+    """A progress line on stderr (flushed: a build's log is read while it runs)."""
+    print(text, file=sys.stderr, flush=True)
