@@ -1,0 +1,243 @@
+"""Kalah's endgame databases built on a real Ray cluster (a head and two worker nodes started
+here, on this machine): the file is byte for byte the single machine's, a worker killed mid-build
+changes nothing, and a driver stopped by Ctrl-C resumes from the shards it kept."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from math import comb
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from mancala.engine import bridge, distributed, endgame
+from mancala.engine.kernels import composition_table
+from mancala.games import make_game
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _rules(spec: str):
+    game = make_game(spec)
+    return bridge.play_key(game.rules), bridge.rules_array(game.rules)
+
+
+def single_machine_file(folder: Path, spec: str, k: int) -> bytes:
+    """The database file one machine builds (:func:`mancala.engine.endgame.build`)."""
+    key, rules_arr = _rules(spec)
+    db = endgame.build(rules_arr, k)
+    path = folder / endgame.file_name(key, k)
+    endgame.save(path, key, k, db.values)
+    return path.read_bytes()
+
+
+# --- the shards, without Ray -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("pits", [1, 3, 6])
+def test_a_levels_shards_are_its_positions_once_each(pits):
+    k = 9
+    comp = composition_table(2 * pits, k)
+    for s in range(k + 1):
+        level = np.full(comb(s + 2 * pits - 1, 2 * pits - 1), distributed.UNKNOWN, dtype=np.int8)
+        for a in distributed.level_shards(s):
+            size = distributed.shard_size(pits, s, a)
+            distributed.place_shard(np.full(size, a, dtype=np.int8), level, pits, s, a, comp)
+        assert sum(distributed.shard_size(pits, s, a) for a in range(s // 2 + 1)) == level.size
+        assert (level != distributed.UNKNOWN).all()  # every position in exactly one shard
+
+
+@pytest.mark.parametrize(
+    "spec,k",
+    [("kalah", 9), ("kalah(pits=4,seeds=3)", 12), ("kalah(preset=empty-capture,pits=5)", 9), ("kalah(pits=3)", 14)],
+)
+def test_shards_solved_alone_make_the_single_machine_database(spec, k):
+    """Every shard solved on its own, with only the levels below it: the packed levels equal
+    the single-machine build's, entry for entry (the partition shares no work)."""
+    key, rules_arr = _rules(spec)
+    n = int(rules_arr[0])
+    reference = endgame.build(rules_arr, k)
+    offsets, comp, bits = endgame._offsets(n, k), composition_table(2 * n, k), int(endgame.value_bits(k))
+    values = np.zeros(endgame.nbytes(n, k), dtype=np.uint8)
+    for s in range(k + 1):
+        level = np.full(int(offsets[s + 1] - offsets[s]), distributed.UNKNOWN, dtype=np.int8)
+        for a in distributed.level_shards(s):
+            lower = values.copy()
+            lower.flags.writeable = False  # what a worker gets from the object store
+            distributed.place_shard(distributed.solve_shard(rules_arr, k, s, a, lower), level, n, s, a, comp)
+        assert endgame.pack_level(level, values, int(offsets[s]), s, bits) == 0
+    assert np.array_equal(values, reference.values)
+
+
+def test_a_damaged_shard_file_is_not_used(tmp_path):
+    key, _ = _rules("kalah")
+    values = np.arange(distributed.shard_size(6, 4, 2), dtype=np.int64).astype(np.int8)
+    distributed.save_shard(tmp_path, key, 4, 2, values)
+    assert np.array_equal(distributed.load_shard(tmp_path, key, 6, 4, 2), values)
+    path = next(tmp_path.glob("*.part"))
+    data = bytearray(path.read_bytes())
+    data[-1] ^= 1
+    path.write_bytes(bytes(data))
+    assert distributed.load_shard(tmp_path, key, 6, 4, 2) is None
+    path.write_bytes(bytes(data[:-5]))
+    assert distributed.load_shard(tmp_path, key, 6, 4, 2) is None
+    assert distributed.load_shard(tmp_path, _rules("kalah(pits=5)")[0], 6, 4, 2) is None
+
+
+# --- a real cluster ------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    """A Ray head (no CPU: it only schedules) and two worker nodes of one CPU each; the test
+    process is the driver."""
+    ray = pytest.importorskip("ray")
+    from ray.cluster_utils import Cluster  # noqa: PLC0415
+
+    if ray.is_initialized():
+        ray.shutdown()
+    made = Cluster(initialize_head=True, head_node_args={"num_cpus": 0, "include_dashboard": False})
+    workers = [made.add_node(num_cpus=1) for _ in range(2)]
+    made.wait_for_nodes()
+    ray.init(address=made.address, log_to_driver=False)
+    try:
+        yield made, workers, ray
+    finally:
+        ray.shutdown()
+        made.shutdown()
+
+
+@pytest.fixture
+def cache(tmp_path, monkeypatch):
+    folder = tmp_path / "cluster-cache"
+    monkeypatch.setenv("MANCALA_CACHE_DIR", str(folder))
+    return folder
+
+
+def test_cluster_nodes_run_this_mancala(cluster):
+    from mancala.engine import cluster as connect  # noqa: PLC0415
+
+    _, _, ray = cluster
+    connect.check_versions(ray)  # raises BadInput when a node differs
+
+
+@pytest.mark.parametrize("spec,k", [("kalah", 11), ("kalah(preset=empty-capture,pits=4)", 14)])
+def test_a_database_built_on_the_cluster_is_the_single_machines(cluster, cache, tmp_path, spec, k):
+    _, _, ray = cluster
+    key, rules_arr = _rules(spec)
+    lines: list[str] = []
+    report = distributed.build_on_ray(ray, key, rules_arr, k, say=lines.append)
+    assert report.database.path is not None
+    assert report.database.path.read_bytes() == single_machine_file(tmp_path, spec, k)
+    assert report.solved == sum(len(distributed.level_shards(s)) for s in range(k + 1)) and report.resumed == 0
+    assert len(lines) == k + 1 and lines[-1].startswith(f"level {k}/{k}:")
+    assert not distributed.shard_folder(key, k).exists()  # the kept shards are gone once it is saved
+    again = distributed.build_on_ray(ray, key, rules_arr, k)  # built: loaded, nothing solved
+    assert again.solved == 0 and np.array_equal(again.database.values, report.database.values)
+
+
+def shard_workers() -> list[int]:
+    """Worker processes running a shard right now (Ray names them after the task)."""
+    found = []
+    for pid in os.listdir("/proc"):
+        if pid.isdigit():
+            try:
+                command = Path(f"/proc/{pid}/cmdline").read_bytes()
+            except OSError:
+                continue
+            if command.startswith(b"ray::solve_shard"):
+                found.append(int(pid))
+    return found
+
+
+def test_a_worker_killed_mid_build_changes_nothing(cluster, cache, tmp_path):
+    _, _, ray = cluster
+    key, rules_arr = _rules("kalah")
+    k = 13
+    outcome: dict = {}
+
+    def build() -> None:
+        try:
+            outcome["report"] = distributed.build_on_ray(ray, key, rules_arr, k)
+        except BaseException as e:  # surfaced below
+            outcome["error"] = e
+
+    driver = threading.Thread(target=build)
+    driver.start()
+    killed = None
+    deadline = time.monotonic() + 300
+    folder = distributed.shard_folder(key, k)
+    while driver.is_alive() and killed is None and time.monotonic() < deadline:
+        if any(folder.glob("level011-*")):  # the build is into its big levels
+            for pid in shard_workers():
+                os.kill(pid, signal.SIGKILL)
+                killed = pid
+                break
+        time.sleep(0.02)
+    driver.join(300)
+    assert killed is not None, "no worker was caught running a shard"
+    assert "error" not in outcome, outcome.get("error")
+    assert outcome["report"].database.path.read_bytes() == single_machine_file(tmp_path, "kalah", k)
+
+
+def run_driver(address: str, cache: Path, k: int) -> subprocess.Popen:
+    env = dict(os.environ, MANCALA_CACHE_DIR=str(cache), PYTHONPATH=str(ROOT))
+    return subprocess.Popen(
+        [sys.executable, "-m", "mancala", "db", "build", "--game", "kalah", "--seeds", str(k), "--ray", address],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
+def test_a_stopped_driver_resumes_from_its_kept_shards(cluster, cache, tmp_path):
+    made, _, _ = cluster
+    key, _ = _rules("kalah")
+    k = 13
+    folder = distributed.shard_folder(key, k)
+    first = run_driver(made.address, cache, k)
+    deadline = time.monotonic() + 300
+    while first.poll() is None and not any(folder.glob("level012-*")) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    first.send_signal(signal.SIGINT)  # Ctrl-C
+    _, err = first.communicate(timeout=120)
+    assert first.returncode != 0, err
+    assert "the finished shards are kept" in err and "Traceback" not in err
+    kept = sorted(p.name for p in folder.glob("*.part"))
+    assert len(kept) >= sum(len(distributed.level_shards(s)) for s in range(12))
+    damaged = folder / kept[-1]  # a shard file cut short is solved again, not trusted
+    damaged.write_bytes(damaged.read_bytes()[:-3])
+    second = run_driver(made.address, cache, k)
+    out, err = second.communicate(timeout=300)
+    assert second.returncode == 0, err
+    resumed = int(out.split(" shards solved, ")[1].split(" resumed")[0])
+    assert resumed == len(kept) - 1
+    assert (cache / endgame.file_name(key, k)).read_bytes() == single_machine_file(tmp_path, "kalah", k)
+
+
+def test_bad_requests_are_one_line(cache):
+    cases = [
+        (["--game", "oware", "--seeds", "4", "--ray", "local"], "--ray builds Kalah's databases"),
+        (["--game", "kalah", "--seeds", "4", "--workers", "2"], "--workers sizes a local Ray"),
+        (["--game", "kalah", "--seeds", "4", "--ray", "local", "--workers", "0"], "--workers must be 1-4096"),
+        (["--game", "kalah(sowing=choice)", "--seeds", "4"], "choice-of-direction"),
+        (["--game", "kalah", "--seeds", "101"], "--seeds must be 0-100"),
+        (["--game", "kalah", "--seeds", "30", "--memory", "0.01"], "more than --memory"),
+    ]
+    for options, expected in cases:
+        done = subprocess.run(
+            [sys.executable, "-m", "mancala", "db", "build", *options],
+            env=dict(os.environ, MANCALA_CACHE_DIR=str(cache), PYTHONPATH=str(ROOT)),
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert done.returncode == 2, (options, done.stderr)
+        assert expected in done.stderr and len(done.stderr.strip().splitlines()) == 1, (options, done.stderr)
