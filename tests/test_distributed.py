@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 from mancala.engine import bridge, distributed, endgame
-from mancala.engine.kernels import composition_table
+from mancala.engine.kernels import composition_table, rank
 from mancala.games import make_game
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -42,42 +42,45 @@ def single_machine_file(folder: Path, spec: str, k: int) -> bytes:
 
 @pytest.mark.parametrize("pits", [1, 3, 6])
 def test_a_levels_shards_are_its_positions_once_each(pits):
-    k = 9
+    k = 8
     comp = composition_table(2 * pits, k)
+    board = np.zeros(2 * pits + 2, dtype=np.int64)
     for s in range(k + 1):
-        level = np.full(comb(s + 2 * pits - 1, 2 * pits - 1), distributed.UNKNOWN, dtype=np.int8)
-        for a in distributed.level_shards(s):
-            size = distributed.shard_size(pits, s, a)
-            distributed.place_shard(np.full(size, a, dtype=np.int8), level, pits, s, a, comp)
-        assert sum(distributed.shard_size(pits, s, a) for a in range(s // 2 + 1)) == level.size
-        assert (level != distributed.UNKNOWN).all()  # every position in exactly one shard
+        ranks = []
+        for a in endgame.level_shards(s):
+            for li in range(endgame.shard_size(pits, s, a)):
+                endgame._local_board(li, board, pits, s, a, comp)
+                assert sorted({int(board[:pits].sum()), int(board[pits + 1 : -1].sum())}) == sorted({a, s - a})
+                assert endgame._local_index(board, pits, s, a, comp) == li
+                ranks.append(int(rank(board, pits, s, comp)))
+        assert sorted(ranks) == list(range(comb(s + 2 * pits - 1, 2 * pits - 1)))
 
 
 @pytest.mark.parametrize(
     "spec,k",
     [("kalah", 9), ("kalah(pits=4,seeds=3)", 12), ("kalah(preset=empty-capture,pits=5)", 9), ("kalah(pits=3)", 14)],
 )
-def test_shards_solved_alone_make_the_single_machine_database(spec, k):
-    """Every shard solved on its own, with only the levels below it: the packed levels equal
-    the single-machine build's, entry for entry (the partition shares no work)."""
+def test_shards_solved_alone_make_the_single_machine_database(spec, k, monkeypatch):
+    """Every shard solved on its own, with only the levels below it, in any order: the packed
+    database equals the one a single thread builds, entry for entry (the shards share no work)."""
     key, rules_arr = _rules(spec)
     n = int(rules_arr[0])
+    monkeypatch.setenv("MANCALA_BUILD_THREADS", "1")
     reference = endgame.build(rules_arr, k)
     offsets, comp, bits = endgame._offsets(n, k), composition_table(2 * n, k), int(endgame.value_bits(k))
     values = np.zeros(endgame.nbytes(n, k), dtype=np.uint8)
     for s in range(k + 1):
-        level = np.full(int(offsets[s + 1] - offsets[s]), distributed.UNKNOWN, dtype=np.int8)
-        for a in distributed.level_shards(s):
+        for a in reversed(endgame.level_shards(s)):
             lower = values.copy()
             lower.flags.writeable = False  # what a worker gets from the object store
-            distributed.place_shard(distributed.solve_shard(rules_arr, k, s, a, lower), level, n, s, a, comp)
-        assert endgame.pack_level(level, values, int(offsets[s]), s, bits) == 0
+            cur = distributed.solve_shard(rules_arr, k, s, a, lower)
+            assert endgame.pack_shard(cur, values, offsets[s], n, s, a, comp, bits) == 0
     assert np.array_equal(values, reference.values)
 
 
 def test_a_damaged_shard_file_is_not_used(tmp_path):
     key, _ = _rules("kalah")
-    values = np.arange(distributed.shard_size(6, 4, 2), dtype=np.int64).astype(np.int8)
+    values = np.arange(endgame.shard_size(6, 4, 2), dtype=np.int64).astype(np.int8)
     distributed.save_shard(tmp_path, key, 4, 2, values)
     assert np.array_equal(distributed.load_shard(tmp_path, key, 6, 4, 2), values)
     path = next(tmp_path.glob("*.part"))
@@ -135,7 +138,7 @@ def test_a_database_built_on_the_cluster_is_the_single_machines(cluster, cache, 
     report = distributed.build_on_ray(ray, key, rules_arr, k, say=lines.append)
     assert report.database.path is not None
     assert report.database.path.read_bytes() == single_machine_file(tmp_path, spec, k)
-    assert report.solved == sum(len(distributed.level_shards(s)) for s in range(k + 1)) and report.resumed == 0
+    assert report.solved == sum(len(endgame.level_shards(s)) for s in range(k + 1)) and report.resumed == 0
     assert len(lines) == k + 1 and lines[-1].startswith(f"level {k}/{k}:")
     assert not distributed.shard_folder(key, k).exists()  # the kept shards are gone once it is saved
     again = distributed.build_on_ray(ray, key, rules_arr, k)  # built: loaded, nothing solved
@@ -211,7 +214,7 @@ def test_a_stopped_driver_resumes_from_its_kept_shards(cluster, cache, tmp_path)
     assert first.returncode != 0, err
     assert "the finished shards are kept" in err and "Traceback" not in err
     kept = sorted(p.name for p in folder.glob("*.part"))
-    assert len(kept) >= sum(len(distributed.level_shards(s)) for s in range(12))
+    assert len(kept) >= sum(len(endgame.level_shards(s)) for s in range(12))
     damaged = folder / kept[-1]  # a shard file cut short is solved again, not trusted
     damaged.write_bytes(damaged.read_bytes()[:-3])
     second = run_driver(made.address, cache, k)

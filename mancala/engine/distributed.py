@@ -33,28 +33,17 @@ import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from math import comb
 from pathlib import Path
 
 import numpy as np
-from numba import njit
 
 from mancala import jsonread
 from mancala.atomic import StagedFile
 from mancala.engine import endgame
 from mancala.engine.kernels import (
-    EXTRA,
-    OVER,
-    PASS,
     R_CHOICE,
     R_PITS,
-    board_seeds,
     composition_table,
-    gen_moves,
-    is_over,
-    make_move,
-    rank,
-    sweep,
 )
 from mancala.errors import BadInput
 
@@ -63,144 +52,7 @@ SHARD_MAGIC = b"MANCALA-SHARD-1\n"
 UNKNOWN = endgame.UNKNOWN
 
 
-# --- shards: numbering, solving, placing ------------------------------------------------------
-
-
-def shard_halves(s: int, a: int) -> tuple[int, ...]:
-    """The seeds in the mover's row of shard ``(s, a)``'s positions: ``a`` and ``s - a``."""
-    return (a,) if 2 * a == s else (a, s - a)
-
-
-def shard_size(pits: int, s: int, a: int) -> int:
-    """Positions in shard ``(s, a)`` of a board of ``pits`` pits a side."""
-    return sum(comb(x + pits - 1, pits - 1) * comb(s - x + pits - 1, pits - 1) for x in shard_halves(s, a))
-
-
-def level_shards(s: int) -> list[int]:
-    """The shards of level ``s``, by their smaller row's seeds ``a``, largest shard first
-    (the middle ones; a cluster then ends a level with its small shards, not its big ones)."""
-    return sorted(range(s // 2 + 1), key=lambda a: (abs(s - 2 * a), a))
-
-
-@njit(cache=True)
-def _row_rank(b, start, n, total, comp):
-    """The rank of ``b[start:start+n]`` among the ways to put ``total`` seeds in ``n`` pits
-    (lexicographic, the first pit most significant)."""
-    r = 0
-    t = total
-    for j in range(n - 1):
-        v = b[start + j]
-        r += comp[n - j, t] - comp[n - j, t - v]
-        t -= v
-    return r
-
-
-@njit(cache=True)
-def _row_unrank(r, b, start, n, total, comp):
-    """Write into ``b[start:start+n]`` the way to put ``total`` seeds in ``n`` pits of rank ``r``."""
-    t = total
-    for j in range(n - 1):
-        v = 0
-        while r >= comp[n - j - 1, t - v]:
-            r -= comp[n - j - 1, t - v]
-            v += 1
-        b[start + j] = v
-        t -= v
-    b[start + n - 1] = t
-
-
-@njit(cache=True)
-def _local_index(b, n, s, a, comp):
-    """A position's index within shard ``(s, a)``: positions with ``a`` seeds in the mover's row
-    first, then those with ``s - a``; within each, the mover's row's rank, then the other's."""
-    x = 0
-    for i in range(n):
-        x += b[i]
-    base = 0
-    if x != a:
-        base = comp[n, a] * comp[n, s - a]
-    return base + _row_rank(b, 0, n, x, comp) * comp[n, s - x] + _row_rank(b, n + 1, n, s - x, comp)
-
-
-@njit(cache=True)
-def _local_board(li, b, n, s, a, comp):
-    """The position of index ``li`` within shard ``(s, a)`` (stores empty)."""
-    x = a
-    first = comp[n, a] * comp[n, s - a]
-    if li >= first:
-        li -= first
-        x = s - a
-    per = comp[n, s - x]
-    _row_unrank(li // per, b, 0, n, x, comp)
-    _row_unrank(li % per, b, n + 1, n, s - x, comp)
-    b[n] = 0
-    b[2 * n + 1] = 0
-
-
-@njit(cache=True)
-def _solve_in_shard(ply, boards, mbuf, rules, s, a, cur, packed, bits, offsets, comp):
-    """The database value of ``boards[ply]``, a position of shard ``(s, a)``: read from the
-    shard's scratch ``cur`` or solved there; smaller levels read from the packed ``packed``.
-    The same recursion as :func:`mancala.engine.endgame._solve`, indexed by the shard."""
-    b = boards[ply]
-    n = rules[R_PITS]
-    li = _local_index(b, n, s, a, comp)
-    if cur[li] != UNKNOWN:
-        return np.int64(cur[li])
-    child = boards[ply + 1]
-    if is_over(b, rules, 1):
-        for i in range(2 * n + 2):
-            child[i] = b[i]
-        sweep(child, rules)
-        best = child[n] - child[2 * n + 1]
-    else:
-        mv = mbuf[ply]
-        cnt = gen_moves(b, rules, mv)
-        best = -(1 << 30)
-        for k in range(cnt):
-            st = make_move(b, mv[k], child, rules, 0)
-            gain = child[n] - child[2 * n + 1] if st != PASS else child[2 * n + 1] - child[n]
-            child[n] = 0
-            child[2 * n + 1] = 0
-            if st >= OVER:
-                v = gain
-            else:
-                cs = board_seeds(child, n)
-                if cs != s:
-                    w = endgame.db_get(packed, offsets[cs] + rank(child, n, cs, comp), cs, bits)
-                else:
-                    w = _solve_in_shard(ply + 1, boards, mbuf, rules, s, a, cur, packed, bits, offsets, comp)
-                v = gain + w if st == EXTRA else gain - w
-            if v > best:
-                best = v
-    cur[li] = best
-    return best
-
-
-@njit(cache=True, nogil=True)
-def solve_shard_kernel(rules, s, a, packed, bits, offsets, comp, cur):
-    """Solve every position of shard ``(s, a)`` into ``cur`` (its scratch, :data:`UNKNOWN`
-    before), the levels below ``s`` read from ``packed``.  Returns the positions solved."""
-    n = rules[R_PITS]
-    depth = 64 + s * 2 * n * n
-    boards = np.zeros((depth, 2 * n + 2), dtype=np.int64)
-    mbuf = np.zeros((depth, 2 * n), dtype=np.int64)
-    for li in range(cur.shape[0]):
-        if cur[li] == UNKNOWN:
-            _local_board(li, boards[0], n, s, a, comp)
-            _solve_in_shard(
-                np.int64(0), boards, mbuf, rules, np.int64(s), np.int64(a), cur, packed, bits, offsets, comp
-            )
-    return cur.shape[0]
-
-
-@njit(cache=True)
-def place_shard(cur, level, n, s, a, comp):
-    """Copy shard ``(s, a)``'s values ``cur`` into the level's array ``level`` (by rank)."""
-    b = np.zeros(2 * n + 2, dtype=np.int64)
-    for li in range(cur.shape[0]):
-        _local_board(li, b, n, s, a, comp)
-        level[rank(b, n, s, comp)] = cur[li]
+# --- shards: see :mod:`mancala.engine.endgame` for their numbering and kernels -----------------
 
 
 def solve_shard(rules_arr: np.ndarray, k: int, s: int, a: int, packed: np.ndarray) -> np.ndarray:
@@ -208,8 +60,8 @@ def solve_shard(rules_arr: np.ndarray, k: int, s: int, a: int, packed: np.ndarra
     shard's own order.  ``packed`` holds the levels below ``s``, as the database packs them.
     A pure function of its arguments: what a Ray task runs."""
     n = int(rules_arr[R_PITS])
-    cur = np.full(shard_size(n, s, a), UNKNOWN, dtype=np.int8)
-    solve_shard_kernel(
+    cur = np.full(endgame.shard_size(n, s, a), UNKNOWN, dtype=np.int8)
+    endgame.solve_shard_kernel(
         rules_arr,
         np.int64(s),
         np.int64(a),
@@ -218,6 +70,8 @@ def solve_shard(rules_arr: np.ndarray, k: int, s: int, a: int, packed: np.ndarra
         endgame._offsets(n, k),
         composition_table(2 * n, k),
         cur,
+        0,
+        cur.size,
     )
     return cur
 
@@ -253,7 +107,7 @@ def save_shard(folder: Path, key: tuple, s: int, a: int, values: np.ndarray) -> 
 
 def load_shard(folder: Path, key: tuple, pits: int, s: int, a: int) -> np.ndarray | None:
     """A kept shard if its file is whole and its checksum holds; else None (solved again)."""
-    size = shard_size(pits, s, a)
+    size = endgame.shard_size(pits, s, a)
     try:
         with open(_shard_path(folder, s, a), "rb") as f:
             if f.read(len(SHARD_MAGIC)) != SHARD_MAGIC:
@@ -290,7 +144,7 @@ class BuildReport:
 def shard_memory(pits: int, k: int, s: int, a: int) -> int:
     """Bytes a worker holds for shard ``(s, a)``: the packed database (levels below ``s``) and
     the shard's scratch and result."""
-    return endgame.nbytes(pits, k) + 2 * shard_size(pits, s, a) + (1 << 20)
+    return endgame.nbytes(pits, k) + 2 * endgame.shard_size(pits, s, a) + (1 << 20)
 
 
 def build_on_ray(
@@ -344,14 +198,19 @@ def build_on_ray(
     remote = ray.remote(max_retries=8)(solve_shard)
     report = BuildReport(endgame.Database(k, values, offsets, comp), workers=_cluster_cpus(ray))
     total = int(offsets[-1] - offsets[first])
+
+    def place(cur: np.ndarray, s: int, a: int) -> None:
+        if endgame.pack_shard(cur, values, offsets[s], n, s, a, comp, bits):  # pragma: no cover - a bug
+            raise RuntimeError(f"distributed endgame build: shard ({s}, {a}) has unsolved entries")
+
     done = 0
     for s in range(first, k + 1):
-        level = np.full(int(offsets[s + 1] - offsets[s]), UNKNOWN, dtype=np.int8)
+        size = int(offsets[s + 1] - offsets[s])
         todo = []
-        for a in level_shards(s):
+        for a in endgame.level_shards(s):
             kept = load_shard(folder, key, n, s, a)
             if kept is not None:
-                place_shard(kept, level, n, s, a, comp)
+                place(kept, s, a)
                 report.resumed += 1
             else:
                 todo.append(a)
@@ -366,20 +225,18 @@ def build_on_ray(
                         a = refs[ref]
                         cur = ray.get(ref)
                         save_shard(folder, key, s, a, cur)
-                        place_shard(cur, level, n, s, a, comp)
+                        place(cur, s, a)
                         report.solved += 1
             except BaseException:
                 for ref in waiting:
                     ray.cancel(ref, force=True)
                 raise
             del lower
-        if endgame.pack_level(level, values, int(offsets[s]), s, bits):  # pragma: no cover - a bug
-            raise RuntimeError(f"distributed endgame build: level {s} has unsolved entries")
-        done += level.size
+        done += size
         if say is not None:
             say(
-                f"level {s}/{k}: {level.size:,} positions in {len(level_shards(s))} shards "
-                f"({len(todo)} solved, {len(level_shards(s)) - len(todo)} kept); "
+                f"level {s}/{k}: {size:,} positions in {len(endgame.level_shards(s))} shards "
+                f"({len(todo)} solved, {len(endgame.level_shards(s)) - len(todo)} kept); "
                 f"{done:,}/{total:,} of the build, {time.perf_counter() - began:.1f} s"
             )
     endgame.save(path, key, k, values)

@@ -12,7 +12,9 @@ six pits is 343 MB instead of 548 MB as bytes.
 A level ``s`` only depends on itself and smaller levels, and within a level
 moves only push seeds towards the mover's store (a move that keeps every seed in
 the pits cannot pass a store), so the positions of a level form an acyclic graph:
-each is solved by a memoised depth-first search.  The choice-of-direction rule
+each is solved by a memoised depth-first search.  The same argument splits a level into
+shards that share no work (see "shards" below): threads, or a Ray cluster's workers, solve
+them apart.  The choice-of-direction rule
 breaks that argument, so no database is built for it.
 
 Files live in ``$MANCALA_CACHE_DIR``, else ``$XDG_CACHE_HOME/mancala``, else
@@ -98,25 +100,6 @@ def db_get(dbv, idx, s, bits):
     i = bit >> 3
     w = np.int64(dbv[i]) | (np.int64(dbv[i + 1]) << 8)
     return 2 * ((w >> (bit & 7)) & ((1 << bits) - 1)) - s
-
-
-@njit(cache=True)
-def pack_level(cur, packed, start, s, bits):
-    """Pack the solved level ``s`` (signed values ``cur``, entries from ``start`` on) into
-    ``packed`` (zero there before; levels are packed in order, one thread).  Returns the
-    number of entries that were not solved or not a possible value (0 when sound)."""
-    bad = 0
-    for j in range(cur.shape[0]):
-        v = np.int64(cur[j])
-        if v < -s or v > s or (v + s) % 2 != 0:
-            bad += 1
-            continue
-        bit = (start + j) * bits
-        i = bit >> 3
-        w = ((v + s) // 2) << (bit & 7)
-        packed[i] |= np.uint8(w & 0xFF)
-        packed[i + 1] |= np.uint8(w >> 8)
-    return bad
 
 
 def default_seeds(pits: int, total: int | None = None) -> int:
@@ -212,16 +195,99 @@ def _unpack(values, offsets, bits, out):
             out[idx] = db_get(values, idx, s, bits)
 
 
+# --- shards: a level split into parts that share no work --------------------------------------
+#
+# A move that keeps its level sows only inside the mover's row (reaching the opponent's row
+# means passing the mover's store, and a capture empties pits into it), so it keeps the seeds
+# of each row and then hands the board over: within level ``s`` a position whose rows hold
+# ``a`` and ``s - a`` seeds leads only to positions whose rows hold ``s - a`` and ``a``.  Shard
+# ``(s, a)``, ``a <= s - a``, is those positions; each is solved alone by a memoised
+# depth-first search over its own scratch (the single-machine build gives shards to threads,
+# :mod:`mancala.engine.distributed` to a Ray cluster), the smaller levels read from the packed
+# database.
+
+
+def shard_halves(s: int, a: int) -> tuple[int, ...]:
+    """The seeds in the mover's row of shard ``(s, a)``'s positions: ``a`` and ``s - a``."""
+    return (a,) if 2 * a == s else (a, s - a)
+
+
+def shard_size(pits: int, s: int, a: int) -> int:
+    """Positions in shard ``(s, a)`` of a board of ``pits`` pits a side."""
+    return sum(comb(x + pits - 1, pits - 1) * comb(s - x + pits - 1, pits - 1) for x in shard_halves(s, a))
+
+
+def level_shards(s: int) -> list[int]:
+    """The shards of level ``s``, by their smaller row's seeds ``a``, largest shard first
+    (the middle ones; a cluster then ends a level with its small shards, not its big ones)."""
+    return sorted(range(s // 2 + 1), key=lambda a: (abs(s - 2 * a), a))
+
+
 @njit(cache=True)
-def _solve(ply, boards, mbuf, rules, level, cur, packed, bits, offsets, comp):
-    """The database value of ``boards[ply]``, a position of level ``level``: read from the
-    scratch ``cur``, or solved (and stored there) when unknown; its children of smaller
-    levels are read from the packed lower levels."""
+def _row_rank(b, start, n, total, comp):
+    """The rank of ``b[start:start+n]`` among the ways to put ``total`` seeds in ``n`` pits
+    (lexicographic, the first pit most significant)."""
+    r = 0
+    t = total
+    for j in range(n - 1):
+        v = b[start + j]
+        r += comp[n - j, t] - comp[n - j, t - v]
+        t -= v
+    return r
+
+
+@njit(cache=True)
+def _row_unrank(r, b, start, n, total, comp):
+    """Write into ``b[start:start+n]`` the way to put ``total`` seeds in ``n`` pits of rank ``r``."""
+    t = total
+    for j in range(n - 1):
+        v = 0
+        while r >= comp[n - j - 1, t - v]:
+            r -= comp[n - j - 1, t - v]
+            v += 1
+        b[start + j] = v
+        t -= v
+    b[start + n - 1] = t
+
+
+@njit(cache=True)
+def _local_index(b, n, s, a, comp):
+    """A position's index within shard ``(s, a)``: positions with ``a`` seeds in the mover's row
+    first, then those with ``s - a``; within each, the mover's row's rank, then the other's."""
+    x = 0
+    for i in range(n):
+        x += b[i]
+    base = 0
+    if x != a:
+        base = comp[n, a] * comp[n, s - a]
+    return base + _row_rank(b, 0, n, x, comp) * comp[n, s - x] + _row_rank(b, n + 1, n, s - x, comp)
+
+
+@njit(cache=True)
+def _local_board(li, b, n, s, a, comp):
+    """The position of index ``li`` within shard ``(s, a)`` (stores empty)."""
+    x = a
+    first = comp[n, a] * comp[n, s - a]
+    if li >= first:
+        li -= first
+        x = s - a
+    per = comp[n, s - x]
+    _row_unrank(li // per, b, 0, n, x, comp)
+    _row_unrank(li % per, b, n + 1, n, s - x, comp)
+    b[n] = 0
+    b[2 * n + 1] = 0
+
+
+@njit(cache=True)
+def _solve_in_shard(ply, boards, mbuf, rules, s, a, cur, packed, bits, offsets, comp):
+    """The database value of ``boards[ply]``, a position of shard ``(s, a)``: read from the
+    shard's scratch ``cur`` or solved there; smaller levels read from the packed ``packed``.
+    The same recursion as :func:`mancala.engine.endgame._solve`, indexed by the shard."""
     b = boards[ply]
     n = rules[R_PITS]
-    r = rank(b, n, level, comp)
-    if cur[r] != UNKNOWN:
-        return np.int64(cur[r])
+    li = _local_index(b, n, s, a, comp)
+    if cur[li] != UNKNOWN:
+        return np.int64(cur[li])
     child = boards[ply + 1]
     if is_over(b, rules, 1):
         for i in range(2 * n + 2):
@@ -241,43 +307,78 @@ def _solve(ply, boards, mbuf, rules, level, cur, packed, bits, offsets, comp):
                 v = gain
             else:
                 cs = board_seeds(child, n)
-                if cs != level:  # a smaller level: read at once
+                if cs != s:
                     w = db_get(packed, offsets[cs] + rank(child, n, cs, comp), cs, bits)
                 else:
-                    w = _solve(ply + 1, boards, mbuf, rules, level, cur, packed, bits, offsets, comp)
+                    w = _solve_in_shard(ply + 1, boards, mbuf, rules, s, a, cur, packed, bits, offsets, comp)
                 v = gain + w if st == EXTRA else gain - w
             if v > best:
                 best = v
-    cur[r] = best
+    cur[li] = best
     return best
 
 
 @njit(cache=True, nogil=True)
-def fill(seeds, parts, count, boards, mbuf, rules, cur, packed, bits, offsets, comp):
-    """Solve up to ``count`` positions of level ``seeds`` (scratch ``cur``; the smaller
-    levels packed in ``packed``), from composition ``parts`` on (advanced in place).
-    Returns (positions done, 1 when the level is complete)."""
+def solve_shard_kernel(rules, s, a, packed, bits, offsets, comp, cur, first, count):
+    """Solve the positions ``first .. first + count - 1`` of shard ``(s, a)`` (by their index
+    in the shard) into ``cur``, the shard's scratch (:data:`UNKNOWN` where not solved yet,
+    and the positions they lead to within the shard along with them), the levels below ``s``
+    read from ``packed``.  Threads may share a shard's scratch: two that meet on one
+    position both solve it, to the same value."""
     n = rules[R_PITS]
-    p = 2 * n
-    done = 0
-    b = boards[0]
-    while done < count:
-        for j in range(p):
-            b[j if j < n else j + 1] = parts[j]
-        b[n] = 0
-        b[2 * n + 1] = 0
-        _solve(np.int64(0), boards, mbuf, rules, np.int64(seeds), cur, packed, bits, offsets, comp)
-        done += 1
-        j = p - 1
-        while j >= 1 and parts[j] == 0:
-            j -= 1
-        if j == 0:
-            return done, 1
-        v = parts[j]
-        parts[j] = 0
-        parts[j - 1] += 1
-        parts[p - 1] = v - 1
-    return done, 0
+    depth = 64 + s * 2 * n * n
+    boards = np.zeros((depth, 2 * n + 2), dtype=np.int64)
+    mbuf = np.zeros((depth, 2 * n), dtype=np.int64)
+    for li in range(first, first + count):
+        if cur[li] == UNKNOWN:
+            _local_board(li, boards[0], n, s, a, comp)
+            _solve_in_shard(
+                np.int64(0), boards, mbuf, rules, np.int64(s), np.int64(a), cur, packed, bits, offsets, comp
+            )
+    return count
+
+
+@njit(cache=True)
+def _prefix_rank(b, n, total, comp):
+    """The part of a position's rank in its level (:func:`mancala.engine.kernels.rank`) that
+    comes from the mover's row: the other row's rank among its own ways is the rest, so a
+    shard's positions sharing a mover's row fill one run of consecutive ranks."""
+    r = 0
+    t = total
+    for j in range(n):
+        v = b[j]
+        r += comp[2 * n - j, t] - comp[2 * n - j, t - v]
+        t -= v
+    return r
+
+
+@njit(cache=True)
+def pack_shard(cur, packed, start, n, s, a, comp, bits):
+    """Pack shard ``(s, a)``'s values ``cur`` into the database ``packed`` (its level's entries
+    from ``start`` on), as :func:`mancala.engine.endgame.pack_level` packs a level: each entry
+    lands at its rank, so shards may be packed in any order.  Returns the entries that were
+    not a possible value (0 when sound)."""
+    b = np.zeros(2 * n + 2, dtype=np.int64)
+    bad = 0
+    li = 0
+    for h in range(2 if 2 * a != s else 1):
+        x = a if h == 0 else s - a
+        run = comp[n, s - x]
+        for ra in range(comp[n, x]):
+            _row_unrank(ra, b, 0, n, x, comp)
+            first = start + _prefix_rank(b, n, s, comp)
+            for j in range(run):
+                v = np.int64(cur[li])
+                li += 1
+                if v < -s or v > s or (v + s) % 2 != 0:
+                    bad += 1
+                    continue
+                bit = (first + j) * bits
+                i = bit >> 3
+                w = ((v + s) // 2) << (bit & 7)
+                packed[i] |= np.uint8(w & 0xFF)
+                packed[i + 1] |= np.uint8(w >> 8)
+    return bad
 
 
 @njit(cache=True)
@@ -419,7 +520,6 @@ def build(
     if base is not None and base.seeds < k and base.bits == bits:
         values[: base.values.size - 1] = base.values[:-1]
         first = base.seeds + 1
-    depth = 64 + k * 2 * n * n
     bar = None
     console = terminal_console() if progress else None
     if console is not None:
@@ -441,28 +541,27 @@ def build(
         )
         bar.start()
         task = bar.add_task("db", total=total, k=k, completed=int(offsets[first]))
-    chunk = BUILD_CHUNK
     workers = build_threads()
     try:
         for s in range(first, k + 1):
-            size = int(offsets[s + 1] - offsets[s])
-            cur = np.full(size, UNKNOWN, dtype=np.int8)  # this level, solved, then packed
-            # the level's positions in chunks of consecutive ranks, shared out between
-            # the workers (each with its own stacks); two workers may meet on the same
-            # unsolved position and both solve it: same value, a harmless race
-            jobs = [(r, min(chunk, size - r)) for r in range(0, size, chunk)]
+            # the level's shards share no work: each gets its scratch, cut into jobs of
+            # BUILD_CHUNK positions shared out between the threads (each with its own stacks)
+            shards = {a: np.full(shard_size(n, s, a), UNKNOWN, dtype=np.int8) for a in level_shards(s)}
+            jobs = [
+                (a, r, min(BUILD_CHUNK, cur.size - r))
+                for a, cur in shards.items()
+                for r in range(0, cur.size, BUILD_CHUNK)
+            ]
             lock = threading.Lock()
             failure: list = []
 
             def work(
                 s: int = s,
-                cur: np.ndarray = cur,
+                shards: dict = shards,
                 jobs: list = jobs,
                 lock: threading.Lock = lock,
                 failure: list = failure,
             ) -> None:  # this level's, bound now
-                boards = np.zeros((depth, 2 * n + 2), dtype=np.int64)
-                mbuf = np.zeros((depth, 2 * n), dtype=np.int64)
                 try:
                     while True:
                         with lock:
@@ -471,28 +570,30 @@ def build(
                             if cancel is not None and cancel.is_set():
                                 failure.append(KeyboardInterrupt())
                                 return
-                            start, count = jobs.pop(0)
-                        parts = unrank(start, 2 * n, s, comp)
-                        done, _ = fill(s, parts, count, boards, mbuf, rules_arr, cur, values, bits, offsets, comp)
+                            a, start, count = jobs.pop(0)
+                        solve_shard_kernel(
+                            rules_arr, np.int64(s), np.int64(a), values, bits, offsets, comp, shards[a], start, count
+                        )
                         if bar is not None:
                             with lock:
-                                bar.advance(task, int(done))
+                                bar.advance(task, count)
                 except BaseException as e:  # pragma: no cover - surfaced below
                     failure.append(e)
 
             if workers == 1 or len(jobs) == 1:
                 work()
             else:
-                threads = [threading.Thread(target=work, daemon=True) for _ in range(workers)]
+                threads = [threading.Thread(target=work, daemon=True) for _ in range(min(workers, len(jobs)))]
                 for t in threads:
                     t.start()
                 for t in threads:
                     t.join()
             if failure:
                 raise failure[0]
-            if pack_level(cur, values, int(offsets[s]), s, bits):  # pragma: no cover - a bug, never data
-                raise RuntimeError(f"endgame database build: level {s} has unsolved entries")
-            del cur
+            for a, cur in shards.items():
+                if pack_shard(cur, values, offsets[s], n, s, a, comp, bits):  # pragma: no cover - a bug, never data
+                    raise RuntimeError(f"endgame database build: level {s} has unsolved entries")
+            del shards
     finally:
         if bar is not None:
             bar.stop()
