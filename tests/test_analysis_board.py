@@ -247,10 +247,12 @@ def test_links_open_a_position_or_a_whole_game_and_a_bad_one_says_why(page, serv
     assert "ply=2" in link
     shot(page, "links-game")
     check_axe(page, axe_script, "game link")
-    # Bao has no position string: its games are shared by their moves
+    # a Bao game by its moves: its position link too
     open_page(page, server_url, "?game=bao&moves=A6L*&animate=0")
-    expect(page.locator("#copy-position")).to_be_disabled()
     expect(page.locator("#history button[data-ply]")).to_have_count(1)
+    page.get_by_role("button", name="Copy position link").click()
+    link = page.locator("#share-link").input_value()
+    assert "position=0-0-0-0-0-0-0-0/0-2-2-6-0-0-0-0/0-0-1-1-7-0-2-0/0-0-0-0-0-0-0-0/21-22/N/Hh" in link, link
     # a bad link: one clear line, and the default game instead
     open_page(page, server_url, "?game=kalah&position=4-4-x-S&animate=0")
     expect(page.locator("#error")).to_contain_text("That link cannot be opened: cannot open the position")
@@ -396,6 +398,115 @@ def test_a_position_is_set_up_checked_by_the_server_and_played_from(page, server
     expect(page.get_by_role("button", name=re.compile(r"^square 2 .*: O"))).to_be_visible()
 
 
+#: a Bao position in the mtaji stage, North to move with a4 takasia'd (K.I.B.A. §4.5)
+BAO_MTAJI = "0-1-2-1-4-8-2-2/10-0-0-10-2-1-0-1/0-2-0-0-1-1-0-0/0-0-2-2-0-2-6-4/0-0/N/-/a4"
+
+
+def test_a_bao_position_opens_by_its_link_and_copy_gives_the_link_back(page, server_url, axe_script):
+    open_page(page, server_url, f"?game=bao&position={BAO_MTAJI}&animate=0")
+    expect(page.locator("body")).to_have_attribute("data-to-move", "1")
+    expect(page.get_by_role("button", name=re.compile(r"hole a4: 2 seeds, takasia"))).to_be_visible()
+    expect(page.get_by_role("button", name=re.compile(r"hole a5: 10 seeds, legal"))).to_be_visible()
+    expect(page.locator("[data-stock='0']")).to_contain_text("stock 0 · mtaji")
+    page.get_by_role("button", name="Copy position link").click()
+    link = page.locator("#share-link").input_value()
+    assert f"position={BAO_MTAJI}" in link, link  # the rows' slashes left readable
+    page.locator("#board").scroll_into_view_if_needed()
+    shot(page, "link-bao")
+    check_axe(page, axe_script, "Bao position link")
+    # the link opens the same position again
+    page.goto(link)
+    page.wait_for_selector("body[data-ply]")
+    expect(page.get_by_role("button", name=re.compile(r"hole a4: 2 seeds, takasia"))).to_be_visible()
+    # a bad one: one clear line naming the field
+    open_page(page, server_url, f"?game=bao&position={BAO_MTAJI.replace('/N/', '/W/')}&animate=0")
+    expect(page.locator("#error")).to_contain_text("cannot read Bao position")
+    expect(page.locator("#error")).to_contain_text("the side to move must be S or N")
+
+
+def test_a_bao_position_is_set_up_checked_by_the_server_and_played_from(page, server_url, axe_script):
+    open_page(page, server_url, "?game=bao&p0=human&p1=human&animate=0")
+    page.get_by_role("button", name="Set up a position…").click()
+    dialog = page.locator("#setup-dialog")
+    expect(dialog).to_be_visible()
+    expect(page.locator("#setup-position")).to_contain_text(
+        "0-0-0-0-0-0-0-0/0-2-2-6-0-0-0-0/0-0-0-0-6-2-2-0/0-0-0-0-0-0-0-0/22-22/S/Hh"
+    )
+    # two seeds moved from A6 to A1, North to move after South's first stock seed
+    dialog.get_by_label("Hole A1 (South's front row)").fill("2")
+    dialog.get_by_label("Hole A6 (South's front row)").fill("0")
+    dialog.get_by_label("South's stock").fill("21")
+    dialog.get_by_label("Side to move").select_option("N")
+    dialog.get_by_label("Takasia'd hole").select_option("a4")
+    expect(page.locator("#setup-position")).to_contain_text("/2-0-0-0-6-0-2-0/0-0-0-0-0-0-0-0/21-22/N/Hh/a4")
+    page.locator("#setup-dialog").evaluate("(d) => d.scrollTop = 0")
+    shot(page, "setup-bao")
+    check_axe(page, axe_script, "Bao position editor")
+    # refused by the server, one line each, and the editor stays open
+    dialog.get_by_role("button", name="Play from here").click()
+    expect(page.locator("#setup-error")).to_contain_text("a takasia happens only once both stocks are empty")
+    expect(dialog).to_be_visible()
+    dialog.get_by_label("Takasia'd hole").select_option("-")
+    dialog.get_by_label("Hole a5 (North's front row)").fill("0")
+    dialog.get_by_role("button", name="Play from here").click()
+    expect(page.locator("#setup-error")).to_contain_text("North's nyumba a5 is empty, so North cannot own it")
+    expect(dialog).to_be_visible()
+    dialog.get_by_label("North owns the nyumba (a5)").uncheck()
+    expect(page.locator("#setup-position")).to_contain_text("/21-22/N/H")
+    dialog.get_by_role("button", name="Play from here").click()
+    expect(dialog).to_be_hidden()
+    expect(page.locator("body")).to_have_attribute("data-to-move", "1")
+    expect(page.get_by_role("button", name=re.compile(r"hole A1: 2 seeds"))).to_be_visible()
+    expect(page.get_by_role("button", name=re.compile(r"hole a5: 0 seeds"))).to_be_visible()
+    expect(page.locator("[data-stock='0']")).to_contain_text("stock 21")
+    # and the position as played from has its string: the editor opens on it
+    page.get_by_role("button", name="Set up a position…").click()
+    expect(page.locator("#setup-position")).to_contain_text(
+        "0-0-0-0-0-0-0-0/0-2-2-0-0-0-0-0/2-0-0-0-6-0-2-0/0-0-0-0-0-0-0-0/21-22/N/H"
+    )
+    expect(dialog.get_by_label("North owns the nyumba (a5)")).not_to_be_checked()
+    dialog.get_by_role("button", name="Cancel").click()
+    page.locator("#board").scroll_into_view_if_needed()
+    shot(page, "setup-bao-played")
+
+
+def test_the_review_graphs_points_are_reached_and_used_by_keyboard(page, server_url, axe_script):
+    open_page(page, server_url, "?game=tictactoe&moves=4,1,0,8,6,2,3&animate=0")
+    page.locator("#review-panel summary").click()
+    page.get_by_role("button", name="Review the moves played").click()
+    points = page.locator("#eval-graph circle.pt")
+    expect(points).to_have_count(8)
+    # one point in the Tab order (the position shown: the last), named with its move and value
+    expect(page.locator("#eval-graph .pt[tabindex='0']")).to_have_count(1)
+    page.get_by_role("button", name="Review the moves played").focus()
+    page.keyboard.press("Tab")
+    last = page.locator("#eval-graph .pt[data-ply='7']")
+    expect(last).to_be_focused()
+    expect(last).to_have_attribute("role", "button")
+    expect(last).to_have_attribute("aria-label", re.compile(r"^Go to move 7, .*: .* for .* \((exact|estimate)\)"))
+    # the arrows move along the points (not through the game), Enter goes to one
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("ArrowLeft")
+    expect(page.locator("#eval-graph .pt[data-ply='5']")).to_be_focused()
+    expect(page.locator("body")).not_to_have_attribute("data-viewing", re.compile("."))
+    page.keyboard.press("Enter")
+    expect(page.locator("body")).to_have_attribute("data-viewing", "5")
+    expect(page.locator("#eval-graph circle.pt.current")).to_have_attribute("data-ply", "5")
+    expect(page.locator("#eval-graph .pt[data-ply='5']")).to_be_focused()  # the focus stays on it
+    # Space too; Home reaches the start
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press(" ")
+    expect(page.locator("body")).to_have_attribute("data-viewing", "4")
+    page.keyboard.press("Home")
+    expect(page.locator("#eval-graph .pt[data-ply='0']")).to_be_focused()
+    expect(page.locator("#eval-graph .pt[data-ply='0']")).to_have_attribute("aria-label", re.compile(r"^Go to start: "))
+    page.keyboard.press("Enter")
+    expect(page.locator("body")).to_have_attribute("data-viewing", "0")
+    page.locator("#review-panel").scroll_into_view_if_needed()
+    shot(page, "review-graph-keyboard")
+    check_axe(page, axe_script, "review graph by keyboard")
+
+
 # --- (9) the opening explorer ----------------------------------------------------------------------
 
 
@@ -476,10 +587,9 @@ def test_in_every_game_a_game_is_reviewed_from_its_graph_a_side_line_tried_share
         expect(page.locator("body")).to_have_attribute("data-line", "0")
         expect(page.locator("#history li.variation")).to_have_count(1)
         expect(page.locator("#history button[data-ply]:not(.line-move)")).to_have_count(6)
-        # shared: the position (Bao, which has no position string: the game)
-        share = "Copy game link" if spec == "bao" else "Copy position link"
-        page.get_by_role("button", name=share).click()
-        expect(page.locator("#share-link")).to_have_value(re.compile("position=|moves="))
+        # shared: the position
+        page.get_by_role("button", name="Copy position link").click()
+        expect(page.locator("#share-link")).to_have_value(re.compile("position="))
         # flipped (tic-tac-toe has no sides)
         if spec != "tictactoe":
             before = page.locator("body").get_attribute("data-flipped")

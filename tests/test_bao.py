@@ -5,6 +5,7 @@ games, the notation, the options, and move-tree counts."""
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import pytest
 from helpers import random_mtaji_sides
@@ -13,6 +14,7 @@ from mancala.errors import BadInput, IllegalMove
 from mancala.games.bao import (
     ACW,
     CW,
+    START_POSITION,
     Bao,
     BaoMove,
     BaoRules,
@@ -1599,6 +1601,108 @@ def test_options_from_text():
     ):
         with pytest.raises(BadInput):
             bao_from_options(bad)
+
+
+# --- position strings ----------------------------------------------------------------------------
+
+#: the start position's string, as docs/bao.md writes it
+START = "0-0-0-0-0-0-0-0/0-2-2-6-0-0-0-0/0-0-0-0-6-2-2-0/0-0-0-0-0-0-0-0/22-22/S/Hh"
+
+
+def _round_trip(game: Bao, state) -> str:
+    text = game.position_string(state)
+    again = game.parse_position(text)
+    assert again == replace(state, ply=0), text  # everything but the moves played so far
+    assert game.position_string(again) == text
+    assert Bao(replace(game.rules, start=text)).initial_state() == again
+    assert [str(m) for m in game.legal_moves(again)] == [str(m) for m in game.legal_moves(state)] or state.ply
+    return text
+
+
+def test_start_position_string():
+    assert START_POSITION == START
+    assert GAME.position_string(GAME.initial_state()) == START
+    assert GAME.parse_position(START) == GAME.initial_state()
+    assert _round_trip(GAME, GAME.initial_state()) == START
+    # lenient reading: spaces, lower-case side, spaces between the counts; written the one way
+    assert GAME.parse_position(" " + START.replace("/S/", "/s/").replace("-", " ", 5) + " ") == GAME.initial_state()
+
+
+@pytest.mark.parametrize("pid", list(POSITIONS))
+def test_position_strings_of_the_test_positions(pid):
+    state = _state(pid)
+    if any(state.owns[p] and not state.holes[p][4] for p in (0, 1)):
+        # (Nierse's partial diagrams: owned yet empty, which no game reaches) refused in one line
+        with pytest.raises(BadInput, match="is empty, so (South|North) cannot own it"):
+            GAME.parse_position(GAME.position_string(state))
+        return
+    text = _round_trip(GAME, state)
+    assert text.split("/")[:4] == [row.replace(" ", "-") for row in POSITIONS[pid][0].split(" / ")]
+    assert [str(m) for m in GAME.legal_moves(GAME.parse_position(text))] == [str(m) for m in GAME.legal_moves(state)]
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [BaoRules(), BaoRules(takasia_forces_capture=True, takasia_exempt_singletons=False)],
+    ids=["standard", "forces-capture"],
+)
+def test_position_strings_of_random_games(rules):
+    game = Bao(rules)
+    marks = set()
+    for seed in range(60):  # (takasia marks are rare: seed 37, and 6, 23, 24, 37, 56 of the other rules)
+        rng = random.Random(seed)
+        state = game.initial_state()
+        while not game.is_terminal(state):
+            state = game.apply(state, rng.choice(game.legal_moves(state)))
+            text = _round_trip(game, state)
+            fields = text.split("/")
+            marks.update(k for k, f in enumerate(fields[7:], 7) if f != "-")
+    assert 7 in marks  # takasia marks were written (and read back)
+    if rules.takasia_forces_capture:
+        assert 8 in marks
+
+
+def test_a_finished_position_reads_as_finished():
+    state = GAME.parse_position("0-0-0-0-0-0-0-0/0-0-0-0-0-0-0-0/0-0-0-0-3-0-0-0/0-0-0-0-0-0-0-0/0-0/N/H")
+    assert GAME.is_terminal(state) and GAME.winner(state) == 0
+
+
+def test_the_rules_start_is_checked_and_written_one_way():
+    rules = BaoRules(start=START.replace("-", " "))
+    assert rules.start == START and bao_from_options({"start": START}).rules == rules
+    assert rules.describe() == f"start={START}" and BaoRules.from_dict(rules.to_dict()) == rules
+    assert bao_from_options({"start": "none"}).rules.start is None
+    with pytest.raises(BadInput, match="takasia=false"):
+        BaoRules(takasia=False, start="0-1-2-1-4-8-2-2/10-0-0-10-2-1-0-1/0-2-0-0-1-1-0-0/0-0-2-2-0-2-6-4/0-0/N/-/a4")
+
+
+@pytest.mark.parametrize(
+    ("text", "fragment"),
+    [
+        ("", "expected 7 to 9 fields joined by '/', got 1"),
+        ("1-2-3", "expected 7 to 9 fields"),
+        (START.replace("0-2-2-6-0-0-0-0", "0-2-2-6-0-0-0"), "North's front row (a8..a1) must be 8 whole numbers"),
+        (START.replace("0-0-0-0-6-2-2-0", "0-0-0-0-6-2-x-0"), "South's front row (A1..A8) must be 8 whole numbers"),
+        (START.replace("22-22", "22"), "the stocks must be two whole numbers"),
+        (START.replace("22-22", "-1-22"), "the stocks must be two whole numbers"),
+        (START.replace("/S/", "/X/"), "the side to move must be S or N, got 'X'"),
+        (START.replace("/Hh", "/HH"), "the nyumba owned must be Hh (both), H (South's), h (North's) or -"),
+        (START.replace("/Hh", "/"), "the nyumba owned must be"),
+        (START.replace("0-0-0-0-6-2-2-0", "0-0-0-0-0-2-2-6"), "South's nyumba A5 is empty, so South cannot own it"),
+        ("0-0-0-0-0-0-0-0/0-0-0-0-0-0-0-0/0-0-0-0-0-0-0-0/1-1-1-1-1-1-1-1/0-0/S/-", "both front rows are empty"),
+        (START + "/A4", "a takasia happens only once both stocks are empty"),
+        (START + "/a4", "the takasia'd hole must be a hole of South (A/B and 1-8, e.g. A4) or -, got 'a4'"),
+        (START.replace("22-22", "0-0") + "/B4", "only a front hole can be takasia'd, not B4"),
+        (START.replace("22-22", "0-0") + "/A4", "the takasia'd hole A4 is empty"),
+        (START.replace("22-22", "0-0") + "/-/a3", "only the rule takasia_forces_capture names a hole"),
+        (START + "/-/-/-", "expected 7 to 9 fields joined by '/', got 10"),
+    ],
+)
+def test_position_string_errors_say_which_field(text, fragment):
+    with pytest.raises(BadInput) as e:
+        GAME.parse_position(text)
+    message = str(e.value)
+    assert fragment in message and "\n" not in message and message.startswith("cannot read Bao position")
 
 
 # --- move-tree counts ------------------------------------------------------------------------------

@@ -9,11 +9,15 @@ from server_helpers import TEST_HOSTS, Conn
 from starlette.testclient import TestClient
 
 from mancala.games import make_game
+from mancala.games.bao import START_POSITION
 from mancala.server.app import create_app
 from mancala.server.session import ServerConfig
 from mancala.server.views import position_options, position_string
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+#: a Bao position in the mtaji stage, North to move with a4 takasia'd (K.I.B.A. §4.5's kind)
+BAO_MTAJI = "0-1-2-1-4-8-2-2/10-0-0-10-2-1-0-1/0-2-0-0-1-1-0-0/0-0-2-2-0-2-6-4/0-0/N/-/a4"
 
 
 @pytest.fixture(scope="module")
@@ -40,6 +44,8 @@ def conn(client):
         ("kalah(pits=3)", "1-2-3-0-0-3-2-1-S"),
         ("oware", "0-0-0-0-0-0-1-3-3-14-11-8-0-8-N"),
         ("tictactoe", "XX./.O./..."),
+        ("bao", BAO_MTAJI),
+        ("bao", START_POSITION),
     ],
 )
 def test_a_position_string_starts_a_game_that_writes_it_back(spec, text):
@@ -48,11 +54,22 @@ def test_a_position_string_starts_a_game_that_writes_it_back(spec, text):
     assert position_string(game, game.initial_state()) == text
 
 
-def test_bao_has_no_position_string_and_says_how_to_open_a_game():
+def test_bao_writes_its_position_string_and_starts_there():
     game = make_game("bao")
-    assert position_string(game, game.initial_state()) is None
-    with pytest.raises(Exception, match="opened by its moves"):
-        position_options("bao", "anything")
+    assert position_string(game, game.initial_state()) == START_POSITION
+    assert position_options("bao", f"  {BAO_MTAJI} ") == {"start": BAO_MTAJI}
+
+
+def test_create_at_a_bao_position_plays_and_saves_from_there(conn):
+    _, state = conn.create("bao", ["human", "human"], position=BAO_MTAJI)
+    assert state["position"] == BAO_MTAJI and state["to_move"] == 1
+    assert state["board"]["stock"] == [0, 0] and state["board"]["takasia"] == "a4"
+    assert all(m["hole"] != "a4" for m in state["legal"] if not m["capture"])  # the takasia'd hole stays
+    moved = conn.ask("move", move=state["legal"][0]["move"])
+    assert moved["ply"] == 1 and moved["position"] != BAO_MTAJI
+    assert conn.ask("view", "view", ply=0)["position"] == BAO_MTAJI
+    record = conn.ask("save", "record")["record"]
+    assert conn.ask("load", record=record)["position"] == moved["position"]
 
 
 def test_create_at_a_position_and_view_carry_the_position(conn):
@@ -76,7 +93,10 @@ def test_create_at_a_position_and_view_carry_the_position(conn):
         ("kalah", "4-4-4-4-4-4-0-4-4-4-4-4-4-0-X", "the side to move"),
         ("oware", "1-2-3", "cannot read Oware position"),
         ("tictactoe", "XXX/OO./O..", "cannot open the position"),
-        ("bao", "whatever", "opened by its moves"),
+        ("bao", "whatever", "cannot read Bao position"),
+        ("bao", START_POSITION.replace("/S/", "/W/"), "the side to move must be S or N"),
+        ("bao", START_POSITION.replace("0-2-2-6", "0-2-2-0"), "North's nyumba a5 is empty"),
+        ("bao", START_POSITION + "/A3", "a takasia happens only once both stocks are empty"),
         ("kalah", "4" * 500, "at most 400 characters"),
     ],
 )

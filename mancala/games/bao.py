@@ -131,12 +131,17 @@ class BaoRules:
     #: many laps counts as never-ending (0: no limit).  Repetition is found exactly below it,
     #: but some never-ending moves repeat only after more than 10^8 laps.
     max_laps: int = 1_000_000
+    #: a start position other than the usual one, as a position string
+    #: (see :meth:`Bao.position_string`), or None for the usual start
+    start: str | None = None
 
     def __post_init__(self) -> None:
         for name in ("max_plies", "max_laps"):
             value = getattr(self, name)
             if not isinstance(value, int) or value < 0:
                 raise BadInput(f"{name} must be a whole number >= 0 (0 = no limit), got {value!r}")
+        if self.start is not None:  # checked under these rules, and written the one way
+            object.__setattr__(self, "start", write_position(read_position(self.start, self)))
 
     def to_dict(self) -> dict:
         """A JSON-ready dict of every option (enums by value)."""
@@ -172,6 +177,8 @@ def _coerce_option(name: str, value):
         return enum_option(name, _ENUM_OPTIONS[name], value)
     if name in ("max_plies", "max_laps"):
         return int_option(name, value)
+    if name == "start":
+        return None if value is None or str(value).strip().lower() in ("", "none") else str(value)
     return bool_option(name, value)
 
 
@@ -384,19 +391,32 @@ class Bao(RulesGame):
     # --- positions ------------------------------------------------------------
 
     def initial_state(self) -> BaoState:
-        """6 seeds in each nyumba, 2 in each of the two holes to its right, 22 in each stock."""
+        """6 seeds in each nyumba, 2 in each of the two holes to its right, 22 in each stock
+        (or the rules' start position)."""
+        if self.rules.start is not None:
+            return read_position(self.rules.start, self.rules)
         return BaoState(
             holes=(START_HOLES, START_HOLES), stock=(START_STOCK, START_STOCK), owns=(True, True), player=SOUTH
         )
 
     def position(
-        self, south, north, *, to_move: int = SOUTH, stock=(0, 0), owns=None, takasia=None, ply: int = 0
+        self,
+        south,
+        north,
+        *,
+        to_move: int = SOUTH,
+        stock=(0, 0),
+        owns=None,
+        takasia=None,
+        must_capture: int | None = None,
+        ply: int = 0,
     ) -> BaoState:
         """A position from each player's 16 holes (own clockwise order, see the module doc).
 
         ``owns`` defaults to both nyumba owned in namua (some stock left) and none in mtaji.
         ``takasia`` is the blocked front hole of the player to move (index 0..7 or a name such
-        as ``"a4"``).  Seed totals other than 64 are accepted (test positions).
+        as ``"a4"``); ``must_capture`` the opponent's hole the player to move must capture
+        (rule ``takasia_forces_capture``).  Seed totals other than 64 are accepted (test positions).
         """
         holes = (tuple(int(x) for x in south), tuple(int(x) for x in north))
         if any(len(h) != 16 for h in holes):
@@ -425,6 +445,7 @@ class Bao(RulesGame):
             owns=(bool(owns[0]), bool(owns[1])),
             player=to_move,
             takasia=takasia,
+            must_capture=must_capture,
             ply=ply,
             winner=winner,
             finished=finished,
@@ -451,6 +472,18 @@ class Bao(RulesGame):
         s, n = state.holes
         rows = [n[8:16], n[7::-1], s[0:8], s[15:7:-1]]
         return " / ".join(" ".join(str(x) for x in r) for r in rows)
+
+    def position_string(self, state: BaoState) -> str:
+        """The whole position on one line (``docs/bao.md``, "Position strings"): the four rows
+        of the diagram, holes joined by ``-``, then the stocks, the side to move, the nyumba
+        owned and, when set, the takasia'd hole (and the hole that must be captured), all
+        joined by ``/``; the start is :data:`START_POSITION`.  :meth:`parse_position` reads it."""
+        return write_position(state)
+
+    def parse_position(self, text: str) -> BaoState:
+        """The state written by :meth:`position_string` (the game's history starting there, ply
+        0); raises :class:`BadInput` naming the field that is wrong and what was expected."""
+        return read_position(text, self.rules)
 
     # --- protocol -------------------------------------------------------------
 
@@ -1055,6 +1088,122 @@ class Bao(RulesGame):
         return f"{move} is not legal here; {self._expected(state)}"
 
 
+# --- position strings -----------------------------------------------------
+
+#: the start position as :meth:`Bao.position_string` writes it
+START_POSITION = "0-0-0-0-0-0-0-0/0-2-2-6-0-0-0-0/0-0-0-0-6-2-2-0/0-0-0-0-0-0-0-0/22-22/S/Hh"
+
+#: the rows of a diagram, as South sees the board, top to bottom
+_ROWS = (
+    "North's back row (b8..b1)",
+    "North's front row (a8..a1)",
+    "South's front row (A1..A8)",
+    "South's back row (B1..B8)",
+)
+
+_POSITION_FORMAT = (
+    "4 rows of 8 counts (North back b8..b1, North front a8..a1, South front A1..A8, South back B1..B8; "
+    "counts joined by '-'), the stocks (South-North), S or N to move, the nyumba owned (Hh, H, h or -) "
+    "and optionally the takasia'd hole, all joined by '/', e.g. " + START_POSITION
+)
+
+
+def write_position(state: BaoState) -> str:
+    """``state`` as a position string (see :meth:`Bao.position_string`)."""
+    s, n = state.holes
+    rows = [n[8:16], n[7::-1], s[0:8], s[15:7:-1]]
+    fields = ["-".join(map(str, r)) for r in rows]
+    fields.append(f"{state.stock[0]}-{state.stock[1]}")
+    fields.append("SN"[state.player])
+    fields.append(("H" if state.owns[0] else "") + ("h" if state.owns[1] else "") or "-")
+    if state.takasia is not None or state.must_capture is not None:
+        fields.append(hole_name(state.player, state.takasia) if state.takasia is not None else "-")
+    if state.must_capture is not None:
+        fields.append(hole_name(1 - state.player, state.must_capture))
+    return "/".join(fields)
+
+
+def read_position(text: str, rules: BaoRules) -> BaoState:
+    """The state a position string writes, checked under ``rules`` (the history starts there:
+    ply 0); raises :class:`BadInput` with one line naming the field that is wrong."""
+    raw = str(text).strip()
+    shown = raw if len(raw) <= 90 else raw[:87] + "..."
+
+    def bad(why: str) -> BadInput:
+        return BadInput(f"cannot read Bao position {shown!r}: {why}")
+
+    parts = [p.strip() for p in raw.split("/")]
+    if len(parts) < 7 or len(parts) > 9:
+        raise bad(f"expected 7 to 9 fields joined by '/', got {len(parts)}: {_POSITION_FORMAT}")
+    rows = []
+    for name, part in zip(_ROWS, parts[:4]):
+        counts = re.split(r"\s*[-,\s]\s*", part)
+        if len(counts) != 8 or not all(c.isdigit() for c in counts):
+            raise bad(f"{name} must be 8 whole numbers joined by '-', got {part!r}")
+        rows.append([int(c) for c in counts])
+    stocks = re.split(r"\s*[-,\s]\s*", parts[4])
+    if len(stocks) != 2 or not all(c.isdigit() for c in stocks):
+        raise bad(f"the stocks must be two whole numbers, South's then North's, e.g. 22-22; got {parts[4]!r}")
+    side = parts[5].upper()
+    if side not in ("S", "N"):
+        raise bad(f"the side to move must be S or N, got {parts[5]!r}")
+    player = "SN".index(side)
+    houses = parts[6]
+    if houses != "-" and (not houses or any(c not in "Hh" for c in houses) or len(set(houses)) != len(houses)):
+        raise bad(f"the nyumba owned must be Hh (both), H (South's), h (North's) or - (neither), got {houses!r}")
+    owns = ("H" in houses, "h" in houses)
+    nb, nf, sf, sb = rows
+    south = sf + sb[::-1]
+    north = nf[::-1] + nb
+    for p, holes in ((SOUTH, south), (NORTH, north)):
+        if owns[p] and holes[NYUMBA] == 0:
+            raise bad(
+                f"{PLAYER_NAMES[p]}'s nyumba {hole_name(p, NYUMBA)} is empty, so {PLAYER_NAMES[p]} cannot own it "
+                f"(an emptied nyumba is lost): leave out {'H' if p == SOUTH else 'h'}"
+            )
+    if not any(south[:8]) and not any(north[:8]):
+        raise bad("both front rows are empty: every game ends before that")
+    takasia = _read_hole(parts[7], player, "the takasia'd hole", bad) if len(parts) > 7 else None
+    if takasia is not None:
+        mover = south if player == SOUTH else north
+        if not rules.takasia:
+            raise bad("these rules have no takasia (takasia=false), so no hole can be takasia'd")
+        if takasia >= 8:
+            raise bad(f"only a front hole can be takasia'd, not {hole_name(player, takasia)}")
+        if int(stocks[0]) or int(stocks[1]):
+            raise bad("a takasia happens only once both stocks are empty (the mtaji stage)")
+        if mover[takasia] == 0:
+            raise bad(f"the takasia'd hole {hole_name(player, takasia)} is empty: only a hole with seeds is takasia'd")
+    must = _read_hole(parts[8], 1 - player, "the hole that must be captured", bad) if len(parts) > 8 else None
+    if must is not None:
+        if not rules.takasia_forces_capture:
+            raise bad("only the rule takasia_forces_capture names a hole that must be captured")
+        if must >= 8:
+            raise bad(f"only a front hole can be captured, not {hole_name(1 - player, must)}")
+    return Bao(rules).position(
+        south,
+        north,
+        to_move=player,
+        stock=(int(stocks[0]), int(stocks[1])),
+        owns=owns,
+        takasia=takasia,
+        must_capture=must,
+    )
+
+
+def _read_hole(text: str, player: int, what: str, bad) -> int | None:
+    """A hole of ``player`` named in a position string (``-``: none)."""
+    if text == "-":
+        return None
+    m = re.fullmatch(r"([AaBb])([1-8])", text)
+    if not m or m.group(1).isupper() != (player == SOUTH):
+        rows = "A/B" if player == SOUTH else "a/b"
+        raise bad(
+            f"{what} must be a hole of {PLAYER_NAMES[player]} ({rows} and 1-8, e.g. {hole_name(player, 3)}) or -, got {text!r}"
+        )
+    return parse_hole(text)
+
+
 def parse_hole(text: str) -> int:
     """A hole name (``A5``, ``b3``; case ignored) as an index 0..15 in its owner's order."""
     m = re.fullmatch(r"\s*([AaBb])([1-8])\s*", text)
@@ -1075,7 +1224,7 @@ BAO = register(
         "bao",
         "Bao la Kiswahili",
         "Bao la Kiswahili, Zanzibar rules (options: singletons, mtaji_house, tax_small_house, takasia, "
-        "takasia_exempt_singletons, takasia_forces_capture, max_plies, max_laps)",
+        "takasia_exempt_singletons, takasia_forces_capture, max_plies, max_laps, start)",
         bao_from_options,
         BaoRules,
         seeds=lambda state: sum(map(sum, state.holes)) + sum(state.stock),

@@ -14,6 +14,7 @@ from typing import Any, Callable
 from mancala.errors import BadInput
 from mancala.games.bao import CW, NYUMBA, Bao, BaoState, hole_name
 from mancala.games.base import Game, outcome_text
+from mancala.games.catalogue import CATALOGUE
 from mancala.games.kalah import Capture, Kalah, KalahState, Remaining, opposite_index, pit_index, store_index
 from mancala.games.oware import Oware, OwareEvent, OwareState, house_name, seat_name
 from mancala.games.tictactoe import LINES, TicTacToe, TicTacToeState
@@ -69,26 +70,31 @@ def _oware_start(text: str) -> dict[str, Any]:
     return {"houses": (len(parts) - 3) // 2, "start": text}
 
 
-def _bao_start(text: str) -> dict[str, Any]:
-    raise BadInput("Bao has no position notation here: a Bao game is opened by its moves (moves=...)")
-
-
-#: each game's compact position string: (game, state) -> text, and text -> the rules options that
-#: start a game there (checked by the rules when the game is built)
-POSITIONS: dict[str, tuple[Callable[[Any, Any], str] | None, Callable[[str], dict[str, Any]]]] = {
+#: the games whose position string or start options are not the default (the game's own
+#: ``position_string``, and the text as the rules' ``start`` option): (game, state) -> text, and
+#: text -> the rules options that start a game there (checked by the rules when the game is built)
+POSITIONS: dict[str, tuple[Callable[[Any, Any], str], Callable[[str], dict[str, Any]]]] = {
     "kalah": (_kalah_position, _kalah_start),
     "oware": (lambda game, state: game.position_string(state), _oware_start),
-    "tictactoe": (lambda game, state: game.position_string(state), lambda text: {"start": text}),
-    "bao": (None, _bao_start),
 }
+
+
+def _has_start(name: str) -> bool:
+    """Whether game ``name``'s rules take a start position (a ``start`` option)."""
+    info = CATALOGUE.get(name)
+    rules = info.rules if info is not None else None
+    return rules is not None and "start" in getattr(rules, "__dataclass_fields__", {})
 
 
 def position_string(game: Game, state) -> str | None:
     """The position as one line a link can carry (Kalah: the counts in board order and the side
-    to move, ``4-4-4-4-4-4-0-4-4-4-4-4-4-0-S``; Oware: its position string; tic-tac-toe: the
-    cells, ``XX./.O./...``), or None for a game without such a notation (Bao)."""
-    writer = POSITIONS.get(game.name, (None, None))[0]
-    return writer(game, state) if writer else None
+    to move, ``4-4-4-4-4-4-0-4-4-4-4-4-4-0-S``; any other game with a position notation: its
+    ``position_string``, e.g. tic-tac-toe's ``XX./.O./...``), or None for a game without one."""
+    entry = POSITIONS.get(game.name)
+    if entry is not None:
+        return entry[0](game, state)
+    writer = getattr(game, "position_string", None)  # games with a position notation offer it
+    return writer(state) if writer is not None and _has_start(game.name) else None
 
 
 def position_options(name: str, text: Any) -> dict[str, Any]:
@@ -99,9 +105,11 @@ def position_options(name: str, text: Any) -> dict[str, Any]:
     if len(text) > MAX_POSITION_CHARS:
         raise BadInput(f"a position is at most {MAX_POSITION_CHARS} characters, got {len(text)}")
     entry = POSITIONS.get(name)
-    if entry is None:
+    if entry is not None:
+        return entry[1](text.strip())
+    if not _has_start(name):
         raise BadInput(f"{name} has no position notation: open it by its moves instead")
-    return entry[1](text.strip())
+    return {"start": text.strip()}
 
 
 def board_view(game: Game, state) -> dict:

@@ -105,27 +105,46 @@ export function renderGraph(msg, names, onGo, current) {
   const exact = points.filter((p) => p.exact).length;
   const label = `Value over the game for ${names[0] || "the first player"}, from ${fmtValue(points[0].value, msg.unit)} at the start ` +
     `to ${fmtValue(points[points.length - 1].value, msg.unit)} after move ${points.length - 1}; ${exact} of ${points.length} points exact. ` +
-    "The table below goes to each move.";
-  const graph = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "eval-graph", id: "eval-graph", role: "img", "aria-label": label },
-    svg("rect", { x: 0, y: 0, width: W, height: H, class: "bg" }),
-    svg("path", { d: area, class: "area" }),
-    svg("line", { x1: pad, x2: W - pad, y1: H / 2, y2: H / 2, class: "zero" }),
-    svg("path", { d: path, class: "curve" }));
-  points.forEach((p, i) => {
-    const title = p.ply === 0 ? `start: ${fmtValue(p.value, msg.unit)}`
+    "Its points are buttons: the arrow keys move between them, Enter shows a position.";
+  const graph = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "eval-graph", id: "eval-graph", role: "group", "aria-label": label },
+    svg("rect", { x: 0, y: 0, width: W, height: H, class: "bg", "aria-hidden": "true" }),
+    svg("path", { d: area, class: "area", "aria-hidden": "true" }),
+    svg("line", { x1: pad, x2: W - pad, y1: H / 2, y2: H / 2, class: "zero", "aria-hidden": "true" }),
+    svg("path", { d: path, class: "curve", "aria-hidden": "true" }));
+  // one point in the Tab order (the position shown, else the last), the arrow keys move between
+  // them (a roving tab stop), Enter or Space goes to a point's position as a click does
+  const stop = points.some((p) => p.ply === current) ? current : points[points.length - 1].ply;
+  const dots = points.map((p, i) => {
+    const title = p.ply === 0 ? `start: ${fmtValue(p.value, msg.unit)} for ${names[0]}`
       : `move ${p.ply}, ${names[p.m.player] || p.m.player} ${p.m.move}: ${fmtValue(p.value, msg.unit)} for ${names[0]}` +
         ` (${p.exact ? "exact" : "estimate"}), ${CLASSES[p.cls] ? CLASSES[p.cls].text : p.cls}`;
     const dot = svg("circle", {
       cx: x(i).toFixed(1), cy: y(p.value).toFixed(1), r: p.ply === current ? 5 : 3.5,
       class: `pt ${p.exact ? "exact" : "estimate"} ${p.cls}${p.ply === current ? " current" : ""}`, "data-ply": p.ply,
+      role: "button", tabindex: p.ply === stop ? "0" : "-1", "aria-label": `Go to ${title}`,
+      "aria-current": p.ply === current ? "true" : null,
     }, svg("title", {}, title));
     dot.addEventListener("click", () => onGo(p.ply));
-    graph.append(dot);
+    dot.addEventListener("keydown", (e) => {
+      let to = null;
+      if (e.key === "Enter" || e.key === " ") { e.preventDefault(); e.stopPropagation(); onGo(p.ply); return; }
+      if (e.key === "ArrowRight" || e.key === "ArrowUp") to = Math.min(i + 1, dots.length - 1);
+      else if (e.key === "ArrowLeft" || e.key === "ArrowDown") to = Math.max(i - 1, 0);
+      else if (e.key === "Home") to = 0;
+      else if (e.key === "End") to = dots.length - 1;
+      if (to === null) return;
+      e.preventDefault();
+      e.stopPropagation(); // (not the page's own arrows, which step through the game)
+      dots.forEach((d, k) => d.setAttribute("tabindex", k === to ? "0" : "-1"));
+      dots[to].focus();
+    });
+    return dot;
   });
+  graph.append(...dots);
   return el("figure", { class: "graph-wrap" }, graph,
     el("figcaption", { class: "help" }, `Value for ${names[0] || "the first player"} after each move (`,
       el("span", { class: "key-exact" }, "●"), " exact, ", el("span", { class: "key-estimate" }, "○"), " estimate, ",
-      el("span", { class: "key-bad" }, "◎"), " mistake or blunder). Click a point to see that position."));
+      el("span", { class: "key-bad" }, "◎"), " mistake or blunder). Click a point (or Tab to it, move with ← →, press Enter) to see that position."));
 }
 
 /** The review panel's content from a `review` message; `onGo(ply)` shows the position after
