@@ -234,9 +234,14 @@ def test_bad_requests_are_one_line(cache):
         (["--game", "kalah", "--seeds", "101"], "--seeds must be 0-100"),
         (["--game", "kalah", "--seeds", "30", "--memory", "0.01"], "more than --memory"),
     ]
+    cases = [(["db", "build", *options], expected) for options, expected in cases] + [
+        (["solve", "--pits", "3", "--seeds", "2", "--split-plies", "2"], "give --ray ADDRESS"),
+        (["solve", "--pits", "3", "--seeds", "2", "--ray", "local", "--split-plies", "9"], "--split-plies must be 1-4"),
+        (["solve", "--pits", "3", "--seeds", "2", "--ray", "127.0.0.1:1"], "cannot reach a Ray cluster"),
+    ]
     for options, expected in cases:
         done = subprocess.run(
-            [sys.executable, "-m", "mancala", "db", "build", *options],
+            [sys.executable, "-m", "mancala", *options],
             env=dict(os.environ, MANCALA_CACHE_DIR=str(cache), PYTHONPATH=str(ROOT)),
             capture_output=True,
             text=True,
@@ -244,3 +249,32 @@ def test_bad_requests_are_one_line(cache):
         )
         assert done.returncode == 2, (options, done.stderr)
         assert expected in done.stderr and len(done.stderr.strip().splitlines()) == 1, (options, done.stderr)
+
+
+@pytest.mark.parametrize(
+    "spec,plies",
+    [
+        ("kalah(pits=4,seeds=3)", 1),
+        ("kalah(pits=4,seeds=3,pie_rule=true)", 2),
+        ("kalah(preset=empty-capture,pits=5)", 2),
+    ],
+)
+def test_a_proof_split_over_the_cluster_has_the_single_machines_value(cluster, cache, spec, plies):
+    from mancala.engine import solver  # noqa: PLC0415
+
+    _, _, ray = cluster
+    game = make_game(spec)
+    state = game.initial_state()
+    if "pits=5" in spec:  # a middle game position: two moves in
+        state = game.apply(game.apply(state, game.legal_moves(state)[2]), game.legal_moves(state)[0])
+        state = game.apply(state, game.legal_moves(state)[0])
+    proof = distributed.solve_on_ray(ray, game, state, plies=plies, endgame_seeds=8)
+    alone = solver.solve(game, state, progress=False)
+    assert proof.value == alone.value
+    assert proof.move_values[proof.move] == proof.value or str(proof.move) == "swap"
+    assert proof.tasks >= len(game.legal_moves(state)) - 1
+    for move, value in proof.move_values.items():  # each root move's value, proved alone too
+        child = game.apply(state, move)
+        if not child.finished:
+            got = solver.solve(game, child, progress=False).value
+            assert value == (got if game.to_move(child) == game.to_move(state) else -got)

@@ -475,37 +475,23 @@ def _stop_pool(pool: ProcessPoolExecutor) -> None:
 
 
 def _run_ray(todo: list[GameTask], address: str, workers: int, record: Callable[[dict], None]) -> None:
-    """Play ``todo`` as Ray tasks (``address`` ``local`` starts a local Ray with ``workers`` CPUs)."""
-    try:
-        import ray  # noqa: PLC0415
-    except ImportError:
-        raise BadInput("--ray needs the ray package (pip install ray)") from None
-    started = False
-    if not ray.is_initialized():
-        if address == "local":
-            ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False)
-        else:
-            package = str(Path(__file__).resolve().parent)
-            try:
-                ray.init(address=address, runtime_env={"py_modules": [package]}, log_to_driver=False)
-            except ConnectionError as e:
-                raise BadInput(f"cannot reach the Ray cluster at {address}: {e}") from None
-        started = True
-    remote = ray.remote(play_task)
-    refs = {remote.remote(t): t for t in todo}
-    try:
-        waiting = list(refs)
-        while waiting:
-            done, waiting = ray.wait(waiting, num_returns=1)
-            for ref in done:
-                record(ray.get(ref))
-    except BaseException:
-        for ref in refs:
-            ray.cancel(ref, force=True)
-        raise
-    finally:
-        if started:
-            ray.shutdown()
+    """Play ``todo`` as Ray tasks (``address`` ``local`` starts a local Ray with ``workers`` CPUs;
+    a cluster's workers get this mancala as a runtime environment)."""
+    from mancala.engine.cluster import connected  # noqa: PLC0415 (Ray loads only for --ray)
+
+    with connected(address, workers, ship_package=True) as ray:
+        remote = ray.remote(play_task)
+        refs = {remote.remote(t): t for t in todo}
+        try:
+            waiting = list(refs)
+            while waiting:
+                done, waiting = ray.wait(waiting, num_returns=1)
+                for ref in done:
+                    record(ray.get(ref))
+        except BaseException:
+            for ref in refs:
+                ray.cancel(ref, force=True)
+            raise
 
 
 def run_tournament(

@@ -88,8 +88,6 @@ def register(sub) -> None:
 
 #: the most worker processes an arena starts
 MAX_WORKERS = 1024
-#: seconds to wait for a Ray cluster's address to answer before refusing it
-RAY_CONNECT_SECONDS = 5.0
 
 
 def _results_path(name: str, what: str) -> Path:
@@ -106,26 +104,6 @@ def _results_path(name: str, what: str) -> Path:
             f"another name, such as {path.with_suffix('.jsonl')}"
         )
     return path
-
-
-def check_ray_address(address: str, timeout: float = RAY_CONNECT_SECONDS) -> None:
-    """Raise :class:`BadInput` unless something answers at the Ray address ``host:port``
-    within ``timeout`` seconds (so a wrong address fails at once, not after the games)."""
-    import socket  # noqa: PLC0415
-
-    address = address.removeprefix("ray://")
-    host, sep, port_text = address.rpartition(":")
-    if not sep or not host or not port_text.isdigit() or not 0 < int(port_text) < 65536:
-        raise BadInput(f"--ray {address}: expected host:port (e.g. 10.0.0.5:6379) or 'local'")
-    try:
-        with socket.create_connection((host.strip("[]"), int(port_text)), timeout=timeout):
-            pass
-    except OSError as e:
-        reason = "no answer" if isinstance(e, TimeoutError) else (e.strerror or str(e))
-        raise BadInput(
-            f"--ray {address}: cannot reach a Ray cluster there ({reason}); start it "
-            f"('ray start --head') or check the address"
-        ) from None
 
 
 def run(args: argparse.Namespace) -> int:
@@ -158,7 +136,9 @@ def run(args: argparse.Namespace) -> int:
         read_results(path)  # a file that is not a results file is refused before anything is played
         check_report_paths(path)
         if args.ray and args.ray not in ("local", "auto"):
-            check_ray_address(args.ray)
+            from mancala.engine.cluster import check_address  # noqa: PLC0415 (Ray only for --ray)
+
+            check_address(args.ray)
         spec = TournamentSpec(
             game_spec(game),
             tuple(args.players),

@@ -198,6 +198,10 @@ def cmd_solve(args: argparse.Namespace) -> int:
     game, state = kalah_position(args)
     if game.is_terminal(state):
         raise BadInput("that position is already finished: there is nothing to solve")
+    if args.ray is not None:
+        return _solve_on_ray(args, game, state)
+    if args.split_plies is not None or args.workers is not None:
+        raise BadInput("--split-plies and --workers shape a proof on Ray; give --ray ADDRESS (or --ray local)")
     prepare_engine(game)
     result = solve(game, state, progress=not args.no_progress, endgame_seeds=args.endgame_seeds)
     who = game.seat_name(state.seat)
@@ -205,6 +209,31 @@ def cmd_solve(args: argparse.Namespace) -> int:
     print(f"best move: {result.move}")
     print("perfect line: " + " ".join(str(m) for m in result.line))
     print(f"nodes: {result.nodes:,}  time: {result.seconds:.2f} s")
+    return 0
+
+
+def _solve_on_ray(args: argparse.Namespace, game, state) -> int:
+    """``mancala solve --ray``: the positions a few moves below the root proved as Ray tasks."""
+    from mancala.engine import cluster, distributed  # noqa: PLC0415 (Ray loads only for --ray)
+
+    plies = 1 if args.split_plies is None else args.split_plies
+    if not 1 <= plies <= 4:
+        raise BadInput(f"--split-plies must be 1-4, got {plies}")
+    if args.workers is not None and not 1 <= args.workers <= 4096:
+        raise BadInput(f"--workers must be 1-4096, got {args.workers}")
+    if args.workers is not None and args.ray != "local":
+        raise BadInput("--workers sizes a local Ray (--ray local); a cluster's workers are its own")
+    say = None if args.no_progress else distributed.stderr_line
+    with cluster.connected(args.ray, args.workers) as ray:
+        proof = distributed.solve_on_ray(ray, game, state, plies=plies, endgame_seeds=args.endgame_seeds, say=say)
+    who = game.seat_name(state.seat)
+    print(f"value: {proof.value:+d} for {who} (final store difference with perfect play)")
+    print(f"best move: {proof.move}")
+    print("moves: " + "  ".join(f"{m} {v:+d}" for m, v in proof.move_values.items()))
+    print(
+        f"proved on Ray: {proof.tasks} positions {plies} move(s) deep on {proof.workers} CPUs, "
+        f"nodes: {proof.nodes:,}  time: {proof.seconds:.2f} s (database {proof.setup_seconds:.2f} s)"
+    )
     return 0
 
 
@@ -441,6 +470,7 @@ def build_parser() -> argparse.ArgumentParser:
         "answered from its endgame database (build it first: mancala db build).",
         epilog="examples:\n  mancala solve --preset empty-capture --seeds 3\n"
         "  mancala solve --position '0 0 1 0 0 0 20 0 0 0 0 2 0 25' --to-move north\n"
+        "  mancala solve --pits 6 --seeds 4 --ray 10.0.0.5:6379 --split-plies 2\n"
         "  mancala db build --game 'oware(preset=awari)' --seeds 16 && "
         "mancala solve --game 'oware(preset=awari)' --position 0-0-0-0-0-0-1-3-3-0-0-3-24-14-N",
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -454,6 +484,16 @@ def build_parser() -> argparse.ArgumentParser:
         help="use an endgame database of at least K seeds (built once and cached; later solves "
         "use the largest cached one that fits the memory bound)",
     )
+    solve.add_argument(
+        "--ray",
+        metavar="ADDRESS",
+        help="Kalah: prove on the Ray cluster at ADDRESS (host:port), or 'local' for a Ray of this machine; "
+        "the positions --split-plies moves below the root are proved as tasks, all against one database",
+    )
+    solve.add_argument(
+        "--split-plies", type=int, metavar="N", help="with --ray: moves below the root to split at (1-4, default 1)"
+    )
+    solve.add_argument("--workers", type=int, help="with --ray local: CPUs of the local Ray (default: all)")
     solve.set_defaults(func=cmd_solve)
 
     ana = sub.add_parser(

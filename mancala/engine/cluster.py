@@ -40,6 +40,31 @@ def _version() -> str:
     return f"{mancala.__version__} ({digest.hexdigest()[:12]})"
 
 
+#: how long an address may take to answer before ``--ray`` is refused
+CONNECT_SECONDS = 5.0
+
+
+def check_address(address: str, timeout: float = CONNECT_SECONDS) -> None:
+    """Raise :class:`BadInput` unless something answers at the Ray address ``host:port``
+    within ``timeout`` seconds (so a wrong address fails at once, not after Ray's own
+    minutes of retries, nor after the work was prepared)."""
+    import socket  # noqa: PLC0415
+
+    address = address.removeprefix("ray://")
+    host, sep, port_text = address.rpartition(":")
+    if not sep or not host or not port_text.isdigit() or not 0 < int(port_text) < 65536:
+        raise BadInput(f"--ray {address}: expected host:port (e.g. 10.0.0.5:6379) or 'local'")
+    try:
+        with socket.create_connection((host.strip("[]"), int(port_text)), timeout=timeout):
+            pass
+    except OSError as e:
+        reason = "no answer" if isinstance(e, TimeoutError) else (e.strerror or str(e))
+        raise BadInput(
+            f"--ray {address}: cannot reach a Ray cluster there ({reason}); start it "
+            f"('ray start --head') or check the address"
+        ) from None
+
+
 @contextlib.contextmanager
 def connected(address: str, workers: int | None = None, *, ship_package: bool = False) -> Iterator[Any]:
     """Ray, connected to the cluster at ``address`` for the ``with`` block (``local``: a Ray of
@@ -51,6 +76,8 @@ def connected(address: str, workers: int | None = None, *, ship_package: bool = 
         raise BadInput("--ray is empty; give a cluster address (host:port) or 'local'")
     started = False
     if not ray.is_initialized():
+        if address != "local":
+            check_address(address)
         try:
             if address == "local":
                 ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False)

@@ -32,8 +32,9 @@ import shutil
 import sys
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -254,3 +255,158 @@ def _cluster_cpus(ray) -> int:
 def stderr_line(text: str) -> None:
     """A progress line on stderr (flushed: a build's log is read while it runs)."""
     print(text, file=sys.stderr, flush=True)
+
+
+# --- distributed proofs ------------------------------------------------------------------------
+
+
+def _state_data(state) -> dict:
+    """A Kalah position as plain data (what crosses to a worker)."""
+    return {
+        "board": list(state.board),
+        "seat": state.seat,
+        "ply": state.ply,
+        "turns": state.turns,
+        "swapped": state.swapped,
+        "swap_allowed": state.swap_allowed,
+        "finished": state.finished,
+    }
+
+
+def prove_task(spec: str, position: dict, k: int, packed: np.ndarray) -> tuple[int, int, float]:
+    """A Ray task of a distributed proof: the exact value (for its mover) and nodes of the
+    position ``position`` of the game ``spec``, with the ``k``-seed database ``packed`` the
+    driver shipped (every worker reads the same one).  Pure data in, data out."""
+    from mancala.engine import engine, solver  # noqa: PLC0415 (a worker's imports)
+    from mancala.games import make_game  # noqa: PLC0415
+    from mancala.games.kalah import KalahState  # noqa: PLC0415
+
+    began = time.perf_counter()
+    game: Any = make_game(spec)  # a Kalah spec: the driver sent its own game's
+    state = KalahState(**{**position, "board": tuple(position["board"])})
+    n = game.rules.pits
+    db = endgame.Database(k, packed, endgame._offsets(n, k), composition_table(2 * n, k))
+    engine.install_database(game, db)
+    value, nodes = solver.prove(game, state, endgame_seeds=k)
+    return value, nodes, time.perf_counter() - began
+
+
+@dataclass
+class SplitNode:
+    """A position of a distributed proof's top levels: its children, or its task."""
+
+    state: Any
+    children: list = field(default_factory=list)
+    #: (value for the mover, nodes, seconds) once proved
+    proved: tuple | None = None
+
+
+@dataclass
+class DistributedProof:
+    """A distributed proof's answer: the exact value for the player to move, a best move, the
+    value of each of the root's moves (for the root's mover), tasks, nodes and time."""
+
+    value: int
+    move: object
+    move_values: dict
+    tasks: int
+    nodes: int
+    seconds: float
+    setup_seconds: float
+    workers: int
+
+
+def solve_on_ray(
+    ray,
+    game,
+    state,
+    *,
+    plies: int = 1,
+    endgame_seeds: int | None = None,
+    say: Callable[[str], None] | None = None,
+) -> DistributedProof:
+    """Prove ``state`` of the Kalah game ``game`` on the Ray cluster ``ray`` is connected to:
+    the positions ``plies`` moves below the root (extra turns count as moves) are proved as
+    Ray tasks, each on one worker against the one database every worker gets from the
+    object store, and their values are combined here by negamax (the pie rule's swap as
+    :func:`mancala.engine.solver.solve` treats it)."""
+    from mancala.engine import bridge  # noqa: PLC0415
+    from mancala.engine.engine import database_room  # noqa: PLC0415
+    from mancala.games import spec_of  # noqa: PLC0415
+    from mancala.games.kalah import SWAP  # noqa: PLC0415
+
+    began = time.perf_counter()
+    if state.finished:
+        raise BadInput("that position is already finished: there is nothing to solve")
+    if not 1 <= plies <= 4:
+        raise BadInput(f"--split-plies must be 1-4, got {plies}")
+    rules_arr = bridge.rules_array(game.rules)
+    seeds = sum(state.row(0)) + sum(state.row(1))
+    if endgame_seeds is None:
+        endgame_seeds = endgame.solve_seeds(game.rules.pits, seeds, bridge.play_key(game.rules), database_room())
+    k = min(endgame_seeds, seeds)
+    key = bridge.play_key(game.rules)
+    if rules_arr[R_CHOICE]:
+        raise BadInput("a distributed proof needs an endgame database: not under the choice-of-direction rule")
+    db = build_on_ray(ray, key, rules_arr, k, say=say).database  # on the cluster too, when missing
+    packed = ray.put(db.values)
+    setup = time.perf_counter() - began
+    root = SplitNode(state)
+    leaves: list[SplitNode] = []
+
+    def expand(node: SplitNode, depth: int) -> None:
+        if node.state.finished:
+            return
+        if depth == 0:
+            leaves.append(node)
+            return
+        node.children = [(m, SplitNode(game.apply(node.state, m))) for m in game.legal_moves(node.state) if m != SWAP]
+        for _, child in node.children:
+            expand(child, depth - 1)
+
+    expand(root, plies)
+    spec = spec_of(game)
+    remote = ray.remote(max_retries=8)(prove_task)
+    refs = {remote.remote(spec, _state_data(leaf.state), k, packed): leaf for leaf in leaves}
+    waiting = list(refs)
+    try:
+        while waiting:
+            ready, waiting = ray.wait(waiting, num_returns=1)
+            for ref in ready:
+                refs[ref].proved = ray.get(ref)
+                if say is not None:
+                    say(f"proved {len(refs) - len(waiting)}/{len(refs)} positions, {time.perf_counter() - began:.1f} s")
+    except BaseException:
+        for ref in waiting:
+            ray.cancel(ref, force=True)
+        raise
+
+    def value(node: SplitNode) -> int:
+        """The exact value of ``node`` for its mover (a swap, where allowed, taken when it
+        is worth more, as the solver takes it)."""
+        best = max(edge(node.state, child) for _, child in node.children) if node.proved is None else node.proved[0]
+        return max(best, -best) if node.state.swap_allowed and node.proved is None else best
+
+    def edge(parent, child: SplitNode) -> int:
+        """A child's value for ``parent``'s mover."""
+        mover = game.to_move(parent)
+        if child.state.finished:
+            return game.score(child.state, mover)
+        v = value(child)
+        return v if game.to_move(child.state) == mover else -v
+
+    move_values = {m: edge(state, child) for m, child in root.children}
+    best_move = max(move_values, key=lambda m: move_values[m])
+    best = move_values[best_move]
+    if state.swap_allowed and -best > best:
+        best_move, best = SWAP, -best
+    return DistributedProof(
+        value=best,
+        move=best_move,
+        move_values=move_values,
+        tasks=len(leaves),
+        nodes=sum(leaf.proved[1] for leaf in leaves if leaf.proved),
+        seconds=time.perf_counter() - began,
+        setup_seconds=setup,
+        workers=_cluster_cpus(ray),
+    )

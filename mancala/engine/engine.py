@@ -308,6 +308,16 @@ def database(
     return db
 
 
+def install_database(game: Kalah, db: endgame.Database) -> None:
+    """Give this process's engine ``db`` for ``game``'s rules instead of loading or building
+    one: a Ray worker of a distributed proof takes the driver's database from the object
+    store (:func:`mancala.engine.distributed.solve_on_ray`)."""
+    ctx = context(game, db.seeds)
+    ctx.db = db
+    ctx.dbm = index_tables(db)
+    ctx.db_checked = True
+
+
 def index_tables(db: endgame.Database) -> np.ndarray:
     """The kernels' ``dbm``: level offsets in row 0, composition counts below."""
     k = db.seeds

@@ -267,6 +267,34 @@ def solve(
             shown["bar"].stop()
 
 
+def prove(game: Kalah, state: KalahState, *, endgame_seeds: int | None = None) -> tuple[int, int]:
+    """(exact value for the player to move, nodes) of a live position: :func:`solve`'s proof
+    without its perfect line, quietly (a Ray task of a distributed proof runs it)."""
+    bridge.relative_board(state)
+    seeds = sum(state.row(0)) + sum(state.row(1))
+    if endgame_seeds is None:
+        endgame_seeds = solve_seeds(game.rules.pits, seeds, bridge.play_key(game.rules), database_room())
+    prepare(game)
+
+    def work(job) -> tuple[int, int]:
+        searcher = Searcher(
+            game,
+            state,
+            progress=False,
+            db_seeds=endgame_seeds,
+            job=job,
+            hw=SOLVE_HW,
+            ttmin=SOLVE_TTMIN,
+            megabytes=solve_table_megabytes(seeds),
+        )
+        with searcher.lease() as (ctx, _, _):
+            ctx.clear(touch=seeds >= LARGE_SOLVE_SEEDS)
+        value, _, nodes = _exact(game, state, None, searcher)
+        return value, nodes
+
+    return run_job(work)
+
+
 INF = float("inf")
 
 
