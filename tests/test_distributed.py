@@ -278,3 +278,26 @@ def test_a_proof_split_over_the_cluster_has_the_single_machines_value(cluster, c
         if not child.finished:
             got = solver.solve(game, child, progress=False).value
             assert value == (got if game.to_move(child) == game.to_move(state) else -got)
+
+
+@pytest.mark.parametrize("spec", ["kalah(pits=5,seeds=3)", "kalah(preset=empty-capture,pits=4,seeds=4)"])
+def test_mtdf_with_its_passes_split_over_the_cluster_has_the_single_machines_value(cluster, cache, monkeypatch, spec):
+    """A first guess cut short (so the passes run on the workers, not in the guess): the
+    value and a best move that keeps it, as one machine proves them."""
+    from mancala.engine import solver  # noqa: PLC0415
+
+    _, _, ray = cluster
+    monkeypatch.setattr(solver, "GUESS_NODES", 50)
+    monkeypatch.setattr(solver, "GUESS_DEPTH", 2)
+    game = make_game(spec)
+    state = game.apply(game.initial_state(), game.legal_moves(game.initial_state())[1])
+    lines: list[str] = []
+    proof = distributed.solve_on_ray(ray, game, state, endgame_seeds=8, say=lines.append)
+    alone = solver.solve(game, state, progress=False)
+    assert proof.value == alone.value and proof.tasks >= 1 and any(line.startswith("pass 1 at") for line in lines)
+    after = game.apply(state, proof.move)
+    if after.finished:
+        assert game.score(after, game.to_move(state)) == proof.value
+    else:
+        got = solver.solve(game, after, progress=False).value
+        assert (got if game.to_move(after) == game.to_move(state) else -got) == proof.value

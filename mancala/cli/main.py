@@ -216,8 +216,8 @@ def _solve_on_ray(args: argparse.Namespace, game, state) -> int:
     """``mancala solve --ray``: the positions a few moves below the root proved as Ray tasks."""
     from mancala.engine import cluster, distributed  # noqa: PLC0415 (Ray loads only for --ray)
 
-    plies = 1 if args.split_plies is None else args.split_plies
-    if not 1 <= plies <= 4:
+    plies = args.split_plies
+    if plies is not None and not 1 <= plies <= 4:
         raise BadInput(f"--split-plies must be 1-4, got {plies}")
     if args.workers is not None and not 1 <= args.workers <= 4096:
         raise BadInput(f"--workers must be 1-4096, got {args.workers}")
@@ -229,10 +229,14 @@ def _solve_on_ray(args: argparse.Namespace, game, state) -> int:
     who = game.seat_name(state.seat)
     print(f"value: {proof.value:+d} for {who} (final store difference with perfect play)")
     print(f"best move: {proof.move}")
-    print("moves: " + "  ".join(f"{m} {v:+d}" for m, v in proof.move_values.items()))
+    if plies is not None:
+        print("moves: " + "  ".join(f"{m} {v:+d}" for m, v in proof.move_values.items()))
+        how = f"{proof.tasks} positions {plies} move(s) deep proved exactly"
+    else:
+        how = f"MTD(f) at the root, {proof.tasks} null-window passes split by root move"
     print(
-        f"proved on Ray: {proof.tasks} positions {plies} move(s) deep on {proof.workers} CPUs, "
-        f"nodes: {proof.nodes:,}  time: {proof.seconds:.2f} s (database {proof.setup_seconds:.2f} s)"
+        f"proved on Ray ({how}) on {proof.workers} CPUs, "
+        f"nodes: {proof.nodes:,}  time: {proof.seconds:.2f} s (database and first guess {proof.setup_seconds:.2f} s)"
     )
     return 0
 
@@ -488,7 +492,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--ray",
         metavar="ADDRESS",
         help="Kalah: prove on the Ray cluster at ADDRESS (host:port), or 'local' for a Ray of this machine; "
-        "the positions --split-plies moves below the root are proved as tasks, all against one database",
+        "MTD(f) at the root with each pass's root moves tested on the workers, all against one database",
     )
     solve.add_argument(
         "--split-plies", type=int, metavar="N", help="with --ray: moves below the root to split at (1-4, default 1)"

@@ -285,8 +285,8 @@ def prove_task(spec: str, position: dict, k: int, packed: np.ndarray) -> tuple[i
     game: Any = make_game(spec)  # a Kalah spec: the driver sent its own game's
     state = KalahState(**{**position, "board": tuple(position["board"])})
     n = game.rules.pits
-    db = endgame.Database(k, packed, endgame._offsets(n, k), composition_table(2 * n, k))
-    engine.install_database(game, db)
+    values = np.array(packed)  # writable, as the engine's kernels are compiled for
+    engine.install_database(game, endgame.Database(k, values, endgame._offsets(n, k), composition_table(2 * n, k)))
     value, nodes = solver.prove(game, state, endgame_seeds=k)
     return value, nodes, time.perf_counter() - began
 
@@ -321,35 +321,59 @@ def solve_on_ray(
     game,
     state,
     *,
-    plies: int = 1,
+    plies: int | None = None,
     endgame_seeds: int | None = None,
     say: Callable[[str], None] | None = None,
 ) -> DistributedProof:
-    """Prove ``state`` of the Kalah game ``game`` on the Ray cluster ``ray`` is connected to:
-    the positions ``plies`` moves below the root (extra turns count as moves) are proved as
-    Ray tasks, each on one worker against the one database every worker gets from the
-    object store, and their values are combined here by negamax (the pie rule's swap as
-    :func:`mancala.engine.solver.solve` treats it)."""
+    """Prove ``state`` of the Kalah game ``game`` on the Ray cluster ``ray`` is connected to,
+    every worker reading the one database it gets from the object store (built on the
+    cluster when missing).  With ``plies``, the positions that many moves below the root are
+    proved exactly, one Ray task each, and combined by negamax: every root move's exact
+    value.  Without, MTD(f) runs at the root here, each null-window pass split over the
+    workers by root move (:func:`mtdf_on_ray`): the value and a best move, with far fewer
+    nodes; a root under a first-move rule (the pie rule, no extra turn on the first move)
+    takes the split of one move."""
+    if state.finished:
+        raise BadInput("that position is already finished: there is nothing to solve")
+    if plies is not None and not 1 <= plies <= 4:
+        raise BadInput(f"--split-plies must be 1-4, got {plies}")
+    began = time.perf_counter()
+    k, db, packed = _proof_database(ray, game, state, endgame_seeds, say)
+    if plies is None:
+        database_seconds = time.perf_counter() - began
+        proof = mtdf_on_ray(ray, game, state, k, db, packed, say)
+        if proof is not None:
+            proof.seconds = time.perf_counter() - began
+            proof.setup_seconds += database_seconds
+            return proof
+        plies = 1
+    return split_on_ray(ray, game, state, plies, k, packed, began, say)
+
+
+def _proof_database(ray, game, state, endgame_seeds: int | None, say) -> tuple[int, endgame.Database, Any]:
+    """(K, the database, its object in the store) for a distributed proof of ``state``."""
     from mancala.engine import bridge  # noqa: PLC0415
     from mancala.engine.engine import database_room  # noqa: PLC0415
+
+    rules_arr = bridge.rules_array(game.rules)
+    if rules_arr[R_CHOICE]:
+        raise BadInput("a distributed proof needs an endgame database: not under the choice-of-direction rule")
+    seeds = sum(state.row(0)) + sum(state.row(1))
+    key = bridge.play_key(game.rules)
+    if endgame_seeds is None:
+        endgame_seeds = endgame.solve_seeds(game.rules.pits, seeds, key, database_room())
+    k = min(endgame_seeds, seeds)
+    db = build_on_ray(ray, key, rules_arr, k, say=say).database
+    return k, db, ray.put(db.values)
+
+
+def split_on_ray(ray, game, state, plies: int, k: int, packed, began: float, say) -> DistributedProof:
+    """The positions ``plies`` moves below the root (extra turns count as moves) proved
+    exactly as Ray tasks, combined by negamax (the pie rule's swap as
+    :func:`mancala.engine.solver.solve` treats it)."""
     from mancala.games import spec_of  # noqa: PLC0415
     from mancala.games.kalah import SWAP  # noqa: PLC0415
 
-    began = time.perf_counter()
-    if state.finished:
-        raise BadInput("that position is already finished: there is nothing to solve")
-    if not 1 <= plies <= 4:
-        raise BadInput(f"--split-plies must be 1-4, got {plies}")
-    rules_arr = bridge.rules_array(game.rules)
-    seeds = sum(state.row(0)) + sum(state.row(1))
-    if endgame_seeds is None:
-        endgame_seeds = endgame.solve_seeds(game.rules.pits, seeds, bridge.play_key(game.rules), database_room())
-    k = min(endgame_seeds, seeds)
-    key = bridge.play_key(game.rules)
-    if rules_arr[R_CHOICE]:
-        raise BadInput("a distributed proof needs an endgame database: not under the choice-of-direction rule")
-    db = build_on_ray(ray, key, rules_arr, k, say=say).database  # on the cluster too, when missing
-    packed = ray.put(db.values)
     setup = time.perf_counter() - began
     root = SplitNode(state)
     leaves: list[SplitNode] = []
@@ -410,3 +434,129 @@ def solve_on_ray(
         setup_seconds=setup,
         workers=_cluster_cpus(ray),
     )
+
+
+class ProofWorker:
+    """A Ray actor of a distributed MTD(f) proof: it holds the database and a transposition
+    table for the whole proof, and answers null-window tests of the root moves' positions
+    given to it (each position always to the same worker, so its table serves every pass)."""
+
+    def __init__(self, spec: str, k: int, database: list) -> None:
+        """``database``: the database's object reference, in a list (the actor fetches it, so a
+        restarted actor fetches it again)."""
+        import ray  # noqa: PLC0415 (a worker's imports)
+
+        from mancala.engine import engine  # noqa: PLC0415
+        from mancala.games import make_game  # noqa: PLC0415
+
+        packed = ray.get(database[0])
+        game: Any = make_game(spec)  # a Kalah spec: the driver sent its own game's
+        self.game = game
+        n = game.rules.pits
+        values = np.array(packed)  # writable, as the engine's kernels are compiled for
+        engine.install_database(game, endgame.Database(k, values, endgame._offsets(n, k), composition_table(2 * n, k)))
+        self.k = k
+        self.searchers: dict = {}
+
+    def test(self, board: list[int], beta: int) -> tuple[int, int]:
+        """A full-depth null-window test at ``beta`` of the position ``board`` (mover-relative,
+        stores empty): (fail-soft value for its mover, nodes it took)."""
+        from mancala.engine.engine import Searcher  # noqa: PLC0415
+        from mancala.engine.solver import SOLVE_HW, SOLVE_TTMIN, solve_table_megabytes  # noqa: PLC0415
+        from mancala.games.kalah import KalahState  # noqa: PLC0415
+
+        key = tuple(board)
+        searcher = self.searchers.get(key)
+        if searcher is None:
+            state = KalahState(board=key, seat=0, ply=2, turns=2)
+            searcher = Searcher(
+                self.game,
+                state,
+                db_seeds=self.k,
+                hw=SOLVE_HW,
+                ttmin=SOLVE_TTMIN,
+                megabytes=solve_table_megabytes(sum(board)),
+            )
+            self.searchers[key] = searcher
+        before = searcher.nodes
+        value = searcher.null_window(beta)
+        return value, searcher.nodes - before
+
+
+def mtdf_on_ray(ray, game, state, k: int, db: endgame.Database, packed, say) -> DistributedProof | None:
+    """MTD(f) at the root of ``state``, here; each null-window pass's refutations of the root
+    moves (extra-turn chains followed, as :meth:`mancala.engine.engine.Searcher.run_parallel`
+    splits them over threads) are tests run by :class:`ProofWorker` actors, one a CPU of the
+    cluster.  The first guess comes from a short iterative deepening here.  None under a
+    first-move rule (the root's moves are then not plain refutations)."""
+    from mancala.engine import bridge, engine  # noqa: PLC0415
+    from mancala.engine.search import BIG  # noqa: PLC0415
+    from mancala.engine.solver import GUESS_DEPTH, GUESS_NODES, SOLVE_HW, SOLVE_TTMIN  # noqa: PLC0415
+    from mancala.games import spec_of  # noqa: PLC0415
+
+    began = time.perf_counter()
+    engine.install_database(game, db)
+    searcher = engine.Searcher(game, state, db_seeds=k, hw=SOLVE_HW, ttmin=SOLVE_TTMIN)
+    tasks = searcher.root_tasks()
+    if tasks is None:
+        return None
+    g, code, exact = 0, -1, False
+    for depth in range(1, GUESS_DEPTH + 1):  # the first guess, as the solver makes it
+        before = searcher.nodes
+        g, code, _, exact = searcher.run(depth, g)
+        if exact or searcher.nodes - before > GUESS_NODES:
+            break
+    nodes = searcher.nodes
+    setup = time.perf_counter() - began
+    workers = max(1, _cluster_cpus(ray))
+    passes = 0
+    if not exact:
+        live = [(c, gain, board) for c, gain, board in tasks if board is not None]
+        ended = [(c, gain) for c, gain, board in tasks if board is None]
+        actor = ray.remote(num_cpus=1, max_restarts=4, max_task_retries=4)(ProofWorker)
+        spec = spec_of(game)
+        actors = [actor.remote(spec, k, [packed]) for _ in range(min(workers, len(live)) or 1)]
+        lo, hi = -BIG, BIG
+        try:
+            while lo < hi:
+                beta = g if g > lo + 1 else lo + 1
+                best, move = max(ended, key=lambda t: t[1], default=(-1, -BIG))[::-1]
+                refs = [
+                    actors[i % len(actors)].test.remote([int(x) for x in board], gain - beta + 1)
+                    for i, (_, gain, board) in enumerate(live)
+                ]
+                for (c, gain, _), (r, spent) in zip(live, ray.get(refs), strict=True):
+                    nodes += spent
+                    if gain - r > best:
+                        best, move = gain - r, c
+                passes += 1
+                g = best
+                if g < beta:
+                    hi = g
+                else:
+                    lo, code = g, move
+                if say is not None:
+                    say(
+                        f"pass {passes} at {searcher.acc + beta:+d}: bounds {_bound(lo, searcher.acc)}..{_bound(hi, searcher.acc)}"
+                    )
+        finally:
+            for a in actors:
+                ray.kill(a)
+    value = searcher.acc + g
+    best_move = bridge.code_move(game, code)
+    return DistributedProof(
+        value=value,
+        move=best_move,
+        move_values={best_move: value},
+        tasks=passes,
+        nodes=nodes,
+        seconds=time.perf_counter() - began,
+        setup_seconds=setup,
+        workers=workers,
+    )
+
+
+def _bound(v: int, acc: int) -> str:
+    from mancala.engine.search import BIG  # noqa: PLC0415
+
+    return "-inf" if v <= -BIG else "+inf" if v >= BIG else f"{acc + v:+d}"

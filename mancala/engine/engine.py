@@ -578,8 +578,13 @@ class Searcher:
     def at_least(self, target: int) -> int:
         """One full-depth null-window pass proving the root worth at least ``target``
         (absolute): the move that proves it, or -1 when it is worth less."""
+        return int(self.ctl[S.C_ROOTMOVE]) if self.null_window(target - self.acc) >= target - self.acc else -1
+
+    def null_window(self, beta: int) -> int:
+        """One full-depth null-window pass at ``beta`` (relative): the fail-soft value, at
+        least ``beta`` when the root is worth that much, else below it (a bound either way);
+        the move that proves a fail-high is left in the control array."""
         ctl = self.ctl
-        beta = target - self.acc
         with self.lease() as (c, dbv, dbm):
             ctl[S.C_ABORT] = 1 if self._aborted else 0
             ctl[S.C_LIMIT] = 1 << 62
@@ -589,7 +594,7 @@ class Searcher:
             c.ws[0, : len(self.root)] = self.root
             v = S.negamax(0, beta - 1, beta, FULL_DEPTH, 0, self.flags, self.acc, c.ws, ctl, c.tt, dbv, dbm)
         self._check()
-        return int(ctl[S.C_ROOTMOVE]) if v >= beta else -1
+        return int(v)
 
     @property
     def nodes(self) -> int:
