@@ -2,7 +2,7 @@
 side in one run: wall time, positions per second (per worker), the Ray build's overhead against
 the single-machine builder at equal cores (goal: within 20 %), 1 against 2 workers; every
 build's file checked byte for byte against the first.  With ``--proof``, a solve on one
-machine against the same solve split over the cluster.
+machine (2 threads) against the same proof on the cluster (MTD(f), passes split over 2 workers).
 
     PYTHONPATH=. .venv/bin/python benchmarks/bench_distributed.py --seeds 16 --rounds 3
 
@@ -113,12 +113,13 @@ def main() -> None:
             began = time.perf_counter()
             alone = solver.solve(proof_game, state, progress=False)
             t_alone = time.perf_counter() - began
-            split = distributed.solve_on_ray(ray, proof_game, state, plies=2)
+            split = distributed.solve_on_ray(ray, proof_game, state)
             assert split.value == alone.value
             print(
-                f"proof of {args.proof}: value {alone.value:+d}; one machine {t_alone:.2f} s "
-                f"(proof {alone.proof_seconds:.2f} s), Ray 2 workers {split.seconds:.2f} s "
-                f"(database {split.setup_seconds:.2f} s, {split.tasks} tasks)"
+                f"proof of {args.proof}: value {alone.value:+d}; one machine, 2 threads: {t_alone:.2f} s, "
+                f"{alone.proof_nodes:,} nodes in the proof; Ray, 2 workers: {split.seconds:.2f} s "
+                f"({split.setup_seconds:.2f} s database and first guess), {split.nodes:,} nodes, "
+                f"{split.tasks} passes: {t_alone / split.seconds:.2f}x"
             )
     ray.shutdown()
     cluster.shutdown()
