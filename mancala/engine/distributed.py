@@ -118,14 +118,9 @@ def load_shard(folder: Path, key: tuple, pits: int, s: int, a: int) -> np.ndarra
                 return None
             if meta.get("entries") != size or os.fstat(f.fileno()).st_size - f.tell() != size:
                 return None
-            values = np.empty(size, dtype=np.int8)
-            if f.readinto(values.data) != size:
-                return None
+            return endgame.read_payload(f, size, meta.get("sha256"), np.empty(size, dtype=np.int8))
     except (OSError, ValueError, AttributeError, TypeError):
         return None
-    if meta.get("sha256") != hashlib.sha256(values.data).hexdigest():
-        return None
-    return values
 
 
 # --- the driver ------------------------------------------------------------------------------

@@ -279,6 +279,26 @@ def _local_board(li, b, n, s, a, comp):
 
 
 @njit(cache=True)
+def _over_value(b, child, rules, n):
+    """The value of ``b`` for its mover when the game is over there: the sweep's margin."""
+    for i in range(2 * n + 2):
+        child[i] = b[i]
+    sweep(child, rules)
+    return child[n] - child[2 * n + 1]
+
+
+@njit(cache=True)
+def _play(b, move, child, rules, n):
+    """Play ``move`` of ``b`` into ``child``: (status, the mover's gain), the child's stores
+    emptied (a database position's stores never matter)."""
+    st = make_move(b, move, child, rules, 0)
+    gain = child[n] - child[2 * n + 1] if st != PASS else child[2 * n + 1] - child[n]
+    child[n] = 0
+    child[2 * n + 1] = 0
+    return st, gain
+
+
+@njit(cache=True)
 def _solve_in_shard(ply, boards, mbuf, rules, s, a, cur, packed, bits, offsets, comp):
     """The database value of ``boards[ply]``, a position of shard ``(s, a)``: read from the
     shard's scratch ``cur`` or solved there; smaller levels read from the packed ``packed``.
@@ -290,19 +310,13 @@ def _solve_in_shard(ply, boards, mbuf, rules, s, a, cur, packed, bits, offsets, 
         return np.int64(cur[li])
     child = boards[ply + 1]
     if is_over(b, rules, 1):
-        for i in range(2 * n + 2):
-            child[i] = b[i]
-        sweep(child, rules)
-        best = child[n] - child[2 * n + 1]
+        best = _over_value(b, child, rules, n)
     else:
         mv = mbuf[ply]
         cnt = gen_moves(b, rules, mv)
         best = -(1 << 30)
         for k in range(cnt):
-            st = make_move(b, mv[k], child, rules, 0)
-            gain = child[n] - child[2 * n + 1] if st != PASS else child[2 * n + 1] - child[n]
-            child[n] = 0
-            child[2 * n + 1] = 0
+            st, gain = _play(b, mv[k], child, rules, n)
             if st >= OVER:
                 v = gain
             else:
@@ -409,18 +423,12 @@ def _equation_failures(values, offsets, comp, bits, rules, picks):
         b[n] = 0
         b[2 * n + 1] = 0
         if is_over(b, rules, 1):
-            for i in range(2 * n + 2):
-                child[i] = b[i]
-            sweep(child, rules)
-            best = child[n] - child[2 * n + 1]
+            best = _over_value(b, child, rules, n)
         else:
             cnt = gen_moves(b, rules, mv)
             best = -(1 << 30)
             for k in range(cnt):
-                st = make_move(b, mv[k], child, rules, 0)
-                gain = child[n] - child[2 * n + 1] if st != PASS else child[2 * n + 1] - child[n]
-                child[n] = 0
-                child[2 * n + 1] = 0
+                st, gain = _play(b, mv[k], child, rules, n)
                 if st >= OVER:
                     w = gain
                 else:
@@ -632,14 +640,17 @@ def load(path: Path, key: tuple, k: int) -> np.ndarray | None:
                 or size != os.fstat(f.fileno()).st_size - f.tell()
             ):
                 return None  # another database, or truncated, or longer than its header says
-            values = pages.zeros(size, np.uint8)
-            if f.readinto(values.data) != size:
-                return None
+            return read_payload(f, size, meta.get("sha256"), pages.zeros(size, np.uint8))
     except (OSError, ValueError, AttributeError, TypeError):
         return None
-    if meta.get("sha256") != hashlib.sha256(values.data).hexdigest():
+
+
+def read_payload(f, size: int, sha256: object, into: np.ndarray) -> np.ndarray | None:
+    """Read a file's ``size`` payload bytes into ``into``: it, when they are all there and
+    their SHA-256 is ``sha256``; else None (a file cut short or damaged)."""
+    if f.readinto(into.data) != size or sha256 != hashlib.sha256(into.data).hexdigest():
         return None
-    return values
+    return into
 
 
 def save(path: Path, key: tuple, k: int, values: np.ndarray) -> None:
