@@ -301,3 +301,31 @@ def test_mtdf_with_its_passes_split_over_the_cluster_has_the_single_machines_val
     else:
         got = solver.solve(game, after, progress=False).value
         assert (got if game.to_move(after) == game.to_move(state) else -got) == proof.value
+
+
+def test_kalah_db_build_and_check_on_one_machine(cache):
+    """``mancala db build --game kalah`` writes the engine's database; ``db check`` passes it and
+    refuses it, in one line, once a byte of it is changed."""
+
+    def db(*options: str) -> subprocess.CompletedProcess:
+        return subprocess.run(
+            [sys.executable, "-m", "mancala", "db", *options, "--game", "kalah(pits=4)", "--seeds", "9"],
+            env=dict(os.environ, MANCALA_CACHE_DIR=str(cache), PYTHONPATH=str(ROOT)),
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+
+    built = db("build", "--no-progress")
+    assert built.returncode == 0 and "built on this machine" in built.stdout, built.stderr
+    key, rules_arr = _rules("kalah(pits=4)")
+    path = cache / endgame.file_name(key, 9)
+    assert path.read_bytes()[-100:] == single_machine_file(cache.parent, "kalah(pits=4)", 9)[-100:]
+    checked = db("check", "--sample", "5000")
+    assert checked.returncode == 0 and "checked" in checked.stdout, checked.stderr
+    data = bytearray(path.read_bytes())
+    data[-50] ^= 0x10
+    path.write_bytes(bytes(data))
+    refused = db("check")
+    assert refused.returncode == 2 and "no intact Kalah endgame database" in refused.stderr
+    assert len(refused.stderr.strip().splitlines()) == 1
