@@ -329,3 +329,15 @@ def test_kalah_db_build_and_check_on_one_machine(cache):
     refused = db("check")
     assert refused.returncode == 2 and "no intact Kalah endgame database" in refused.stderr
     assert len(refused.stderr.strip().splitlines()) == 1
+
+
+def test_mancala_solve_on_the_cluster_prints_the_value(cluster, cache):
+    made, _, _ = cluster
+    env = dict(os.environ, MANCALA_CACHE_DIR=str(cache), PYTHONPATH=str(ROOT))
+    command = [sys.executable, "-m", "mancala", "solve", "--pits", "4", "--seeds", "3", "--ray", made.address]
+    done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert "value: +6 for South" in done.stdout and "best move: 2" in done.stdout  # Kalah(4,3) = +6
+    split = subprocess.run([*command, "--split-plies", "1"], env=env, capture_output=True, text=True, timeout=300)
+    assert split.returncode == 0, split.stderr
+    assert "moves: 1 -6  2 +6  3 +2  4 -2" in split.stdout
