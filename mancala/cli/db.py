@@ -143,6 +143,11 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+def _size(nbytes: int) -> str:
+    """A size in the unit people read it in (``19.0 MB``, ``1.25 GiB``)."""
+    return f"{nbytes / 2**30:.2f} GiB" if nbytes >= 2**30 else f"{nbytes / 2**20:.1f} MB"
+
+
 def _run_kalah(args: argparse.Namespace, game) -> int:
     """``mancala db build|check --game kalah...``: one machine, or a Ray cluster (``--ray``)."""
     from mancala.engine import bridge, endgame  # noqa: PLC0415 (numba loads only when needed)
@@ -186,7 +191,7 @@ def _run_kalah(args: argparse.Namespace, game) -> int:
                 "give fewer seeds or more memory"
             )
         print(
-            f"building the Kalah endgame database of {k} seeds ({spec_of(game)}), {need / 2**30:.2f} GiB",
+            f"building the Kalah endgame database of {k} seeds ({spec_of(game)}), {_size(need)}",
             file=sys.stderr,
             flush=True,
         )
