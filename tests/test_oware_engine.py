@@ -33,7 +33,7 @@ OTHER_RULES = [
     OwareRules(houses=1, seeds=2),
 ]
 #: evaluation weights with every term on (the default may leave some off)
-ALL_TERMS = OwareWeights(row=0.25, targets=0.5, kroo=1.5)
+ALL_TERMS = OwareWeights(row=0.25, targets=0.5, kroo=1.5, empty=0.75)
 
 
 def check_position(game: Oware, searcher: S.OwareSearcher, state: OwareState) -> int:
@@ -362,3 +362,22 @@ def test_best_uses_the_table_in_its_search(tmp_path, monkeypatch):
         assert (player.last.move, player.last.value) == (searched.move, searched.value)
     finally:
         exact.forget_tables()
+
+
+def test_a_kept_searcher_keeps_its_table_between_moves():
+    """``keep=True`` searches with the process's searcher: its transposition table still
+    holds the last search, so the same search again is no worse and visits fewer nodes;
+    changing the endgame table in the search empties it."""
+    from mancala.engine.oware import endgame  # noqa: PLC0415
+
+    game = Oware()
+    state = game.apply(game.initial_state(), game.legal_moves(game.initial_state())[3])
+    first = S.search(game, state, None, max_depth=9, keep=True)
+    again = S.search(game, state, None, max_depth=9, keep=True)
+    fresh = S.search(game, state, None, max_depth=9)
+    assert first.value == again.value == fresh.value and again.nodes < first.nodes
+    with S.kept_searcher(game, DEFAULT, None) as kept:
+        assert kept.tkey.any() and kept.ctl[S.C_TB_SEEDS] == -1
+    table = endgame.OwareTable(game.rules, 0, np.zeros(1, dtype=np.int8), np.array([0, 1], dtype=np.int64))
+    with S.kept_searcher(game, DEFAULT, table) as kept:
+        assert not kept.tkey.any() and kept.ctl[S.C_TB_SEEDS] == 0

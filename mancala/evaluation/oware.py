@@ -10,7 +10,8 @@ score is the store margin plus weighted terms, each "mine minus the opponent's":
   2 or 3: what a capture chain is made of; its measured weight is negative, see
   :data:`DEFAULT`);
 * ``kroo``: houses holding 12 seeds or more (a lap that comes back into the opponent's row
-  and can capture there).
+  and can capture there);
+* ``empty``: the opponent's empty houses (fewer moves, and what a sowing fills to 1 or 2).
 
 The numba engine (:func:`mancala.engine.oware.kernels.heuristic`) computes the same sums in
 the same order, bit for bit, so the engine and Python alpha-beta agree on every value.  The
@@ -36,6 +37,8 @@ class OwareWeights:
     targets: float = 0.0
     #: own houses holding 12 seeds or more
     kroo: float = 0.0
+    #: opponent's empty houses
+    empty: float = 0.0
 
     def as_tuple(self) -> tuple[float, ...]:
         """The weights in field order (the engine's ``W_*`` slots)."""
@@ -64,11 +67,12 @@ def make_evaluation(weights: OwareWeights = OwareWeights()):
         score = float(state.stores[player] - state.stores[q])
         if w.row != 0.0:
             score += w.row * (sum(mine) - sum(theirs))
-        if w.targets != 0.0 or w.kroo != 0.0:
+        if w.targets != 0.0 or w.kroo != 0.0 or w.empty != 0.0:
             mine_t = sum(1 for b in theirs if 1 <= b <= 2)
             theirs_t = sum(1 for a in mine if 1 <= a <= 2)
             score += w.targets * (mine_t - theirs_t)
             score += w.kroo * (sum(1 for a in mine if a >= 12) - sum(1 for b in theirs if b >= 12))
+            score += w.empty * (sum(1 for b in theirs if b == 0) - sum(1 for a in mine if a == 0))
         return score
 
     return evaluate

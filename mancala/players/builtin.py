@@ -95,6 +95,7 @@ def _oware_best(
         max_nodes=max_nodes,
         probe=probe,
         table=table,
+        keep=max_depth is None and max_nodes is None,  # a time budget: the last moves' table helps
     )
     if result.algorithm == "oware-endgame(exact)" and not exact.exact_rules(game.rules):
         result = replace(result, algorithm="oware-endgame(table)")

@@ -88,7 +88,8 @@ REP_NONE = 2
 W_ROW = 0  # seeds in one's own row
 W_TARGETS = 1  # opponent's houses holding 1 or 2 seeds (what a capture would find)
 W_KROO = 2  # a house of 12 seeds or more (a lap that can capture on the way back)
-W_SIZE = 3
+W_EMPTY = 3  # opponent's empty houses (a player with few seeds in play runs out of moves)
+W_SIZE = 4
 #: what a finished game is worth beyond its margin: every win ranks above every estimate
 WIN = 1000.0
 
@@ -335,11 +336,13 @@ def heuristic(s, rules, w):
     score = float(s[S_STORE + p] - s[S_STORE + q])
     if w[W_ROW] != 0.0:
         score += w[W_ROW] * (_row_seeds(s, n, p) - _row_seeds(s, n, q))
-    if w[W_TARGETS] != 0.0 or w[W_KROO] != 0.0:
+    if w[W_TARGETS] != 0.0 or w[W_KROO] != 0.0 or w[W_EMPTY] != 0.0:
         mine_t = 0
         theirs_t = 0
         mine_k = 0
         theirs_k = 0
+        mine_e = 0
+        theirs_e = 0
         for k in range(n):
             a = s[p * n + k]
             b = s[q * n + k]
@@ -351,8 +354,13 @@ def heuristic(s, rules, w):
                 mine_k += 1
             if b >= 12:
                 theirs_k += 1
+            if b == 0:
+                mine_e += 1
+            if a == 0:
+                theirs_e += 1
         score += w[W_TARGETS] * (mine_t - theirs_t)
         score += w[W_KROO] * (mine_k - theirs_k)
+        score += w[W_EMPTY] * (mine_e - theirs_e)
     return score
 
 

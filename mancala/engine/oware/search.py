@@ -48,8 +48,10 @@ repetition makes the table an estimate.
 
 from __future__ import annotations
 
+import threading
 import time
-from typing import Callable, Optional
+from contextlib import contextmanager
+from typing import Callable, Iterator, Optional
 
 import numba
 import numpy as np
@@ -526,6 +528,8 @@ class OwareSearcher:
         self.ctl[C_TB_SEEDS] = -1
         self.tbv = np.zeros(1, dtype=np.int8)
         self.tbo = np.zeros(2, dtype=np.int64)
+        #: the endgame table the kept searcher's entries were found with (:func:`kept_searcher`)
+        self.kept_table: OwareTable | None = None
 
     def use_table(self, table: OwareTable | None) -> None:
         """Value every position below the root with at most ``table.max_seeds`` seeds on the
@@ -620,6 +624,35 @@ class OwareSearcher:
         return tuple(moves)
 
 
+_KEPT: dict[tuple, OwareSearcher] = {}
+_KEPT_LOCK = threading.Lock()
+
+
+@contextmanager
+def kept_searcher(game: Oware, weights: OwareWeights, table: OwareTable | None) -> Iterator[OwareSearcher]:
+    """The process's searcher of these rules and weights, its transposition table kept from
+    search to search (keys hold the ply, the stores and the path since the last capture, so
+    an entry of an earlier move is still right), emptied when the table in its search changes.
+    A fresh searcher when another thread holds the kept one."""
+    if not _KEPT_LOCK.acquire(blocking=False):
+        yield OwareSearcher(game, weights)
+        return
+    try:
+        key = (game.rules, weights)
+        searcher = _KEPT.get(key)
+        if searcher is None:
+            _KEPT.clear()  # one kept table a process (24 MB)
+            searcher = _KEPT[key] = OwareSearcher(game, weights)
+            searcher.kept_table = table
+        elif searcher.kept_table is not table:
+            searcher.tkey[:] = 0
+            searcher.kept_table = table
+        searcher.use_table(table)
+        yield searcher
+    finally:
+        _KEPT_LOCK.release()
+
+
 _WARM: list[bool] = []
 
 
@@ -653,6 +686,7 @@ def search(
     searcher: OwareSearcher | None = None,
     probe: Optional[Callable[[Oware, OwareState], Optional[tuple[OwareMove, float]]]] = None,
     table: OwareTable | None = None,
+    keep: bool = False,
     clock: Callable[[], float] = time.perf_counter,
 ) -> SearchResult:
     """Iterative deepening: depth 1, 2, ... up to ``max_depth`` plies while the budget lasts
@@ -661,7 +695,15 @@ def search(
     move; stops early once a search met only finished games (its value is then exact).
     ``probe`` (default :data:`ENDGAME_PROBE`) is asked first for an exact answer; ``table``
     (an endgame table of the game's rules) values every position below the root within it
-    (:meth:`OwareSearcher.use_table`; a ``searcher`` given keeps its own otherwise)."""
+    (:meth:`OwareSearcher.use_table`; a ``searcher`` given keeps its own otherwise).  ``keep``
+    (without a ``searcher``): search with the process's kept searcher (:func:`kept_searcher`),
+    whose transposition table still holds the last moves' searches."""
+    if keep and searcher is None:
+        with kept_searcher(game, weights, table) as kept:
+            return search(
+                game, state, seconds, max_depth=max_depth, max_nodes=max_nodes, weights=weights, searcher=kept,
+                probe=probe, table=table, clock=clock,
+            )  # fmt: skip
     if not 1 <= max_depth <= MAX_DEPTH:
         raise BadInput(f"Oware search depth must be 1..{MAX_DEPTH}, got {max_depth}")
     if not supports(game.rules):
