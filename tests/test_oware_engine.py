@@ -33,7 +33,7 @@ OTHER_RULES = [
     OwareRules(houses=1, seeds=2),
 ]
 #: evaluation weights with every term on (the default may leave some off)
-ALL_TERMS = OwareWeights(row=0.25, targets=0.5, kroo=1.5, empty=0.75)
+ALL_TERMS = OwareWeights(row=0.25, targets=0.5, kroo=1.5, empty=0.75, threat=0.5)
 
 
 def check_position(game: Oware, searcher: S.OwareSearcher, state: OwareState) -> int:
@@ -381,3 +381,28 @@ def test_a_kept_searcher_keeps_its_table_between_moves():
     table = endgame.OwareTable(game.rules, 0, np.zeros(1, dtype=np.int8), np.array([0, 1], dtype=np.int64))
     with S.kept_searcher(game, DEFAULT, table) as kept:
         assert not kept.tkey.any() and kept.ctl[S.C_TB_SEEDS] == 0
+
+
+@pytest.mark.parametrize("rules", [PRESETS["abapa"], PRESETS["awari"], *OTHER_RULES[:4]], ids=str)
+def test_the_threat_term_counts_the_best_capture(rules):
+    """The ``threat`` term (kernels and Python alike) is the most seeds one move of the player
+    to move captures, wherever must-feed does not bind (the opponent has seeds)."""
+    from mancala.engine.oware.kernels import threat as kernel_threat  # noqa: PLC0415
+    from mancala.evaluation.oware import threat  # noqa: PLC0415
+
+    game = Oware(rules)
+    rng = random.Random(5)
+    arr = S.rules_array(rules)
+    checked = 0
+    for _ in range(30):
+        state = game.initial_state()
+        while not state.finished:
+            seat = state.seat
+            mine = threat(rules, state.houses, seat)
+            assert kernel_threat(S.state_array(state), arr) == mine
+            if sum(state.row(1 - seat)) > 0 and rules.grand_slam in (GrandSlam.NO_CAPTURE, GrandSlam.CAPTURE_ALL):
+                gains = [game.apply(state, m).last.captured for m in game.legal_moves(state)]
+                assert mine == max(gains), game.position_string(state)
+                checked += 1
+            state = game.apply(state, rng.choice(game.legal_moves(state)))
+    assert checked > 0 or rules.grand_slam not in (GrandSlam.NO_CAPTURE, GrandSlam.CAPTURE_ALL)
