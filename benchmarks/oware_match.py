@@ -1,23 +1,34 @@
-"""Oware evaluation weights head to head: the engine at a fixed depth with candidate weights
-against a base, from the same random openings, each opening played from both seats.  The
-matches behind :data:`mancala.evaluation.oware.DEFAULT` (docs/oware.md, "Values").
+"""Oware engine settings head to head: the engine with candidate weights (and, optionally,
+other search settings) against a base, from the same random openings, each opening played
+from both seats.  The matches behind :data:`mancala.evaluation.oware.DEFAULT` (docs/oware.md,
+"Values").
 
 Usage::
 
     python benchmarks/oware_match.py --base '' --candidate row=0.25 --candidate targets=-0.5
     python benchmarks/oware_match.py --base row=0.25 --candidate row=0.25,targets=-0.5 --depth 6 --openings 50
+    python benchmarks/oware_match.py --base row=0.25,targets=-0.5 --candidate row=0.25,targets=-0.5 \\
+        --seconds 0.2 --table --search-table candidate      # the endgame table inside the search
 
 Weights are written ``name=value`` joined by commas (names: the fields of ``OwareWeights``);
-an empty text is the store margin alone.  Depth budgets: the result does not depend on the
-machine's speed.
+an empty text is the store margin alone.  Depth budgets (the default) do not depend on the
+machine's speed; ``--seconds`` gives each side a time per move instead (as ``best:time=``).
+``--table`` loads the largest endgame table of the cache (``exact.table_for``) and plays
+its moves at the root for both sides, as ``best`` does; ``--search-table`` says which side
+also uses it inside its search; ``--keep`` which side keeps its transposition table from
+move to move (else a fresh one a move).  One game at a time.
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 import random
+import statistics
 import sys
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -53,21 +64,43 @@ def openings(game: Oware, count: int, plies: int, seed: int) -> list[OwareState]
     return out
 
 
-def play(game: Oware, south: OwareWeights, north: OwareWeights, start: OwareState, depth: int) -> int:
-    """South's final margin in a game between the two weights from ``start``."""
-    searchers = [oware_search.OwareSearcher(game, w, entries=1 << 16) for w in (south, north)]
-    weights = (south, north)
+@dataclass
+class Side:
+    """One side's settings."""
+
+    weights: OwareWeights
+    #: the endgame table inside the search (an ``OwareTable``) or None
+    table: Any = None
+    #: one transposition table for the whole game (else a fresh one a move)
+    keep: bool = False
+    #: the root's endgame probe (``exact.probe_move``) or None
+    probe: Any = None
+
+
+def play(game: Oware, sides: tuple[Side, Side], start: OwareState, depth: int, seconds: float | None) -> int:
+    """South's final margin in a game between the two sides from ``start``."""
+    entries = oware_search.TABLE_ENTRIES if seconds else 1 << 16
+    kept = [oware_search.OwareSearcher(game, side.weights, entries=entries) if side.keep else None for side in sides]
     state = start
     while not state.finished:
+        side = sides[state.seat]
+        searcher = kept[state.seat] or oware_search.OwareSearcher(game, side.weights, entries=entries)
         result = oware_search.search(
-            game, state, None, max_depth=depth, weights=weights[state.seat], searcher=searchers[state.seat]
+            game,
+            state,
+            seconds,
+            max_depth=oware_search.MAX_DEPTH if seconds else depth,
+            weights=side.weights,
+            searcher=searcher,
+            probe=side.probe,
+            table=side.table,
         )
         state = game.apply(state, result.move)
     return game.score(state, 0)
 
 
 def main(argv: list[str] | None = None) -> None:
-    """Print each candidate's score and mean margin against the base."""
+    """Print each candidate's score (with a 95% interval), W-D-L and mean margin against the base."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--base", default="", help="the base weights (default: the store margin alone)")
     parser.add_argument("--candidate", action="append", required=True, help="candidate weights (repeatable)")
@@ -75,21 +108,43 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--openings", type=int, default=50)
     parser.add_argument("--plies", type=int, default=4)
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--seconds", type=float, default=None, help="time per move instead of a depth")
+    parser.add_argument("--table", action="store_true", help="the cache's endgame table at the root, both sides")
+    sides = ("both", "candidate", "base", "none")
+    parser.add_argument("--search-table", choices=sides, default="both", help="who uses the table in its search")
+    parser.add_argument("--keep", choices=sides, default="none", help="who keeps its transposition table")
     args = parser.parse_args(argv)
     game = Oware()
-    base = parse_weights(args.base)
+    table = probe = None
+    if args.table:
+        from mancala.engine.oware import exact  # noqa: PLC0415
+
+        table = exact.table_for(game.rules)
+        probe = exact.probe_move
+        print(f"endgame table: {table.max_seeds if table else 'none'} seeds", flush=True)
+
+    def side(weights: OwareWeights, who: str) -> Side:
+        uses = args.search_table in ("both", who) and table is not None
+        return Side(weights, table if uses else None, args.keep in ("both", who), probe)
+
+    base = side(parse_weights(args.base), "base")
     starts = openings(game, args.openings, args.plies, args.seed)
     for text in args.candidate:
-        weights = parse_weights(text)
-        points = 0.0
-        margin = 0
-        for start in starts:
-            for m in (play(game, weights, base, start, args.depth), -play(game, base, weights, start, args.depth)):
-                points += 1.0 if m > 0 else 0.5 if m == 0 else 0.0
-                margin += m
-        games = 2 * len(starts)
+        candidate = side(parse_weights(text), "candidate")
+        results: list[int] = []
+        for k, start in enumerate(starts):
+            results.append(play(game, (candidate, base), start, args.depth, args.seconds))
+            results.append(-play(game, (base, candidate), start, args.depth, args.seconds))
+            if args.seconds:
+                print(f"  opening {k + 1}: {results[-2]:+d} {results[-1]:+d}", flush=True)
+        points = [1.0 if m > 0 else 0.5 if m == 0 else 0.0 for m in results]
+        games = len(points)
+        wins, draws = points.count(1.0), points.count(0.5)
+        spread = 1.96 * statistics.pstdev(points) / math.sqrt(games)
         print(
-            f"{text or 'margin'} vs {args.base or 'margin'}: {points / games:.1%} of {games}, mean margin {margin / games:+.2f}"
+            f"{text or 'margin'} vs {args.base or 'margin'}: {sum(points) / games:.1%} ± {spread:.1%} of {games} "
+            f"(W-D-L {wins}-{draws}-{games - wins - draws}), mean margin {sum(results) / games:+.2f}",
+            flush=True,
         )
 
 

@@ -6,6 +6,7 @@ at depths 1..5 (deeper in sparse endgames, where repetitions are in reach)."""
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -14,7 +15,7 @@ from mancala.engine.oware import kernels as K
 from mancala.engine.oware import search as S
 from mancala.errors import BadInput
 from mancala.evaluation import EVALUATIONS, GAME_EVALUATIONS
-from mancala.evaluation.oware import DEFAULT, OwareWeights, make_evaluation
+from mancala.evaluation.oware import DEFAULT, OwareWeights, final_value, make_evaluation
 from mancala.games import make_game
 from mancala.games.oware import PRESETS, EndSeeds, GrandSlam, Oware, OwareRules, OwareState, Repetition
 from mancala.players import make_player
@@ -32,7 +33,7 @@ OTHER_RULES = [
     OwareRules(houses=1, seeds=2),
 ]
 #: evaluation weights with every term on (the default may leave some off)
-ALL_TERMS = OwareWeights(row=0.25, targets=0.5, kroo=1.5)
+ALL_TERMS = OwareWeights(row=0.25, targets=0.5, kroo=1.5, empty=0.75, threat=0.5)
 
 
 def check_position(game: Oware, searcher: S.OwareSearcher, state: OwareState) -> int:
@@ -272,3 +273,136 @@ def test_largest_board_and_most_seeds():
     assert sum(1 for state in random_games(game, 9, 1) if check_position(game, searcher, state) >= 0) > 500
     result = S.search(game, game.initial_state(), None, max_depth=4)
     assert result.depth == 4 and result.move in game.legal_moves(game.initial_state())
+
+
+# --- the endgame table inside the search ---------------------------------------------------------
+
+
+def table_positions(game: Oware, max_seeds: int, count: int, seed: int, least: int = 1) -> list[OwareState]:
+    """``count`` unfinished positions with ``least`` to ``max_seeds`` seeds on the board and no
+    store past half (random houses, stores and side to move), a few with a short history."""
+    rng = random.Random(seed)
+    out: list[OwareState] = []
+    total = game.rules.total
+    while len(out) < count:
+        seeds = rng.randint(least, max_seeds)
+        houses = [0] * (2 * game.rules.houses)
+        for _ in range(seeds):
+            houses[rng.randrange(len(houses))] += 1
+        south = rng.randint(total - seeds - total // 2, total // 2)
+        state = game.position(houses, (south, total - seeds - south), rng.randint(0, 1))
+        for _ in range(rng.choice([0, 0, 3])):  # a history since the last capture, sometimes
+            if state.finished:
+                break
+            state = game.apply(state, rng.choice(game.legal_moves(state)))
+        if not state.finished and least <= sum(state.houses) <= max_seeds:
+            out.append(state)
+    return out
+
+
+@pytest.mark.parametrize("preset", ["awari", "abapa"])
+def test_the_search_values_table_positions_by_the_table(preset, tmp_path, monkeypatch):
+    """With a table in the search, every position below the root within it is worth the
+    table's value: the root's value is the best of ``exact.move_values`` (the mover's margin
+    after each move, on the engine's scale) at every depth, and its move is one of the best."""
+    from mancala.engine.oware import endgame, exact  # noqa: PLC0415
+
+    monkeypatch.setenv("MANCALA_CACHE_DIR", str(tmp_path))
+    game = Oware(PRESETS[preset])
+    table = endgame.build(game.rules, 8)
+    for state in table_positions(game, 8, 60, seed=len(preset)):
+        values = exact.move_values(game, state, table)
+        assert values is not None
+        best = values[0][1]
+        for depth in (1, 4):
+            result = S.search(game, state, None, max_depth=depth, table=table)
+            assert result.value == final_value(best), game.position_string(state)
+            assert dict(values)[result.move] == best, game.position_string(state)
+            assert result.depth == 1  # every child is finished or in the table: proved at once
+            # the table's values are exact only under split repetition (every child may have ended)
+            labels = ["oware-engine(exact)"] + (["oware-engine(table)"] if preset == "abapa" else [])
+            assert result.algorithm in labels
+
+
+def test_a_table_in_the_search_agrees_with_a_larger_table(tmp_path, monkeypatch):
+    """Just above the table (7 or 8 seeds on a board whose table holds 6) a search with the
+    table that proves its value finds the value of the 8-seed table (the game played to its
+    end, as the tables count it)."""
+    from mancala.engine.oware import endgame, exact  # noqa: PLC0415
+
+    monkeypatch.setenv("MANCALA_CACHE_DIR", str(tmp_path))
+    game = Oware(replace(PRESETS["awari"], stop_at_majority=False))
+    big = endgame.build(game.rules, 8)
+    small = endgame.build(game.rules, 6)  # its tiers read back from the cache
+    proved = 0
+    for state in table_positions(game, 8, 80, seed=3, least=7):
+        result = S.search(game, state, None, max_depth=20, table=small)
+        if result.exact:
+            values = exact.move_values(game, state, big)
+            assert values is not None
+            assert result.value == final_value(values[0][1]), game.position_string(state)
+            assert dict(values)[result.move] == values[0][1], game.position_string(state)
+            proved += 1
+    assert proved >= 8, proved
+
+
+def test_best_uses_the_table_in_its_search(tmp_path, monkeypatch):
+    """``best`` (no depth budget) gives its search the cache's table; ``best:depth=`` does not."""
+    from mancala.engine.oware import endgame, exact  # noqa: PLC0415
+
+    monkeypatch.setenv("MANCALA_CACHE_DIR", str(tmp_path))
+    game = Oware(PRESETS["awari"])
+    endgame.build(game.rules, 4)
+    exact.forget_tables()
+    try:
+        state = game.position([1, 0, 0, 2, 0, 1, 1, 0, 0, 0, 1, 0], (20, 22), 0)  # 6 seeds: above the table
+        player = make_player("best:nodes=5000")
+        player.choose(game, state)
+        searched = S.search(game, state, None, max_nodes=5000, table=exact.table_for(game.rules))
+        assert (player.last.move, player.last.value) == (searched.move, searched.value)
+    finally:
+        exact.forget_tables()
+
+
+def test_a_kept_searcher_keeps_its_table_between_moves():
+    """``keep=True`` searches with the process's searcher: its transposition table still
+    holds the last search, so the same search again is no worse and visits fewer nodes;
+    changing the endgame table in the search empties it."""
+    from mancala.engine.oware import endgame  # noqa: PLC0415
+
+    game = Oware()
+    state = game.apply(game.initial_state(), game.legal_moves(game.initial_state())[3])
+    first = S.search(game, state, None, max_depth=9, keep=True)
+    again = S.search(game, state, None, max_depth=9, keep=True)
+    fresh = S.search(game, state, None, max_depth=9)
+    assert first.value == again.value == fresh.value and again.nodes < first.nodes
+    with S.kept_searcher(game, DEFAULT, None) as kept:
+        assert kept.tkey.any() and kept.ctl[S.C_TB_SEEDS] == -1
+    table = endgame.OwareTable(game.rules, 0, np.zeros(1, dtype=np.int8), np.array([0, 1], dtype=np.int64))
+    with S.kept_searcher(game, DEFAULT, table) as kept:
+        assert not kept.tkey.any() and kept.ctl[S.C_TB_SEEDS] == 0
+
+
+@pytest.mark.parametrize("rules", [PRESETS["abapa"], PRESETS["awari"], *OTHER_RULES[:4]], ids=str)
+def test_the_threat_term_counts_the_best_capture(rules):
+    """The ``threat`` term (kernels and Python alike) is the most seeds one move of the player
+    to move captures, wherever must-feed does not bind (the opponent has seeds)."""
+    from mancala.engine.oware.kernels import threat as kernel_threat  # noqa: PLC0415
+    from mancala.evaluation.oware import threat  # noqa: PLC0415
+
+    game = Oware(rules)
+    rng = random.Random(5)
+    arr = S.rules_array(rules)
+    checked = 0
+    for _ in range(30):
+        state = game.initial_state()
+        while not state.finished:
+            seat = state.seat
+            mine = threat(rules, state.houses, seat)
+            assert kernel_threat(S.state_array(state), arr) == mine
+            if sum(state.row(1 - seat)) > 0 and rules.grand_slam in (GrandSlam.NO_CAPTURE, GrandSlam.CAPTURE_ALL):
+                gains = [game.apply(state, m).last.captured for m in game.legal_moves(state)]
+                assert mine == max(gains), game.position_string(state)
+                checked += 1
+            state = game.apply(state, rng.choice(game.legal_moves(state)))
+    assert checked > 0 or rules.grand_slam not in (GrandSlam.NO_CAPTURE, GrandSlam.CAPTURE_ALL)

@@ -78,14 +78,24 @@ def _oware_best(
     position with at most N seeds on the board is answered from the endgame database in the
     cache (``mancala db build``; :mod:`mancala.engine.oware.exact`): the table's move,
     ``oware-endgame(exact)`` where its values are exact under the rules, else
-    ``oware-endgame(table)``."""
+    ``oware-endgame(table)``; with more seeds the search values every position it reaches
+    within the table by the table (``oware-engine(table)`` once that settles the value)."""
     from mancala.engine.oware import exact  # noqa: PLC0415 (numba loads only when needed)
     from mancala.engine.oware.search import MAX_DEPTH as OWARE_DEPTH  # noqa: PLC0415 (numba loads only when needed)
     from mancala.engine.oware.search import search  # noqa: PLC0415 (numba loads only when needed)
 
-    probe = exact.probe_move if (book and max_depth is None) else None
+    use_table = book and max_depth is None
+    probe = exact.probe_move if use_table else None
+    table = exact.table_for(game.rules) if use_table else None
     result = search(
-        game, state, seconds, max_depth=min(max_depth or OWARE_DEPTH, OWARE_DEPTH), max_nodes=max_nodes, probe=probe
+        game,
+        state,
+        seconds,
+        max_depth=min(max_depth or OWARE_DEPTH, OWARE_DEPTH),
+        max_nodes=max_nodes,
+        probe=probe,
+        table=table,
+        keep=max_depth is None and max_nodes is None,  # a time budget: the last moves' table helps
     )
     if result.algorithm == "oware-endgame(exact)" and not exact.exact_rules(game.rules):
         result = replace(result, algorithm="oware-endgame(table)")

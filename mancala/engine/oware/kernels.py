@@ -88,7 +88,9 @@ REP_NONE = 2
 W_ROW = 0  # seeds in one's own row
 W_TARGETS = 1  # opponent's houses holding 1 or 2 seeds (what a capture would find)
 W_KROO = 2  # a house of 12 seeds or more (a lap that can capture on the way back)
-W_SIZE = 3
+W_EMPTY = 3  # opponent's empty houses (a player with few seeds in play runs out of moves)
+W_THREAT = 4  # the most seeds the player to move can capture with one sowing
+W_SIZE = 5
 #: what a finished game is worth beyond its margin: every win ranks above every estimate
 WIN = 1000.0
 
@@ -325,6 +327,57 @@ def terminal_value(s, rules):
 
 
 @njit(cache=True)
+def threat(s, rules):
+    """The most seeds one sowing of the player to move captures, by counting (no copy of the
+    board): every non-empty house of the mover's row, must-feed aside; a capture of the
+    opponent's whole row counts only under ``capture-all`` grand slams."""
+    n = rules[R_HOUSES]
+    p2 = 2 * n
+    p = s[S_SEAT]
+    lo = (1 - p) * n
+    mask = rules[R_CAPTURE_MASK]
+    cycle = p2 - 1 if rules[R_SKIP_ORIGIN] != 0 else p2
+    row = _row_seeds(s, n, 1 - p)
+    most = 0
+    for h in range(p * n, p * n + n):
+        c = s[h]
+        if c == 0:
+            continue
+        laps = c // cycle
+        rest = c - laps * cycle
+        landing = h + 1 + (c - 1) % cycle
+        if landing >= p2:
+            landing -= p2
+        if not lo <= landing < lo + n:
+            continue
+        taken = 0
+        sown = row + laps * n  # the opponent's row after the sowing
+        for j in range(lo, lo + n):
+            k = j - h - 1
+            if k < 0:
+                k += p2
+            if k < rest:
+                sown += 1
+        i = landing
+        while lo <= i < lo + n:
+            k = i - h - 1
+            if k < 0:
+                k += p2
+            x = s[i] + laps + (1 if k < rest else 0)
+            if x >= 63 or not (mask >> x) & 1:
+                break
+            taken += x
+            i -= 1
+            if rules[R_MULTIPLE] == 0:
+                break
+        if taken == sown and rules[R_GRAND_SLAM] != GS_CAPTURE_ALL:
+            taken = 0
+        if taken > most:
+            most = taken
+    return most
+
+
+@njit(cache=True)
 def heuristic(s, rules, w):
     """The estimate of an unfinished position for the player to move: the store margin plus
     the weighted terms of :class:`mancala.evaluation.oware.OwareWeights` (each "mine minus the
@@ -335,11 +388,13 @@ def heuristic(s, rules, w):
     score = float(s[S_STORE + p] - s[S_STORE + q])
     if w[W_ROW] != 0.0:
         score += w[W_ROW] * (_row_seeds(s, n, p) - _row_seeds(s, n, q))
-    if w[W_TARGETS] != 0.0 or w[W_KROO] != 0.0:
+    if w[W_TARGETS] != 0.0 or w[W_KROO] != 0.0 or w[W_EMPTY] != 0.0:
         mine_t = 0
         theirs_t = 0
         mine_k = 0
         theirs_k = 0
+        mine_e = 0
+        theirs_e = 0
         for k in range(n):
             a = s[p * n + k]
             b = s[q * n + k]
@@ -351,8 +406,15 @@ def heuristic(s, rules, w):
                 mine_k += 1
             if b >= 12:
                 theirs_k += 1
+            if b == 0:
+                mine_e += 1
+            if a == 0:
+                theirs_e += 1
         score += w[W_TARGETS] * (mine_t - theirs_t)
         score += w[W_KROO] * (mine_k - theirs_k)
+        score += w[W_EMPTY] * (mine_e - theirs_e)
+    if w[W_THREAT] != 0.0:
+        score += w[W_THREAT] * threat(s, rules)
     return score
 
 

@@ -35,25 +35,33 @@ moves of the ply, the history heuristic.  After the first move a node searches t
 with a null window (principal variation search) and again in full only when one is better;
 the values stay those of plain alpha-beta.
 
-Endgame databases.  :data:`ENDGAME_PROBE` (or :func:`search`'s ``probe``) is the hook an
-exact endgame table can fill: a callable ``probe(game, state) -> (move, value) | None``
-asked at the root before any search (its value counts as exact).  An in-tree probe belongs
-in :func:`negamax` where the comment ``endgame hook`` stands: a compiled lookup there, for
-positions with few seeds on the board.
+Endgame databases.  :data:`ENDGAME_PROBE` (or :func:`search`'s ``probe``) is asked at the
+root before any search: a callable ``probe(game, state) -> (move, value) | None`` (its value
+counts as exact).  Inside the search, a table given to :func:`search` (``table=``, or
+:meth:`OwareSearcher.use_table`) values every position below the root with at most its
+seeds on the board (:func:`table_value`: the stores' margin plus the table's margin from the
+board, as :func:`mancala.engine.oware.exact.move_values` counts it), a compiled lookup into
+its arrays; such a value counts as exact (the search stops deepening once every line ends
+in the table or the game's end), labelled ``oware-engine(table)`` where the rules' own-row
+repetition makes the table an estimate.
 """
 
 from __future__ import annotations
 
+import threading
 import time
-from typing import Callable, Optional
+from contextlib import contextmanager
+from typing import Callable, Iterator, Optional
 
 import numba
 import numpy as np
 from numba import njit
 
 from mancala.engine.oware import kernels as K
+from mancala.engine.oware.endgame import MISSING, OwareTable
+from mancala.engine.oware.index import BINOM
 from mancala.errors import BadInput
-from mancala.evaluation.oware import DEFAULT, OwareWeights, final_value
+from mancala.evaluation.oware import DEFAULT, WIN, OwareWeights, final_value
 from mancala.games.oware import EndSeeds, GrandSlam, Oware, OwareMove, OwareRules, OwareState, Repetition
 from mancala.search.core import SearchResult
 
@@ -73,8 +81,14 @@ C_USE_TT = 6  # 1: use the transposition table (0: plain alpha-beta, for tests)
 C_PATH_KEYS = 7  # 1: table keys include the history since the last capture
 C_BASE = 8  # history index of the root position
 C_PVS = 9  # 1: principal variation search (null windows after the first move)
-C_SIZE = 10
+C_TB_SEEDS = 10  # the endgame table's most seeds on the board (-1: no table in the search)
+C_TB_HITS = 11  # positions valued by the endgame table
+C_ROOTFIRST = 12  # a root move to search first (the last iteration's best; -1: none)
+C_SIZE = 13
 CHECK_EVERY = 1024
+
+#: :func:`table_value`'s "not in the table"
+NO_VALUE = 1e18
 
 # table entry flags
 EXACT, LOWER, UPPER = 0, 1, 2
@@ -248,6 +262,42 @@ def now() -> float:
 
 
 @njit(cache=True)
+def table_value(s, rules, tbv, tbo, most):
+    """The endgame table's value of the unfinished position ``s`` for the player to move, on
+    the search's scale (:func:`mancala.evaluation.oware.final_value` of the stores' margin
+    plus what the table gives the mover from the board, as
+    :func:`mancala.engine.oware.exact.move_values` counts it), or :data:`NO_VALUE` when the
+    board holds more than ``most`` seeds.  ``tbv`` and ``tbo`` are an
+    :class:`~mancala.engine.oware.endgame.OwareTable`'s values and offsets."""
+    n = rules[K.R_HOUSES]
+    p2 = 2 * n
+    seeds = 0
+    for i in range(p2):
+        seeds += s[i]
+    if seeds > most:
+        return NO_VALUE
+    seat = s[K.S_SEAT]
+    # the rank (index.rank) of the board seen from the mover (endgame.normalise: its row first)
+    r = np.int64(0)
+    prefix = 0
+    for j in range(p2 - 1):
+        i = j + seat * n
+        if i >= p2:
+            i -= p2
+        prefix += s[i]
+        r += BINOM[prefix + j, j + 1]
+    v = np.int64(tbv[tbo[seeds] + r])
+    if v == MISSING:
+        return NO_VALUE
+    m = s[K.S_STORE + seat] - s[K.S_STORE + 1 - seat] + v
+    if m > 0:
+        return WIN + m
+    if m < 0:
+        return m - WIN
+    return 0.0
+
+
+@njit(cache=True)
 def negamax(
     s,
     ply,
@@ -273,6 +323,8 @@ def negamax(
     ws,
     ctl,
     deadline,
+    tbv,
+    tbo,
 ):
     """The value of ``s`` (history entry ``ctl[C_BASE] + ply``) for the player to move,
     searched ``depth`` plies (fail-soft)."""
@@ -285,7 +337,11 @@ def negamax(
         return 0.0
     if s[K.S_FINISHED] != 0:
         return K.terminal_value(s, rules)
-    # endgame hook: an exact database lookup for positions with few seeds would go here
+    if ply > 0 and ctl[C_TB_SEEDS] >= 0:
+        v = table_value(s, rules, tbv, tbo, ctl[C_TB_SEEDS])
+        if v != NO_VALUE:
+            ctl[C_TB_HITS] += 1
+            return v
     if depth <= 0:
         ctl[C_HEUR] += 1
         return K.heuristic(s, rules, w)
@@ -324,7 +380,9 @@ def negamax(
     for k in range(count):
         c = children[k]
         house = moves[k]
-        if house == ttmove:
+        if ply == 0 and house == ctl[C_ROOTFIRST]:
+            scores[k] = 2e18
+        elif house == ttmove:
             scores[k] = 1e18
         elif c[K.S_FINISHED] != 0:
             scores[k] = -K.terminal_value(c, rules) * 1e6
@@ -368,17 +426,17 @@ def negamax(
                 # with a null window above ``a``; search it again in full only if it is better
                 v = -negamax(
                     c, ply + 1, depth - 1, -np.nextafter(a, np.inf), -a, rules, w, z, tkey, tval, tdat, hpos, hkey,
-                    hlo, hset, ch, mv, ck, sc, kill, hist, ws, ctl, deadline,
+                    hlo, hset, ch, mv, ck, sc, kill, hist, ws, ctl, deadline, tbv, tbo,
                 )  # fmt: skip
                 if v > a and v < beta and ctl[C_ABORT] == 0:
                     v = -negamax(
                         c, ply + 1, depth - 1, -beta, -a, rules, w, z, tkey, tval, tdat, hpos, hkey, hlo, hset, ch, mv,
-                        ck, sc, kill, hist, ws, ctl, deadline,
+                        ck, sc, kill, hist, ws, ctl, deadline, tbv, tbo,
                     )  # fmt: skip
             else:
                 v = -negamax(
                     c, ply + 1, depth - 1, -beta, -a, rules, w, z, tkey, tval, tdat, hpos, hkey, hlo, hset, ch, mv, ck,
-                    sc, kill, hist, ws, ctl, deadline,
+                    sc, kill, hist, ws, ctl, deadline, tbv, tbo,
                 )  # fmt: skip
         if ctl[C_ABORT] != 0:
             return 0.0
@@ -410,7 +468,7 @@ def negamax(
 
 
 @njit(cache=True)
-def search_root(s, depth, rules, w, z, tkey, tval, tdat, hpos, hkey, ctl, deadline):
+def search_root(s, depth, rules, w, z, tkey, tval, tdat, hpos, hkey, ctl, deadline, tbv, tbo):
     """Search ``s`` to ``depth`` plies; returns its value for the player to move (the best
     move is left in ``ctl[C_ROOTMOVE]``, ``ctl[C_ABORT]`` says if it stopped).  ``hpos`` and
     ``hkey`` hold the game's history since the last capture in rows ``0..ctl[C_BASE]`` (the
@@ -435,7 +493,7 @@ def search_root(s, depth, rules, w, z, tkey, tval, tdat, hpos, hkey, ctl, deadli
     big = np.float64(np.inf)
     return negamax(
         s, zero, np.int64(depth), -big, big, rules, w, z, tkey, tval, tdat, hpos, hkey, hlo, hset, ch, mv, ck, sc,
-        kill, hist, ws, ctl, deadline,
+        kill, hist, ws, ctl, deadline, tbv, tbo,
     )  # fmt: skip
 
 
@@ -467,6 +525,31 @@ class OwareSearcher:
         self.ctl[C_USE_TT] = int(use_table)
         self.ctl[C_PATH_KEYS] = int(path_keys)
         self.ctl[C_PVS] = int(pvs)
+        self.ctl[C_TB_SEEDS] = -1
+        self.tbv = np.zeros(1, dtype=np.int8)
+        self.tbo = np.zeros(2, dtype=np.int64)
+        #: the endgame table the kept searcher's entries were found with (:func:`kept_searcher`)
+        self.kept_table: OwareTable | None = None
+
+    def use_table(self, table: OwareTable | None) -> None:
+        """Value every position below the root with at most ``table.max_seeds`` seeds on the
+        board by the endgame table (an exact value: :func:`table_value`); None: no table.
+        The table must be one of this game's rules (:func:`mancala.engine.oware.exact.table_for`)."""
+        if table is None:
+            self.ctl[C_TB_SEEDS] = -1
+            self.tbv = np.zeros(1, dtype=np.int8)
+            self.tbo = np.zeros(2, dtype=np.int64)
+            return
+        if table.rules.houses != self.houses:
+            raise BadInput(f"an endgame table of {table.rules.houses} houses a side on a board of {self.houses}")
+        self.ctl[C_TB_SEEDS] = table.max_seeds
+        self.tbv = table.values
+        self.tbo = table.offsets
+
+    @property
+    def table_hits(self) -> int:
+        """Positions valued by the endgame table so far (every search of this searcher)."""
+        return int(self.ctl[C_TB_HITS])
 
     @property
     def nodes(self) -> int:
@@ -494,16 +577,19 @@ class OwareSearcher:
         return position_moves(state_array(state), self.rules, self.z, hpos, hkey)
 
     def run(
-        self, state: OwareState, depth: int, deadline: float = 0.0, node_limit: int = 0
+        self, state: OwareState, depth: int, deadline: float = 0.0, node_limit: int = 0, first: int = -1
     ) -> tuple[float, int, bool, bool]:
-        """One fixed-depth search: (value, best house, complete, exact)."""
+        """One fixed-depth search: (value, best house, complete, exact).  ``first``: a house
+        to search first at the root (-1: the table's move order).  A search stopped by the
+        budget returns the best house among the root moves it searched in full (-1: none)."""
         hpos, hkey = self.history(state)
+        self.ctl[C_ROOTFIRST] = first
         self.ctl[C_BASE] = len(hkey) - (MAX_DEPTH + 2) - 1
         self.ctl[C_HEUR] = 0
         self.ctl[C_LIMIT] = node_limit
         value = search_root(
             state_array(state), depth, self.rules, self.weights, self.z, self.tkey, self.tval, self.tdat, hpos, hkey,
-            self.ctl, deadline,
+            self.ctl, deadline, self.tbv, self.tbo,
         )  # fmt: skip
         return float(value), int(self.ctl[C_ROOTMOVE]), not self.ctl[C_ABORT], self.ctl[C_HEUR] == 0
 
@@ -538,6 +624,35 @@ class OwareSearcher:
         return tuple(moves)
 
 
+_KEPT: dict[tuple, OwareSearcher] = {}
+_KEPT_LOCK = threading.Lock()
+
+
+@contextmanager
+def kept_searcher(game: Oware, weights: OwareWeights, table: OwareTable | None) -> Iterator[OwareSearcher]:
+    """The process's searcher of these rules and weights, its transposition table kept from
+    search to search (keys hold the ply, the stores and the path since the last capture, so
+    an entry of an earlier move is still right), emptied when the table in its search changes.
+    A fresh searcher when another thread holds the kept one."""
+    if not _KEPT_LOCK.acquire(blocking=False):
+        yield OwareSearcher(game, weights)
+        return
+    try:
+        key = (game.rules, weights)
+        searcher = _KEPT.get(key)
+        if searcher is None:
+            _KEPT.clear()  # one kept table a process (24 MB)
+            searcher = _KEPT[key] = OwareSearcher(game, weights)
+            searcher.kept_table = table
+        elif searcher.kept_table is not table:
+            searcher.tkey[:] = 0
+            searcher.kept_table = table
+        searcher.use_table(table)
+        yield searcher
+    finally:
+        _KEPT_LOCK.release()
+
+
 _WARM: list[bool] = []
 
 
@@ -570,13 +685,25 @@ def search(
     weights: OwareWeights = DEFAULT,
     searcher: OwareSearcher | None = None,
     probe: Optional[Callable[[Oware, OwareState], Optional[tuple[OwareMove, float]]]] = None,
+    table: OwareTable | None = None,
+    keep: bool = False,
     clock: Callable[[], float] = time.perf_counter,
 ) -> SearchResult:
     """Iterative deepening: depth 1, 2, ... up to ``max_depth`` plies while the budget lasts
     (``seconds`` of wall time, ``max_nodes`` nodes; None: no limit).  Returns the last
     complete iteration (depth 1 always completes) with the root value for the player to
     move; stops early once a search met only finished games (its value is then exact).
-    ``probe`` (default :data:`ENDGAME_PROBE`) is asked first for an exact answer."""
+    ``probe`` (default :data:`ENDGAME_PROBE`) is asked first for an exact answer; ``table``
+    (an endgame table of the game's rules) values every position below the root within it
+    (:meth:`OwareSearcher.use_table`; a ``searcher`` given keeps its own otherwise).  ``keep``
+    (without a ``searcher``): search with the process's kept searcher (:func:`kept_searcher`),
+    whose transposition table still holds the last moves' searches."""
+    if keep and searcher is None:
+        with kept_searcher(game, weights, table) as kept:
+            return search(
+                game, state, seconds, max_depth=max_depth, max_nodes=max_nodes, weights=weights, searcher=kept,
+                probe=probe, table=table, clock=clock,
+            )  # fmt: skip
     if not 1 <= max_depth <= MAX_DEPTH:
         raise BadInput(f"Oware search depth must be 1..{MAX_DEPTH}, got {max_depth}")
     if not supports(game.rules):
@@ -591,7 +718,10 @@ def search(
     warm_up()  # compiles or loads numba's cache on first use (microseconds later): not counted
     start = clock()
     searcher = searcher or OwareSearcher(game, weights)
+    if table is not None:
+        searcher.use_table(table)
     nodes_at_start = searcher.nodes
+    hits_at_start = searcher.table_hits
     best: tuple | None = None
     for depth in range(1, max_depth + 1):
         deadline = 0.0
@@ -605,8 +735,12 @@ def search(
                 limit = nodes_at_start + max_nodes
                 if searcher.nodes >= limit:
                     break
-        value, house, complete, exact = searcher.run(state, depth, deadline, limit)
+        value, house, complete, exact = searcher.run(state, depth, deadline, limit, best[1] if best else -1)
         if not complete:
+            if best is not None and house >= 0:
+                # the stopped iteration searched the last best move first: once that one was
+                # searched in full, any move it preferred was proved better: play that one
+                best = (best[0], house, best[2], best[3])
             break
         best = (value, house, depth, exact)
         if exact:
@@ -616,11 +750,16 @@ def search(
     move = OwareMove(house, game.rules.houses)
     if move not in game.legal_moves(state):  # cannot happen: the house came from the kernels' move list
         raise RuntimeError(f"Oware engine returned an illegal house {house}")
+    label = f"depth {depth}"
+    if exact:
+        # table values are exact only where a repetition splits the board (exact.exact_rules)
+        by_table = searcher.table_hits > hits_at_start and game.rules.repetition is not Repetition.SPLIT
+        label = "table" if by_table else "exact"
     return SearchResult(
         move,
         value + 0.0,  # negamax's -0.0 shown as 0
         searcher.line(state, move, depth),
         searcher.nodes - nodes_at_start,
         depth,
-        f"oware-engine({'exact' if exact else f'depth {depth}'})",
+        f"oware-engine({label})",
     )
