@@ -93,36 +93,55 @@ def main() -> None:
                 assert data == reference, f"{name}: the file differs from the first build's"
                 times[name].append(seconds)
                 print(f"round {r + 1} {name}: {seconds:.2f} s  (load {os.getloadavg()[0]:.2f})", flush=True)
-        best = {name: min(t) for name, t in times.items()}
+        best = {name: min(t) for name, t in times.items() if t}
         print()
-        print(f"{'build':<18}{'min s':>8}{'median s':>10}{'positions/s':>14}{'per worker':>12}")
-        for name, t in times.items():
-            workers = 2 if "2" in name else 1
-            rate = entries / best[name]
-            print(f"{name:<18}{best[name]:>8.2f}{statistics.median(t):>10.2f}{rate:>14,.0f}{rate / workers:>12,.0f}")
-        print("every file byte for byte the same: yes")
-        print(
-            f"Ray overhead at 1 core:  {best['Ray 1 worker'] / best['single 1 thread']:.2f}x the single machine's time"
-        )
-        print(f"Ray overhead at 2 cores: {best['Ray 2 workers'] / best['single 2 threads']:.2f}x (goal: at most 1.20)")
-        print(f"Ray 2 workers against 1: {best['Ray 1 worker'] / best['Ray 2 workers']:.2f}x faster")
+        if args.rounds > 0:
+            summarise(times, best, entries)
         if args.proof:
-            proof_game = make_game(args.proof)
-            state = proof_game.initial_state()
-            os.environ["MANCALA_BUILD_THREADS"] = "2"
-            began = time.perf_counter()
-            alone = solver.solve(proof_game, state, progress=False)
-            t_alone = time.perf_counter() - began
-            split = distributed.solve_on_ray(ray, proof_game, state)
-            assert split.value == alone.value
-            print(
-                f"proof of {args.proof}: value {alone.value:+d}; one machine, 2 threads: {t_alone:.2f} s, "
-                f"{alone.proof_nodes:,} nodes in the proof; Ray, 2 workers: {split.seconds:.2f} s "
-                f"({split.setup_seconds:.2f} s database and first guess), {split.nodes:,} nodes, "
-                f"{split.tasks} passes: {t_alone / split.seconds:.2f}x"
-            )
+            while len(nodes) < 2:
+                nodes.append(cluster.add_node(num_cpus=1))
+                cluster.wait_for_nodes()
+            prove(ray, args.proof)
     ray.shutdown()
     cluster.shutdown()
+
+
+def summarise(times: dict, best: dict, entries: int) -> None:
+    """The builds' table and ratios."""
+    print(f"{'build':<18}{'min s':>8}{'median s':>10}{'positions/s':>14}{'per worker':>12}")
+    for name, t in times.items():
+        workers = 2 if "2" in name else 1
+        rate = entries / best[name]
+        print(f"{name:<18}{best[name]:>8.2f}{statistics.median(t):>10.2f}{rate:>14,.0f}{rate / workers:>12,.0f}")
+    print("every file byte for byte the same: yes")
+    print(f"Ray overhead at 1 core:  {best['Ray 1 worker'] / best['single 1 thread']:.2f}x the single machine's time")
+    print(f"Ray overhead at 2 cores: {best['Ray 2 workers'] / best['single 2 threads']:.2f}x (goal: at most 1.20)")
+    print(f"Ray 2 workers against 1: {best['Ray 1 worker'] / best['Ray 2 workers']:.2f}x faster")
+
+
+def prove(ray, spec: str) -> None:
+    """One machine's solve against the proof on the cluster, each from a fresh engine (no
+    table left from the other) and a fresh cache (each builds its database)."""
+    from mancala.engine import engine  # noqa: PLC0415
+
+    game = make_game(spec)
+    state = game.initial_state()
+    os.environ["MANCALA_BUILD_THREADS"] = "2"
+    os.environ["MANCALA_CACHE_DIR"] = tempfile.mkdtemp(prefix="bench-one-")
+    engine.reset()
+    began = time.perf_counter()
+    alone = solver.solve(game, state, progress=False)
+    t_alone = time.perf_counter() - began
+    os.environ["MANCALA_CACHE_DIR"] = tempfile.mkdtemp(prefix="bench-ray-")
+    engine.reset()
+    split = distributed.solve_on_ray(ray, game, state)
+    assert split.value == alone.value
+    print(
+        f"proof of {spec}: value {alone.value:+d}; one machine, 2 threads: {t_alone:.2f} s "
+        f"({alone.setup_seconds:.2f} s database), {alone.proof_nodes:,} nodes in the proof; "
+        f"Ray, 2 workers: {split.seconds:.2f} s ({split.setup_seconds:.2f} s database and first guess), "
+        f"{split.nodes:,} nodes, {split.tasks} passes: {t_alone / split.seconds:.2f}x"
+    )
 
 
 if __name__ == "__main__":
