@@ -102,6 +102,25 @@ def db_get(dbv, idx, s, bits):
     return 2 * ((w >> (bit & 7)) & ((1 << bits) - 1)) - s
 
 
+@njit(cache=True)
+def pack_level(cur, packed, start, s, bits):
+    """Pack the solved level ``s`` (signed values ``cur``, entries from ``start`` on) into
+    ``packed`` (zero there before; levels are packed in order, one thread).  Returns the
+    number of entries that were not solved or not a possible value (0 when sound)."""
+    bad = 0
+    for j in range(cur.shape[0]):
+        v = np.int64(cur[j])
+        if v < -s or v > s or (v + s) % 2 != 0:
+            bad += 1
+            continue
+        bit = (start + j) * bits
+        i = bit >> 3
+        w = ((v + s) // 2) << (bit & 7)
+        packed[i] |= np.uint8(w & 0xFF)
+        packed[i + 1] |= np.uint8(w >> 8)
+    return bad
+
+
 def default_seeds(pits: int, total: int | None = None) -> int:
     """K for a board of ``pits`` a side: ``$MANCALA_ENDGAME_SEEDS`` if set, else the largest K
     within :data:`DEFAULT_ENTRIES` entries (a build of about half a second), at most ``total``."""
@@ -195,6 +214,91 @@ def _unpack(values, offsets, bits, out):
             out[idx] = db_get(values, idx, s, bits)
 
 
+@njit(cache=True)
+def _over_value(b, child, rules, n):
+    """The value of ``b`` for its mover when the game is over there: the sweep's margin."""
+    for i in range(2 * n + 2):
+        child[i] = b[i]
+    sweep(child, rules)
+    return child[n] - child[2 * n + 1]
+
+
+@njit(cache=True)
+def _play(b, move, child, rules, n):
+    """Play ``move`` of ``b`` into ``child``: (status, the mover's gain), the child's stores
+    emptied (a database position's stores never matter)."""
+    st = make_move(b, move, child, rules, 0)
+    gain = child[n] - child[2 * n + 1] if st != PASS else child[2 * n + 1] - child[n]
+    child[n] = 0
+    child[2 * n + 1] = 0
+    return st, gain
+
+
+@njit(cache=True)
+def _solve(ply, boards, mbuf, rules, level, cur, packed, bits, offsets, comp):
+    """The database value of ``boards[ply]``, a position of level ``level``: read from the
+    scratch ``cur``, or solved (and stored there) when unknown; its children of smaller
+    levels are read from the packed lower levels."""
+    b = boards[ply]
+    n = rules[R_PITS]
+    r = rank(b, n, level, comp)
+    if cur[r] != UNKNOWN:
+        return np.int64(cur[r])
+    child = boards[ply + 1]
+    if is_over(b, rules, 1):
+        best = _over_value(b, child, rules, n)
+    else:
+        mv = mbuf[ply]
+        cnt = gen_moves(b, rules, mv)
+        best = -(1 << 30)
+        for k in range(cnt):
+            st = make_move(b, mv[k], child, rules, 0)
+            gain = child[n] - child[2 * n + 1] if st != PASS else child[2 * n + 1] - child[n]
+            child[n] = 0
+            child[2 * n + 1] = 0
+            if st >= OVER:
+                v = gain
+            else:
+                cs = board_seeds(child, n)
+                if cs != level:  # a smaller level: read at once
+                    w = db_get(packed, offsets[cs] + rank(child, n, cs, comp), cs, bits)
+                else:
+                    w = _solve(ply + 1, boards, mbuf, rules, level, cur, packed, bits, offsets, comp)
+                v = gain + w if st == EXTRA else gain - w
+            if v > best:
+                best = v
+    cur[r] = best
+    return best
+
+
+@njit(cache=True, nogil=True)
+def fill(seeds, parts, count, boards, mbuf, rules, cur, packed, bits, offsets, comp):
+    """Solve up to ``count`` positions of level ``seeds`` (scratch ``cur``; the smaller
+    levels packed in ``packed``), from composition ``parts`` on (advanced in place).
+    Returns (positions done, 1 when the level is complete)."""
+    n = rules[R_PITS]
+    p = 2 * n
+    done = 0
+    b = boards[0]
+    while done < count:
+        for j in range(p):
+            b[j if j < n else j + 1] = parts[j]
+        b[n] = 0
+        b[2 * n + 1] = 0
+        _solve(np.int64(0), boards, mbuf, rules, np.int64(seeds), cur, packed, bits, offsets, comp)
+        done += 1
+        j = p - 1
+        while j >= 1 and parts[j] == 0:
+            j -= 1
+        if j == 0:
+            return done, 1
+        v = parts[j]
+        parts[j] = 0
+        parts[j - 1] += 1
+        parts[p - 1] = v - 1
+    return done, 0
+
+
 # --- shards: a level split into parts that share no work --------------------------------------
 #
 # A move that keeps its level sows only inside the mover's row (reaching the opponent's row
@@ -276,26 +380,6 @@ def _local_board(li, b, n, s, a, comp):
     _row_unrank(li % per, b, n + 1, n, s - x, comp)
     b[n] = 0
     b[2 * n + 1] = 0
-
-
-@njit(cache=True)
-def _over_value(b, child, rules, n):
-    """The value of ``b`` for its mover when the game is over there: the sweep's margin."""
-    for i in range(2 * n + 2):
-        child[i] = b[i]
-    sweep(child, rules)
-    return child[n] - child[2 * n + 1]
-
-
-@njit(cache=True)
-def _play(b, move, child, rules, n):
-    """Play ``move`` of ``b`` into ``child``: (status, the mover's gain), the child's stores
-    emptied (a database position's stores never matter)."""
-    st = make_move(b, move, child, rules, 0)
-    gain = child[n] - child[2 * n + 1] if st != PASS else child[2 * n + 1] - child[n]
-    child[n] = 0
-    child[2 * n + 1] = 0
-    return st, gain
 
 
 @njit(cache=True)
@@ -528,6 +612,7 @@ def build(
     if base is not None and base.seeds < k and base.bits == bits:
         values[: base.values.size - 1] = base.values[:-1]
         first = base.seeds + 1
+    depth = 64 + k * 2 * n * n
     bar = None
     console = terminal_console() if progress else None
     if console is not None:
@@ -549,27 +634,28 @@ def build(
         )
         bar.start()
         task = bar.add_task("db", total=total, k=k, completed=int(offsets[first]))
+    chunk = BUILD_CHUNK
     workers = build_threads()
     try:
         for s in range(first, k + 1):
-            # the level's shards share no work: each gets its scratch, cut into jobs of
-            # BUILD_CHUNK positions shared out between the threads (each with its own stacks)
-            shards = {a: np.full(shard_size(n, s, a), UNKNOWN, dtype=np.int8) for a in level_shards(s)}
-            jobs = [
-                (a, r, min(BUILD_CHUNK, cur.size - r))
-                for a, cur in shards.items()
-                for r in range(0, cur.size, BUILD_CHUNK)
-            ]
+            size = int(offsets[s + 1] - offsets[s])
+            cur = np.full(size, UNKNOWN, dtype=np.int8)  # this level, solved, then packed
+            # the level's positions in chunks of consecutive ranks, shared out between
+            # the workers (each with its own stacks); two workers may meet on the same
+            # unsolved position and both solve it: same value, a harmless race
+            jobs = [(r, min(chunk, size - r)) for r in range(0, size, chunk)]
             lock = threading.Lock()
             failure: list = []
 
             def work(
                 s: int = s,
-                shards: dict = shards,
+                cur: np.ndarray = cur,
                 jobs: list = jobs,
                 lock: threading.Lock = lock,
                 failure: list = failure,
             ) -> None:  # this level's, bound now
+                boards = np.zeros((depth, 2 * n + 2), dtype=np.int64)
+                mbuf = np.zeros((depth, 2 * n), dtype=np.int64)
                 try:
                     while True:
                         with lock:
@@ -578,30 +664,28 @@ def build(
                             if cancel is not None and cancel.is_set():
                                 failure.append(KeyboardInterrupt())
                                 return
-                            a, start, count = jobs.pop(0)
-                        solve_shard_kernel(
-                            rules_arr, np.int64(s), np.int64(a), values, bits, offsets, comp, shards[a], start, count
-                        )
+                            start, count = jobs.pop(0)
+                        parts = unrank(start, 2 * n, s, comp)
+                        done, _ = fill(s, parts, count, boards, mbuf, rules_arr, cur, values, bits, offsets, comp)
                         if bar is not None:
                             with lock:
-                                bar.advance(task, count)
+                                bar.advance(task, int(done))
                 except BaseException as e:  # pragma: no cover - surfaced below
                     failure.append(e)
 
             if workers == 1 or len(jobs) == 1:
                 work()
             else:
-                threads = [threading.Thread(target=work, daemon=True) for _ in range(min(workers, len(jobs)))]
+                threads = [threading.Thread(target=work, daemon=True) for _ in range(workers)]
                 for t in threads:
                     t.start()
                 for t in threads:
                     t.join()
             if failure:
                 raise failure[0]
-            for a, cur in shards.items():
-                if pack_shard(cur, values, offsets[s], n, s, a, comp, bits):  # pragma: no cover - a bug, never data
-                    raise RuntimeError(f"endgame database build: level {s} has unsolved entries")
-            del shards
+            if pack_level(cur, values, int(offsets[s]), s, bits):  # pragma: no cover - a bug, never data
+                raise RuntimeError(f"endgame database build: level {s} has unsolved entries")
+            del cur
     finally:
         if bar is not None:
             bar.stop()
