@@ -235,13 +235,15 @@ def _play(b, move, child, rules, n):
 
 
 @njit(cache=True)
-def _solve(ply, boards, mbuf, rules, level, cur, packed, bits, offsets, comp):
+def _solve(ply, boards, mbuf, rules, level, a, cur, packed, bits, offsets, comp):
     """The database value of ``boards[ply]``, a position of level ``level``: read from the
     scratch ``cur``, or solved (and stored there) when unknown; its children of smaller
-    levels are read from the packed lower levels."""
+    levels are read from the packed lower levels.  ``cur`` holds the whole level by rank
+    when ``a`` is -1 (the single-machine build), else shard ``(level, a)`` by its own index
+    (see "shards" below)."""
     b = boards[ply]
     n = rules[R_PITS]
-    r = rank(b, n, level, comp)
+    r = rank(b, n, level, comp) if a < 0 else _local_index(b, n, level, a, comp)
     if cur[r] != UNKNOWN:
         return np.int64(cur[r])
     child = boards[ply + 1]
@@ -252,10 +254,7 @@ def _solve(ply, boards, mbuf, rules, level, cur, packed, bits, offsets, comp):
         cnt = gen_moves(b, rules, mv)
         best = -(1 << 30)
         for k in range(cnt):
-            st = make_move(b, mv[k], child, rules, 0)
-            gain = child[n] - child[2 * n + 1] if st != PASS else child[2 * n + 1] - child[n]
-            child[n] = 0
-            child[2 * n + 1] = 0
+            st, gain = _play(b, mv[k], child, rules, n)
             if st >= OVER:
                 v = gain
             else:
@@ -263,7 +262,7 @@ def _solve(ply, boards, mbuf, rules, level, cur, packed, bits, offsets, comp):
                 if cs != level:  # a smaller level: read at once
                     w = db_get(packed, offsets[cs] + rank(child, n, cs, comp), cs, bits)
                 else:
-                    w = _solve(ply + 1, boards, mbuf, rules, level, cur, packed, bits, offsets, comp)
+                    w = _solve(ply + 1, boards, mbuf, rules, level, a, cur, packed, bits, offsets, comp)
                 v = gain + w if st == EXTRA else gain - w
             if v > best:
                 best = v
@@ -285,7 +284,7 @@ def fill(seeds, parts, count, boards, mbuf, rules, cur, packed, bits, offsets, c
             b[j if j < n else j + 1] = parts[j]
         b[n] = 0
         b[2 * n + 1] = 0
-        _solve(np.int64(0), boards, mbuf, rules, np.int64(seeds), cur, packed, bits, offsets, comp)
+        _solve(np.int64(0), boards, mbuf, rules, np.int64(seeds), np.int64(-1), cur, packed, bits, offsets, comp)
         done += 1
         j = p - 1
         while j >= 1 and parts[j] == 0:
@@ -382,40 +381,6 @@ def _local_board(li, b, n, s, a, comp):
     b[2 * n + 1] = 0
 
 
-@njit(cache=True)
-def _solve_in_shard(ply, boards, mbuf, rules, s, a, cur, packed, bits, offsets, comp):
-    """The database value of ``boards[ply]``, a position of shard ``(s, a)``: read from the
-    shard's scratch ``cur`` or solved there; smaller levels read from the packed ``packed``.
-    The same recursion as :func:`mancala.engine.endgame._solve`, indexed by the shard."""
-    b = boards[ply]
-    n = rules[R_PITS]
-    li = _local_index(b, n, s, a, comp)
-    if cur[li] != UNKNOWN:
-        return np.int64(cur[li])
-    child = boards[ply + 1]
-    if is_over(b, rules, 1):
-        best = _over_value(b, child, rules, n)
-    else:
-        mv = mbuf[ply]
-        cnt = gen_moves(b, rules, mv)
-        best = -(1 << 30)
-        for k in range(cnt):
-            st, gain = _play(b, mv[k], child, rules, n)
-            if st >= OVER:
-                v = gain
-            else:
-                cs = board_seeds(child, n)
-                if cs != s:
-                    w = db_get(packed, offsets[cs] + rank(child, n, cs, comp), cs, bits)
-                else:
-                    w = _solve_in_shard(ply + 1, boards, mbuf, rules, s, a, cur, packed, bits, offsets, comp)
-                v = gain + w if st == EXTRA else gain - w
-            if v > best:
-                best = v
-    cur[li] = best
-    return best
-
-
 @njit(cache=True, nogil=True)
 def solve_shard_kernel(rules, s, a, packed, bits, offsets, comp, cur, first, count):
     """Solve the positions ``first .. first + count - 1`` of shard ``(s, a)`` (by their index
@@ -430,9 +395,7 @@ def solve_shard_kernel(rules, s, a, packed, bits, offsets, comp, cur, first, cou
     for li in range(first, first + count):
         if cur[li] == UNKNOWN:
             _local_board(li, boards[0], n, s, a, comp)
-            _solve_in_shard(
-                np.int64(0), boards, mbuf, rules, np.int64(s), np.int64(a), cur, packed, bits, offsets, comp
-            )
+            _solve(np.int64(0), boards, mbuf, rules, np.int64(s), np.int64(a), cur, packed, bits, offsets, comp)
     return count
 
 
