@@ -104,8 +104,9 @@ def db_get(dbv, idx, s, bits):
 
 @njit(cache=True)
 def pack_level(cur, packed, start, s, bits):
-    """Pack the solved level ``s`` (signed values ``cur``, entries from ``start`` on) into
-    ``packed`` (zero there before; levels are packed in order, one thread).  Returns the
+    """Pack the solved level ``s``, or a run of its consecutive entries (signed values
+    ``cur``, entries from ``start`` on), into ``packed`` (zero there before; one thread at a
+    time: neighbouring entries share bytes).  Returns the
     number of entries that were not solved or not a possible value (0 when sound)."""
     bad = 0
     for j in range(cur.shape[0]):
@@ -416,8 +417,8 @@ def _prefix_rank(b, n, total, comp):
 @njit(cache=True)
 def pack_shard(cur, packed, start, n, s, a, comp, bits):
     """Pack shard ``(s, a)``'s values ``cur`` into the database ``packed`` (its level's entries
-    from ``start`` on), as :func:`mancala.engine.endgame.pack_level` packs a level: each entry
-    lands at its rank, so shards may be packed in any order.  Returns the entries that were
+    from ``start`` on): each run of positions sharing the mover's row is a run of consecutive
+    ranks, packed by :func:`pack_level`, so shards may be packed in any order.  Returns the entries that were
     not a possible value (0 when sound)."""
     b = np.zeros(2 * n + 2, dtype=np.int64)
     bad = 0
@@ -427,18 +428,8 @@ def pack_shard(cur, packed, start, n, s, a, comp, bits):
         run = comp[n, s - x]
         for ra in range(comp[n, x]):
             _row_unrank(ra, b, 0, n, x, comp)
-            first = start + _prefix_rank(b, n, s, comp)
-            for j in range(run):
-                v = np.int64(cur[li])
-                li += 1
-                if v < -s or v > s or (v + s) % 2 != 0:
-                    bad += 1
-                    continue
-                bit = (first + j) * bits
-                i = bit >> 3
-                w = ((v + s) // 2) << (bit & 7)
-                packed[i] |= np.uint8(w & 0xFF)
-                packed[i + 1] |= np.uint8(w >> 8)
+            bad += pack_level(cur[li : li + run], packed, start + _prefix_rank(b, n, s, comp), s, bits)
+            li += run
     return bad
 
 
