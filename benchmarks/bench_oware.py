@@ -168,8 +168,8 @@ def play_one(game: Oware, ours: Any, other: Any, opening: tuple[str, ...], our_s
     }
 
 
-def run(name: str, game: Oware, ours_spec: str, other: Any, openings, results: Path | None) -> None:
-    """Every opening from both seats against ``other``, printed as it goes and summed up."""
+def run(name: str, game: Oware, ours_spec: str, other: Any, openings, results: Path | None, first: int = 0) -> None:
+    """Every opening (numbered from ``first`` + 1) from both seats against ``other``, printed and summed up."""
     done: dict[tuple, dict] = {}
     if results and results.exists():
         for line in results.read_text().splitlines():
@@ -190,7 +190,7 @@ def run(name: str, game: Oware, ours_spec: str, other: Any, openings, results: P
                             out.write(json.dumps(row) + "\n")
                 rows.append(row)
                 print(
-                    f"{name} game {len(rows)}: opening {k + 1} {''.join(opening.moves)}, we are "
+                    f"{name} game {len(rows)}: opening {first + k + 1} {''.join(opening.moves)}, we are "
                     f"{'South' if seat == 0 else 'North'}: {row['result']} {row['margin']:+d} ({row['end']})",
                     flush=True,
                 )
@@ -231,6 +231,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--plies", type=int, default=4, help="random plies of an opening")
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--results", type=Path, help="JSON lines of every game (resumed from)")
+    parser.add_argument("--skip", type=int, default=0, help="leave out the first N openings (to split a run)")
     args = parser.parse_args(argv)
     game = make_game("oware")
     assert isinstance(game, Oware)
@@ -245,10 +246,26 @@ def main(argv: list[str] | None = None) -> int:
     if not args.skip_aalina:
         if not args.aalina:
             parser.error("give --aalina FOLDER (or --skip-aalina)")
-        run("Aalina", game, ours_spec, Aalina(args.aalina, args.seconds), openings[: args.openings], args.results)
+        run(
+            "Aalina",
+            game,
+            ours_spec,
+            Aalina(args.aalina, args.seconds),
+            openings[args.skip : args.openings],
+            args.results,
+            args.skip,
+        )
     if args.mcts_openings:
         mcts = MCTS(args.mcts_sims, args.seed)
-        run(f"MCTS {args.mcts_sims:,}", game, ours_spec, mcts, openings[: args.mcts_openings], args.results)
+        run(
+            f"MCTS {args.mcts_sims:,}",
+            game,
+            ours_spec,
+            mcts,
+            openings[args.skip : args.mcts_openings],
+            args.results,
+            args.skip,
+        )
     return 0
 
 

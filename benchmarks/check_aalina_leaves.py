@@ -1,0 +1,144 @@
+"""Our Oware endgame table against Aalina's, entry by entry (an outside check of the values).
+
+Aalina (github.com/joansalasoler/oware) ships ``oware-leaves.bin``: for every position with at
+most 12 seeds on the board, South to move, one byte: the seeds the mover will still capture
+with perfect play (``byte >> 2``) and a flag (``byte & 3``: 3 exact, 1 a lower bound where
+the best line ends in a repetition).  Our table holds the mover's margin ``m`` over the ``s``
+seeds on the board, so the mover's seeds are ``(s + m) / 2``.  This script reads Aalina's file
+(give its path; it is never part of this repository), ranks every position as Aalina does (a
+combinatorial number system over the houses from North's last to South's first, read from its
+source), and compares every entry with ours under the ``abapa`` rules, which Aalina plays.
+
+    python benchmarks/check_aalina_leaves.py /path/to/aalina/oware-leaves.bin [--seeds 12]
+
+Our table is loaded from the cache (``$MANCALA_CACHE_DIR``) or built (12 seeds: seconds).
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import sys
+import time
+from math import comb
+from pathlib import Path
+
+import numpy as np
+
+from mancala.engine.oware import endgame, index
+from mancala.games import make_game
+
+MAX_SEEDS = 15  # Aalina's index covers up to 15 seeds; its shipped file holds 12
+EXACT, LOWER = 3, 1
+
+
+def read_leaves(path: Path) -> tuple[dict[str, str], np.ndarray]:
+    """Aalina's header fields and its entries (one byte a position)."""
+    data = path.read_bytes()
+    text = ""
+    at = 0
+    while not text.endswith("\n\n"):  # the header: UTF-16 (Java chars), ended by an empty line
+        if at + 2 > len(data):
+            raise SystemExit(f"{path}: no end of the header found; is it Aalina's oware-leaves.bin?")
+        text += data[at : at + 2].decode("utf-16-be")
+        at += 2
+    if not text.startswith("Oware Endgames "):
+        raise SystemExit(f"{path}: header {text[:20]!r}, expected 'Oware Endgames ...'")
+    fields = dict(line.split(":", 1) for line in text.splitlines()[1:] if ":" in line)
+    return {k.strip(): v.strip() for k, v in fields.items()}, np.frombuffer(data, np.uint8, offset=at)
+
+
+def aalina_rank(houses: np.ndarray, seeds: int) -> int:
+    """Aalina's index of a South-to-move position of ``seeds`` seeds on the board."""
+    rank = 0
+    n = MAX_SEEDS - seeds
+    for i in range(11, -1, -1):
+        if n >= MAX_SEEDS:
+            break
+        rank += comb(MAX_SEEDS - n + i, i + 1)
+        n += int(houses[i])
+    return rank
+
+
+def history_value(game, board: np.ndarray, seeds: int, budget: float) -> int | None:
+    """The mover's margin over the board's seeds under the rules as played, with the history:
+    an exhaustive search by the game itself (``Oware.apply``: a repetition gives each side its
+    own row), memoised on the position and the positions seen since the last capture; None
+    when it takes more than ``budget`` seconds."""
+    south = (48 - seeds) // 2
+    north = 48 - seeds - south
+    state = game.parse_position("-".join(map(str, board)) + f"-{south}-{north}-S")
+    memo: dict = {}
+    deadline = time.perf_counter() + budget
+
+    def value(st) -> int:
+        if time.perf_counter() > deadline:
+            raise TimeoutError
+        key = (st.houses, st.stores, st.seat, st.seen)
+        if key not in memo:
+            best = -(10**9)
+            for move in game.legal_moves(st):
+                child = game.apply(st, move)
+                best = max(best, game.score(child, st.seat) if game.is_terminal(child) else -value(child))
+            memo[key] = best
+        return memo[key]
+
+    try:
+        return value(state) - (south - north)
+    except TimeoutError:
+        return None
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Compare every entry; print the agreement by flag and the first differences."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("leaves", type=Path, help="Aalina's oware-leaves.bin")
+    parser.add_argument("--seeds", type=int, default=12, help="positions of at most this many seeds (≤ 12)")
+    parser.add_argument(
+        "--truth", type=int, default=4, help="search the differing positions of at most this many seeds with the history"
+    )
+    parser.add_argument("--budget", type=float, default=10.0, help="seconds a history search may take")
+    args = parser.parse_args(argv)
+    header, entries = read_leaves(args.leaves)
+    print(f"Aalina's table: {header.get('Positions')} positions, {header.get('Date')}")
+    game = make_game("oware(preset=abapa)")
+    played = make_game("oware(preset=abapa,stop_at_majority=false)")
+    truth: collections.Counter[str] = collections.Counter()
+    rules = game.rules  # type: ignore[attr-defined]
+    table = endgame.load(rules, args.seeds) or endgame.build(rules, args.seeds)
+    counts: collections.Counter[tuple[int, str]] = collections.Counter()
+    shown = 0
+    start = time.perf_counter()
+    board = np.zeros(12, np.int64)
+    for s in range(args.seeds + 1):
+        for r in range(index.tier_size(12, s)):
+            index.unrank(r, s, board)
+            ours = int(table.values[table.offsets[s] + r])
+            entry = int(entries[aalina_rank(board, s)])
+            flag, theirs = entry & 3, entry >> 2
+            agree = (s + ours) == 2 * theirs
+            counts[(flag, "same" if agree else "differs")] += 1
+            if not agree and s <= args.truth:
+                exact = history_value(played, board, s, args.budget)
+                if exact is None:
+                    truth["unsettled"] += 1
+                else:
+                    right = [name for name, v in (("ours", ours), ("Aalina's", 2 * theirs - s)) if v == exact]
+                    truth[" and ".join(right) or "neither"] += 1
+            if not agree and flag == EXACT and shown < 10:
+                shown += 1
+                print(f"  differs: {'-'.join(map(str, board))} ours margin {ours:+d}, Aalina {theirs} of {s}")
+        print(f"{s} seeds done ({time.perf_counter() - start:.0f} s)", file=sys.stderr, flush=True)
+    for flag, name in ((EXACT, "exact"), (LOWER, "repetition (lower bound)")):
+        same, other = counts[(flag, "same")], counts[(flag, "differs")]
+        print(f"Aalina {name}: {same + other:,} positions, {same:,} the same, {other:,} differ")
+    if truth:
+        print(f"differing positions of at most {args.truth} seeds, searched with the history: right is", dict(truth))
+    rest = sum(v for (f, _), v in counts.items() if f not in (EXACT, LOWER))
+    if rest:
+        print(f"other flags: {rest:,} positions")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
