@@ -346,6 +346,86 @@ def test_a_table_in_the_search_agrees_with_a_larger_table(tmp_path, monkeypatch)
     assert proved >= 8, proved
 
 
+def test_proofs_bound_the_value_and_meet_it(tmp_path, monkeypatch):
+    """A proof by search down to a 5-seed table: at every depth its bounds hold the value of
+    the 8-seed table (the game played to its end), and once they meet they are that value
+    and the proof's move reaches it."""
+    from mancala.engine.oware import endgame, exact  # noqa: PLC0415
+
+    monkeypatch.setenv("MANCALA_CACHE_DIR", str(tmp_path))
+    game = Oware(replace(PRESETS["awari"], stop_at_majority=False))
+    big = endgame.build(game.rules, 8)
+    small = endgame.build(game.rules, 5)
+    proved = 0
+    for state in table_positions(game, 8, 40, seed=11, least=6):
+        values = exact.move_values(game, state, big)
+        assert values is not None
+        value = values[0][1]
+        seen: list[tuple[int, int]] = []
+        bounds = S.prove_value(
+            game, state, small, max_depth=24, report=lambda d, lo, hi, n, seen=seen: seen.append((lo, hi))
+        )
+        assert seen and all(lo <= value <= hi for lo, hi in seen), game.position_string(state)
+        assert [lo for lo, _ in seen] == sorted(lo for lo, _ in seen)  # bounds only tighten
+        assert bounds.low <= value <= bounds.high
+        if bounds.proven:
+            assert bounds.low == value and dict(values)[bounds.move] == value, game.position_string(state)
+            proved += 1
+    assert proved >= 12, proved  # 16 of 40 meet by depth 24; endless play keeps the others apart
+
+
+def test_proofs_without_a_table_still_bound_the_value():
+    """With no table every leaf is a bound: on a 3-house board the bounds from the start hold
+    the value of a complete table at every depth, tighten as the depth grows and meet it."""
+    from mancala.engine.oware import endgame  # noqa: PLC0415
+
+    game = Oware(replace(PRESETS["awari"], houses=3, seeds=2, stop_at_majority=False))
+    full = endgame.build(game.rules, 12)
+    state = game.initial_state()
+    value = full.value(state.houses, state.seat)
+    seen: list[tuple[int, int]] = []
+    bounds = S.prove_value(game, state, None, max_depth=40, report=lambda d, lo, hi, n: seen.append((lo, hi)))
+    assert len(seen) == bounds.depth > 1 and all(lo <= value <= hi for lo, hi in seen)
+    assert bounds.proven and bounds.low == value == 3  # docs/oware.md: awari 3x2 is +3
+
+
+def test_solve_proves_above_the_table_and_says_when_it_cannot(tmp_path, monkeypatch, capsys):
+    """``mancala solve`` on a position above the cached table proves its value by search (the
+    8-seed table's value, and its one best move), or, out of time, prints the bounds it
+    reached; bad budgets are one line and exit 2."""
+    from mancala.cli.main import main  # noqa: PLC0415
+    from mancala.engine.oware import endgame, exact  # noqa: PLC0415
+
+    spec = "oware(preset=awari,stop_at_majority=false)"
+    game = make_game(spec)
+    state = game.parse_position("1-1-1-1-0-1-1-0-0-0-0-1-18-23-S")  # 7 seeds
+    monkeypatch.setenv("MANCALA_CACHE_DIR", str(tmp_path / "big"))
+    values = exact.move_values(game, state, endgame.build(game.rules, 8))
+    assert values is not None and [v for _, v in values] == [2, -2, -2, -2, -2]
+    monkeypatch.setenv("MANCALA_CACHE_DIR", str(tmp_path / "small"))
+    endgame.build(game.rules, 5)
+    exact.forget_tables()
+    try:
+        assert main(["solve", "--game", spec, "--position", game.position_string(state), "--seconds", "60"]) == 0
+        out, err = capsys.readouterr()
+        assert "value: +2 for South" in out and "(final seed difference with perfect play; exact)" in out
+        assert "best move: A" in out and "proved: searched" in out and "5-seed endgame database" in out
+        assert "depth 1: South's value" in err
+        assert main(["solve", "--game", "oware(preset=awari,seeds=3)", "--seconds", "0.5", "--no-progress"]) == 0
+        out, err = capsys.readouterr()
+        assert "not proved within 0.5 s: South's value lies in" in out and err == ""
+        for argv, words in (
+            (["--game", "oware", "--seconds", "-1"], "--seconds must be more than 0"),
+            (["--game", "oware", "--seconds", "nan"], "--seconds must be more than 0"),
+            (["--game", "kalah", "--seconds", "5"], "Kalah's solver runs to the end"),
+        ):
+            assert main(["solve", *argv]) == 2
+            err = capsys.readouterr().err
+            assert words in err and len(err.strip().splitlines()) == 1, err
+    finally:
+        exact.forget_tables()
+
+
 def test_best_uses_the_table_in_its_search(tmp_path, monkeypatch):
     """``best`` (no depth budget) gives its search the cache's table; ``best:depth=`` does not."""
     from mancala.engine.oware import endgame, exact  # noqa: PLC0415

@@ -9,6 +9,7 @@ import argparse
 import dataclasses
 import os
 import sys
+import time
 from typing import Any, Sequence, cast
 
 from mancala.arena.match import play_match
@@ -193,6 +194,8 @@ def cmd_solve(args: argparse.Namespace) -> int:
         return _solve_from_table(args)
     from mancala.engine import solve  # noqa: PLC0415 (numba loads only when needed)
 
+    if args.seconds is not None:
+        raise BadInput("--seconds bounds an Oware proof above its endgame database; Kalah's solver runs to the end")
     if args.endgame_seeds is not None and not 0 <= args.endgame_seeds <= 100:
         raise BadInput(f"--endgame-seeds must be 0-100, got {args.endgame_seeds}")
     game, state = kalah_position(args)
@@ -244,8 +247,10 @@ def _solve_on_ray(args: argparse.Namespace, game, state) -> int:
 def _solve_from_table(args: argparse.Namespace) -> int:
     """``mancala solve`` on a game answered from an endgame database (Oware)."""
     from mancala.games import game_spec  # noqa: PLC0415
-    from mancala.players.builtin import EXACT_TABLES  # noqa: PLC0415
+    from mancala.players.builtin import EXACT_TABLES, TABLE_PROOFS  # noqa: PLC0415
 
+    if args.seconds is not None and not 0 < args.seconds <= 86400:
+        raise BadInput(f"--seconds must be more than 0 and at most 86400 (a day), got {args.seconds:g}")
     game, state = build_game(args)
     if game.name not in EXACT_TABLES:
         raise BadInput(
@@ -256,6 +261,8 @@ def _solve_from_table(args: argparse.Namespace) -> int:
         raise BadInput("that position is already finished: there is nothing to solve")
     answer_of, seeds_of = EXACT_TABLES[game.name]
     answer = answer_of(game, state)
+    if answer is None and seeds_of(game) >= 0 and game.name in TABLE_PROOFS:
+        return _prove_above_table(args, game, state, seeds_of(game))
     if answer is None:
         board = sum(state.houses)
         have = seeds_of(game)
@@ -278,6 +285,46 @@ def _solve_from_table(args: argparse.Namespace) -> int:
     print(f"best move: {best_move}")
     print("perfect line: " + " ".join(str(m) for m in answer.line))
     print(f"from the {answer.seeds}-seed endgame database")
+    return 0
+
+
+def _prove_above_table(args: argparse.Namespace, game, state, seeds: int) -> int:
+    """``mancala solve`` on a position with more seeds than the cached endgame database: a
+    search down to the database bounds the value, deeper each round, until the bounds meet
+    (proven) or ``--seconds`` run out (the bounds so far)."""
+    from mancala.engine.oware.exact import exact_rules  # noqa: PLC0415
+    from mancala.players.builtin import TABLE_PROOFS  # noqa: PLC0415
+
+    seconds = args.seconds if args.seconds is not None else 60.0
+    mover = game.player_name(game.to_move(state))
+    start = time.perf_counter()
+
+    def report(depth: int, low: int, high: int, nodes: int) -> None:
+        if not args.no_progress:
+            print(
+                f"depth {depth}: {mover}'s value {low:+d} .. {high:+d} ({nodes:,} nodes, "
+                f"{time.perf_counter() - start:.1f} s)",
+                file=sys.stderr,
+                flush=True,
+            )
+
+    if not args.no_progress:
+        print(f"proving by search down to the {seeds}-seed endgame database (loading it first)", file=sys.stderr)
+    bounds = TABLE_PROOFS[game.name](game, state, seconds, report)
+    took = time.perf_counter() - start
+    how = (
+        f"searched {bounds.depth} plies down to the {seeds}-seed endgame database, {bounds.nodes:,} nodes, {took:.1f} s"
+    )
+    kind = "exact" if exact_rules(game.rules) else "with the database's estimate of a forced repetition"
+    if bounds.proven:
+        print(f"value: {bounds.low:+d} for {mover} (final seed difference with perfect play; {kind})")
+        print(f"best move: {bounds.move}")
+        print(f"proved: {how}")
+        return 0
+    print(f"not proved within {seconds:g} s: {mover}'s value lies in {bounds.low:+d} .. {bounds.high:+d} ({kind})")
+    if bounds.move is not None:
+        print(f"a move that keeps at least {bounds.low:+d}: {bounds.move}")
+    print(f"{how}; give more --seconds, or build a larger database (mancala db build)")
     return 0
 
 
@@ -498,6 +545,12 @@ def build_parser() -> argparse.ArgumentParser:
         "--split-plies", type=int, metavar="N", help="with --ray: moves below the root to split at (1-4, default 1)"
     )
     solve.add_argument("--workers", type=int, help="with --ray local: CPUs of the local Ray (default: all)")
+    solve.add_argument(
+        "--seconds",
+        type=float,
+        help="Oware above its endgame database: the most time the proof by search may take (default 60); "
+        "it ends with the bounds it reached (two transposition tables, 200 MB)",
+    )
     solve.set_defaults(func=cmd_solve)
 
     ana = sub.add_parser(

@@ -141,6 +141,22 @@ def _oware_table_seeds(game: Any) -> int:
     return exact.seeds_on_disk(game.rules)
 
 
+def _oware_prove(game: Any, state, seconds: float, report: Callable[[int, int, int, int], None] | None):
+    """Oware above its endgame table: bounds on the value by search down to the cache's table
+    (:func:`mancala.engine.oware.search.prove_watched`); None when no table is in the cache."""
+    from mancala.engine.oware import exact, search  # noqa: PLC0415 (numba loads only when needed)
+
+    table = exact.table_for(game.rules)
+    if table is None or not search.supports(game.rules):
+        return None
+    return search.prove_watched(game, state, table, seconds, report)
+
+
+#: games whose positions above their endgame database are proved by a search down to it, by
+#: game name: ``prove(game, state, seconds, report) -> bounds (low, high, move, depth, nodes,
+#: proven) | None``; ``report(depth, low, high, nodes)`` after each depth
+TABLE_PROOFS: dict[str, Callable[..., Any]] = {"oware": _oware_prove}
+
 #: games whose positions with few seeds are answered exactly from an endgame database, by
 #: game name: ``(answer(game, state) -> ExactAnswer | None, seeds on disk(game) -> int)``
 EXACT_TABLES: dict[str, tuple[Callable[[Any, Any], ExactAnswer | None], Callable[[Any], int]]] = {

@@ -51,6 +51,7 @@ from __future__ import annotations
 import threading
 import time
 from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import Callable, Iterator, Optional
 
 import numba
@@ -84,7 +85,13 @@ C_PVS = 9  # 1: principal variation search (null windows after the first move)
 C_TB_SEEDS = 10  # the endgame table's most seeds on the board (-1: no table in the search)
 C_TB_HITS = 11  # positions valued by the endgame table
 C_ROOTFIRST = 12  # a root move to search first (the last iteration's best; -1: none)
-C_SIZE = 13
+C_LEAF = 13  # what a leaf at the depth limit is worth: LEAF_HEURISTIC, LEAF_LOW or LEAF_HIGH
+C_ROOTSEAT = 14  # the seat to move at the root (for LEAF_LOW and LEAF_HIGH)
+C_SIZE = 15
+
+LEAF_HEURISTIC = 0  # the evaluation (play)
+LEAF_LOW = 1  # the worst final margin the root's player can get there: the search's value is a lower bound
+LEAF_HIGH = 2  # the best it can get there: the search's value is an upper bound
 CHECK_EVERY = 1024
 
 #: :func:`table_value`'s "not in the table"
@@ -298,6 +305,25 @@ def table_value(s, rules, tbv, tbo, most):
 
 
 @njit(cache=True)
+def leaf_bound(s, rules, low):
+    """The worst (``low``) or best final value the player to move can get from ``s``: the
+    stores' margin less or plus every seed on the board (captures only move seeds from the
+    board to a store), on the search's scale.  Leaves valued so make the search's value a
+    bound on the true one (min and max are monotone): the proofs of :func:`prove_value`."""
+    n = rules[K.R_HOUSES]
+    board = 0
+    for i in range(2 * n):
+        board += s[i]
+    p = s[K.S_SEAT]
+    m = s[K.S_STORE + p] - s[K.S_STORE + 1 - p] + (-board if low else board)
+    if m > 0:
+        return WIN + m
+    if m < 0:
+        return m - WIN
+    return 0.0
+
+
+@njit(cache=True, nogil=True)
 def negamax(
     s,
     ply,
@@ -344,6 +370,8 @@ def negamax(
             return v
     if depth <= 0:
         ctl[C_HEUR] += 1
+        if ctl[C_LEAF] != LEAF_HEURISTIC:
+            return leaf_bound(s, rules, (ctl[C_LEAF] == LEAF_LOW) == (s[K.S_SEAT] == ctl[C_ROOTSEAT]))
         return K.heuristic(s, rules, w)
     me = ctl[C_BASE] + ply
     use_tt = ctl[C_USE_TT] != 0
@@ -467,7 +495,7 @@ def negamax(
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def search_root(s, depth, rules, w, z, tkey, tval, tdat, hpos, hkey, ctl, deadline, tbv, tbo):
     """Search ``s`` to ``depth`` plies; returns its value for the player to move (the best
     move is left in ``ctl[C_ROOTMOVE]``, ``ctl[C_ABORT]`` says if it stopped).  ``hpos`` and
@@ -587,6 +615,7 @@ class OwareSearcher:
         self.ctl[C_BASE] = len(hkey) - (MAX_DEPTH + 2) - 1
         self.ctl[C_HEUR] = 0
         self.ctl[C_LIMIT] = node_limit
+        self.ctl[C_ROOTSEAT] = state.seat
         value = search_root(
             state_array(state), depth, self.rules, self.weights, self.z, self.tkey, self.tval, self.tdat, hpos, hkey,
             self.ctl, deadline, self.tbv, self.tbo,
@@ -763,3 +792,112 @@ def search(
         depth,
         f"oware-engine({label})",
     )
+
+
+def margin_of(value: float) -> int:
+    """The final margin a value on the search's scale stands for (:func:`final_value`'s inverse)."""
+    if value > WIN / 2:
+        return int(round(value - WIN))
+    if value < -WIN / 2:
+        return int(round(value + WIN))
+    return 0
+
+
+@dataclass(frozen=True)
+class ProvenBounds:
+    """What :func:`prove_value` proved: the final margin of the player to move lies in
+    ``low..high`` (the game's value once they meet), ``move`` reaches at least ``low``."""
+
+    low: int
+    high: int
+    move: OwareMove | None
+    depth: int
+    nodes: int
+
+    @property
+    def proven(self) -> bool:
+        """Whether the bounds met: ``low`` is the value."""
+        return self.low == self.high
+
+
+def prove_value(
+    game: Oware,
+    state: OwareState,
+    table: OwareTable | None = None,
+    seconds: float | None = None,
+    max_depth: int = MAX_DEPTH,
+    entries: int = 1 << 22,
+    report: Callable[[int, int, int, int], None] | None = None,
+    sides: tuple[OwareSearcher, OwareSearcher] | None = None,
+) -> ProvenBounds:
+    """Bounds on the final margin of the player to move of ``state`` with perfect play, met
+    (proven) when the search reaches deep enough.
+
+    Each depth is searched twice, every leaf at the depth limit worth the worst, then the
+    best, final margin the root's player can get there (:func:`leaf_bound`), so the values
+    are bounds; positions within ``table.max_seeds`` seeds are answered by the endgame
+    table.  The depth grows until the bounds meet, or ``max_depth`` or ``seconds`` run out
+    (the last finished depth counts).  Each bound keeps its own transposition table across
+    depths (an entry of a deeper search is a tighter bound).  ``report(depth, low, high,
+    nodes)`` is called after each depth.  The value is exact under rules whose table is
+    (:func:`mancala.engine.oware.exact.exact_rules`); under the others it holds the table's
+    estimate of a forced repetition.  ``sides``: the two searchers to use (a watcher may
+    stop them: :func:`prove_watched`)."""
+    low_side, high_side = sides or (OwareSearcher(game, entries=entries), OwareSearcher(game, entries=entries))
+    low_side.ctl[C_LEAF] = LEAF_LOW
+    high_side.ctl[C_LEAF] = LEAF_HIGH
+    for side in (low_side, high_side):
+        side.use_table(table)
+    deadline = time.perf_counter() + seconds if seconds else 0.0
+    seeds = sum(state.houses)
+    diff = state.stores[state.seat] - state.stores[1 - state.seat]
+    low, high, depth, move = diff - seeds, diff + seeds, 0, None
+    while low < high and depth < max_depth:
+        lv, house, done, _ = low_side.run(state, depth + 1, deadline)
+        if not done:
+            break
+        hv, _, done, _ = high_side.run(state, depth + 1, deadline)
+        if not done:
+            break
+        depth += 1
+        if margin_of(lv) >= low:
+            low, move = margin_of(lv), OwareMove(house, game.rules.houses)
+        high = min(high, margin_of(hv))
+        if report:
+            report(depth, low, high, low_side.nodes + high_side.nodes)
+    return ProvenBounds(low, high, move, depth, low_side.nodes + high_side.nodes)
+
+
+def prove_watched(
+    game: Oware,
+    state: OwareState,
+    table: OwareTable | None,
+    seconds: float | None,
+    report: Callable[[int, int, int, int], None] | None = None,
+    entries: int = 1 << 22,
+) -> ProvenBounds:
+    """:func:`prove_value` in a worker thread while this thread waits (the kernels release
+    the GIL), so that Ctrl-C lands here at once: it stops the kernels and re-raises."""
+    sides = (OwareSearcher(game, entries=entries), OwareSearcher(game, entries=entries))
+    box: dict = {}
+
+    def work() -> None:
+        try:
+            box["result"] = prove_value(game, state, table, seconds, report=report, sides=sides)
+        except BaseException as e:  # noqa: BLE001 - handed to the waiting thread
+            box["error"] = e
+
+    thread = threading.Thread(target=work, name="mancala-oware-proof", daemon=True)
+    thread.start()
+    try:
+        while thread.is_alive():
+            thread.join(0.05)
+    except BaseException:
+        while thread.is_alive():  # a search starting now clears the flag: set it until all stop
+            for side in sides:
+                side.ctl[C_ABORT] = 1
+            thread.join(0.01)
+        raise
+    if "error" in box:
+        raise box["error"]
+    return box["result"]
