@@ -518,12 +518,14 @@ def build_parser() -> argparse.ArgumentParser:
         description="Solve a Kalah game or position exactly with the fast engine: the value "
         "(final store difference with perfect play), a best move, a perfect line, "
         "nodes and time, with progress while it runs.  An Oware position with few seeds is "
-        "answered from its endgame database (build it first: mancala db build).",
+        "answered from its endgame database (build it first: mancala db build); one with more seeds "
+        "is proved by a search down to the database, within --seconds.",
         epilog="examples:\n  mancala solve --preset empty-capture --seeds 3\n"
         "  mancala solve --position '0 0 1 0 0 0 20 0 0 0 0 2 0 25' --to-move north\n"
         "  mancala solve --pits 6 --seeds 4 --ray 10.0.0.5:6379 --split-plies 2\n"
         "  mancala db build --game 'oware(preset=awari)' --seeds 16 && "
-        "mancala solve --game 'oware(preset=awari)' --position 0-0-0-0-0-0-1-3-3-0-0-3-24-14-N",
+        "mancala solve --game 'oware(preset=awari)' --position 0-0-0-0-0-0-1-3-3-0-0-3-24-14-N\n"
+        "  mancala solve --game oware --position 1-4-5-3-3-0-0-4-1-3-3-3-14-4-N --seconds 120",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_game_arguments(solve)
