@@ -8,6 +8,10 @@ seeds on the board, so the mover's seeds are ``(s + m) / 2``.  This script reads
 (give its path; it is never part of this repository), ranks every position as Aalina does (a
 combinatorial number system over the houses from North's last to South's first, read from its
 source), and compares every entry with ours under the ``abapa`` rules, which Aalina plays.
+Under those rules a repetition gives each side the seeds of its own row at that moment, which
+no table of positions alone can hold; for every exact entry of Aalina's that differs from
+ours, the script plays our table's perfect line under the rules as played (with the history)
+and counts whether it ends by a repetition.
 
     python benchmarks/check_aalina_leaves.py /path/to/aalina/oware-leaves.bin [--seeds 12]
 
@@ -109,7 +113,13 @@ def main(argv: list[str] | None = None) -> int:
             if not agree and flag == EXACT and shown < 10:
                 shown += 1
                 print(f"  differs: {'-'.join(map(str, board))} ours margin {ours:+d}, Aalina {theirs} of {s}")
-        print(f"{s} seeds done ({time.perf_counter() - start:.0f} s)", file=sys.stderr, flush=True)
+        exact_same, exact_other = counts[(EXACT, "same")], counts[(EXACT, "differs")]
+        print(
+            f"up to {s} seeds ({time.perf_counter() - start:.0f} s): exact entries {exact_same:,} the same, "
+            f"{exact_other:,} differ, {dict(truth)}",
+            file=sys.stderr,
+            flush=True,
+        )
     for flag, name in ((EXACT, "exact"), (LOWER, "repetition (lower bound)")):
         same, other = counts[(flag, "same")], counts[(flag, "differs")]
         print(f"Aalina {name}: {same + other:,} positions, {same:,} the same, {other:,} differ")
