@@ -11,7 +11,7 @@ source), and compares every entry with ours under the ``abapa`` rules, which Aal
 Under those rules a repetition gives each side the seeds of its own row at that moment, which
 no table of positions alone can hold; for every exact entry of Aalina's that differs from
 ours, the script plays our table's perfect line under the rules as played (with the history)
-and counts whether it ends by a repetition.
+and counts whether it ends by a repetition, goes on (endless play) or ends otherwise.
 
     python benchmarks/check_aalina_leaves.py /path/to/aalina/oware-leaves.bin [--seeds 12]
 
@@ -64,15 +64,19 @@ def aalina_rank(houses: np.ndarray, seeds: int) -> int:
     return rank
 
 
-def ends_by_repetition(game, table, board: np.ndarray, seeds: int) -> bool:
-    """Whether our table's perfect line from the position, played under the rules as played
-    (``Oware.apply``, which keeps the history), ends by a repetition: the one case where the
-    table's value (an even split of endless play) and the game's differ."""
+def how_our_line_ends(game, table, board: np.ndarray, seeds: int) -> str:
+    """How our table's perfect line from the position ends when played under the rules as
+    played (``Oware.apply``, which keeps the history): by a repetition, not within
+    :data:`mancala.engine.oware.exact.LINE_LIMIT` moves (endless play: the table's even
+    split), or otherwise.  The first two are where the table's value (endless play an even
+    split) and the game's may differ."""
     south = (48 - seeds) // 2
     state = game.parse_position("-".join(map(str, board)) + f"-{south}-{48 - seeds - south}-S")
     for move in exact.perfect_line(game, state, table):
         state = game.apply(state, move)
-    return state.last is not None and state.last.end == "repetition"
+    if not state.finished:
+        return f"no end within {exact.LINE_LIMIT} moves"
+    return "a repetition" if state.last is not None and state.last.end == "repetition" else "another end"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -108,8 +112,7 @@ def main(argv: list[str] | None = None) -> int:
             agree = (s + ours) == 2 * theirs
             counts[(flag, "same" if agree else "differs")] += 1
             if not agree and flag == EXACT:
-                cycle = ends_by_repetition(played, table, board, s)
-                truth["our line ends by a repetition" if cycle else "no repetition in our line"] += 1
+                truth[how_our_line_ends(played, table, board, s)] += 1
             if not agree and flag == EXACT and shown < 10:
                 shown += 1
                 print(f"  differs: {'-'.join(map(str, board))} ours margin {ours:+d}, Aalina {theirs} of {s}")
