@@ -426,6 +426,41 @@ def test_solve_proves_above_the_table_and_says_when_it_cannot(tmp_path, monkeypa
         exact.forget_tables()
 
 
+def test_ctrl_c_stops_a_proof_at_once(tmp_path, monkeypatch):
+    """Ctrl-C during ``mancala solve``'s proof (kernels running, 36 seeds over a 3-seed table:
+    it would go on for its whole budget) stops it within seconds, though one depth then takes
+    longer (the kernels run in a worker thread; this one waits): one line, exit 130."""
+    import os  # noqa: PLC0415
+    import signal  # noqa: PLC0415
+    import subprocess  # noqa: PLC0415
+    import sys  # noqa: PLC0415
+    import time  # noqa: PLC0415
+
+    from mancala.engine.oware import endgame  # noqa: PLC0415
+
+    monkeypatch.setenv("MANCALA_CACHE_DIR", str(tmp_path))
+    endgame.build(Oware(PRESETS["abapa"]).rules, 3)
+    env = dict(os.environ)
+    command = [sys.executable, "-m", "mancala", "solve", "--game", "oware(seeds=3)", "--seconds", "600"]
+    proc = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert proc.stderr is not None
+        lines = []
+        while not any(line.startswith("depth 17:") for line in lines):  # depth 18 takes many seconds
+            line = proc.stderr.readline()
+            assert line, "".join(lines)
+            lines.append(line)
+        proc.send_signal(signal.SIGINT)
+        sent = time.perf_counter()
+        out, err = proc.communicate(timeout=30)
+        assert time.perf_counter() - sent < 5
+        assert proc.returncode == 130 and err.strip().splitlines()[-1] == "mancala solve: interrupted", err
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+
+
 def test_best_uses_the_table_in_its_search(tmp_path, monkeypatch):
     """``best`` (no depth budget) gives its search the cache's table; ``best:depth=`` does not."""
     from mancala.engine.oware import endgame, exact  # noqa: PLC0415
