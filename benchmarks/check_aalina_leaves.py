@@ -68,10 +68,22 @@ def how_our_line_ends(game, table, board: np.ndarray, seeds: int) -> str:
     """How our table's perfect line from the position ends when played under the rules as
     played (``Oware.apply``, which keeps the history): by a repetition, not within
     :data:`mancala.engine.oware.exact.LINE_LIMIT` moves (endless play: the table's even
-    split), or otherwise.  The first two are where the table's value (endless play an even
+    split), or otherwise; then whether the line after some other first move cycles.  The first two are where the table's value (endless play an even
     split) and the game's may differ."""
     south = (48 - seeds) // 2
     state = game.parse_position("-".join(map(str, board)) + f"-{south}-{48 - seeds - south}-S")
+    end = _line_end(game, table, state)
+    if end != "another end":
+        return end
+    for move in game.legal_moves(state):  # does a line after another first move cycle?
+        child = game.apply(state, move)
+        if not child.finished and _line_end(game, table, child) != "another end":
+            return "another end; a side line cycles"
+    return "another end; no line cycles"
+
+
+def _line_end(game, table, state) -> str:
+    """How our table's perfect line from ``state`` ends under the rules as played."""
     for move in exact.perfect_line(game, state, table):
         state = game.apply(state, move)
     if not state.finished:
