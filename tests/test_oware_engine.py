@@ -426,6 +426,23 @@ def test_solve_proves_above_the_table_and_says_when_it_cannot(tmp_path, monkeypa
         exact.forget_tables()
 
 
+def test_solve_with_no_table_names_the_largest_that_fits(tmp_path, monkeypatch, capsys):
+    """With no table in the cache, ``solve`` names the build to make: the position's seeds when
+    they fit the memory bound, else the largest table that does, above which it proves."""
+    from mancala.cli.main import main  # noqa: PLC0415
+
+    monkeypatch.setenv("MANCALA_CACHE_DIR", str(tmp_path))
+    monkeypatch.setenv("MANCALA_DB_MEMORY", str(4 * 10**9))  # 24 seeds need 3.6 GiB, 25 more than 4 GB
+    assert main(["solve", "--game", "oware(seeds=3)"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.endswith("--seeds 24; mancala solve then proves this position by a search down to it"), err
+    assert main(["solve", "--game", "oware", "--position", "1-0-0-2-0-1-1-0-0-0-1-1-20-21-S"]) == 2
+    assert capsys.readouterr().err.strip().endswith("mancala db build --game 'oware' --seeds 7")
+    monkeypatch.setenv("MANCALA_DB_MEMORY", "1000")
+    assert main(["solve", "--game", "oware", "--position", "1-0-0-2-0-1-1-0-0-0-1-1-20-21-S"]) == 2
+    assert "no larger one fits the memory bound ($MANCALA_DB_MEMORY)" in capsys.readouterr().err
+
+
 def test_ctrl_c_stops_a_proof_at_once(tmp_path, monkeypatch):
     """Ctrl-C during ``mancala solve``'s proof (kernels running, 36 seeds over a 3-seed table:
     it would go on for its whole budget) stops it within seconds, though one depth then takes

@@ -247,7 +247,7 @@ def _solve_on_ray(args: argparse.Namespace, game, state) -> int:
 def _solve_from_table(args: argparse.Namespace) -> int:
     """``mancala solve`` on a game answered from an endgame database (Oware)."""
     from mancala.games import game_spec  # noqa: PLC0415
-    from mancala.players.builtin import EXACT_TABLES, TABLE_PROOFS  # noqa: PLC0415
+    from mancala.players.builtin import EXACT_TABLES, TABLE_BUILDS, TABLE_PROOFS  # noqa: PLC0415
 
     if args.seconds is not None and not 0 < args.seconds <= 86400:
         raise BadInput(f"--seconds must be more than 0 and at most 86400 (a day), got {args.seconds:g}")
@@ -269,9 +269,20 @@ def _solve_from_table(args: argparse.Namespace) -> int:
         has = f"the largest in the cache holds {have} seeds" if have >= 0 else "none is in the cache"
         rules: Any = getattr(game, "rules", None)
         bare = type(game)(dataclasses.replace(rules, start=None)) if hasattr(rules, "start") else game
+        size = max(board, have + 1)
+        room = TABLE_BUILDS[game.name](game, size) if game.name in TABLE_BUILDS else size
+        if room <= have:
+            raise BadInput(
+                f"this position has {board} seeds on the board and {has}; no larger one fits the memory bound ($MANCALA_DB_MEMORY)"
+            )
+        above = (
+            "; mancala solve then proves this position by a search down to it"
+            if room < board and game.name in TABLE_PROOFS
+            else ""
+        )
         raise BadInput(
             f"this position has {board} seeds on the board and {has}; build one first: "
-            f"mancala db build --game '{game_spec(bare)}' --seeds {max(board, have + 1)}"
+            f"mancala db build --game '{game_spec(bare)}' --seeds {room}{above}"
         )
     mover = game.player_name(game.to_move(state))
     best_move, value = answer.moves[0]

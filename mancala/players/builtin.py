@@ -152,6 +152,18 @@ def _oware_prove(game: Any, state, seconds: float, report: Callable[[int, int, i
     return search.prove_watched(game, state, table, seconds, report)
 
 
+def _oware_buildable(game: Any, seeds: int) -> int:
+    """The most seeds (at most ``seeds``) of an Oware table that can be built for ``game``'s
+    rules within the memory bound (-1: none)."""
+    from mancala.engine.oware import endgame  # noqa: PLC0415 (numba loads only when needed)
+
+    return endgame.largest_buildable(game.rules, seeds)
+
+
+#: games whose endgame databases are built by ``mancala db build``, by game name: the most
+#: seeds (at most the given number) a database can have within the memory bound (-1: none)
+TABLE_BUILDS: dict[str, Callable[[Any, int], int]] = {"oware": _oware_buildable}
+
 #: games whose positions above their endgame database are proved by a search down to it, by
 #: game name: ``prove(game, state, seconds, report) -> bounds (low, high, move, depth, nodes,
 #: proven) | None``; ``report(depth, low, high, nodes)`` after each depth

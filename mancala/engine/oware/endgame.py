@@ -708,6 +708,19 @@ def memory_limit() -> int:
     return int(env) if env else DEFAULT_MEMORY
 
 
+def largest_buildable(rules: OwareRules, up_to: int) -> int:
+    """The most seeds, at most ``up_to``, of a table these rules allow and the memory bound
+    (:func:`memory_limit`) holds; -1 when none."""
+    for seeds in range(up_to, -1, -1):
+        try:
+            check_rules(rules, seeds)
+        except BadInput:
+            continue
+        if memory_needed(rules, seeds) <= memory_limit():
+            return seeds
+    return -1
+
+
 def tier_path(rules: OwareRules, tier: int) -> Path:
     """The cache file of one tier of the tables of ``rules``."""
     key = json.dumps(table_key(rules), sort_keys=True)
