@@ -96,14 +96,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("leaves", type=Path, help="Aalina's oware-leaves.bin")
     parser.add_argument("--seeds", type=int, default=12, help="positions of at most this many seeds (≤ 12)")
-    parser.add_argument(
-        "--truth",
-        type=int,
-        default=4,
-        help="search the differing positions of at most this many seeds with the history",
-    )
-    parser.add_argument("--budget", type=float, default=10.0, help="seconds a history search may take")
     args = parser.parse_args(argv)
+    if not 0 <= args.seeds <= 12:
+        parser.error(f"--seeds must be 0-12 (Aalina's file holds 12), got {args.seeds}")
     header, entries = read_leaves(args.leaves)
     print(f"Aalina's table: {header.get('Positions')} positions, {header.get('Date')}")
     game = make_game("oware(preset=abapa)")

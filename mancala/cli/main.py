@@ -261,11 +261,11 @@ def _solve_from_table(args: argparse.Namespace) -> int:
         raise BadInput("that position is already finished: there is nothing to solve")
     answer_of, seeds_of = EXACT_TABLES[game.name]
     answer = answer_of(game, state)
-    if answer is None and seeds_of(game) >= 0 and game.name in TABLE_PROOFS:
-        return _prove_above_table(args, game, state, seeds_of(game))
+    have = seeds_of(game) if answer is None else -1  # the cache's largest table (a scan of its files)
+    if answer is None and have >= 0 and game.name in TABLE_PROOFS:
+        return _prove_above_table(args, game, state, have, TABLE_PROOFS[game.name])
     if answer is None:
         board = sum(state.houses)
-        have = seeds_of(game)
         has = f"the largest in the cache holds {have} seeds" if have >= 0 else "none is in the cache"
         rules: Any = getattr(game, "rules", None)
         bare = type(game)(dataclasses.replace(rules, start=None)) if hasattr(rules, "start") else game
@@ -299,13 +299,10 @@ def _solve_from_table(args: argparse.Namespace) -> int:
     return 0
 
 
-def _prove_above_table(args: argparse.Namespace, game, state, seeds: int) -> int:
+def _prove_above_table(args: argparse.Namespace, game, state, seeds: int, prove: Any) -> int:
     """``mancala solve`` on a position with more seeds than the cached endgame database: a
     search down to the database bounds the value, deeper each round, until the bounds meet
     (proven) or ``--seconds`` run out (the bounds so far)."""
-    from mancala.engine.oware.exact import exact_rules  # noqa: PLC0415
-    from mancala.players.builtin import TABLE_PROOFS  # noqa: PLC0415
-
     seconds = args.seconds if args.seconds is not None else 60.0
     mover = game.player_name(game.to_move(state))
     start = time.perf_counter()
@@ -321,12 +318,12 @@ def _prove_above_table(args: argparse.Namespace, game, state, seeds: int) -> int
 
     if not args.no_progress:
         print(f"proving by search down to the {seeds}-seed endgame database (loading it first)", file=sys.stderr)
-    bounds = TABLE_PROOFS[game.name](game, state, seconds, report)
+    bounds = prove(game, state, seconds, report)
     took = time.perf_counter() - start
     how = (
         f"searched {bounds.depth} plies down to the {seeds}-seed endgame database, {bounds.nodes:,} nodes, {took:.1f} s"
     )
-    kind = "exact" if exact_rules(game.rules) else "with the database's estimate of a forced repetition"
+    kind = "exact" if bounds.exact else "with the database's estimate of a forced repetition"
     if bounds.proven:
         print(f"value: {bounds.low:+d} for {mover} (final seed difference with perfect play; {kind})")
         print(f"best move: {bounds.move}")

@@ -60,6 +60,7 @@ from numba import njit
 
 from mancala.engine.oware import kernels as K
 from mancala.engine.oware.endgame import MISSING, OwareTable
+from mancala.engine.oware.exact import exact_rules
 from mancala.engine.oware.index import BINOM
 from mancala.errors import BadInput
 from mancala.evaluation.oware import DEFAULT, WIN, OwareWeights, final_value
@@ -781,8 +782,7 @@ def search(
         raise RuntimeError(f"Oware engine returned an illegal house {house}")
     label = f"depth {depth}"
     if exact:
-        # table values are exact only where a repetition splits the board (exact.exact_rules)
-        by_table = searcher.table_hits > hits_at_start and game.rules.repetition is not Repetition.SPLIT
+        by_table = searcher.table_hits > hits_at_start and not exact_rules(game.rules)
         label = "table" if by_table else "exact"
     return SearchResult(
         move,
@@ -813,6 +813,9 @@ class ProvenBounds:
     move: OwareMove | None
     depth: int
     nodes: int
+    #: whether the table's values are exact under these rules (else a forced repetition's
+    #: value in it is the table's estimate: :func:`mancala.engine.oware.exact.exact_rules`)
+    exact: bool
 
     @property
     def proven(self) -> bool:
@@ -865,7 +868,7 @@ def prove_value(
         high = min(high, margin_of(hv))
         if report:
             report(depth, low, high, low_side.nodes + high_side.nodes)
-    return ProvenBounds(low, high, move, depth, low_side.nodes + high_side.nodes)
+    return ProvenBounds(low, high, move, depth, low_side.nodes + high_side.nodes, exact_rules(game.rules))
 
 
 def prove_watched(
