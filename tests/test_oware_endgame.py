@@ -11,6 +11,7 @@ the standard board is for up to 5 seeds here (seconds);
 from __future__ import annotations
 
 import os
+import random
 from collections import Counter
 from dataclasses import replace
 from math import comb
@@ -21,8 +22,9 @@ from numba import njit
 
 from mancala.cli.main import main
 from mancala.engine.oware import endgame as E
+from mancala.engine.oware import exact
 from mancala.engine.oware.index import next_board, rank, tier_offsets, tier_size, unrank
-from mancala.games.oware import PRESETS, EndSeeds, GrandSlam, Oware, OwareRules
+from mancala.games.oware import PRESETS, EndSeeds, GrandSlam, Oware, OwareRules, position_key
 
 VERIFY_SEEDS = int(os.environ.get("MANCALA_OWARE_VERIFY_SEEDS", "5"))
 
@@ -235,6 +237,138 @@ def test_probe_is_callable_from_compiled_code():
         return out
 
     assert list(first_house_values(table.values, table.offsets)) == [0, 1, 2, 3, E.MISSING]
+
+
+# --- play from the table: progress, not circles ---------------------------------------------
+
+
+def _to_end(game: Oware, state, choose, limit: int = 400):
+    """``state`` played on by ``choose(state) -> move`` for both sides until the game ends."""
+    for _ in range(limit):
+        if game.is_terminal(state):
+            break
+        state = game.apply(state, choose(state))
+    return state
+
+
+def _sparse_positions(game: Oware, count: int, seed: int, most: int):
+    """Seeded random positions of 3..``most`` seeds, the stores nearly even, either side to move."""
+    rng = random.Random(seed)
+    while count:
+        seeds = rng.randint(3, most)
+        houses = [0] * 12
+        for _ in range(seeds):
+            houses[rng.randrange(12)] += 1
+        rest = game.rules.total - seeds
+        state = game.position(tuple(houses), (rest // 2, rest - rest // 2), rng.randint(0, 1))
+        if not game.is_terminal(state):
+            count -= 1
+            yield state
+
+
+def reference_plies(game: Oware, table, state) -> dict:
+    """:func:`exact.conversion_plies` written again over ``Oware.apply`` (the rules' own
+    moves and ends): a breadth-first graph of every position reachable without a capture
+    (a move onto the game's history ends it by repetition), solved by relaxing ranks until
+    nothing changes."""
+    me, seeds = state.seat, sum(state.houses)
+
+    def mine_value(child):  # the root mover's margin from the board and stores after a move
+        if game.is_terminal(child):
+            return game.score(child, me)
+        after = exact.board_value(table, child)
+        stores = child.stores[me] - child.stores[1 - me]
+        return stores + after if child.seat == me else stores - after
+
+    keep = exact.move_values(game, state, table)[0][1]
+    history = state.seen | {position_key(state.houses, state.seat)}
+    nodes: dict = {}  # key -> (mine, successor keys, converts at once, never)
+    first: dict = {}
+    queue, seen = [state], {position_key(state.houses, state.seat)}
+    while queue:
+        node = queue.pop(0)
+        mine, succ, converts, never = node.seat == me, [], False, False
+        for move in game.legal_moves(node):
+            child = game.apply(node, move)
+            value = mine_value(child)
+            if mine and value != keep:
+                continue
+            key = position_key(child.houses, child.seat)
+            if key in history:  # the game's own history: the move ends it by repetition
+                never = never or not mine
+                continue
+            if game.is_terminal(child) or sum(child.houses) < seeds or value > keep:
+                converts = True
+                first.setdefault(move, None) if node is state else None
+                continue
+            succ.append(key)
+            if node is state:
+                first[move] = key
+            if key not in seen:
+                seen.add(key)  # explored afresh: the forced line never repeats itself
+                queue.append(game.position(child.houses, child.stores, child.seat))
+        nodes[position_key(node.houses, node.seat)] = (mine, succ, converts and (mine or not succ), never)
+    ranks = {k: 1 for k, (mine, succ, now, never) in nodes.items() if now and not never}
+    changed = True
+    while changed:
+        changed = False
+        for k, (mine, succ, now, never) in nodes.items():
+            if now or never or not succ:
+                continue
+            got = [ranks[c] for c in succ if c in ranks]
+            rank = (min(got) if got else None) if mine else (max(got) if len(got) == len(succ) else None)
+            if rank is not None and ranks.get(k, rank + 2) > rank + 1:
+                ranks[k] = rank + 1
+                changed = True
+    return {m: 0 if k is None else ranks[k] for m, k in first.items() if k is None or k in ranks}
+
+
+def test_conversion_plies_match_a_reference_over_the_rules():
+    """The kernel's soonest converting moves are those of the reference's whole graph, and
+    no move of the kernel's converts sooner than the reference says (it may say later, or
+    nothing, of slower moves: the kernel stops exploring once the soonest is known)."""
+    game = Oware(replace(PRESETS["awari"], stop_at_majority=False))
+    table = E.build(game.rules, 7)
+    proved = 0
+    for state in _sparse_positions(game, 120, seed=5, most=7):
+        got, full = exact.conversion_plies(game, state, table), reference_plies(game, table, state)
+        # the kernel stops once the root is proved: its soonest moves are the reference's
+        fastest = {m: p for m, p in full.items() if p == min(full.values())}
+        assert {m: p for m, p in got.items() if p == min(got.values())} == fastest, game.position_string(state)
+        assert all(full[m] <= p for m, p in got.items())
+        proved += bool(got)
+    assert proved > 60
+
+
+def test_best_moves_convert_where_the_first_best_move_circles():
+    """South to move keeps +8 by every one of three moves; always taking the first of them
+    goes round until the position repeats (+1, the board split); the converting move wins
+    the value."""
+    game = Oware(replace(PRESETS["awari"], stop_at_majority=False))
+    table = E.build(game.rules, 8)
+    state = game.parse_position("2-1-0-1-2-0-0-0-1-0-0-0-21-20-S")
+    values = exact.move_values(game, state, table)
+    assert [v for _, v in values[:3]] == [8, 8, 8]
+    circled = _to_end(game, state, lambda s: exact.move_values(game, s, table)[0][0])
+    assert (circled.last.end, game.score(circled, 0)) == ("repetition", 1)
+    plies = exact.conversion_plies(game, state, table)
+    assert sorted(plies.values()) == [10, 10, 22]
+    assert exact.best_move(game, state, table) in {(m, 8) for m, p in plies.items() if p == 10}
+    line = exact.perfect_line(game, state, table, limit=400)
+    end = _to_end(game, state, lambda s: exact.best_move(game, s, table)[0])
+    assert game.score(end, 0) == 8 and end.last.end != "repetition"
+    assert len(line) == end.ply - state.ply
+
+
+def test_table_play_reaches_the_table_value():
+    """Under ``awari`` (exact tables) both sides playing the table's best moves end the game
+    with exactly the value the table gives: nobody circles out of a forced gain."""
+    game = Oware(replace(PRESETS["awari"], stop_at_majority=False))
+    table = E.build(game.rules, 8)
+    for state in _sparse_positions(game, 150, seed=1, most=8):
+        want = exact.move_values(game, state, table)[0][1]
+        end = _to_end(game, state, lambda s: exact.best_move(game, s, table)[0])
+        assert game.score(end, state.seat) == want, game.position_string(state)
 
 
 # --- the cache ---------------------------------------------------------------------------------

@@ -29,9 +29,10 @@ from typing import Any
 
 import numpy as np
 
-from mancala.engine.oware import endgame
+from mancala.engine.oware import convert, endgame
+from mancala.engine.oware.index import rank
 from mancala.evaluation.oware import final_value
-from mancala.games.oware import Oware, OwareMove, OwareRules, OwareState, Repetition
+from mancala.games.oware import Oware, OwareMove, OwareRules, OwareState, Repetition, position_key
 
 #: the largest table loaded by default, in bytes (``$MANCALA_OWARE_TABLE_BYTES`` overrides)
 DEFAULT_TABLE_BYTES = 2 << 30
@@ -124,24 +125,71 @@ def move_values(game: Oware, state: OwareState, table=None) -> list[tuple[OwareM
     return out
 
 
+def conversion_plies(game: Oware, state: OwareState, table, limit: int = convert.CONVERSION_NODES) -> dict:
+    """The root moves that keep ``state``'s value in ``table`` and are proved to convert (a
+    capture, the game's end or an opponent's mistake) whatever the opponent does, each with
+    the most plies after it until then (:mod:`mancala.engine.oware.convert`)."""
+    n = game.rules.houses
+    me = state.seat
+    seeds = sum(state.houses)
+    board = np.empty(2 * n, dtype=np.int64)
+    history = []
+    for key in state.seen | {position_key(state.houses, state.seat)}:
+        endgame.normalise(np.asarray(key[:-1], dtype=np.int64), key[-1], board)
+        history.append(int(rank(board, seeds)) * 2 + (0 if key[-1] == me else 1))
+    endgame.normalise(np.asarray(state.houses, dtype=np.int64), me, board)
+    out = np.empty(n, dtype=np.int64)
+    convert.conversion_plies(
+        board,
+        endgame.rules_array(game.rules),
+        table.values,
+        table.offsets,
+        np.asarray(history, dtype=np.int64),
+        limit,
+        out,
+    )
+    return {OwareMove(me * n + o, n): int(out[o]) for o in range(n) if out[o] != convert.UNPROVED}
+
+
+def best_move(game: Oware, state: OwareState, table=None) -> tuple[OwareMove, int] | None:
+    """The table's best move of ``state`` and the mover's final margin after it, or None: of
+    the moves that keep the best value, the one that converts soonest
+    (:func:`conversion_plies`), so that play makes progress instead of circling; when none
+    is proved to convert, the first of them."""
+    table = table if table is not None else table_for(game.rules)
+    values = move_values(game, state, table)
+    if not values:
+        return None
+    keep = values[0][1]
+    tied = [move for move, value in values if value == keep]
+    if len(tied) == 1:
+        return tied[0], keep
+    plies = conversion_plies(game, state, table)
+    if plies:
+        return min(tied, key=lambda m: plies.get(m, 1 << 30)), keep
+    return tied[0], keep
+
+
 def perfect_line(game: Oware, state: OwareState, table=None, limit: int = LINE_LIMIT) -> list[OwareMove]:
-    """A line of best moves from ``state`` (until the game ends, or ``limit`` moves)."""
+    """A line of best moves from ``state`` (:func:`best_move`; until the game ends, or
+    ``limit`` moves)."""
+    table = table if table is not None else table_for(game.rules)
     line: list[OwareMove] = []
     while len(line) < limit and not game.is_terminal(state):
-        values = move_values(game, state, table)
-        if not values:
+        chosen = best_move(game, state, table)
+        if chosen is None:
             break
-        line.append(values[0][0])
-        state = game.apply(state, values[0][0])
+        line.append(chosen[0])
+        state = game.apply(state, chosen[0])
     return line
 
 
 def probe_move(game: Oware, state: OwareState) -> tuple[OwareMove, float] | None:
     """The search's endgame hook (:data:`mancala.engine.oware.search.ENDGAME_PROBE`): the
-    table's best move and its value on the engine's scale (a win is worth ``WIN`` plus the
-    margin), or None."""
-    values = move_values(game, state)
-    if not values:
+    table's best move (:func:`best_move`) and its value on the engine's scale (a win is worth
+    ``WIN`` plus the margin), or None."""
+    chosen = best_move(game, state)
+    if chosen is None:
         return None
-    move, margin = values[0]
+    move, margin = chosen
     return move, final_value(margin)
