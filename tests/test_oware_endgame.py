@@ -360,6 +360,26 @@ def test_best_moves_convert_where_the_first_best_move_circles():
     assert len(line) == end.ply - state.ply
 
 
+def test_the_answer_names_the_converting_move_first(cache):
+    """``mancala solve``, the page and the hint read :data:`EXACT_TABLES`: its best move (the
+    first of its values) is its perfect line's first move, the one that converts."""
+    from mancala.players.builtin import EXACT_TABLES
+
+    game = Oware(replace(PRESETS["awari"], stop_at_majority=False))
+    E.build(game.rules, 8)
+    exact.forget_tables()
+    try:
+        reordered = 0
+        for state in _sparse_positions(game, 150, seed=2, most=8):
+            answer = EXACT_TABLES["oware"][0](game, state)
+            assert answer is not None and answer.moves[0][0] == answer.line[0]
+            assert answer.moves[0][1] == max(v for _, v in answer.moves)
+            reordered += answer.moves[0][0] != exact.move_values(game, state)[0][0]
+        assert reordered > 0  # positions where the first of the equal moves is not the converting one
+    finally:
+        exact.forget_tables()
+
+
 def test_table_play_reaches_the_table_value():
     """Under ``awari`` (exact tables) both sides playing the table's best moves end the game
     with exactly the value the table gives: nobody circles out of a forced gain."""

@@ -113,7 +113,8 @@ def _oware_timed(game: Any, state, seconds: float, max_depth: int) -> SearchResu
 @dataclass(frozen=True)
 class ExactAnswer:
     """A position's exact answer from a game's endgame database: every legal move with the
-    mover's final margin after it (best first), a perfect line, and whether the values are
+    mover's final margin after it (best first; the perfect line's first move first among
+    equals), a perfect line, and whether the values are
     exact under the game's rules or the table's estimate (see the game's table module)."""
 
     moves: list
@@ -131,7 +132,10 @@ def _oware_exact(game: Any, state) -> ExactAnswer | None:
     values = exact.move_values(game, state, table) if table is not None else None
     if values is None:
         return None
-    return ExactAnswer(values, exact.perfect_line(game, state, table), exact.exact_rules(game.rules), table.max_seeds)
+    line = exact.perfect_line(game, state, table)
+    if line:  # of the moves of equal value, the one that converts soonest (the line's) first
+        values.sort(key=lambda mv: (-mv[1], mv[0] != line[0]))
+    return ExactAnswer(values, line, exact.exact_rules(game.rules), table.max_seeds)
 
 
 def _oware_table_seeds(game: Any) -> int:
