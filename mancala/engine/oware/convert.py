@@ -44,7 +44,9 @@ UNPROVED = -1
 
 
 @njit(cache=True)
-def _key(board, seeds, parity):
+def node_key(board, seeds, parity):
+    """A position's key: its rank in its tier (``board`` normalised, ``seeds`` on it) and
+    ``parity`` (0: the root's mover to move, 1: its opponent)."""
     return rank(board, seeds) * 2 + parity
 
 
@@ -85,7 +87,7 @@ def conversion_plies(root, rules, values, offsets, history, limit, out):
     until it has converted at the latest (0: the move itself converts), or
     :data:`UNPROVED` when the move does not keep the root's value or is not proved to
     convert within ``limit`` positions.  ``root`` is normalised; ``history`` holds the keys
-    (:func:`_key`, parity from the root mover's side) of the positions since the last
+    (:func:`node_key`, parity from the root mover's side) of the positions since the last
     capture, the root's included.  Returns the positions explored."""
     n = out.shape[0]
     p = 2 * n
@@ -111,7 +113,7 @@ def conversion_plies(root, rules, values, offsets, history, limit, out):
     cscratch = np.empty(p, dtype=np.int64)
     boards[0] = root
     mine[0] = True
-    index[_key(root, seeds, 0)] = 0
+    index[node_key(root, seeds, 0)] = 0
     count = 1
     done = 0  # nodes expanded
     layer_end = 1
@@ -126,6 +128,7 @@ def conversion_plies(root, rules, values, offsets, history, limit, out):
         m = legal_moves(b, n, rules, moves, scratch)
         converts = False
         never = False
+        mover_keep = keep if mine[i] else -keep
         for j in range(m):
             o = moves[j]
             captured, over, margin = sow_and_capture(b, o, n, rules, scratch)
@@ -142,7 +145,6 @@ def conversion_plies(root, rules, values, offsets, history, limit, out):
                 v = captured - probe(values, offsets, child)
             else:
                 v = -probe(values, offsets, child)
-            mover_keep = keep if mine[i] else -keep
             if mine[i] and v != mover_keep:
                 continue  # not a move of the value
             if ended or captured > 0 or (not mine[i] and v < mover_keep):
@@ -156,7 +158,7 @@ def conversion_plies(root, rules, values, offsets, history, limit, out):
             if v > mover_keep:
                 never = True
                 continue
-            k = _key(child, seeds, 0 if not mine[i] else 1)
+            k = node_key(child, seeds, 0 if not mine[i] else 1)
             if k in seen:
                 if not mine[i]:
                     never = True  # the opponent can end the game by repetition

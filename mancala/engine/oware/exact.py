@@ -30,7 +30,6 @@ from typing import Any
 import numpy as np
 
 from mancala.engine.oware import convert, endgame
-from mancala.engine.oware.index import rank
 from mancala.evaluation.oware import final_value
 from mancala.games.oware import Oware, OwareMove, OwareRules, OwareState, Repetition, position_key
 
@@ -136,7 +135,7 @@ def conversion_plies(game: Oware, state: OwareState, table, limit: int = convert
     history = []
     for key in state.seen | {position_key(state.houses, state.seat)}:
         endgame.normalise(np.asarray(key[:-1], dtype=np.int64), key[-1], board)
-        history.append(int(rank(board, seeds)) * 2 + (0 if key[-1] == me else 1))
+        history.append(int(convert.node_key(board, seeds, 0 if key[-1] == me else 1)))
     endgame.normalise(np.asarray(state.houses, dtype=np.int64), me, board)
     out = np.empty(n, dtype=np.int64)
     convert.conversion_plies(
