@@ -1,12 +1,14 @@
 """The structure docs/architecture.md describes, held to the code: no import circles, no
 import against the flow (surfaces -> arena -> players -> engine/search/evaluation -> games),
-a small package root, and no ``isinstance`` on a concrete game outside its own package
-beyond the ones listed here to be burned down.  ``pytest tests/test_architecture.py -s``
-prints the figures."""
+a small package root, no ``isinstance`` on a concrete game outside its own package and no
+game told apart by its name (a comparison with a game's name, a table looked up by it, a
+board kind compared in the page's scripts) beyond the ones listed here to be burned down.
+``pytest tests/test_architecture.py -s`` prints the figures."""
 
 from __future__ import annotations
 
 import ast
+import re
 from collections import defaultdict
 from pathlib import Path
 
@@ -39,6 +41,30 @@ GAME_CLASSES = {"Kalah", "Bao", "Oware", "TicTacToe"}
 #: the isinstance checks on games left (file -> count): the Kalah engine's own (``engine/`` is
 #: Kalah's package), refusing any other game at its door
 KNOWN_ISINSTANCE = {"engine/engine.py": 2, "engine/book.py": 1}
+#: the registered games' names (a comparison with one of them tells games apart by name)
+GAME_NAMES = {"kalah", "bao", "oware", "tictactoe"}
+#: the name checks left (file -> count), each the protocol of an outside program that speaks
+#: of one game by its name: OpenSpiel's games (its own names for ours), the ManKalah protocol
+#: (Kalah under the ManKalah rules)
+KNOWN_NAME_CHECKS: dict[str, int] = {
+    "server/study.py": 3,
+    "ui/terminal.py": 1,
+    "players/module.py": 1,
+    "players/levels.py": 1,
+    "players/builtin.py": 5,
+    "players/openspiel.py": 3,
+    "arena/review.py": 1,
+    "arena/tournament.py": 1,
+    "cli/common.py": 2,
+    "cli/main.py": 11,
+    "cli/db.py": 2,
+    "mankalah/protocol.py": 1,
+    "ui/web/static/js/animate.js": 3,
+    "ui/web/static/js/boards.js": 4,
+    "ui/web/static/js/main.js": 15,
+}
+#: the page's scripts, where board kinds must be looked up in the ``BOARDS`` table
+STATIC = PACKAGE / "ui" / "web" / "static"
 #: the most modules at the package root besides __init__ and __main__
 MAX_ROOT_MODULES = 4
 
@@ -153,6 +179,70 @@ def isinstance_on_games() -> dict[str, int]:
     return out
 
 
+def _is_game_name(node: ast.AST) -> bool:
+    """Whether ``node`` is a string constant naming a game, or a literal collection of them."""
+    if isinstance(node, ast.Constant):
+        return node.value in GAME_NAMES
+    if isinstance(node, (ast.Tuple, ast.List, ast.Set)):
+        return any(_is_game_name(e) for e in node.elts)
+    return False
+
+
+def _is_name_of_a_game(node: ast.AST) -> bool:
+    """Whether ``node`` reads a game's name (``game.name``, ``self.game.name``,
+    ``record.game.name``, ``parse_spec(...)[0]``)."""
+    if isinstance(node, ast.Attribute) and node.attr == "name":
+        return ast.unparse(node.value).split(".")[-1] in ("game", "g")
+    if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Call):
+        return getattr(node.value.func, "id", None) == "parse_spec"
+    return False
+
+
+def name_checks_in(tree: ast.AST) -> int:
+    """Games told apart by name in a module: comparisons with a game's name (``x == "kalah"``,
+    ``game.name in (...)``) and tables read by a game's name (``TABLE[game.name]``,
+    ``TABLE.get(game.name)``)."""
+    count = 0
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Compare):
+            sides = [node.left, *node.comparators]
+            if any(_is_game_name(s) for s in sides) or any(_is_name_of_a_game(s) for s in sides):
+                count += 1
+        elif isinstance(node, ast.Subscript) and _is_name_of_a_game(node.slice):
+            count += 1
+        elif (
+            isinstance(node, ast.Call)
+            and getattr(node.func, "attr", None) == "get"
+            and node.args
+            and _is_name_of_a_game(node.args[0])
+        ):
+            count += 1
+    return count
+
+
+def name_checks() -> dict[str, int]:
+    """Games told apart by name outside ``games/``, per file (Python modules and the page's
+    scripts and HTML, where a board kind compared as a string counts)."""
+    out: dict[str, int] = {}
+    for path in MODULES.values():
+        rel = path.relative_to(PACKAGE).as_posix()
+        if rel.startswith("games/"):
+            continue
+        count = name_checks_in(ast.parse(path.read_text(encoding="utf-8")))
+        if count:
+            out[rel] = count
+    quoted = "|".join(sorted(GAME_NAMES))
+    pattern = re.compile(
+        rf"""[=!]==?\s*["']({quoted})["']|["']({quoted})["']\s*[=!]==?|\[[^\]]*["']({quoted})["'][^\]]*\]\.includes"""
+    )
+    for path in sorted(STATIC.rglob("*")):
+        if path.suffix in (".js", ".html"):
+            count = len(pattern.findall(path.read_text(encoding="utf-8")))
+            if count:
+                out[path.relative_to(PACKAGE).as_posix()] = count
+    return out
+
+
 def test_no_import_circles():
     assert circles() == []
 
@@ -172,6 +262,14 @@ def test_no_new_isinstance_on_a_concrete_game():
     assert not new, f"ask the catalogues instead (docs/architecture.md): {new}"
 
 
+def test_no_game_is_told_apart_by_its_name():
+    found = name_checks()
+    new = {f: n for f, n in found.items() if n > KNOWN_NAME_CHECKS.get(f, 0)}
+    assert not new, (
+        f"declare it in the game's traits or its engine's support record instead (docs/architecture.md): {new}"
+    )
+
+
 def test_games_import_nothing_of_ours_but_errors():
     for m, targets in GRAPH.items():
         if m.startswith("mancala.games"):
@@ -185,5 +283,6 @@ def test_print_the_figures(figure, capsys):
         print(
             f"\nmodules {len(MODULES)}, imports between them {sum(len(t) for t in GRAPH.values())}, "
             f"inside functions {function_level}; circles {len(circles())}; against the flow "
-            f"{len(against_the_flow())}; isinstance on games outside games/ {sum(isinstance_on_games().values())}"
+            f"{len(against_the_flow())}; isinstance on games outside games/ {sum(isinstance_on_games().values())}; "
+            f"games told apart by name {sum(name_checks().values())} in {len(name_checks())} files"
         )

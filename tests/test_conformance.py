@@ -29,6 +29,7 @@ sys.path.insert(0, str(TESTS / "plugins"))
 import toy_nim  # noqa: E402,F401  (registers the toy game, as a plugin module would)
 
 from mancala.games import CATALOGUE, game_spec, make_game  # noqa: E402
+from mancala.games.catalogue import CAPABILITIES  # noqa: E402
 from mancala.record import GameRecord, record_from_json  # noqa: E402
 
 #: no playout may be longer (every game ends or is adjudicated well before)
@@ -129,6 +130,27 @@ def test_random_playouts_keep_every_rule_of_the_protocol(spec):
             assert pickle.loads(pickle.dumps(state)) == state
         end = states[-1]
         assert list(game.legal_moves(end)) == [] and game.score(end, 0) == -game.score(end, 1)
+
+
+@pytest.mark.parametrize("name", list(CATALOGUE))
+def test_every_game_offers_exactly_the_capabilities_it_declares(name):
+    info = CATALOGUE[name]
+    game = make_game(name)
+    for capability, methods in CAPABILITIES.items():
+        offered = all(callable(getattr(game, m, None)) for m in methods)
+        declared = capability in info.traits.capabilities
+        assert offered == declared, (
+            f"{name}: {capability} ({', '.join(methods)}) offered {offered}, declared {declared}"
+        )
+
+
+@pytest.mark.parametrize("name", [n for n, i in CATALOGUE.items() if "position" in i.traits.capabilities])
+def test_a_declared_position_notation_round_trips(name):
+    game = make_game(name)
+    for seed in range(5):
+        for state in playout(game, seed)[0][::7]:
+            text = game.position_string(state)
+            assert game.position_string(game.parse_position(text)) == text
 
 
 @pytest.mark.parametrize("spec", SPECS)

@@ -14,7 +14,7 @@ import pytest
 from mancala.engine.oware import kernels as K
 from mancala.engine.oware import search as S
 from mancala.errors import BadInput
-from mancala.evaluation import EVALUATIONS, GAME_EVALUATIONS
+from mancala.evaluation import EVALUATIONS, default_evaluation_name
 from mancala.evaluation.oware import DEFAULT, OwareWeights, final_value, make_evaluation
 from mancala.games import make_game
 from mancala.games.oware import PRESETS, EndSeeds, GrandSlam, Oware, OwareRules, OwareState, Repetition
@@ -183,7 +183,7 @@ def test_search_values_with_repetitions_in_reach(preset):
 
 
 def test_default_evaluation_is_the_engines():
-    assert GAME_EVALUATIONS["oware"] == "oware"
+    assert default_evaluation_name(Oware()) == "oware"
     game = Oware()
     evaluate = EVALUATIONS["oware"]
     for state in _search_positions(game, 10, 9):

@@ -3,16 +3,18 @@
 
 from mancala.evaluation.basic import (
     EVALUATIONS,
-    GAME_EVALUATIONS,
     default_evaluation,
+    default_evaluation_name,
     kalah_material,
     score_difference,
+    teaching_evaluation,
     win_loss_percent,
 )
 
 __all__ = [
     "EVALUATIONS",
-    "GAME_EVALUATIONS",
+    "default_evaluation_name",
+    "teaching_evaluation",
     "default_evaluation",
     "kalah_material",
     "score_difference",

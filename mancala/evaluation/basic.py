@@ -8,6 +8,7 @@ from __future__ import annotations
 from mancala.evaluation.bao import evaluate as bao_evaluate
 from mancala.evaluation.oware import evaluate as oware_evaluate
 from mancala.games.base import Game
+from mancala.games.catalogue import traits_of
 from mancala.games.kalah import Kalah
 
 
@@ -52,13 +53,23 @@ EVALUATIONS = {
     "oware": oware_evaluate,
 }
 
-#: the evaluation a player uses on a game (by the game's name) when none is named: for Kalah,
-#: stores plus a quarter of the seeds on each side (it beat the plain store difference in
-#: matches, see docs/ai.md); Bao and Oware their own (Oware's: wins above every estimate, and
-#: the margin a won game ends with); any other game (not listed) its margin
-GAME_EVALUATIONS = {"kalah": "material", "bao": "bao", "oware": "oware"}
+
+def default_evaluation_name(game: Game) -> str:
+    """The name of the evaluation players use on ``game`` when none is named: the one its
+    traits declare (Kalah's ``material``, stores plus a quarter of the seeds on each side,
+    which beat the plain store difference in matches, see docs/ai.md; Bao's and Oware's
+    own), else ``score``, its margin."""
+    return traits_of(game).evaluation or "score"
 
 
 def default_evaluation(game: Game):
-    """The evaluation players use on ``game`` when none is named (:data:`GAME_EVALUATIONS`)."""
-    return EVALUATIONS[GAME_EVALUATIONS.get(game.name, "score")]
+    """The evaluation players use on ``game`` when none is named."""
+    return EVALUATIONS[default_evaluation_name(game)]
+
+
+def teaching_evaluation(game: Game):
+    """The evaluation of the teaching views (``mancala explain``, the search tree): the one
+    the game's traits name for lessons (tic-tac-toe's percent, Kalah's plain score), else its
+    default evaluation."""
+    name = traits_of(game).teaching_evaluation
+    return EVALUATIONS[name] if name else default_evaluation(game)

@@ -35,6 +35,7 @@ The literature behind some terms:
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from typing import Any, Callable
 
 from mancala.errors import BadInput
@@ -43,6 +44,7 @@ from mancala.evaluation.bao import _targets as bao_targets
 from mancala.evaluation.bao import evaluate as bao_default
 from mancala.games.bao import Bao
 from mancala.games.base import Game
+from mancala.games.catalogue import CATALOGUE, traits_of
 from mancala.games.kalah import Capture, Kalah, KalahState, Remaining, Sowing
 
 #: a finished Kalah game scores ``±KALAH_WIN`` plus its margin under every combination
@@ -388,23 +390,24 @@ def make_evaluation(spec: str):
     cache: dict[type, tuple] = {}
 
     def resolve(game: Game) -> tuple:
-        table = GAME_TERMS.get(game.name)
-        if table is None:
-            raise BadInput(f"evaluation terms are defined for Kalah and Bao, not {game.name}")
-        missing = [n for n, _ in weights if n not in table]
+        family = TERM_FAMILIES.get(traits_of(game).terms or "")
+        if family is None:
+            known = ", ".join(info.title for info in CATALOGUE.values() if info.traits.terms in TERM_FAMILIES)
+            raise BadInput(f"evaluation terms are defined for {known}, not {game.name}")
+        missing = [n for n, _ in weights if n not in family.terms]
         if missing:
-            raise BadInput(f"{game.name} has no evaluation term {', '.join(missing)}; its terms: {', '.join(table)}")
-        return tuple((table[n], w) for n, w in weights if w)
+            raise BadInput(
+                f"{game.name} has no evaluation term {', '.join(missing)}; its terms: {', '.join(family.terms)}"
+            )
+        return family.end, tuple((family.terms[n], w) for n, w in weights if w)
 
     def evaluate(game: Game, state, player: int) -> float:
-        terms = cache.get(type(game))
-        if terms is None:
-            terms = cache[type(game)] = resolve(game)
+        resolved = cache.get(type(game))
+        if resolved is None:
+            resolved = cache[type(game)] = resolve(game)
+        end, terms = resolved
         if game.is_terminal(state):
-            if game.name == "bao":  # Bao's own evaluation scores its ends (no margin in seeds)
-                return bao_default(game, state, player)
-            margin = game.score(state, player)
-            return margin + (KALAH_WIN if margin > 0 else -KALAH_WIN if margin < 0 else 0.0)
+            return end(game, state, player)
         return sum(w * f(game, state, player) for f, w in terms)
 
     return evaluate
@@ -431,5 +434,23 @@ __all__ = [
 ]
 
 
-#: the terms of each game, by name
-GAME_TERMS = {"kalah": KALAH_TERMS, "bao": BAO_TERMS}
+def margin_end(game: Game, state, player: int) -> float:
+    """A finished game's value: its margin, plus :data:`KALAH_WIN` for a win (minus for a
+    loss), so that any win outranks every estimate."""
+    margin = game.score(state, player)
+    return margin + (KALAH_WIN if margin > 0 else -KALAH_WIN if margin < 0 else 0.0)
+
+
+@dataclass(frozen=True)
+class TermFamily:
+    """The terms a family of games shares, and how its finished games score."""
+
+    #: term name -> term function ``(game, state, player) -> float``
+    terms: dict[str, Callable[..., float]]
+    #: a finished game's value for ``player`` (whatever the weights)
+    end: Callable[[Any, Any, int], float]
+
+
+#: the term families, by the name a game's traits give (``Traits.terms``): Kalah's ends score
+#: their margin; Bao's own evaluation scores its ends (Bao has no margin in seeds)
+TERM_FAMILIES = {"kalah": TermFamily(KALAH_TERMS, margin_end), "bao": TermFamily(BAO_TERMS, bao_default)}

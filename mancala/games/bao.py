@@ -58,7 +58,7 @@ from enum import Enum
 
 from mancala.errors import BadInput, IllegalMove
 from mancala.games.base import RulesGame, Segment, layout_text
-from mancala.games.catalogue import GameInfo, register
+from mancala.games.catalogue import GameInfo, Traits, register
 from mancala.games.options import bool_option, enum_option, int_option
 
 SOUTH, NORTH = 0, 1
@@ -1228,6 +1228,14 @@ BAO = register(
         bao_from_options,
         BaoRules,
         seeds=lambda state: sum(map(sum, state.holes)) + sum(state.stock),
+        traits=Traits(
+            board="bao",
+            sides=("South", "North"),
+            value_unit="eval",
+            evaluation="bao",
+            terms="bao",
+            capabilities=frozenset({"position", "winner", "layout", "move_help"}),
+        ),
         rank=1,
     )
 )

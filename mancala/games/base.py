@@ -9,7 +9,9 @@ alternate: Kalah has extra turns and Bao relay moves.
 
 from __future__ import annotations
 
-from typing import Hashable, Protocol, Sequence, TypeVar, runtime_checkable
+from typing import Hashable, Protocol, Sequence, TypeVar, cast, runtime_checkable
+
+from mancala.games.catalogue import has_capability, traits_of
 
 S = TypeVar("S")
 M = TypeVar("M", bound=Hashable)
@@ -83,6 +85,75 @@ class Game(Protocol[S, M]):
         ...
 
 
+class PositionNotation(Protocol):
+    """The ``position`` capability: a one-line position notation."""
+
+    def position_string(self, state) -> str:
+        """The position as one line."""
+        ...
+
+    def parse_position(self, text: str):
+        """The state :meth:`position_string` wrote; raises BadInput saying what was expected."""
+        ...
+
+
+class Layout(Protocol):
+    """The ``layout`` capability: which text of the picture shows which cell."""
+
+    def layout(self, state, view: int | None = None) -> list[list[Segment]]:
+        """The picture of ``state`` (from ``view``'s side), one list of segments a line."""
+        ...
+
+
+class MoveHelp(Protocol):
+    """The ``move_help`` capability: how moves are written, in words."""
+
+    def move_help(self) -> str:
+        """A paragraph for a UI's help."""
+        ...
+
+
+class SeatNames(Protocol):
+    """The ``seat_names`` capability: seats that players may swap (Kalah's pie rule)."""
+
+    def seat_name(self, seat: int) -> str:
+        """The name of ``seat`` (``South``, ``North``)."""
+        ...
+
+
+class DecidesWinner(Protocol):
+    """The ``winner`` capability: a winner not given by the score's sign (Bao)."""
+
+    def winner(self, state) -> int | None:
+        """The winner of a finished game, None for a draw or a running game."""
+        ...
+
+
+def position_notation(game: Game) -> PositionNotation | None:
+    """``game`` as a :class:`PositionNotation` when it declares the ``position`` capability."""
+    return cast(PositionNotation, game) if has_capability(game, "position") else None
+
+
+def layout_of(game: Game) -> Layout | None:
+    """``game`` as a :class:`Layout` when it declares the ``layout`` capability."""
+    return cast(Layout, game) if has_capability(game, "layout") else None
+
+
+def move_help_of(game: Game) -> MoveHelp | None:
+    """``game`` as a :class:`MoveHelp` when it declares the ``move_help`` capability."""
+    return cast(MoveHelp, game) if has_capability(game, "move_help") else None
+
+
+def seat_names_of(game: Game) -> SeatNames | None:
+    """``game`` as :class:`SeatNames` when it declares the ``seat_names`` capability."""
+    return cast(SeatNames, game) if has_capability(game, "seat_names") else None
+
+
+def winner_rule_of(game: Game) -> DecidesWinner | None:
+    """``game`` as :class:`DecidesWinner` when it declares the ``winner`` capability."""
+    return cast(DecidesWinner, game) if has_capability(game, "winner") else None
+
+
 class RulesGame:
     """Plumbing shared by games whose variants are a frozen dataclass of rules
     (:attr:`rules_class`): construction, equality, hashing and ``repr`` by the rules."""
@@ -117,9 +188,9 @@ def winner(game: Game, state) -> int | None:
 
 def outcome_text(game: Game, state, names: Sequence[str] = ("Player 1", "Player 2")) -> str:
     """A one-line description of a finished game's result (with the margin, in the game's
-    ``margin_unit``, for games whose score counts something, like Kalah's seeds)."""
+    traits' ``margin_unit``, for games whose score counts something, like Kalah's seeds)."""
     w = winner(game, state)
     if w is None:
         return "Draw."
-    unit = getattr(game, "margin_unit", None)
+    unit = traits_of(game).margin_unit
     return f"{names[w]} wins by {abs(game.score(state, 0))} {unit}." if unit else f"{names[w]} wins."

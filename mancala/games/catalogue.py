@@ -4,8 +4,10 @@ from options given as text, its rules type (the frozen options dataclass, whose 
 new-game form and ``--help`` list) and its named presets.
 
 Everything outside ``games/`` asks the catalogue (or the game object) what a game is and
-can do, never ``isinstance`` on a game class: a new game is one new module that calls
-:func:`register`, plus a line in ``games/__init__.py`` importing it.
+can do, never ``isinstance`` on a game class nor its name: a game declares what it is once,
+in its :class:`Traits` (what python-chess puts on a variant class and OpenSpiel in its
+``GameType``), and the optional methods it offers as :data:`CAPABILITIES`.  A new game is one
+new module that calls :func:`register`, plus a line in ``games/__init__.py`` importing it.
 """
 
 from __future__ import annotations
@@ -14,6 +16,65 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
 from mancala.errors import BadInput
+
+#: the optional capabilities a game may declare (:attr:`Traits.capabilities`), each with the
+#: methods it promises; the conformance suite holds every game to exactly what it declares
+CAPABILITIES: dict[str, tuple[str, ...]] = {
+    # a one-line position notation: ``position_string(state)`` and ``parse_position(text)``
+    "position": ("position_string", "parse_position"),
+    # which text of the picture shows which cell (:data:`mancala.games.base.Segment`):
+    # ``layout(state, view=None)``, so a UI can mark the cells a move changed
+    "layout": ("layout",),
+    # how moves are written, in words, for a UI's help: ``move_help()``
+    "move_help": ("move_help",),
+    # players who may swap seats during a game (Kalah's pie rule): ``seat_name(seat)``
+    "seat_names": ("seat_name",),
+    # a winner not given by the score's sign (Bao's ends): ``winner(state)``
+    "winner": ("winner",),
+}
+
+#: what the values of a game's analysis count: the margin in its unit, an evaluation's
+#: points, or the outcome alone (win, draw, loss)
+VALUE_UNITS = ("seeds", "eval", "outcome")
+
+
+@dataclass(frozen=True)
+class Traits:
+    """What a game is, declared once where it registers, for every layer above the rules:
+    how the page draws it, what its values count, which evaluation plays it by default and
+    which optional methods it offers.  Nothing outside ``games/`` tells games apart by name."""
+
+    #: the board kind the page and the server's views draw (``kalah``: pits and two stores;
+    #: ``oware``: two rows of houses; ``bao``: four rows; ``tictactoe``: a 3 x 3 grid; ``text``: the
+    #: game's text picture with its moves as buttons)
+    board: str = "text"
+    #: the seat names of a board with two sides the page may turn (``("South", "North")``),
+    #: or None for a board without sides
+    sides: tuple[str, str] | None = None
+    #: what a game's margin counts (``seeds``), or None when only the outcome counts
+    margin_unit: str | None = None
+    #: what the analysis' values count: one of :data:`VALUE_UNITS`
+    value_unit: str = "outcome"
+    #: the evaluation players use when none is named (a name of ``evaluation``'s
+    #: ``EVALUATIONS``); None: the game's margin
+    evaluation: str | None = None
+    #: the family of weighted evaluation terms (``evaluation/terms.py``) players may combine,
+    #: or None for a game without terms
+    terms: str | None = None
+    #: the evaluation of the teaching views (``mancala explain``, the search tree), chosen to
+    #: read well in a lesson; None: :attr:`evaluation`
+    teaching_evaluation: str | None = None
+    #: whether positions may repeat forever (a random playout may then be cut short)
+    may_repeat: bool = False
+    #: the optional capabilities it offers (keys of :data:`CAPABILITIES`)
+    capabilities: frozenset[str] = frozenset()
+
+    def __post_init__(self) -> None:
+        unknown = set(self.capabilities) - set(CAPABILITIES)
+        if unknown:
+            raise ValueError(f"unknown capabilities {sorted(unknown)}; known: {', '.join(CAPABILITIES)}")
+        if self.value_unit not in VALUE_UNITS:
+            raise ValueError(f"value_unit must be one of {', '.join(VALUE_UNITS)}, got {self.value_unit!r}")
 
 
 @dataclass(frozen=True)
@@ -38,8 +99,13 @@ class GameInfo:
     #: the seeds in a position, all of them (board, stores, hands), for a game whose seeds
     #: are only ever moved, never created or destroyed (None: not such a game)
     seeds: Callable[[Any], int] | None = None
-    #: whether a game may repeat positions forever (a random playout may then be cut short)
-    may_repeat: bool = False
+    #: what the game is, for the layers above the rules
+    traits: Traits = field(default_factory=Traits)
+    #: the rules options that start a game at a position written in the game's notation
+    #: (``4-4-4-4-4-4-0-4-4-4-4-4-4-0-S`` -> ``{"pits": 6, "start": ..., "first": 0}``);
+    #: None: the text itself as the rules' ``start`` option (when the rules have one).  Raises
+    #: :class:`BadInput` saying what was expected
+    start_options: Callable[[str], dict[str, Any]] | None = None
     #: where it stands in lists (the new-game form, help): lower first, then by registration
     rank: int = 100
 
@@ -80,6 +146,35 @@ def load_plugins() -> None:
                 f"the game module {name!r} (from {PLUGINS_VARIABLE} or an installed package) "
                 f"could not be loaded: {type(e).__name__}: {e}"
             ) from None
+
+
+def has_capability(game_or_name: Any, capability: str) -> bool:
+    """Whether a game declares ``capability`` (a key of :data:`CAPABILITIES`), and so offers
+    its methods."""
+    if capability not in CAPABILITIES:
+        raise ValueError(f"unknown capability {capability!r}; known: {', '.join(CAPABILITIES)}")
+    return capability in game_info(game_or_name).traits.capabilities
+
+
+def traits_of(game_or_name: Any) -> Traits:
+    """The traits of a game object or a game name."""
+    return game_info(game_or_name).traits
+
+
+def takes_start(info: GameInfo) -> bool:
+    """Whether the game's rules take a start position (a ``start`` option)."""
+    return info.rules is not None and "start" in getattr(info.rules, "__dataclass_fields__", {})
+
+
+def position_options(info: GameInfo, text: str) -> dict[str, Any]:
+    """The rules options that start ``info``'s game at the position ``text`` (written as its
+    ``position_string`` writes it); raises :class:`BadInput` for a game without a position
+    notation its rules can start from."""
+    if info.start_options is not None:
+        return info.start_options(text)
+    if not takes_start(info):
+        raise BadInput(f"{info.name} has no position notation: open it by its moves instead")
+    return {"start": text}
 
 
 def normalise_name(name: str) -> str:

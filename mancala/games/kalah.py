@@ -23,10 +23,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field, replace
 from enum import Enum
+from typing import Any
 
 from mancala.errors import BadInput, IllegalMove
 from mancala.games.base import RulesGame, Segment, layout_text
-from mancala.games.catalogue import GameInfo, options_with_preset, register
+from mancala.games.catalogue import GameInfo, Traits, options_with_preset, register
 from mancala.games.options import bool_option, enum_option, int_option
 
 
@@ -332,8 +333,6 @@ class Kalah(RulesGame):
     name = "kalah"
     rules_class = KalahRules
     rules: KalahRules
-    #: what a score margin counts (see :func:`mancala.games.base.outcome_text`)
-    margin_unit = "seeds"
 
     # --- protocol --------------------------------------------------------
 
@@ -488,6 +487,22 @@ class Kalah(RulesGame):
             lines.append([("stores: North's on the left, South's on the right", None)])
         return lines
 
+    def position_string(self, state: KalahState) -> str:
+        """The position as one line a link can carry: the counts in board order (South's pits,
+        South's store, North's pits, North's store) and the seat to move,
+        ``4-4-4-4-4-4-0-4-4-4-4-4-4-0-S``."""
+        return "-".join(map(str, state.board)) + "-" + "SN"[state.seat]
+
+    def parse_position(self, text: str) -> KalahState:
+        """The position :meth:`position_string` writes, on this game's board; raises
+        :class:`BadInput` saying what was expected."""
+        options = kalah_start_options(text)
+        if options["pits"] != self.rules.pits:
+            raise BadInput(
+                f"the position {text[:80]!r} has {options['pits']} pits a side; this game has {self.rules.pits}"
+            )
+        return self.position(tuple(int(c) for c in options["start"].split()), options["first"])
+
     # --- helpers -----------------------------------------------------------
 
     def seat_name(self, seat: int) -> str:
@@ -640,6 +655,28 @@ class Kalah(RulesGame):
         return f"{who} plays {event.move}{tail}."
 
 
+def kalah_start_options(text: str) -> dict[str, Any]:
+    """The rules options (``pits``, ``start``, ``first``) that start Kalah at the position
+    ``text`` (as :meth:`Kalah.position_string` writes it); raises :class:`BadInput` saying
+    what was expected."""
+    text = text.strip()
+    parts = text.split("-")
+    expected = (
+        "the pits and stores in board order (South's pits, South's store, North's pits, North's store) "
+        "and S or N, joined by '-', e.g. 4-4-4-4-4-4-0-4-4-4-4-4-4-0-S"
+    )
+    if len(parts) < 5 or len(parts) % 2 == 0 or not all(p.isdigit() for p in parts[:-1]):
+        raise BadInput(f"cannot read Kalah position {text[:80]!r}: expected {expected}")
+    if parts[-1].upper() not in ("S", "N"):
+        raise BadInput(f"cannot read Kalah position {text[:80]!r}: the side to move must be S or N")
+    counts = parts[:-1]
+    return {
+        "pits": (len(counts) - 2) // 2,
+        "start": " ".join(str(int(c)) for c in counts),
+        "first": "SN".index(parts[-1].upper()),
+    }
+
+
 def _kalah_from_options(options: dict[str, str]) -> Kalah:
     return Kalah(KalahRules.from_dict(options_with_preset(KALAH, options)))
 
@@ -655,6 +692,17 @@ KALAH = register(
         PRESETS,
         "standard",
         seeds=lambda state: sum(state.board),
+        traits=Traits(
+            board="kalah",
+            sides=("South", "North"),
+            margin_unit="seeds",
+            value_unit="seeds",
+            evaluation="material",
+            terms="kalah",
+            teaching_evaluation="score",
+            capabilities=frozenset({"position", "seat_names", "layout", "move_help"}),
+        ),
+        start_options=kalah_start_options,
         rank=0,
     )
 )

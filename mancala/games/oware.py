@@ -32,10 +32,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field, replace
 from enum import Enum
+from typing import Any
 
 from mancala.errors import BadInput, IllegalMove
 from mancala.games.base import RulesGame, Segment, layout_text
-from mancala.games.catalogue import GameInfo, options_with_preset, register
+from mancala.games.catalogue import GameInfo, Traits, options_with_preset, register
 from mancala.games.options import bool_option, enum_option, int_option
 
 
@@ -315,7 +316,6 @@ class Oware(RulesGame):
     name = "oware"
     rules_class = OwareRules
     rules: OwareRules
-    margin_unit = "seeds"
 
     # --- protocol --------------------------------------------------------
 
@@ -719,6 +719,20 @@ _END_WORDS = {
 }
 
 
+def oware_start_options(text: str) -> dict[str, Any]:
+    """The rules options (``houses``, ``start``) that start Oware at the position ``text``
+    (as :meth:`Oware.position_string` writes it; the rules check the rest when the game is
+    built); raises :class:`BadInput` saying what was expected."""
+    text = text.strip()
+    parts = text.split("-")
+    if len(parts) < 5 or len(parts) % 2 == 0:
+        raise BadInput(
+            f"cannot read Oware position {text[:80]!r}: expected the houses (A.. then a..), South's store, "
+            "North's store and S or N, joined by '-', e.g. 4-4-4-4-4-4-4-4-4-4-4-4-0-0-S"
+        )
+    return {"houses": (len(parts) - 3) // 2, "start": text}
+
+
 def _oware_from_options(options: dict[str, str]) -> Oware:
     return Oware(OwareRules.from_dict(options_with_preset(OWARE, options)))
 
@@ -734,7 +748,16 @@ OWARE = register(
         PRESETS,
         "abapa",
         seeds=lambda state: sum(state.houses) + sum(state.stores) + state.unscored,
-        may_repeat=True,
+        traits=Traits(
+            board="oware",
+            sides=("South", "North"),
+            margin_unit="seeds",
+            value_unit="seeds",
+            evaluation="oware",
+            may_repeat=True,
+            capabilities=frozenset({"position", "layout", "move_help"}),
+        ),
+        start_options=oware_start_options,
         rank=2,
     )
 )

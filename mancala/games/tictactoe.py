@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from mancala.errors import BadInput, IllegalMove
 from mancala.games.base import Segment
-from mancala.games.catalogue import GameInfo, register
+from mancala.games.catalogue import GameInfo, Traits, register
 
 LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6))
 MARKS = ("X", "O")
@@ -224,6 +224,11 @@ TICTACTOE = register(
         "tic-tac-toe, the teaching aid for alpha-beta (option: start, a position such as XX./.O./...)",
         _tictactoe_from_options,
         TicTacToeRules,
+        traits=Traits(
+            board="tictactoe",
+            teaching_evaluation="percent",
+            capabilities=frozenset({"position", "layout", "move_help"}),
+        ),
         rank=2,
     )
 )

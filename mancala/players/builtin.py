@@ -9,7 +9,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Callable
 
 from mancala.errors import BadInput
-from mancala.evaluation import EVALUATIONS, GAME_EVALUATIONS, default_evaluation
+from mancala.evaluation import EVALUATIONS, default_evaluation, default_evaluation_name
 from mancala.evaluation.terms import check_evaluation, engine_weights, make_evaluation, parse_weights, weights_spec
 from mancala.games.base import Game
 from mancala.players.base import Memory
@@ -335,7 +335,7 @@ class SearchPlayer:
         """Whether its timed alpha-beta runs on ``game``'s engine (Bao's levels do)."""
         return (
             self.seconds is not None
-            and self.evaluation in (None, GAME_EVALUATIONS.get(game.name))
+            and self.evaluation in (None, default_evaluation_name(game))
             and has_engine(game, TIMED_ENGINES)
         )
 

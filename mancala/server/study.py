@@ -14,11 +14,11 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Callable, cast
 
-from mancala.evaluation import default_evaluation
-from mancala.evaluation.basic import score_difference, win_loss_percent
+from mancala.evaluation import default_evaluation, teaching_evaluation
 from mancala.games import make_game
 from mancala.games.bao import Bao
 from mancala.games.base import Game
+from mancala.games.catalogue import traits_of
 from mancala.games.kalah import Kalah
 from mancala.players import Memory, Player, player_memory, rebuild_player, restore_memory
 from mancala.search.core import INF, Node, SearchAborted, Tracer, alphabeta, minimax
@@ -127,10 +127,8 @@ def forget(seat: str) -> None:
 
 def unit(game: Game) -> str:
     """What values count: ``seeds`` (Kalah, Oware: any game whose margin is in seeds), ``eval``
-    (Bao), ``outcome`` (tic-tac-toe)."""
-    if game.name == "bao":
-        return "eval"
-    return "seeds" if getattr(game, "margin_unit", None) == "seeds" else "outcome"
+    (Bao), ``outcome`` (tic-tac-toe), as the game's traits declare."""
+    return traits_of(game).value_unit
 
 
 #: the least time a hint searches: as long as the analysis panel asks for, so that a hint
@@ -444,15 +442,12 @@ def _deepening_value(game: Game, state, mover: int, evaluate, seconds: float) ->
 def _who_wins(game: Game, state, value: float) -> str:
     """``perfect play: South wins by 10`` from the mover's exact value."""
     mover = game.to_move(state)
-    name = game.player_name(mover)
-    other = game.player_name(1 - mover)
-    seat_name = getattr(game, "seat_name", None)  # games whose players change seats (Kalah's pie rule)
-    if seat_name is not None:
-        name, other = seat_name(state.seat), seat_name(1 - state.seat)
+    name = game.player_name(mover, state)  # (the seats' names, which Kalah's pie rule swaps)
+    other = game.player_name(1 - mover, state)
     if value == 0:
         return "perfect play: a draw"
     winner, margin = (name, value) if value > 0 else (other, -value)
-    if getattr(game, "margin_unit", None):  # the value counts something (seeds): say by how much
+    if traits_of(game).margin_unit:  # the value counts something (seeds): say by how much
         return f"perfect play: {winner} wins by {margin:g}"
     return f"perfect play: {winner} wins"
 
@@ -654,20 +649,10 @@ class _Counter(Tracer):
             raise _TooBig
 
 
-def tree_evaluation(game: Game):
-    """The evaluation the tree view uses: ``mancala explain``'s (percent for tic-tac-toe,
-    the score for Kalah) and the default one for Bao."""
-    if game.name == "tictactoe":
-        return win_loss_percent
-    if game.name == "kalah":
-        return score_difference
-    return default_evaluation(game)
-
-
 def tree(game: Game, state, depth: int, algorithm: str = "alphabeta") -> dict:
     """The search tree of ``state`` to ``depth`` turns as JSON, with node counts of
     minimax and alpha-beta.  Raises ValueError when the tree is too big to draw."""
-    evaluate = tree_evaluation(game)
+    evaluate = teaching_evaluation(game)
     tracer = TreeTracer(game)
     search = alphabeta if algorithm == "alphabeta" else minimax
     try:

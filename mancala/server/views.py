@@ -13,8 +13,9 @@ from typing import Any, Callable
 
 from mancala.errors import BadInput
 from mancala.games.bao import CW, NYUMBA, Bao, BaoState, hole_name
-from mancala.games.base import Game, outcome_text
-from mancala.games.catalogue import CATALOGUE
+from mancala.games.base import Game, outcome_text, position_notation, winner_rule_of
+from mancala.games.catalogue import game_info, takes_start, traits_of
+from mancala.games.catalogue import position_options as catalogue_position_options
 from mancala.games.kalah import Capture, Kalah, KalahState, Remaining, opposite_index, pit_index, store_index
 from mancala.games.oware import Oware, OwareEvent, OwareState, house_name, seat_name
 from mancala.games.tictactoe import LINES, TicTacToe, TicTacToeState
@@ -38,63 +39,16 @@ class GameView:
 MAX_POSITION_CHARS = 400
 
 
-def _kalah_position(game: Kalah, state: KalahState) -> str:
-    return "-".join(map(str, state.board)) + "-" + "SN"[state.seat]
-
-
-def _kalah_start(text: str) -> dict[str, Any]:
-    parts = text.split("-")
-    expected = (
-        "the pits and stores in board order (South's pits, South's store, North's pits, North's store) "
-        "and S or N, joined by '-', e.g. 4-4-4-4-4-4-0-4-4-4-4-4-4-0-S"
-    )
-    if len(parts) < 5 or len(parts) % 2 == 0 or not all(p.isdigit() for p in parts[:-1]):
-        raise BadInput(f"cannot read Kalah position {text[:80]!r}: expected {expected}")
-    if parts[-1].upper() not in ("S", "N"):
-        raise BadInput(f"cannot read Kalah position {text[:80]!r}: the side to move must be S or N")
-    counts = parts[:-1]
-    return {
-        "pits": (len(counts) - 2) // 2,
-        "start": " ".join(str(int(c)) for c in counts),
-        "first": "SN".index(parts[-1].upper()),
-    }
-
-
-def _oware_start(text: str) -> dict[str, Any]:
-    parts = text.split("-")
-    if len(parts) < 5 or len(parts) % 2 == 0:
-        raise BadInput(
-            f"cannot read Oware position {text[:80]!r}: expected the houses (A.. then a..), South's store, "
-            "North's store and S or N, joined by '-', e.g. 4-4-4-4-4-4-4-4-4-4-4-4-0-0-S"
-        )
-    return {"houses": (len(parts) - 3) // 2, "start": text}
-
-
-#: the games whose position string or start options are not the default (the game's own
-#: ``position_string``, and the text as the rules' ``start`` option): (game, state) -> text, and
-#: text -> the rules options that start a game there (checked by the rules when the game is built)
-POSITIONS: dict[str, tuple[Callable[[Any, Any], str], Callable[[str], dict[str, Any]]]] = {
-    "kalah": (_kalah_position, _kalah_start),
-    "oware": (lambda game, state: game.position_string(state), _oware_start),
-}
-
-
-def _has_start(name: str) -> bool:
-    """Whether game ``name``'s rules take a start position (a ``start`` option)."""
-    info = CATALOGUE.get(name)
-    rules = info.rules if info is not None else None
-    return rules is not None and "start" in getattr(rules, "__dataclass_fields__", {})
-
-
 def position_string(game: Game, state) -> str | None:
-    """The position as one line a link can carry (Kalah: the counts in board order and the side
-    to move, ``4-4-4-4-4-4-0-4-4-4-4-4-4-0-S``; any other game with a position notation: its
-    ``position_string``, e.g. tic-tac-toe's ``XX./.O./...``), or None for a game without one."""
-    entry = POSITIONS.get(game.name)
-    if entry is not None:
-        return entry[0](game, state)
-    writer = getattr(game, "position_string", None)  # games with a position notation offer it
-    return writer(state) if writer is not None and _has_start(game.name) else None
+    """The position as one line a link can carry (the game's own ``position_string``: Kalah's
+    counts in board order and the side to move, ``4-4-4-4-4-4-0-4-4-4-4-4-4-0-S``;
+    tic-tac-toe's ``XX./.O./...``), or None for a game without a position notation its rules
+    can start from."""
+    info = game_info(game)
+    notation = position_notation(game)
+    if notation is None or (info.start_options is None and not takes_start(info)):
+        return None
+    return notation.position_string(state)
 
 
 def position_options(name: str, text: Any) -> dict[str, Any]:
@@ -104,12 +58,7 @@ def position_options(name: str, text: Any) -> dict[str, Any]:
         raise BadInput("a position must be a non-empty string")
     if len(text) > MAX_POSITION_CHARS:
         raise BadInput(f"a position is at most {MAX_POSITION_CHARS} characters, got {len(text)}")
-    entry = POSITIONS.get(name)
-    if entry is not None:
-        return entry[1](text.strip())
-    if not _has_start(name):
-        raise BadInput(f"{name} has no position notation: open it by its moves instead")
-    return {"start": text.strip()}
+    return catalogue_position_options(game_info(name), text.strip())
 
 
 def board_view(game: Game, state) -> dict:
@@ -130,9 +79,9 @@ def result_view(game: Game, state, names: list[str]) -> dict | None:
     winner = 0 if score[0] > 0 else 1 if score[0] < 0 else None
     reason = "rules"
     text = outcome_text(game, state, names)
-    decided = getattr(game, "winner", None)  # games whose winner is not the score's sign (Bao)
-    if callable(decided):
-        winner = decided(state)
+    decided = winner_rule_of(game)  # games whose winner is not the score's sign (Bao)
+    if decided is not None:
+        winner = decided.winner(state)
         max_plies = getattr(getattr(game, "rules", None), "max_plies", None)
         if winner is None and max_plies:
             reason = "draw_limit"
@@ -183,8 +132,9 @@ TEXT_VIEW = GameView(_text_board, _text_legal, _text_events)
 
 
 def view_of(game: Game) -> GameView:
-    """The view of ``game`` (:data:`VIEWS` by name, else :data:`TEXT_VIEW`)."""
-    return VIEWS.get(game.name, TEXT_VIEW)
+    """The view of ``game``: its board kind's (:data:`VIEWS`, by the kind its traits declare),
+    else :data:`TEXT_VIEW`."""
+    return VIEWS.get(traits_of(game).board, TEXT_VIEW)
 
 
 # --- Kalah ------------------------------------------------------------------------------
@@ -653,7 +603,7 @@ def _oware_end_text(game: Oware, after: OwareState, ev: OwareEvent, cells: list[
     return f"game over: {why}. Final count: {count}"
 
 
-#: the games with a board of their own on the page, by name
+#: the boards the page draws, by board kind (a game's ``Traits.board``)
 VIEWS: dict[str, GameView] = {
     "kalah": GameView(_kalah_board, _kalah_legal, _kalah_last),
     "bao": GameView(_bao_board, _bao_legal, _bao_last),

@@ -31,7 +31,7 @@ from rich.text import Text
 
 from mancala.atomic import write_problem
 from mancala.errors import BadInput, IllegalMove
-from mancala.games.base import Game, outcome_text
+from mancala.games.base import Game, layout_of, move_help_of, outcome_text, seat_names_of
 from mancala.players import BestPlayer, HumanPlayer, Player, best_search
 from mancala.record import GameRecord, save_record
 from mancala.search.explain import line_by_turn
@@ -54,13 +54,13 @@ def board_text(game: Game, state, before=None, view: int | None = None) -> tuple
     cells yellow, an opponent's cell it lowered (a capture) red.  Returns (text, changed
     cell names, captured cell names), the cells sown from first and named so.  Games
     without a layout are drawn from :meth:`render` unmarked."""
-    layout = getattr(game, "layout", None)
-    if layout is None:
+    drawn = layout_of(game)
+    if drawn is None:
         return Text(game.render(state)), [], []
-    lines = layout(state, view)
+    lines = drawn.layout(state, view)
     old = {}
     if before is not None:
-        old = {cell: t.strip() for line in layout(before, view) for t, cell in line if cell is not None}
+        old = {cell: t.strip() for line in drawn.layout(before, view) for t, cell in line if cell is not None}
     # the side that moved, as the layout names owners (Kalah: seats, which the pie rule may swap)
     mover_seat = None if before is None else getattr(before, "seat", None)
     if before is not None and mover_seat is None:
@@ -93,9 +93,9 @@ def board_text(game: Game, state, before=None, view: int | None = None) -> tuple
 
 
 def _seat_label(game: Game, seat: int) -> str:
-    """A seat's name for games whose cells belong to seats (Kalah)."""
-    namer = getattr(game, "seat_name", None)
-    return namer(seat) if namer else game.player_name(seat)
+    """A seat's name for games whose cells belong to seats that players may swap (Kalah)."""
+    seats = seat_names_of(game)
+    return seats.seat_name(seat) if seats is not None else game.player_name(seat)
 
 
 def _number(text: str) -> int:
@@ -334,9 +334,9 @@ class TerminalGame:
                 raise _Quit("Bye." + (" The last moves were not saved." if self.unsaved else ""))
             if command in ("help", "?"):
                 self.say(HELP)
-                move_help = getattr(game, "move_help", None)
-                if move_help:
-                    self.say(move_help())
+                helper = move_help_of(game)
+                if helper is not None:
+                    self.say(helper.move_help())
                 self.say(f"Legal now: {moves}.")
             elif command == "board":
                 self.show(state)
