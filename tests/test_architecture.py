@@ -29,6 +29,7 @@ LAYERS = {
     "mancala.engine": 4,
     "mancala.mankalah": 4,
     "mancala.players": 5,
+    "mancala.analysis": 5.5,
     "mancala.arena": 6,
     "mancala.server": 7,
     "mancala.ui": 7,
@@ -47,7 +48,9 @@ GAME_NAMES = {"kalah", "bao", "oware", "tictactoe"}
 #: of one game by its name: OpenSpiel's games (its own names for ours), the ManKalah protocol
 #: (Kalah under the ManKalah rules)
 KNOWN_NAME_CHECKS: dict[str, int] = {
-    "server/study.py": 3,
+    "analysis/values.py": 1,
+    "analysis/position.py": 1,
+    "analysis/tree.py": 1,
     "ui/terminal.py": 1,
     "players/module.py": 1,
     "players/levels.py": 1,

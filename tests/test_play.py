@@ -392,7 +392,7 @@ def test_an_expected_line_says_who_plays_each_turn():
 
 
 def test_the_server_hint_names_the_movers_of_its_line(tmp_path):
-    from mancala.server.study import hint
+    from mancala.analysis import hint
 
     game = make_game("kalah(pits=3,seeds=2)")
     message = hint(game, game.initial_state(), 1.0)

@@ -10,9 +10,9 @@ from starlette.testclient import TestClient
 
 from mancala.games import make_game
 from mancala.games.bao import START_POSITION
+from mancala.games.base import position_options, position_string
 from mancala.server.app import create_app
 from mancala.server.session import ServerConfig
-from mancala.server.views import position_options, position_string
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -112,7 +112,7 @@ def test_players_carry_their_titles(conn):
 
 
 def test_moves_are_classed_by_what_they_give_away():
-    from mancala.server.study import move_class
+    from mancala.analysis import move_class
 
     assert move_class(3, 3, "seeds") == "best"
     assert move_class(2.5, 3, "seeds") == "good"

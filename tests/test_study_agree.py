@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import pytest
 
+from mancala import analysis as study
 from mancala.games import make_game
-from mancala.server import study
 
 
 def _position(spec: str, moves: list[str]):

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
+from mancala import analysis as study
 from mancala.games import make_game
 from mancala.players import make_player, player_memory, rebuild_player
-from mancala.server import study
 from mancala.server.workers import ABANDON_GRACE, WorkerPool
 
 

@@ -376,7 +376,7 @@ def cmd_analyse(args: argparse.Namespace) -> int:
 def _study_analysis(game, state, seconds: float) -> int:
     """``mancala analyse`` on a game other than Kalah: every legal move's value (the table
     the page's analysis shows: its engine, or its endgame database where it has one)."""
-    from mancala.server.study import analysis  # noqa: PLC0415
+    from mancala.analysis import analysis  # noqa: PLC0415
 
     print(game.render(state))
     if game.is_terminal(state):
@@ -397,7 +397,7 @@ def _study_analysis(game, state, seconds: float) -> int:
 def _study_review(record, seconds: float) -> int:
     """``mancala analyse GAME.json`` on a game other than Kalah: each move against the best
     move of its position, and the biggest mistakes."""
-    from mancala.server.study import review  # noqa: PLC0415
+    from mancala.analysis import review  # noqa: PLC0415
 
     game = record.game
     if not record.moves:

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from typing import Hashable, Protocol, Sequence, TypeVar, cast, runtime_checkable
 
-from mancala.games.catalogue import has_capability, traits_of
+from mancala.errors import BadInput
+from mancala.games.catalogue import game_info, has_capability, start_options_of, takes_start, traits_of
 
 S = TypeVar("S")
 M = TypeVar("M", bound=Hashable)
@@ -152,6 +153,32 @@ def seat_names_of(game: Game) -> SeatNames | None:
 def winner_rule_of(game: Game) -> DecidesWinner | None:
     """``game`` as :class:`DecidesWinner` when it declares the ``winner`` capability."""
     return cast(DecidesWinner, game) if has_capability(game, "winner") else None
+
+
+#: the longest position string a link may carry
+MAX_POSITION_CHARS = 400
+
+
+def position_string(game: Game, state) -> str | None:
+    """The position as one line a link can carry (the game's own ``position_string``: Kalah's
+    counts in board order and the side to move, ``4-4-4-4-4-4-0-4-4-4-4-4-4-0-S``;
+    tic-tac-toe's ``XX./.O./...``), or None for a game without a position notation its rules
+    can start from."""
+    info = game_info(game)
+    notation = position_notation(game)
+    if notation is None or (info.start_options is None and not takes_start(info)):
+        return None
+    return notation.position_string(state)
+
+
+def position_options(name: str, text: object) -> dict:
+    """The rules options that start game ``name`` at the position ``text`` (what
+    :func:`position_string` writes); raises :class:`BadInput` saying what was expected."""
+    if not isinstance(text, str) or not text.strip():
+        raise BadInput("a position must be a non-empty string")
+    if len(text) > MAX_POSITION_CHARS:
+        raise BadInput(f"a position is at most {MAX_POSITION_CHARS} characters, got {len(text)}")
+    return start_options_of(game_info(name), text.strip())
 
 
 class RulesGame:

@@ -166,7 +166,7 @@ def takes_start(info: GameInfo) -> bool:
     return info.rules is not None and "start" in getattr(info.rules, "__dataclass_fields__", {})
 
 
-def position_options(info: GameInfo, text: str) -> dict[str, Any]:
+def start_options_of(info: GameInfo, text: str) -> dict[str, Any]:
     """The rules options that start ``info``'s game at the position ``text`` (written as its
     ``position_string`` writes it); raises :class:`BadInput` for a game without a position
     notation its rules can start from."""

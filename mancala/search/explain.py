@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from mancala.games.base import Game
+from mancala.games.base import Game, layout_of, seat_names_of
 from mancala.search.core import INF, Evaluation, Node, SearchResult, Tracer, alphabeta
 
 
@@ -47,6 +47,35 @@ def compact_board(game: Game, state) -> str:
     rows = [r.strip() for r in game.render(state).splitlines()]
     text = "/".join(rows)
     return text if len(text) <= 24 else ""
+
+
+def position_words(game: Game, state) -> str:
+    """The position on one line for a game whose cells belong to the players (its layout's
+    cells, each side's in the order drawn, the cells that are not moves, such as a store, in
+    brackets: ``North 4 4 4 4 4 4 (store 0) · South 4 4 4 4 4 4 (store 0)``), else
+    :func:`compact_board`."""
+    drawn = layout_of(game)
+    if drawn is None:
+        return compact_board(game, state)
+    houses: dict[int, list[str]] = {}
+    others: dict[int, list[str]] = {}
+    for line in drawn.layout(state):
+        for text, cell in line:
+            if cell is None:
+                continue
+            owner, name = cell
+            if owner is None:
+                continue
+            count = text.strip(" ()[]*")
+            if name.isalnum() and len(name) <= 2:
+                houses.setdefault(owner, []).append(count)
+            else:
+                others.setdefault(owner, []).append(f"({name} {count})")
+    if not houses:
+        return compact_board(game, state)
+    seats = seat_names_of(game)
+    named = seats.seat_name if seats is not None else game.player_name
+    return " · ".join(f"{named(owner)} {' '.join(cells + others.get(owner, []))}" for owner, cells in houses.items())
 
 
 def _ordinal_range(first: int, last: int) -> str:

@@ -25,15 +25,15 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket
 
+from mancala import analysis
 from mancala.errors import BadInput, IllegalMove
 from mancala.games import CATALOGUE
-from mancala.games.base import Game
+from mancala.games.base import Game, position_options, position_string
 from mancala.players import LEVEL_SECONDS, LEVELS, PLAYER_KINDS, kind_available, player_choices
 from mancala.record import record_from_json
-from mancala.server import study
 from mancala.server.protocol import MAX_MESSAGE_BYTES, Message, ProtocolError, encode, error, message, parse
 from mancala.server.session import DEFAULT_PLAYERS, Client, GameSession, Hub, ServerConfig, build_game
-from mancala.server.views import board_view, last_view, legal_view, position_options, position_string
+from mancala.server.views import board_view, last_view, legal_view
 
 log = logging.getLogger("mancala.server")
 
@@ -152,6 +152,11 @@ async def api_games(request: Request):
             "title": info.title,
             "text": info.text,
             "sides": [sample.player_name(0), sample.player_name(1)],
+            "board": info.traits.board,
+            "flippable": info.traits.sides is not None,
+            "margin_unit": info.traits.margin_unit,
+            "value_unit": info.traits.value_unit,
+            "capabilities": sorted(info.traits.capabilities),
             "options": _option_list(info.rules) if info.rules is not None else [],
             "presets": {name: rules.to_dict() for name, rules in info.presets.items()},
         }
@@ -626,28 +631,28 @@ def _study(hub: Hub, client: Client, session: GameSession, msg: Message) -> None
         raise ProtocolError("refused", "review: no move has been played yet", kind, msg.id)
     job: tuple[Any, ...]
     if kind == "hint":
-        job = (study.hint, game, state, _clamp(msg.get("seconds", 1.0), 0.05, 10.0))
+        job = (analysis.hint, game, state, _clamp(msg.get("seconds", 1.0), 0.05, 10.0))
     elif kind == "analyse":
         lines = msg.get("lines", 0)
         if not isinstance(lines, int) or isinstance(lines, bool) or not 0 <= lines <= 5:
             raise ProtocolError("bad_request", f"analyse: lines must be 0-5, got {lines!r}", kind, msg.id)
-        job = (study.analysis, game, state, _clamp(msg.get("seconds", 2.0), 0.05, 10.0), lines)
+        job = (analysis.analysis, game, state, _clamp(msg.get("seconds", 2.0), 0.05, 10.0), lines)
     elif kind == "explore":
-        job = (study.explore, game, state)
+        job = (analysis.explore, game, state)
     elif kind == "review":
-        job = (study.review, game, list(session.record.moves), _clamp(msg.get("seconds", 0.2), 0.02, 2.0))
+        job = (analysis.review, game, list(session.record.moves), _clamp(msg.get("seconds", 0.2), 0.02, 2.0))
     else:
         depth = msg.get("depth", 3)
-        if not 1 <= depth <= study.MAX_TREE_DEPTH:
+        if not 1 <= depth <= analysis.MAX_TREE_DEPTH:
             raise ProtocolError(
-                "bad_request", f"tree: depth must be 1-{study.MAX_TREE_DEPTH}, got {depth}", kind, msg.id
+                "bad_request", f"tree: depth must be 1-{analysis.MAX_TREE_DEPTH}, got {depth}", kind, msg.id
             )
         algorithm = msg.get("algorithm", "alphabeta")
         if algorithm not in ("alphabeta", "minimax"):
             raise ProtocolError(
                 "bad_request", f"tree: algorithm must be alphabeta or minimax, got {algorithm!r}", kind, msg.id
             )
-        job = (study.tree, game, state, depth, algorithm)
+        job = (analysis.tree, game, state, depth, algorithm)
     reply = {"hint": "hint", "analyse": "analysis", "review": "review", "tree": "tree", "explore": "explorer"}[kind]
     extra = {} if kind == "review" else {"ply": ply, "player": game.to_move(state)}
     if line is not None:

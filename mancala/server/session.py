@@ -20,10 +20,11 @@ from pathlib import Path
 from typing import Any, Callable
 
 from mancala import __version__, jsonread
+from mancala import analysis as study
 from mancala.atomic import write_atomically
 from mancala.errors import BadInput, IllegalMove
 from mancala.games import game_spec, make_game
-from mancala.games.base import Game
+from mancala.games.base import Game, position_string
 from mancala.games.catalogue import title_of
 from mancala.players import (
     BestPlayer,
@@ -37,9 +38,8 @@ from mancala.players import (
     uses_engine,
 )
 from mancala.record import MAX_VARIATIONS, GameRecord
-from mancala.server import study
 from mancala.server.protocol import MAX_MESSAGE_BYTES, ProtocolError, error, message
-from mancala.server.views import board_view, last_view, legal_view, position_string, result_view
+from mancala.server.views import board_view, last_view, legal_view, result_view
 from mancala.server.workers import WorkerPool, default_workers
 
 log = logging.getLogger("mancala.server")

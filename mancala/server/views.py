@@ -11,11 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from mancala.errors import BadInput
 from mancala.games.bao import CW, NYUMBA, Bao, BaoState, hole_name
-from mancala.games.base import Game, outcome_text, position_notation, winner_rule_of
-from mancala.games.catalogue import game_info, takes_start, traits_of
-from mancala.games.catalogue import position_options as catalogue_position_options
+from mancala.games.base import Game, outcome_text, winner_rule_of
+from mancala.games.catalogue import traits_of
 from mancala.games.kalah import Capture, Kalah, KalahState, Remaining, opposite_index, pit_index, store_index
 from mancala.games.oware import Oware, OwareEvent, OwareState, house_name, seat_name
 from mancala.games.tictactoe import LINES, TicTacToe, TicTacToeState
@@ -33,32 +31,6 @@ class GameView:
     legal: Callable[[Any, Any], list[dict]]
     #: (game, before, move, after) -> ``notices``, ``steps`` and any field of its own
     events: Callable[[Any, Any, Any, Any], dict]
-
-
-#: the longest position string a link may carry
-MAX_POSITION_CHARS = 400
-
-
-def position_string(game: Game, state) -> str | None:
-    """The position as one line a link can carry (the game's own ``position_string``: Kalah's
-    counts in board order and the side to move, ``4-4-4-4-4-4-0-4-4-4-4-4-4-0-S``;
-    tic-tac-toe's ``XX./.O./...``), or None for a game without a position notation its rules
-    can start from."""
-    info = game_info(game)
-    notation = position_notation(game)
-    if notation is None or (info.start_options is None and not takes_start(info)):
-        return None
-    return notation.position_string(state)
-
-
-def position_options(name: str, text: Any) -> dict[str, Any]:
-    """The rules options that start game ``name`` at the position ``text`` (what
-    :func:`position_string` writes); raises :class:`BadInput` saying what was expected."""
-    if not isinstance(text, str) or not text.strip():
-        raise BadInput("a position must be a non-empty string")
-    if len(text) > MAX_POSITION_CHARS:
-        raise BadInput(f"a position is at most {MAX_POSITION_CHARS} characters, got {len(text)}")
-    return catalogue_position_options(game_info(name), text.strip())
 
 
 def board_view(game: Game, state) -> dict:
@@ -610,16 +582,3 @@ VIEWS: dict[str, GameView] = {
     "tictactoe": GameView(lambda game, state: _ttt_board(state), _ttt_legal, _ttt_last),
     "oware": GameView(_oware_board, _oware_legal, _oware_last),
 }
-
-
-def jsonable(value: Any) -> Any:
-    """A search value as JSON: infinities as ``"inf"``/``"-inf"``, whole floats as ints."""
-    if isinstance(value, float):
-        if value == float("inf"):
-            return "inf"
-        if value == float("-inf"):
-            return "-inf"
-        if value == int(value):
-            return int(value)
-        return round(value, 3)
-    return value

@@ -179,14 +179,9 @@ export function renderReview(msg, names, onGo = () => {}, current = null) {
   ];
 }
 
-/** A node's position in words, for its hover and focus picture: Kalah's two rows and stores,
- * tic-tac-toe's rows, else the game's position string. */
+/** A node's position in words, for its hover and focus picture (the server writes it: each
+ * side's cells and stores, tic-tac-toe's rows), else the game's position string. */
 export function nodePicture(node) {
-  if (node.cells) {
-    const c = node.cells;
-    const n = (c.length - 2) / 2;
-    return `North ${c.slice(n + 1, 2 * n + 1).reverse().join(" ")} (store ${c[2 * n + 1]}) · South ${c.slice(0, n).join(" ")} (store ${c[n]})`;
-  }
   return node.board || node.position || "";
 }
 

@@ -1,0 +1,41 @@
+"""The analysis layer, below every surface: move choice (an AI's move in a worker), the hint,
+the analysis of a position, the review of a game, the search tree and move classes.  The
+server's workers, the board, the terminal and ``mancala analyse`` all ask it, so the same
+position and budget give the same answer everywhere (docs/architecture.md)."""
+
+from mancala.analysis.moves import (
+    LOAD_SECONDS,
+    forget,
+    game_of,
+    think,
+    warm_engine,
+    warm_kernels,
+    warm_up_estimate,
+)
+from mancala.analysis.position import analysis, explore, hint
+from mancala.analysis.review import MOVE_CLASSES, move_class, review
+from mancala.analysis.tree import MAX_TREE_DEPTH, MAX_TREE_NODES, tree
+from mancala.analysis.values import forget_positions, jsonable, position_values, unit
+
+__all__ = [
+    "LOAD_SECONDS",
+    "MAX_TREE_DEPTH",
+    "MAX_TREE_NODES",
+    "MOVE_CLASSES",
+    "analysis",
+    "explore",
+    "forget",
+    "forget_positions",
+    "game_of",
+    "hint",
+    "jsonable",
+    "move_class",
+    "position_values",
+    "review",
+    "think",
+    "tree",
+    "unit",
+    "warm_engine",
+    "warm_kernels",
+    "warm_up_estimate",
+]

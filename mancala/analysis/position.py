@@ -1,0 +1,135 @@
+"""One position studied: the hint, the analysis (every move's value and the best line, with a
+summary in words) and the opening explorer."""
+
+from __future__ import annotations
+
+from typing import cast
+
+from mancala.analysis.values import HINT_SECONDS, jsonable, position_values, unit
+from mancala.games.base import Game
+from mancala.games.catalogue import traits_of
+from mancala.games.kalah import Kalah
+from mancala.search.explain import line_by_turn
+
+
+def explore(game: Game, state) -> dict:
+    """The opening explorer: the opening book's exact value (for the player to move) of every
+    legal move whose position the book holds, and the book's main line from here.  Only Kalah
+    has books (``mancala book``), for some rules; anything else says so in ``text``."""
+    if game.name != "kalah":  # (books are Kalah's: mancala.engine.book)
+        return {
+            "available": False,
+            "text": f"no opening book for {game.name}: only Kalah has one",
+            "moves": [],
+            "line": [],
+            "turns": [],
+        }
+    from mancala.engine.book import book_line, probe, shipped_book  # noqa: PLC0415 (the engine loads only when needed)
+
+    kalah = cast(Kalah, game)  # (named kalah above)
+    if shipped_book(kalah.rules) is None:
+        return {
+            "available": False,
+            "text": "no opening book for these Kalah rules",
+            "moves": [],
+            "line": [],
+            "turns": [],
+        }
+    mover = game.to_move(state)
+    found: list[tuple[str, float | None]] = []
+    for move in game.legal_moves(state):
+        child = game.apply(state, move)
+        value: float | None = None
+        if game.is_terminal(child):
+            value = float(game.score(child, mover))
+        else:
+            hit = probe(kalah, child)
+            if hit is not None:
+                value = float(hit[1] if game.to_move(child) == mover else -hit[1])
+        found.append((str(move), value))
+    found.sort(key=lambda r: (r[1] is None, -(r[1] or 0.0)))
+    rows = [{"move": m, "value": jsonable(v) if v is not None else None, "in_book": v is not None} for m, v in found]
+    line = [str(m) for m in book_line(kalah, state)] if not game.is_terminal(state) else []
+    known = sum(v is not None for _, v in found)
+    text = (
+        f"the book knows {known} of {len(rows)} moves here" + ("" if line else "; this position is not in it")
+        if known or line
+        else "this position is out of the book"
+    )
+    return {
+        "available": True,
+        "text": text,
+        "moves": rows,
+        "line": line,
+        "turns": line_by_turn(game, state, line),
+        "unit": unit(game),
+    }
+
+
+def hint(game: Game, state, seconds: float) -> dict:
+    """The best move for the player to move, with its value and line: the first row of
+    the position's table (:func:`position_values`), searched for at least
+    :data:`HINT_SECONDS`."""
+    rows, line = position_values(game, state, max(seconds, HINT_SECONDS))
+    if not rows:
+        raise ValueError("the game is over: there is no move to hint")
+    best = rows[0]
+    line = line[:12] if line[:1] == [best["move"]] else [best["move"]]
+    return {
+        "move": best["move"],
+        "value": best["value"],
+        "line": line,
+        "turns": line_by_turn(game, state, line),
+        "depth": best.get("depth", 0),
+        "exact": bool(best["exact"]),
+        "unit": unit(game),
+    }
+
+
+def _who_wins(game: Game, state, value: float) -> str:
+    """``perfect play: South wins by 10`` from the mover's exact value."""
+    mover = game.to_move(state)
+    name = game.player_name(mover, state)  # (the seats' names, which Kalah's pie rule swaps)
+    other = game.player_name(1 - mover, state)
+    if value == 0:
+        return "perfect play: a draw"
+    winner, margin = (name, value) if value > 0 else (other, -value)
+    if traits_of(game).margin_unit:  # the value counts something (seeds): say by how much
+        return f"perfect play: {winner} wins by {margin:g}"
+    return f"perfect play: {winner} wins"
+
+
+def analysis(game: Game, state, seconds: float, lines: int = 0) -> dict:
+    """Every legal move's value for the player to move, the best line and a summary; with
+    ``lines``, the expected line after each of that many best moves too (``top_lines``: each
+    move's position searched for its own line, ``seconds`` shared out)."""
+    rows, line = position_values(game, state, seconds)
+    top: list[dict] = []
+    for row in rows[: max(0, lines)]:
+        if row is rows[0] and line[:1] == [row["move"]]:
+            after = line
+        else:
+            move = game.parse_move(state, row["move"])
+            child = game.apply(state, move)
+            rest = [] if game.is_terminal(child) else position_values(game, child, seconds / 2)[1]
+            after = [row["move"], *rest]
+        top.append({**row, "line": after[:16], "turns": line_by_turn(game, state, after[:16])})
+    solved = bool(rows) and all(r["exact"] for r in rows)
+    if not rows:
+        summary = "the game is over"
+    elif solved:  # every move's value is proven, so the best one is perfect play
+        summary = _who_wins(game, state, float(rows[0]["value"]))
+    else:
+        best = rows[0]
+        summary = f"best: {best['move']} ({float(best['value']):+g} {'exact' if best['exact'] else 'estimated'})"
+    turns = line_by_turn(game, state, line)
+    return {
+        "player": game.to_move(state),
+        "moves": rows,
+        "line": line,
+        "turns": turns,
+        "unit": unit(game),
+        "solved": solved,
+        "summary": summary,
+        **({"top_lines": top} if lines else {}),
+    }

@@ -1,0 +1,101 @@
+"""A finished (or running) game reviewed: each move against the best move of its position,
+read from the same table the hint and the analysis read, and classed by one rule."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mancala.analysis.values import jsonable, position_values, unit
+from mancala.games.base import Game
+
+#: the share of a review's time a forced move's position gets (its value still counts)
+FORCED_SHARE = 0.25
+
+
+#: a move's class by what it gave away against the best move, per value unit (docs/web.md):
+#: (class, least loss), largest first; a loss of 0 is ``best``, below the last threshold ``good``
+MOVE_CLASSES: dict[str, tuple[tuple[str, float], ...]] = {
+    "seeds": (("blunder", 6), ("mistake", 3), ("inaccuracy", 1)),
+    "eval": (("blunder", 10), ("mistake", 4), ("inaccuracy", 1.5)),
+    "outcome": (("blunder", 2), ("mistake", 1)),
+}
+
+
+#: a Bao evaluation at least this large is a won (or lost) game
+_EVAL_WON = 5000
+
+
+_ORDER = ("best", "good", "inaccuracy", "mistake", "blunder")
+
+
+def _outcome(value: float, unit_name: str) -> int:
+    """+1 a win, 0 a draw (or undecided), -1 a loss, as far as the value says."""
+    if unit_name == "eval":
+        return 1 if value >= _EVAL_WON else -1 if value <= -_EVAL_WON else 0
+    return (value > 0) - (value < 0)
+
+
+def move_class(value: Any, best_value: Any, unit_name: str) -> str:
+    """How good a move was: ``best`` (nothing given away), ``good``, ``inaccuracy``,
+    ``mistake`` or ``blunder``, by the loss against the best move's value (thresholds in
+    :data:`MOVE_CLASSES`); a move that throws away a won or drawn result is at least a
+    ``mistake``, one that turns a win into a loss a ``blunder``."""
+    played, best = _number(value), _number(best_value)
+    loss = max(0.0, best - played)
+    if loss <= 1e-9:
+        return "best"
+    found = next((name for name, least in MOVE_CLASSES.get(unit_name, ()) if loss >= least), "good")
+    drop = _outcome(best, unit_name) - _outcome(played, unit_name)
+    if drop >= 2:
+        return "blunder"
+    if drop == 1 and _ORDER.index(found) < _ORDER.index("mistake"):
+        return "mistake"
+    return found
+
+
+def _number(value: Any) -> float:
+    """A value as a float (``"inf"`` and ``"-inf"`` included)."""
+    return float(value)
+
+
+def review(game: Game, moves: list, seconds: float) -> dict:
+    """Each move's value against the best move's in the same position, and the biggest
+    mistakes (largest losses) of the game (``moves`` played from the start), every
+    position's values read from :func:`position_values` (as the hint and the analysis
+    read them), ``seconds`` a position."""
+    out = _searched_review(game, moves, seconds)
+    for row in out:
+        row["class"] = move_class(row["value"], row["best_value"], unit(game))
+    mistakes = sorted((r for r in out if r["loss"] and float(r["loss"]) > 0), key=lambda r: -float(r["loss"]))[:5]
+    return {"moves": out, "mistakes": mistakes, "unit": unit(game)}
+
+
+def _searched_review(game: Game, moves: list, seconds: float) -> list[dict]:
+    """Each move's value against the best move's, from :func:`position_values`; positions
+    reviewed from the last to the first (a Kalah engine's endgame proofs help the earlier
+    positions), a forced move's position given a quarter of the time."""
+    states = [game.initial_state()]
+    for move in moves[:-1]:
+        states.append(game.apply(states[-1], move))
+    out: list[dict] = []
+    for ply in range(len(moves), 0, -1):
+        state, move = states[ply - 1], moves[ply - 1]
+        forced = len(game.legal_moves(state)) == 1
+        rows, _ = position_values(game, state, seconds * (FORCED_SHARE if forced else 1.0))
+        played = next((r for r in rows if r["move"] == str(move)), rows[0])
+        best = rows[0]
+        loss = max(0.0, float(best["value"]) - float(played["value"]))
+        out.append(
+            {
+                "ply": ply,
+                "player": game.to_move(state),
+                "move": str(move),
+                "value": played["value"],
+                "best": best["move"],
+                "best_value": best["value"],
+                "loss": jsonable(loss),
+                "exact": bool(played["exact"] and best["exact"]),
+            }
+        )
+    out.reverse()
+    return out
