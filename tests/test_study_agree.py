@@ -4,7 +4,9 @@ same best move, the same value and the same "exact" mark (issue 17, item 7).
 They used to read three different searches: at the start of standard Kalah the hint said
 "3, +8 (exact)" (the opening book), the analysis "best: 3 (+6 estimated)" (a bounded
 search) and the review that opening 3 lost a seed against 6.  Now all three read one
-table per position (:func:`mancala.server.study.position_values`).
+table per position (:func:`mancala.analysis.position_values`), searched with a budget in
+nodes, so that the same position and budget give the same answer in any process, whatever
+the machine's load (issue 28).
 """
 
 from __future__ import annotations
@@ -29,11 +31,11 @@ def _position(spec: str, moves: list[str]):
 
 def _three_answers(game, state, played, seconds: float = 1.0):
     """The hint, the analysis and the review row of a move from ``state`` (the best move
-    found, played after ``played``)."""
-    analysed = study.analysis(game, state, 2.0)
-    hinted = study.hint(game, state, seconds)
+    found, played after ``played``), with the budgets the page uses."""
+    analysed = study.analysis(game, state, study.budget(game, study.ANALYSIS_SECONDS))
+    hinted = study.hint(game, state, study.budget(game, seconds))
     best = next(m for m in game.legal_moves(state) if str(m) == hinted["move"])
-    reviewed = study.review(game, played + [best], 0.2)["moves"][-1]
+    reviewed = study.review(game, played + [best], study.budget(game, study.REVIEW_SECONDS))["moves"][-1]
     return hinted, analysed, reviewed
 
 
@@ -65,15 +67,17 @@ def test_kalah_start_hint_analysis_and_review_agree_exactly():
 
 def test_kalah_start_review_of_other_openings_uses_the_exact_values():
     game, state, _ = _position("kalah", [])
-    table = {r["move"]: r for r in study.analysis(game, state, 2.0)["moves"]}
+    table = {r["move"]: r for r in study.analysis(game, state, study.budget(game, 2.0))["moves"]}
     study.forget_positions()  # the review on its own reads the same values
+    small = study.budget(game, study.REVIEW_SECONDS)
     for move in game.legal_moves(state):
-        row = study.review(game, [move], 0.2)["moves"][0]
+        row = study.review(game, [move], small)["moves"][0]
         assert row["best"] == "3" and row["best_value"] == 8 and row["exact"]
         assert row["value"] == table[str(move)]["value"]
         assert row["loss"] == 8 - table[str(move)]["value"]
     # opening 6 is not better than 3: no loss is found for 3
-    assert study.review(game, [next(m for m in game.legal_moves(state) if str(m) == "3")], 0.2)["moves"][0]["loss"] == 0
+    three = next(m for m in game.legal_moves(state) if str(m) == "3")
+    assert study.review(game, [three], small)["moves"][0]["loss"] == 0
 
 
 @pytest.mark.parametrize(
@@ -109,3 +113,33 @@ def test_a_tictactoe_start_is_an_exact_draw_everywhere():
     hinted, analysed, reviewed = _three_answers(game, state, played)
     assert hinted["value"] == 0 and hinted["exact"] and analysed["summary"] == "perfect play: a draw"
     assert reviewed["exact"] and reviewed["value"] == 0
+
+
+@pytest.mark.parametrize(
+    ("spec", "moves"),
+    [
+        ("kalah", ["3", "6", "2", "1", "4", "5"]),
+        ("kalah(pits=4,seeds=3)", ["2", "4"]),
+        ("oware", ["C", "a", "E", "a", "A", "d", "F", "a"]),  # the position of issue 28's two tabs
+        ("bao", []),
+        ("tictactoe", ["4"]),
+    ],
+)
+def test_the_same_position_and_budget_give_the_same_answer_again(spec, moves):
+    game, state, _ = _position(spec, moves)
+    nodes = study.budget(game, 0.5)
+    first = study.analysis(game, state, nodes)
+    study.forget_positions()  # searched afresh, after the engine has searched other positions too
+    study.analysis(game, game.initial_state(), nodes)
+    study.forget_positions()
+    again = study.analysis(game, state, nodes)
+    assert again == first
+    for row in first["moves"]:  # every estimate names its depth
+        assert row["exact"] or row["depth"] >= 1
+
+
+def test_a_larger_budget_serves_a_smaller_request():
+    game, state, _ = _position("kalah", ["3", "6", "2", "1", "4"])
+    big = study.position_values(game, state, study.budget(game, 1.0))
+    assert study.position_values(game, state, study.budget(game, 0.1)) is big
+    assert study.hint(game, state, study.budget(game, 0.1))["move"] == big.rows[0]["move"]

@@ -12,12 +12,32 @@ from mancala.analysis.moves import (
     warm_kernels,
     warm_up_estimate,
 )
-from mancala.analysis.position import analysis, explore, hint
-from mancala.analysis.review import MOVE_CLASSES, move_class, review
+from mancala.analysis.position import analysis, analysis_of, explore, hint, hint_of, top_positions
+from mancala.analysis.review import MOVE_CLASSES, move_class, review, review_of, review_positions
 from mancala.analysis.tree import MAX_TREE_DEPTH, MAX_TREE_NODES, tree
-from mancala.analysis.values import forget_positions, jsonable, position_values, unit
+from mancala.analysis.values import (
+    ANALYSIS_SECONDS,
+    REVIEW_SECONDS,
+    Table,
+    budget,
+    forget_positions,
+    jsonable,
+    position_values,
+    remember,
+    unit,
+)
 
 __all__ = [
+    "ANALYSIS_SECONDS",
+    "REVIEW_SECONDS",
+    "Table",
+    "analysis_of",
+    "budget",
+    "hint_of",
+    "remember",
+    "review_of",
+    "review_positions",
+    "top_positions",
     "LOAD_SECONDS",
     "MAX_TREE_DEPTH",
     "MAX_TREE_NODES",

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import cast
 
-from mancala.analysis.values import HINT_SECONDS, jsonable, position_values, unit
+from mancala.analysis.values import Table, jsonable, position_values, unit
 from mancala.games.base import Game
 from mancala.games.catalogue import traits_of
 from mancala.games.kalah import Kalah
@@ -66,15 +66,13 @@ def explore(game: Game, state) -> dict:
     }
 
 
-def hint(game: Game, state, seconds: float) -> dict:
-    """The best move for the player to move, with its value and line: the first row of
-    the position's table (:func:`position_values`), searched for at least
-    :data:`HINT_SECONDS`."""
-    rows, line = position_values(game, state, max(seconds, HINT_SECONDS))
-    if not rows:
+def hint_of(game: Game, state, table: Table) -> dict:
+    """The best move for the player to move, with its value, depth and line: the first row
+    of the position's ``table`` (the analysis' first row, so the two agree)."""
+    if not table.rows:
         raise ValueError("the game is over: there is no move to hint")
-    best = rows[0]
-    line = line[:12] if line[:1] == [best["move"]] else [best["move"]]
+    best = table.rows[0]
+    line = list(table.line[:12]) if table.line[:1] == (best["move"],) else [best["move"]]
     return {
         "move": best["move"],
         "value": best["value"],
@@ -84,6 +82,16 @@ def hint(game: Game, state, seconds: float) -> dict:
         "exact": bool(best["exact"]),
         "unit": unit(game),
     }
+
+
+def hint(game: Game, state, nodes: int) -> dict:
+    """:func:`hint_of` the position's table searched here with ``nodes`` nodes."""
+    return hint_of(game, state, position_values(game, state, nodes))
+
+
+def value_words(row: dict) -> str:
+    """How sure a row's value is: ``exact``, or the depth its estimate was searched to."""
+    return "exact" if row["exact"] else f"estimate, depth {row.get('depth', 0)}"
 
 
 def _who_wins(game: Game, state, value: float) -> str:
@@ -99,29 +107,42 @@ def _who_wins(game: Game, state, value: float) -> str:
     return f"perfect play: {winner} wins"
 
 
-def analysis(game: Game, state, seconds: float, lines: int = 0) -> dict:
-    """Every legal move's value for the player to move, the best line and a summary; with
-    ``lines``, the expected line after each of that many best moves too (``top_lines``: each
-    move's position searched for its own line, ``seconds`` shared out)."""
-    rows, line = position_values(game, state, seconds)
+def top_positions(game: Game, state, table: Table, lines: int) -> list:
+    """The positions after the ``lines`` best moves whose own tables an analysis with top
+    lines needs (the best move's line is the table's own)."""
+    out = []
+    for k, row in enumerate(table.rows[: max(0, lines)]):
+        if k == 0 and table.line[:1] == (row["move"],):
+            continue
+        child = game.apply(state, game.parse_move(state, row["move"]))
+        if not game.is_terminal(child):
+            out.append(child)
+    return out
+
+
+def analysis_of(game: Game, state, table: Table, lines: int = 0, child_tables: dict | None = None) -> dict:
+    """Every legal move's value for the player to move (the position's ``table``), the best
+    line and a summary in words; with ``lines``, the expected line after each of that many
+    best moves too (``top_lines``), read from ``child_tables`` (``repr(child) -> Table`` of
+    the :func:`top_positions`)."""
+    rows, line = table.copy_rows(), list(table.line)
     top: list[dict] = []
-    for row in rows[: max(0, lines)]:
-        if row is rows[0] and line[:1] == [row["move"]]:
+    for k, row in enumerate(rows[: max(0, lines)]):
+        if k == 0 and line[:1] == [row["move"]]:
             after = line
         else:
-            move = game.parse_move(state, row["move"])
-            child = game.apply(state, move)
-            rest = [] if game.is_terminal(child) else position_values(game, child, seconds / 2)[1]
+            child = game.apply(state, game.parse_move(state, row["move"]))
+            rest = [] if game.is_terminal(child) else list((child_tables or {})[repr(child)].line)
             after = [row["move"], *rest]
         top.append({**row, "line": after[:16], "turns": line_by_turn(game, state, after[:16])})
-    solved = bool(rows) and all(r["exact"] for r in rows)
+    solved = bool(rows) and table.exact
     if not rows:
         summary = "the game is over"
     elif solved:  # every move's value is proven, so the best one is perfect play
         summary = _who_wins(game, state, float(rows[0]["value"]))
     else:
         best = rows[0]
-        summary = f"best: {best['move']} ({float(best['value']):+g} {'exact' if best['exact'] else 'estimated'})"
+        summary = f"best: {best['move']} ({float(best['value']):+g}, {value_words(best)})"
     turns = line_by_turn(game, state, line)
     return {
         "player": game.to_move(state),
@@ -131,5 +152,14 @@ def analysis(game: Game, state, seconds: float, lines: int = 0) -> dict:
         "unit": unit(game),
         "solved": solved,
         "summary": summary,
+        "nodes": table.nodes,
         **({"top_lines": top} if lines else {}),
     }
+
+
+def analysis(game: Game, state, nodes: int, lines: int = 0) -> dict:
+    """:func:`analysis_of` the position's table searched here with ``nodes`` nodes (the top
+    lines' positions with half as many each)."""
+    table = position_values(game, state, nodes)
+    children = {repr(c): position_values(game, c, nodes // 2) for c in top_positions(game, state, table, lines)}
+    return analysis_of(game, state, table, lines, children)

@@ -3,9 +3,9 @@ read from the same table the hint and the analysis read, and classed by one rule
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
-from mancala.analysis.values import jsonable, position_values, unit
+from mancala.analysis.values import Table, jsonable, position_values, unit
 from mancala.games.base import Game
 
 #: the share of a review's time a forced move's position gets (its value still counts)
@@ -58,44 +58,56 @@ def _number(value: Any) -> float:
     return float(value)
 
 
-def review(game: Game, moves: list, seconds: float) -> dict:
-    """Each move's value against the best move's in the same position, and the biggest
-    mistakes (largest losses) of the game (``moves`` played from the start), every
-    position's values read from :func:`position_values` (as the hint and the analysis
-    read them), ``seconds`` a position."""
-    out = _searched_review(game, moves, seconds)
-    for row in out:
-        row["class"] = move_class(row["value"], row["best_value"], unit(game))
+def review_positions(game: Game, moves: list, nodes: int) -> list[tuple[Any, int]]:
+    """The positions a review of ``moves`` (played from the start) values, each with its
+    budget: ``nodes``, a forced move's position (its value still counts) a quarter of it."""
+    out = []
+    state = game.initial_state()
+    for move in moves:
+        forced = len(game.legal_moves(state)) == 1
+        out.append((state, max(1, int(nodes * (FORCED_SHARE if forced else 1.0)))))
+        state = game.apply(state, move)
+    return out
+
+
+def review_of(game: Game, moves: list, tables: list[Table]) -> dict:
+    """Each move's value against the best move's in the same position (``tables[k]``, the
+    table of the position where ``moves[k]`` was played), its class (:func:`move_class`) and
+    the biggest mistakes (largest losses) of the game."""
+    out: list[dict] = []
+    state = game.initial_state()
+    for ply, (move, table) in enumerate(zip(moves, tables), 1):
+        rows = table.rows
+        played = next((r for r in rows if r["move"] == str(move)), rows[0])
+        best = rows[0]
+        loss = max(0.0, float(best["value"]) - float(played["value"]))
+        row = {
+            "ply": ply,
+            "player": game.to_move(state),
+            "move": str(move),
+            "value": played["value"],
+            "best": best["move"],
+            "best_value": best["value"],
+            "loss": jsonable(loss),
+            "exact": bool(played["exact"] and best["exact"]),
+            "class": move_class(played["value"], best["value"], unit(game)),
+        }
+        if not row["exact"]:
+            row["depth"] = min(r.get("depth", 0) for r in (played, best) if not r["exact"])
+        out.append(row)
+        state = game.apply(state, move)
     mistakes = sorted((r for r in out if r["loss"] and float(r["loss"]) > 0), key=lambda r: -float(r["loss"]))[:5]
     return {"moves": out, "mistakes": mistakes, "unit": unit(game)}
 
 
-def _searched_review(game: Game, moves: list, seconds: float) -> list[dict]:
-    """Each move's value against the best move's, from :func:`position_values`; positions
-    reviewed from the last to the first (a Kalah engine's endgame proofs help the earlier
-    positions), a forced move's position given a quarter of the time."""
-    states = [game.initial_state()]
-    for move in moves[:-1]:
-        states.append(game.apply(states[-1], move))
-    out: list[dict] = []
-    for ply in range(len(moves), 0, -1):
-        state, move = states[ply - 1], moves[ply - 1]
-        forced = len(game.legal_moves(state)) == 1
-        rows, _ = position_values(game, state, seconds * (FORCED_SHARE if forced else 1.0))
-        played = next((r for r in rows if r["move"] == str(move)), rows[0])
-        best = rows[0]
-        loss = max(0.0, float(best["value"]) - float(played["value"]))
-        out.append(
-            {
-                "ply": ply,
-                "player": game.to_move(state),
-                "move": str(move),
-                "value": played["value"],
-                "best": best["move"],
-                "best_value": best["value"],
-                "loss": jsonable(loss),
-                "exact": bool(played["exact"] and best["exact"]),
-            }
-        )
-    out.reverse()
-    return out
+def review(game: Game, moves: list, nodes: int, progress: Callable[[int, int], None] | None = None) -> dict:
+    """:func:`review_of` the game's positions' tables searched here (``nodes`` a position, see
+    :func:`review_positions`), from the last position to the first (a Kalah engine's
+    endgame proofs help the earlier ones); ``progress(done, total)`` after each."""
+    wanted = review_positions(game, moves, nodes)
+    tables: list[Table | None] = [None] * len(wanted)
+    for done, k in enumerate(range(len(wanted) - 1, -1, -1), 1):
+        tables[k] = position_values(game, *wanted[k])
+        if progress is not None:
+            progress(done, len(wanted))
+    return review_of(game, moves, [t for t in tables if t is not None])

@@ -4,7 +4,6 @@ that names its depth, and the best line."""
 
 from __future__ import annotations
 
-import time
 from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any, Callable, cast
@@ -12,7 +11,7 @@ from typing import Any, Callable, cast
 from mancala.evaluation import default_evaluation
 from mancala.games.bao import Bao
 from mancala.games.base import Game
-from mancala.games.catalogue import traits_of
+from mancala.games.catalogue import spec_of, traits_of
 from mancala.games.kalah import Kalah
 from mancala.search.core import SearchAborted, alphabeta
 
@@ -23,54 +22,94 @@ def unit(game: Game) -> str:
     return traits_of(game).value_unit
 
 
-#: the least time a hint searches: as long as the analysis panel asks for, so that a hint
-#: and an analysis of the same position read the same table (:func:`position_values`)
-HINT_SECONDS = 2.0
+#: the nominal seconds of the position's table that the hint, the analysis and the evaluation
+#: bar read, so that they agree on a position (a request may ask for more)
+ANALYSIS_SECONDS = 2.0
+#: the nominal seconds of one position of a review (a position's table kept with more is read)
+REVIEW_SECONDS = 0.2
+#: how many nodes a nominal second is worth for a game searched by alpha-beta in Python (its
+#: engines give their own: ``VALUE_TABLES``); a budget in nodes makes every answer the same for
+#: the same position and budget, whatever the machine's load, on every surface
+PYTHON_NODES_PER_SECOND = 50_000
+#: the largest budget of one table, in nodes
+MAX_TABLE_NODES = 200_000_000
 
 
-#: how many positions' tables a worker process keeps, the newest last
+@dataclass(frozen=True)
+class Table:
+    """A position's table: every legal move's value for the player to move, best first
+    (``{move, value, exact, depth}``: ``depth``, in turns, names how deep an estimate was
+    searched), the best line, and the budget in nodes it was searched with.  The one table
+    that the hint, the analysis and the review all read."""
+
+    rows: tuple[dict, ...]
+    line: tuple[str, ...]
+    nodes: int
+
+    @property
+    def exact(self) -> bool:
+        """Whether every move's value is proved (more search would change nothing)."""
+        return all(r["exact"] for r in self.rows)
+
+    def serves(self, nodes: int) -> bool:
+        """Whether this table answers a request of ``nodes``: searched with at least as many,
+        or exact."""
+        return self.nodes >= nodes or self.exact
+
+    def copy_rows(self) -> list[dict]:
+        """The rows, each a fresh dict (a caller may add to them)."""
+        return [dict(r) for r in self.rows]
+
+
+def budget(game: Game, seconds: float) -> int:
+    """The budget in nodes of a request of ``seconds`` nominal seconds on ``game``: its value
+    engine's nodes per second (or Python alpha-beta's), at least 1,000 nodes."""
+    rate = VALUE_TABLES[game.name][1] if game.name in VALUE_TABLES else PYTHON_NODES_PER_SECOND
+    return max(1_000, min(MAX_TABLE_NODES, round(seconds * rate)))
+
+
+#: how many positions' tables a process keeps, the newest last
 KEPT_POSITIONS = 512
 
-
-@dataclass
-class _Values:
-    """A position's move values (best first), best line and the time searched for them."""
-
-    rows: list[dict]
-    line: list[str]
-    seconds: float
+_kept: OrderedDict[tuple, Table] = OrderedDict()
 
 
-_kept: OrderedDict[tuple, _Values] = OrderedDict()
+def position_key(game: Game, state) -> tuple:
+    """What identifies a position across requests: the game's spec (its rules) and the state."""
+    return (spec_of(game), repr(state))
 
 
-def _position_key(game: Game, state) -> tuple:
-    """What identifies a position across requests: the game, its rules and the state."""
-    return (game.name, repr(getattr(game, "rules", None)), repr(state))
-
-
-def position_values(game: Game, state, seconds: float) -> tuple[list[dict], list[str]]:
-    """Every legal move's value for the player to move, best first, as
-    ``[{move, value, exact[, depth]}]``, and the best line: the one table that the hint,
-    the analysis and the review all read, so that they agree on a position.
+def position_values(game: Game, state, nodes: int) -> Table:
+    """The position's :class:`Table` searched with ``nodes`` nodes: the same table for the
+    same position and budget, in any process.
 
     Kalah reads the opening book first (the position itself and the positions one move
     on: exact values without a search) and the engine for the other moves, every
-    estimate kept at or below the position's proved value; Bao searches every move with
-    its fast engine; tic-tac-toe with alpha-beta.  A table is kept in the worker process and given again to any later request
-    of no more ``seconds`` (a request with more time searches again and replaces it; an
-    all-exact table is always given again)."""
-    key = _position_key(game, state)
+    estimate kept at or below the position's proved value; Bao and Oware search every move
+    with their engines (Oware reads its endgame database first); other games alpha-beta in
+    Python.  A table is kept in the process and given again to any later request it
+    :meth:`~Table.serves` (a request with a larger budget searches again and replaces it)."""
+    key = position_key(game, state)
     kept = _kept.get(key)
-    if kept is not None and (kept.seconds >= seconds or all(r["exact"] for r in kept.rows)):
+    if kept is not None and kept.serves(nodes):
         _kept.move_to_end(key)
-        return [dict(r) for r in kept.rows], list(kept.line)
-    rows, line = VALUE_TABLES.get(game.name, _searched_values)(game, state, seconds)
-    _kept[key] = _Values([dict(r) for r in rows], list(line), seconds)
+        return kept
+    values = VALUE_TABLES[game.name][0] if game.name in VALUE_TABLES else _searched_values
+    rows, line = values(game, state, nodes)
+    table = Table(tuple(dict(r) for r in rows), tuple(line), nodes)
+    remember(game, state, table)
+    return table
+
+
+def remember(game: Game, state, table: Table) -> None:
+    """Keep ``table`` as the position's (a table searched elsewhere, handed to this process)."""
+    key = position_key(game, state)
+    kept = _kept.get(key)
+    if kept is None or not kept.serves(table.nodes):
+        _kept[key] = table
     _kept.move_to_end(key)
     while len(_kept) > KEPT_POSITIONS:
         _kept.popitem(last=False)
-    return rows, line
 
 
 def forget_positions() -> None:
@@ -78,7 +117,21 @@ def forget_positions() -> None:
     _kept.clear()
 
 
-def _kalah_values(game: Kalah, state, seconds: float) -> tuple[list[dict], list[str]]:
+def _row(move: Any, value: float, exact: bool, depth: int) -> dict:
+    """One move's row of a table: its value, whether it is exact, and for an estimate the
+    depth it was searched to."""
+    row = {"move": str(move), "value": jsonable(float(value)), "exact": bool(exact)}
+    if not exact:
+        row["depth"] = depth
+    return row
+
+
+def _share(nodes: int, used: int, moves_left: int) -> int:
+    """One move's part of a table's budget: what is left, shared by the moves left."""
+    return max(1, (nodes - used) // max(1, moves_left))
+
+
+def _kalah_values(game: Kalah, state, nodes: int) -> tuple[list[dict], list[str]]:
     """Kalah's table: the opening book's exact values where it has them (the position
     itself, the positions one move on, and finished games), the engine's analysis for
     the other moves, their estimates capped by the book's value of the position."""
@@ -105,7 +158,7 @@ def _kalah_values(game: Kalah, state, seconds: float) -> tuple[list[dict], list[
     if len(known) < len(moves):
         from mancala.engine import analyse  # noqa: PLC0415 (numba loads only when needed)
 
-        table = analyse(game, state, seconds)
+        table = analyse(game, state, float("inf"), max_nodes=nodes)
         engine_line = [str(m) for m in table.line]
         for mv in table:
             if str(mv.move) in known:
@@ -118,7 +171,7 @@ def _kalah_values(game: Kalah, state, seconds: float) -> tuple[list[dict], list[
                     "move": str(mv.move),
                     "value": jsonable(value),
                     "exact": bool(mv.exact),
-                    **({"depth": mv.depth} if getattr(mv, "depth", None) is not None else {}),
+                    **({"depth": mv.depth} if not mv.exact else {}),
                 }
             )
     rows += [{"move": m, "value": jsonable(v), "exact": True} for m, (v, _) in known.items()]
@@ -134,7 +187,7 @@ def _kalah_values(game: Kalah, state, seconds: float) -> tuple[list[dict], list[
     return rows, line[:16]
 
 
-def _bao_values(game: Bao, state, seconds: float) -> tuple[list[dict], list[str]]:
+def _bao_values(game: Bao, state, nodes: int) -> tuple[list[dict], list[str]]:
     """Bao's table: every move searched by the fast Bao engine (its values are alpha-beta's
     with Bao's evaluation, the same as :func:`_searched_values` would find at the same
     depth, only deeper in the time), sharing one transposition table."""
@@ -144,18 +197,17 @@ def _bao_values(game: Bao, state, seconds: float) -> tuple[list[dict], list[str]
     evaluate = default_evaluation(game)
     moves = list(game.legal_moves(state))
     searcher = BaoSearcher(game)
-    deadline = time.perf_counter() + seconds
-    rows, lines = [], {}
+    rows, lines, used = [], {}, 0
     for i, move in enumerate(moves):
         child = game.apply(state, move)
         if game.is_terminal(child):
             value, line, exact, depth = evaluate(game, child, mover), tuple[Any, ...](), True, 0
         else:
-            share = max(0.005, (deadline - time.perf_counter()) / (len(moves) - i))
-            result = search(game, child, share, searcher=searcher)
+            result = search(game, child, None, max_nodes=_share(nodes, used, len(moves) - i), searcher=searcher)
+            used += result.nodes
             sign = 1 if game.to_move(child) == mover else -1
             value, line, exact, depth = sign * result.value, result.line, result.exact, result.depth
-        rows.append({"move": str(move), "value": jsonable(float(value)), "exact": bool(exact), "depth": depth + 1})
+        rows.append(_row(move, value, exact, depth + 1))
         lines[str(move)] = [str(move)] + [str(m) for m in line]
     rows.sort(key=lambda r: -float(r["value"]))
     return rows, (lines[rows[0]["move"]][:16] if rows else [])
@@ -173,7 +225,7 @@ def _in_seeds(value: float) -> float:
     return value
 
 
-def _oware_values(game: Game, state, seconds: float) -> tuple[list[dict], list[str]]:
+def _oware_values(game: Game, state, nodes: int) -> tuple[list[dict], list[str]]:
     """Oware's table, in seeds: from the endgame database in the cache when it holds the
     position (every move's final margin with perfect play; exact or the table's estimate, as
     the rules make it), else every move searched by the Oware engine (sharing one
@@ -185,56 +237,59 @@ def _oware_values(game: Game, state, seconds: float) -> tuple[list[dict], list[s
         rows = [{"move": str(m), "value": jsonable(float(v)), "exact": answer.exact} for m, v in answer.moves]
         return rows, [str(m) for m in answer.line][:16]
     if not has_engine(game):
-        searched, best_line = _searched_values(game, state, seconds)
+        searched, best_line = _searched_values(game, state, nodes)
         return [dict(r, value=jsonable(_in_seeds(float(r["value"])))) for r in searched], best_line
     from mancala.engine.oware.search import OwareSearcher, search  # noqa: PLC0415 (numba loads only when needed)
 
     mover = game.to_move(state)
     moves = list(game.legal_moves(state))
     searcher = OwareSearcher(cast(Any, game))
-    deadline = time.perf_counter() + seconds
-    rows, lines = [], {}
+    rows, lines, used = [], {}, 0
     for i, move in enumerate(moves):
         child = game.apply(state, move)
         line: tuple[Any, ...] = ()
         if game.is_terminal(child):
             value, exact, depth = float(game.score(child, mover)), True, 0
         else:
-            share = max(0.005, (deadline - time.perf_counter()) / (len(moves) - i))
-            result = search(cast(Any, game), child, share, searcher=searcher)
+            share = _share(nodes, used, len(moves) - i)
+            result = search(cast(Any, game), child, None, max_nodes=share, searcher=searcher)
+            used += result.nodes
             sign = 1 if game.to_move(child) == mover else -1
             value, line, exact, depth = _in_seeds(sign * result.value), result.line, result.exact, result.depth
-        rows.append({"move": str(move), "value": jsonable(float(value)), "exact": bool(exact), "depth": depth + 1})
+        rows.append(_row(move, value, exact, depth + 1))
         lines[str(move)] = [str(move)] + [str(m) for m in line]
     rows.sort(key=lambda r: -float(r["value"]))
     return rows, (lines[rows[0]["move"]][:16] if rows else [])
 
 
-def _searched_values(game: Game, state, seconds: float) -> tuple[list[dict], list[str]]:
-    """The table of a game other than Kalah: every move searched by alpha-beta, deepened
-    while time lasts (exact once the search sees only finished games)."""
+def _searched_values(game: Game, state, nodes: int) -> tuple[list[dict], list[str]]:
+    """The table of a game without a value engine: every move searched by alpha-beta in
+    Python, deepened while its share of ``nodes`` lasts (exact once the search sees only
+    finished games)."""
     mover = game.to_move(state)
     evaluate = default_evaluation(game)
     moves = list(game.legal_moves(state))
-    deadline = time.perf_counter() + seconds
-    rows, lines = [], {}
+    rows, lines, used = [], {}, 0
     for i, move in enumerate(moves):
         child = game.apply(state, move)
-        share = max(0.005, (deadline - time.perf_counter()) / (len(moves) - i))
-        value, line, exact, depth = _deepening_value(game, child, mover, evaluate, share)
+        value, line, exact, depth, spent = _deepening_value(
+            game, child, mover, evaluate, _share(nodes, used, len(moves) - i)
+        )
+        used += spent
         rows.append({"move": str(move), "value": jsonable(float(value)), "exact": exact, "depth": depth + 1})
         lines[str(move)] = [str(move)] + [str(m) for m in line]
     rows.sort(key=lambda r: -float(r["value"]))
     return rows, (lines[rows[0]["move"]][:16] if rows else [])
 
 
-def _deepening_value(game: Game, state, mover: int, evaluate, seconds: float) -> tuple[float, tuple, bool, int]:
-    """The value of ``state`` for ``mover`` by alpha-beta deepened until ``seconds`` run out
-    or the search sees only finished games (the value is then exact), its line, whether it
-    is exact and the depth searched."""
+def _deepening_value(game: Game, state, mover: int, evaluate, nodes: int) -> tuple[float, tuple, bool, int, int]:
+    """The value of ``state`` for ``mover`` by alpha-beta deepened while ``nodes`` last or
+    until the search sees only finished games (the value is then exact): its value, line,
+    whether it is exact, the depth searched and the nodes spent.  Depth 1 always completes;
+    a deeper search that would pass the budget is dropped (polled every 256 nodes), so the
+    answer depends on the budget only."""
     if game.is_terminal(state):
-        return evaluate(game, state, mover), (), True, 0
-    deadline = time.perf_counter() + seconds
+        return evaluate(game, state, mover), (), True, 0, 0
     cut_off = [False]
 
     def scored(g, s, p):
@@ -244,26 +299,34 @@ def _deepening_value(game: Game, state, mover: int, evaluate, seconds: float) ->
 
     sign = 1 if game.to_move(state) == mover else -1
     best: tuple[float, tuple, bool, int] | None = None
+    used = 0
     for depth in range(1, 64):
         cut_off[0] = False
+        polls = [0]
+
+        def over_budget(polls: list[int] = polls, used: int = used) -> bool:
+            polls[0] += 1
+            return used + 256 * polls[0] > nodes
+
         try:
-            result = alphabeta(
-                game, state, depth, scored, stop=(lambda: time.perf_counter() >= deadline) if best else None
-            )
+            result = alphabeta(game, state, depth, scored, stop=over_budget if best else None)
         except SearchAborted:
+            used += 256 * polls[0]
             break
+        used += result.nodes
         best = (sign * result.value, result.line, not cut_off[0], depth)
-        if not cut_off[0] or time.perf_counter() >= deadline:
+        if not cut_off[0] or used >= nodes:
             break
     assert best is not None  # depth 1 always completes
-    return best
+    return (*best, used)
 
 
-#: how each game's move values are found, by name (others: alpha-beta, move by move)
-VALUE_TABLES: dict[str, Callable[[Any, Any, float], tuple[list[dict], list[str]]]] = {
-    "kalah": _kalah_values,
-    "bao": _bao_values,
-    "oware": _oware_values,
+#: how each game's move values are found, by name, and how many nodes a nominal second of it
+#: is worth (others: alpha-beta in Python, move by move)
+VALUE_TABLES: dict[str, tuple[Callable[[Any, Any, int], tuple[list[dict], list[str]]], int]] = {
+    "kalah": (_kalah_values, 2_000_000),
+    "bao": (_bao_values, 300_000),
+    "oware": (_oware_values, 250_000),
 }
 
 

@@ -12,6 +12,7 @@ import sys
 import time
 from typing import Any, Sequence, cast
 
+from mancala.analysis.values import ANALYSIS_SECONDS
 from mancala.arena.match import play_match
 from mancala.arena.review import analysis_lines, review_game, review_lines
 from mancala.cli import homework
@@ -376,13 +377,13 @@ def cmd_analyse(args: argparse.Namespace) -> int:
 def _study_analysis(game, state, seconds: float) -> int:
     """``mancala analyse`` on a game other than Kalah: every legal move's value (the table
     the page's analysis shows: its engine, or its endgame database where it has one)."""
-    from mancala.analysis import analysis  # noqa: PLC0415
+    from mancala.analysis import analysis, budget  # noqa: PLC0415
 
     print(game.render(state))
     if game.is_terminal(state):
         print(f"The game is over: {game.score(state, 0):+d} for {game.player_name(0, state)}.")
         return 0
-    result = analysis(game, state, seconds)
+    result = analysis(game, state, budget(game, seconds))
     unit = f" ({result['unit']})" if result["unit"] not in ("outcome",) else ""
     print(f"{result['summary']}")
     print(f"values for {game.player_name(game.to_move(state), state)}{unit}, best first:")
@@ -397,13 +398,13 @@ def _study_analysis(game, state, seconds: float) -> int:
 def _study_review(record, seconds: float) -> int:
     """``mancala analyse GAME.json`` on a game other than Kalah: each move against the best
     move of its position, and the biggest mistakes."""
-    from mancala.analysis import review  # noqa: PLC0415
+    from mancala.analysis import budget, review  # noqa: PLC0415
 
     game = record.game
     if not record.moves:
         raise BadInput("the saved game has no moves to review; use --last to analyse its position")
     print(f"reviewing {len(record.moves)} moves, about {seconds:g} s each…", file=sys.stderr, flush=True)
-    result = review(game, list(record.moves), seconds)
+    result = review(game, list(record.moves), budget(game, seconds))
     for row in result["moves"]:
         who = game.player_name(row["player"])
         loss = float(row["loss"])
@@ -476,7 +477,13 @@ def build_parser() -> argparse.ArgumentParser:
     files = play.add_argument_group("saving")
     files.add_argument("--load", metavar="FILE", help="resume a saved game")
     files.add_argument("--save", metavar="FILE", help="save the game to FILE after every move")
-    play.add_argument("--hint-time", type=float, default=1.0, metavar="S", help="seconds the hint may think")
+    play.add_argument(
+        "--hint-time",
+        type=float,
+        default=ANALYSIS_SECONDS,
+        metavar="S",
+        help="nominal seconds of the hint's search (a budget in nodes: the same hint as the page's for the same budget)",
+    )
     play.add_argument(
         "--view",
         choices=["south", "north"],

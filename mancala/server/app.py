@@ -12,9 +12,10 @@ import contextlib
 import dataclasses
 import logging
 import secrets
+import weakref
 from enum import Enum
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Awaitable, Callable
 from urllib.parse import urlsplit
 
 from starlette.applications import Starlette
@@ -26,11 +27,25 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket
 
 from mancala import analysis
+from mancala.analysis import (
+    ANALYSIS_SECONDS,
+    REVIEW_SECONDS,
+    Table,
+    analysis_of,
+    budget,
+    explore,
+    hint_of,
+    review_of,
+    review_positions,
+    top_positions,
+)
 from mancala.errors import BadInput, IllegalMove
 from mancala.games import CATALOGUE
 from mancala.games.base import Game, position_options, position_string
+from mancala.games.catalogue import spec_of
 from mancala.players import LEVEL_SECONDS, LEVELS, PLAYER_KINDS, kind_available, player_choices
 from mancala.record import record_from_json
+from mancala.server.answers import SharedAnswers
 from mancala.server.protocol import MAX_MESSAGE_BYTES, Message, ProtocolError, encode, error, message, parse
 from mancala.server.session import DEFAULT_PLAYERS, Client, GameSession, Hub, ServerConfig, build_game
 from mancala.server.views import board_view, last_view, legal_view
@@ -611,6 +626,18 @@ def _join(hub: Hub, client: Client, msg: Message) -> None:
     session.broadcast(client, msg.id)
 
 
+#: the shared answers of each hub (one server: one hub)
+_ANSWERS: "weakref.WeakKeyDictionary[Hub, SharedAnswers]" = weakref.WeakKeyDictionary()
+
+
+def shared_answers(hub: Hub) -> SharedAnswers:
+    """The hub's :class:`SharedAnswers`, made on first use."""
+    answers = _ANSWERS.get(hub)
+    if answers is None:
+        answers = _ANSWERS[hub] = SharedAnswers(hub.run)
+    return answers
+
+
 def _study(hub: Hub, client: Client, session: GameSession, msg: Message) -> None:
     """Hint, analysis, review and tree run in a worker; the answer comes when ready."""
     kind = msg.type
@@ -629,18 +656,47 @@ def _study(hub: Hub, client: Client, session: GameSession, msg: Message) -> None
         raise ProtocolError("refused", "review is available once the match is over", kind, msg.id)
     if kind == "review" and not session.record.moves:
         raise ProtocolError("refused", "review: no move has been played yet", kind, msg.id)
-    job: tuple[Any, ...]
-    if kind == "hint":
-        job = (analysis.hint, game, state, _clamp(msg.get("seconds", 1.0), 0.05, 10.0))
+    answers = shared_answers(hub)
+    where: dict[str, Any] = {"prefer": f"{session.id}/study"}
+    key: tuple[Any, ...]
+    compute: Callable[[], Awaitable[dict]]
+    if kind == "hint":  # the analysis' table (at least its budget), so the two agree
+        nodes = budget(game, max(_clamp(msg.get("seconds", ANALYSIS_SECONDS), 0.05, 10.0), ANALYSIS_SECONDS))
+
+        async def compute() -> dict:
+            return hint_of(game, state, await answers.table(game, state, nodes, **where))
+
     elif kind == "analyse":
         lines = msg.get("lines", 0)
         if not isinstance(lines, int) or isinstance(lines, bool) or not 0 <= lines <= 5:
             raise ProtocolError("bad_request", f"analyse: lines must be 0-5, got {lines!r}", kind, msg.id)
-        job = (analysis.analysis, game, state, _clamp(msg.get("seconds", 2.0), 0.05, 10.0), lines)
+        nodes = budget(game, _clamp(msg.get("seconds", ANALYSIS_SECONDS), 0.05, 10.0))
+
+        async def compute() -> dict:
+            table = await answers.table(game, state, nodes, **where)
+            children = {}
+            for child in top_positions(game, state, table, lines):
+                children[repr(child)] = await answers.table(game, child, nodes // 2, **where)
+            return analysis_of(game, state, table, lines, children)
+
     elif kind == "explore":
-        job = (analysis.explore, game, state)
+        key = ("explore", spec_of(game), repr(state))
+
+        async def compute() -> dict:
+            return dict(await answers.answer(key, explore, game, state, **where))
+
     elif kind == "review":
-        job = (analysis.review, game, list(session.record.moves), _clamp(msg.get("seconds", 0.2), 0.02, 2.0))
+        moves = list(session.record.moves)
+        nodes = budget(game, _clamp(msg.get("seconds", REVIEW_SECONDS), 0.02, 2.0))
+
+        async def compute() -> dict:
+            wanted = review_positions(game, moves, nodes)
+            tables: list[Table | None] = [None] * len(wanted)
+            for k in range(len(wanted) - 1, -1, -1):  # the last first: Kalah's endgame proofs help the earlier
+                position, position_nodes = wanted[k]
+                tables[k] = await answers.table(game, position, position_nodes, **where)
+            return review_of(game, moves, [t for t in tables if t is not None])
+
     else:
         depth = msg.get("depth", 3)
         if not 1 <= depth <= analysis.MAX_TREE_DEPTH:
@@ -652,7 +708,11 @@ def _study(hub: Hub, client: Client, session: GameSession, msg: Message) -> None
             raise ProtocolError(
                 "bad_request", f"tree: algorithm must be alphabeta or minimax, got {algorithm!r}", kind, msg.id
             )
-        job = (analysis.tree, game, state, depth, algorithm)
+        key = ("tree", spec_of(game), repr(state), depth, algorithm)
+
+        async def compute() -> dict:
+            return dict(await answers.answer(key, analysis.tree, game, state, depth, algorithm, **where))
+
     reply = {"hint": "hint", "analyse": "analysis", "review": "review", "tree": "tree", "explore": "explorer"}[kind]
     extra = {} if kind == "review" else {"ply": ply, "player": game.to_move(state)}
     if line is not None:
@@ -660,8 +720,7 @@ def _study(hub: Hub, client: Client, session: GameSession, msg: Message) -> None
 
     async def work() -> None:
         try:
-            # the same worker when it is free: its table of the position makes hint, analysis and review agree
-            data = await hub.run(*job, prefer=f"{session.id}/study")
+            data = await compute()
         except asyncio.CancelledError:
             return
         except ValueError as e:

@@ -29,12 +29,13 @@ from rich.console import Console
 from rich.progress import Progress, ProgressColumn, SpinnerColumn
 from rich.text import Text
 
+from mancala.analysis import hint
+from mancala.analysis.values import ANALYSIS_SECONDS, budget
 from mancala.atomic import write_problem
 from mancala.errors import BadInput, IllegalMove
 from mancala.games.base import Game, layout_of, move_help_of, outcome_text, seat_names_of
-from mancala.players import BestPlayer, HumanPlayer, Player, best_search
+from mancala.players import BestPlayer, HumanPlayer, Player
 from mancala.record import GameRecord, save_record
-from mancala.search.explain import line_by_turn
 
 DEFAULT_SAVE = "mancala-save.json"
 HELP = (
@@ -181,7 +182,7 @@ class TerminalGame:
         read_line: Callable[[str], str] = input,
         save_path: str | None = None,
         autosave: bool = False,
-        hint_seconds: float = 1.0,
+        hint_seconds: float = ANALYSIS_SECONDS,
         view: int | None = None,
     ) -> None:
         self.record = record
@@ -360,20 +361,15 @@ class TerminalGame:
                     self.say(f"Illegal move: {e}", "red")
 
     def hint(self, state) -> None:
-        """Print the strongest player's suggestion within the hint budget (which counts
-        once the engine is ready)."""
+        """Print the analysis layer's hint: the first row of the position's table searched
+        with the hint budget (the page's hint and analysis read the same table, so they
+        agree for the same budget)."""
         self.prepare_engine(True)
         with self.waiting("thinking about a hint"):
-            result = best_search(self.game, state, self.hint_seconds)
-        line = ", ".join(line_by_turn(self.game, state, result.line[:8]))
-        how = (
-            "exact, from the opening book"
-            if result.algorithm == "book(exact)"
-            else "exact"
-            if result.exact
-            else f"at depth {result.depth}"
-        )
-        self.say(f"Hint: {result.move} (value {result.value:+g} for you, {how}; expected line {line})")
+            found = hint(self.game, state, budget(self.game, self.hint_seconds))
+        how = "exact" if found["exact"] else f"estimate, depth {found['depth']}"
+        line = ", ".join(found["turns"][:8])
+        self.say(f"Hint: {found['move']} (value {float(found['value']):+g} for you, {how}; expected line {line})")
 
     def resign(self, player: int) -> None:
         """End the game: ``player`` resigns (recorded, and saved when saving after every move)."""
