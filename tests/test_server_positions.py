@@ -11,7 +11,7 @@ from starlette.testclient import TestClient
 from mancala.games import make_game
 from mancala.games.bao import START_POSITION
 from mancala.server.app import create_app
-from mancala.server.session import ServerConfig
+from mancala.server.config import ServerConfig
 from mancala.server.views import position_options, position_string
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")

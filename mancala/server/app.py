@@ -31,8 +31,10 @@ from mancala.games.base import Game
 from mancala.players import LEVEL_SECONDS, LEVELS, PLAYER_KINDS, kind_available, player_choices
 from mancala.record import record_from_json
 from mancala.server import study
+from mancala.server.config import ServerConfig
+from mancala.server.hub import Hub
 from mancala.server.protocol import MAX_MESSAGE_BYTES, Message, ProtocolError, encode, error, message, parse
-from mancala.server.session import DEFAULT_PLAYERS, Client, GameSession, Hub, ServerConfig, build_game
+from mancala.server.session import DEFAULT_PLAYERS, Client, GameSession, build_game
 from mancala.server.views import board_view, last_view, legal_view, position_options, position_string
 
 log = logging.getLogger("mancala.server")
@@ -208,7 +210,7 @@ async def api_results(request: Request):
     hub: Hub = request.app.state.hub
     if hub.config.token and not _token_ok(hub, request.query_params.get("token")):
         return JSONResponse({"error": "a token is required: add ?token=..."}, status_code=401)
-    return JSONResponse({"results": hub.results(), "interrupted": hub.interrupted})
+    return JSONResponse({"results": hub.journal.results(), "interrupted": hub.interrupted})
 
 
 # --- WebSocket ----------------------------------------------------------------------------------
@@ -522,7 +524,7 @@ def _create(hub: Hub, client: Client, msg: Message) -> None:
     session = hub.create(client, game, specs, clock, delay)
     _switch(client, session, [p for p, s in enumerate(session.seats) if s.kind == "human"], msg.id, True)
     session.start_clock()
-    hub.journal_update()
+    hub.journal.update()
     client.send(session.state_message(client, msg.id))
 
 

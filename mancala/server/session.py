@@ -1,26 +1,22 @@
-"""Games hosted by the server: who sits where, the moves so far, undo/redo, AI turns run
-off the event loop, clocks, disconnects and reconnects, results and the journal.
+"""One hosted game: who sits where, the moves so far and their side lines, undo/redo, AI
+turns run off the event loop, disconnects and reconnects, and the end of the game.
 
-Everything here runs on the server's event loop (one thread), so no locks are needed;
-CPU work (AI moves and studies) goes to the :class:`Hub`'s worker processes.
-The wire format is ``docs/protocol.md``.
+A game lives on a :class:`Host` (the server's :class:`~mancala.server.hub.Hub`), which
+runs its AI moves in worker processes and keeps its results; its time control is a
+:class:`~mancala.server.clock.Clock`.  Everything here runs on the server's event loop
+(one thread), so no locks are needed.  The wire format is ``docs/protocol.md``.
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
-import os
 import secrets
 import time
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Awaitable, Callable, Protocol
 
-from mancala import __version__, jsonread
-from mancala.atomic import write_atomically
 from mancala.errors import BadInput, IllegalMove
 from mancala.games import game_spec, make_game
 from mancala.games.base import Game
@@ -38,9 +34,11 @@ from mancala.players import (
 )
 from mancala.record import MAX_VARIATIONS, GameRecord
 from mancala.server import study
-from mancala.server.protocol import MAX_MESSAGE_BYTES, ProtocolError, error, message
+from mancala.server.clock import Clock
+from mancala.server.config import ServerConfig
+from mancala.server.journal import Journal
+from mancala.server.protocol import ProtocolError, error, message
 from mancala.server.views import board_view, last_view, legal_view, position_string, result_view
-from mancala.server.workers import WorkerPool, default_workers
 
 log = logging.getLogger("mancala.server")
 
@@ -54,45 +52,8 @@ MAX_AI_SECONDS = 60.0
 #: game may search a move (``strongest`` searches 6,000,000 nodes)
 MAX_BEST_DEPTH = 20
 MAX_BEST_NODES = 50_000_000
-#: seconds between journal rewrites at most (a crash loses at most this much of running games)
-JOURNAL_DELAY = 0.25
-#: the engine memory bound of each worker process ($MANCALA_MEMORY_MB, when not set)
-WORKER_MEMORY_MB = 512
 #: Bao's never-ending-move cap the server allows (the rules' default; "no limit" could hang it)
 MAX_BAO_LAPS = 1_000_000
-
-
-#: the names of this machine seen from itself: what a server bound to loopback answers to
-LOOPBACK_NAMES = ("localhost", "127.0.0.1", "::1")
-
-
-@dataclass
-class ServerConfig:
-    """The server's settings (``mancala web``/``mancala serve`` options; ``docs/protocol.md``)."""
-
-    #: the token every client presents in ``hello`` (None: none needed, loopback only)
-    token: str | None = None
-    #: extra allowed ``Origin`` values for browsers (besides the server's own address)
-    allow_origins: tuple[str, ...] = ()
-    #: the host names the server answers to: a request whose ``Host`` header names another
-    #: host is refused (DNS rebinding); ``*`` answers to any name
-    hosts: tuple[str, ...] = LOOPBACK_NAMES
-    max_games: int = 200
-    max_games_per_client: int = 50
-    #: seconds a disconnected player of a network game may take to come back
-    grace: float = 60.0
-    #: seconds a game nobody is connected to is kept (a page reload) before it is freed
-    idle_grace: float = 10.0
-    #: the folder finished games and the journal are written to (None: nothing written)
-    results: Path | None = None
-    #: worker processes for AI moves and studies (one a core, see :func:`default_workers`)
-    workers: int = field(default_factory=default_workers)
-    #: warm the engine in the background at start-up
-    warm: bool = True
-    #: default clocks for games with a remote seat: {"move": s, "game": s} (None: no clock)
-    clock: dict | None = None
-    #: messages queued unread before a client is disconnected as a slow reader
-    max_queue: int = 256
 
 
 @dataclass
@@ -120,21 +81,53 @@ class Seat:
     client_name: str | None = None
 
 
-class Client:
-    """One WebSocket connection: what it sends goes through :meth:`Hub.handle`."""
+class Host(Protocol):
+    """What a game needs of the server that hosts it (the :class:`~mancala.server.hub.Hub`)."""
 
-    def __init__(
-        self, hub: "Hub", address: str, send: Callable[[dict], None], close: Callable[[int, str], None]
-    ) -> None:
-        self.hub = hub
-        self.address = address
-        self.send = send
-        self.close = close
-        self.greeted = False
-        self.name: str | None = None
-        self.session: GameSession | None = None
-        self.seats: list[int] = []
-        self.tasks: set[asyncio.Task] = set()
+    #: the server's settings (the grace periods a game waits for its players)
+    config: ServerConfig
+    #: the results folder a finished game is written to
+    journal: Journal
+    #: the games hosted, by id
+    sessions: dict[str, GameSession]
+    #: whether the compiled engine is ready (AI players that use it wait for it)
+    engine_ready: bool
+
+    def new_id(self) -> str:
+        """A fresh game id."""
+
+    def preparing_what(self) -> str:
+        """What the engine's warm-up is doing."""
+
+    def preparing_left(self) -> float:
+        """About how many seconds the engine's warm-up has left."""
+
+    def preparing_text(self) -> str:
+        """What the engine's warm-up is doing and about how long it has left."""
+
+    def expectation(self, seat: Seat) -> dict:
+        """What an AI's move waits for and about how long."""
+
+    def run(self, fn: Callable, *args: Any, affinity: str | None = None, urgent: bool = True) -> Awaitable[Any]:
+        """Run ``fn(*args)`` in a worker process (see :meth:`~mancala.server.hub.Hub.run`)."""
+
+    def free(self, session: GameSession) -> None:
+        """Forget a game its clients have left."""
+
+
+@dataclass(eq=False, repr=False)
+class Client:
+    """One WebSocket connection: the game it follows and the seats it plays there."""
+
+    hub: Host
+    address: str
+    send: Callable[[dict], None]
+    close: Callable[[int, str], None]
+    greeted: bool = False
+    name: str | None = None
+    session: GameSession | None = None
+    seats: list[int] = field(default_factory=list)
+    tasks: set[asyncio.Task] = field(default_factory=set)
 
 
 class GameSession:
@@ -142,7 +135,7 @@ class GameSession:
 
     def __init__(
         self,
-        hub: "Hub",
+        hub: Host,
         game: Game,
         specs: list[str],
         *,
@@ -518,8 +511,8 @@ class GameSession:
             self.finish()
         else:
             if self.clock is not None and not self.waiting:
-                self.clock.start(self.game.to_move(self.state), self)
-            self.hub.journal_update()
+                self.clock.start(self.game.to_move(self.state), self._out_of_time)
+            self.hub.journal.update()
             self.schedule()
         self.broadcast(requester, request_id)
 
@@ -627,7 +620,7 @@ class GameSession:
     def start_clock(self) -> None:
         """Start the clock of the player to move, once the game has started (not yet running)."""
         if self.clock is not None and self.clock.running is None and not self.over() and not self.waiting:
-            self.clock.start(self.game.to_move(self.state), self)
+            self.clock.start(self.game.to_move(self.state), self._out_of_time)
 
     def cancel_thinking(self) -> None:
         """Abandon a search under way (its answer will be ignored)."""
@@ -767,14 +760,14 @@ class GameSession:
     def finish(self) -> None:
         """The game has ended: stop the clock, write the result, update the journal."""
         if self.clock is not None:
-            self.clock.stop(self)
+            self.clock.stop()
         self.thinking = None
         if self.ended is None:
             self.ended = _now_iso()
         if not self.written:
             self.written = True
-            self.hub.write_result(self)
-        self.hub.journal_update()
+            self.hub.journal.write_result(self.id, self.record_json(for_results=True))
+        self.hub.journal.update()
 
     def record_json(self, for_results: bool = False) -> dict:
         """The game record (``mancala play --save``'s format); remote seats are saved as
@@ -836,6 +829,9 @@ class GameSession:
                 self.free_handle = loop.call_later(delay, self.hub.free, self)
         self.broadcast()
 
+    def _out_of_time(self, player: int, why: str) -> None:
+        self.forfeit(player, "time", f"{self.names()[player]} {why}")
+
     def _grace_over(self, player: int, since: float) -> None:
         seat = self.seats[player]
         if seat.holder is None and seat.gone_since == since and not self.over() and self.id in self.hub.sessions:
@@ -860,88 +856,6 @@ class GameSession:
             ],
             "moves": len(self.record.moves),
             "finished": self.over(),
-        }
-
-
-class Clock:
-    """Per-move and per-game clocks of both players; running out loses."""
-
-    def __init__(self, per_move: float | None, per_game: float | None) -> None:
-        self.per_move = per_move
-        self.per_game = per_game
-        #: each player's time left on the game clock (None entries when there is no game clock)
-        self.remaining: list[Any] = [per_game, per_game]
-        self.running: int | None = None
-        self.since = 0.0
-        self.handle: asyncio.TimerHandle | None = None
-
-    @classmethod
-    def from_spec(cls, spec: dict) -> "Clock":
-        """A clock from ``{"move": s, "game": s}``; raises BadInput for bad values."""
-        unknown = set(spec) - {"move", "game"}
-        if unknown:
-            raise BadInput(f"clock: unknown field(s) {', '.join(sorted(unknown))}; use move and game (seconds)")
-        values: dict[str, float | None] = {}
-        for key in ("move", "game"):
-            v = spec.get(key)
-            if v is None:
-                values[key] = None
-                continue
-            if isinstance(v, bool) or not isinstance(v, (int, float)) or not 0.05 <= v <= 86400:
-                raise BadInput(f"clock: {key} must be a number of seconds from 0.05 to 86400, got {v!r}")
-            values[key] = float(v)
-        if values["move"] is None and values["game"] is None:
-            raise BadInput("clock: give move and/or game (seconds)")
-        return cls(values["move"], values["game"])
-
-    def charge(self, player: int) -> None:
-        """``player`` has just moved: take its thinking time off its game clock."""
-        if self.running == player and self.per_game is not None:
-            self.remaining[player] = max(0.0, self.remaining[player] - (time.monotonic() - self.since))
-        self.running = None
-
-    def start(self, player: int, session: GameSession) -> None:
-        """``player``'s clock runs; the timer fires if it runs out."""
-        if self.handle is not None:
-            self.handle.cancel()
-        self.running = player
-        self.since = time.monotonic()
-        limits = [x for x in (self.per_move, self.remaining[player]) if x is not None]
-        budget = min(limits)
-        self.handle = asyncio.get_running_loop().call_later(budget, self._flag, player, session, self.since)
-
-    def _flag(self, player: int, session: GameSession, since: float) -> None:
-        if self.running != player or self.since != since:
-            return
-        elapsed = time.monotonic() - since
-        if self.per_game is not None:
-            self.remaining[player] = max(0.0, self.remaining[player] - elapsed)
-        self.running = None
-        which = (
-            "move" if self.per_move is not None and (self.per_game is None or self.remaining[player] > 0) else "game"
-        )
-        limit = self.per_move if which == "move" else self.per_game
-        session.forfeit(player, "time", f"{session.names()[player]} ran out of time ({limit:g} s per {which})")
-
-    def stop(self, session: GameSession) -> None:
-        """The game is over: stop the timer."""
-        if self.running is not None:
-            self.charge(self.running)
-        if self.handle is not None:
-            self.handle.cancel()
-            self.handle = None
-
-    def view(self, running: int | None) -> dict:
-        """The clock as the ``state`` message shows it."""
-        remaining = list(self.remaining)
-        if self.running is not None and self.per_game is not None:
-            remaining[self.running] = max(0.0, remaining[self.running] - (time.monotonic() - self.since))
-        return {
-            "move": self.per_move,
-            "game": self.per_game,
-            "remaining": [None if r is None else round(r, 2) for r in remaining],
-            "running": self.running if running is not None else None,
-            "move_elapsed": round(time.monotonic() - self.since, 2) if self.running is not None else None,
         }
 
 
@@ -1013,289 +927,3 @@ def build_game(spec: Any, options: Any) -> Game:
     if laps is not None and not 0 < laps <= MAX_BAO_LAPS:
         raise BadInput(f"the server plays {game.name} with max_laps from 1 to {MAX_BAO_LAPS}, got {laps}")
     return game
-
-
-class Hub:
-    """The server: its games, its clients, its worker processes and its files."""
-
-    def __init__(self, config: ServerConfig | None = None) -> None:
-        self.config = config or ServerConfig()
-        self.sessions: dict[str, GameSession] = {}
-        self.clients: set[Client] = set()
-        self.engine_ready = not self.config.warm
-        #: when the engine's warm-up started (monotonic) and about how long it takes here
-        self.engine_since = time.monotonic()
-        self.engine_estimate = study.warm_up_estimate()
-        self.pool: WorkerPool | None = None
-        self.interrupted: list[dict] = []
-        self._warm_task: asyncio.Task | None = None
-        self._journal_handle: asyncio.TimerHandle | None = None
-
-    # --- life cycle ------------------------------------------------------------------
-
-    async def start(self) -> None:
-        """Start-up: list interrupted games, warm the engine in the background."""
-        if self.config.results is not None:
-            self.config.results.mkdir(parents=True, exist_ok=True)
-            self.interrupted = self._recover_journal()
-            self.journal_flush()
-        if self.config.warm:
-            self._warm_task = asyncio.get_running_loop().create_task(self._warm())
-
-    def preparing_left(self) -> float:
-        """About how many seconds the engine's warm-up has left (at least one)."""
-        return max(1.0, self.engine_estimate - (time.monotonic() - self.engine_since))
-
-    def preparing_what(self) -> str:
-        """What the engine's warm-up is doing."""
-        return (
-            "compiling it for this machine (first run only)"
-            if self.engine_estimate > study.LOAD_SECONDS
-            else "loading it"
-        )
-
-    def preparing_text(self) -> str:
-        """What the engine's warm-up is doing and about how long it has left."""
-        return f"{self.preparing_what()}, about {self.preparing_left():.0f} s left"
-
-    def expectation(self, seat: Seat) -> dict:
-        """What an AI's move waits for and about how long (``doing``, ``estimate`` seconds,
-        None when unknown), for the ``thinking`` field a waiting person sees."""
-        if seat.engine and not self.engine_ready:
-            return {
-                "doing": f"preparing the engine: {self.preparing_what()}",
-                "estimate": round(self.preparing_left() + (seat.budget or 1.0), 1),
-            }
-        return {"doing": "searching", "estimate": seat.budget}
-
-    async def _warm(self) -> None:
-        self.engine_since = time.monotonic()
-        try:
-            await self.run(study.warm_engine, urgent=False)
-        except Exception:  # the engine is an optimisation for Kalah's best player: go on without
-            log.exception("engine warm-up failed")
-        self.engine_ready = True
-        for session in list(self.sessions.values()):
-            session.broadcast()
-
-    async def stop(self) -> None:
-        """Shut down: unfinished games are left in the journal (listed as interrupted next time)."""
-        self.journal_flush()
-        for session in list(self.sessions.values()):
-            session.cancel_thinking()
-            if session.clock is not None and session.clock.handle is not None:
-                session.clock.handle.cancel()
-        if self._warm_task is not None:
-            self._warm_task.cancel()
-        if self.pool is not None:
-            pool, self.pool = self.pool, None
-            pool.shutdown()  # searches under way are abandoned: end the workers now
-
-    async def run(self, fn, *args, affinity: str | None = None, prefer: str | None = None, urgent: bool = True):
-        """Run ``fn(*args)`` in a worker process and await its answer (cancelling the
-        caller stops the work).  ``urgent`` work (a person waits for it) goes ahead of the
-        rest; work with an ``affinity`` runs in the worker that ran that key before, work that
-        ``prefer``s a key there when that worker is idle (see :class:`WorkerPool`)."""
-        if self.pool is None:
-            self.pool = WorkerPool(self.config.workers, _worker_init)
-        return await self.pool.run(fn, *args, affinity=affinity, prefer=prefer, urgent=urgent)
-
-    def new_id(self) -> str:
-        """A fresh game id."""
-        while True:
-            gid = "g" + secrets.token_hex(4)
-            if gid not in self.sessions:
-                return gid
-
-    # --- games ----------------------------------------------------------------------
-
-    def create(
-        self,
-        client: Client,
-        game: Game,
-        specs: list[str],
-        clock: dict | None,
-        move_delay: float | None,
-        moves: list | None = None,
-        variations: list | None = None,
-    ) -> GameSession:
-        """A new game created by ``client`` (which takes its human seats)."""
-        if len(self.sessions) >= self.config.max_games:
-            raise ProtocolError(
-                "limit", f"the server holds its limit of {self.config.max_games} games; try again later"
-            )
-        mine = sum(1 for s in self.sessions.values() if s.creator_address == client.address and not s.over())
-        if mine >= self.config.max_games_per_client:
-            raise ProtocolError(
-                "limit", f"you already run {mine} games, the limit per client; finish or leave one first"
-            )
-        if clock is None and self.config.clock and any(str(s).strip().lower() == "remote" for s in specs):
-            clock = dict(self.config.clock)
-        session = GameSession(
-            self, game, specs, creator=client, clock=clock, move_delay=move_delay, moves=moves, variations=variations
-        )
-        seats = [p for p, s in enumerate(session.seats) if s.kind == "human"]
-        for p in seats:
-            session.seats[p].token = session.creator_token
-        self.sessions[session.id] = session
-        return session
-
-    def free(self, session: GameSession) -> None:
-        """Forget a game (its clients gone): stop its search and clock."""
-        session.cancel_thinking()
-        if session.clock is not None:
-            session.clock.stop(session)
-        if session.free_handle is not None:
-            session.free_handle.cancel()
-            session.free_handle = None
-        if self.sessions.get(session.id) is session and not session.clients:
-            del self.sessions[session.id]
-            self.journal_update()
-
-    # --- files ------------------------------------------------------------------------
-
-    def write_result(self, session: GameSession) -> None:
-        """Write a finished game into the results folder (atomically)."""
-        folder = self.config.results
-        if folder is None:
-            return
-        day = datetime.now(timezone.utc).strftime("%Y%m%d-%H%M%S")
-        path = folder / f"{day}-{session.id}.json"
-        try:
-            write_atomically(path, json.dumps(session.record_json(for_results=True), indent=2) + "\n")
-        except OSError as e:
-            log.error("could not write %s: %s", path, e)
-
-    def _journal_path(self) -> Path | None:
-        return None if self.config.results is None else self.config.results / "journal.json"
-
-    def journal_update(self) -> None:
-        """Rewrite the journal of running games soon: writes are grouped, at most one every
-        :data:`JOURNAL_DELAY` seconds, so a busy server does not sync a file at every move."""
-        if self._journal_path() is None or self._journal_handle is not None:
-            return
-        try:
-            loop = asyncio.get_running_loop()
-        except RuntimeError:
-            self.journal_flush()
-            return
-        self._journal_handle = loop.call_later(JOURNAL_DELAY, self.journal_flush)
-
-    def journal_flush(self) -> None:
-        """Rewrite the journal of running games now (atomically)."""
-        if self._journal_handle is not None:
-            self._journal_handle.cancel()
-            self._journal_handle = None
-        path = self._journal_path()
-        if path is None:
-            return
-        games = [dict(s.record_json(), game_id=s.id, started=s.started) for s in self.sessions.values() if not s.over()]
-        try:
-            write_atomically(path, json.dumps({"format": "mancala-journal", "version": 1, "games": games}) + "\n")
-        except OSError as e:
-            log.error("could not write the journal %s: %s", path, e)
-
-    def _recover_journal(self) -> list[dict]:
-        """Games the last run left unfinished: each saved as ``*.interrupted.json``; listed."""
-        folder = self.config.results
-        assert folder is not None  # recovered only when results are kept
-        path = self._journal_path()
-        found = []
-        if path is not None and path.exists():
-            try:
-                data = jsonread.read_file(path)
-                games = data.get("games", []) if isinstance(data, dict) else []
-            except (OSError, ValueError) as e:
-                log.error("the journal %s is unreadable (%s); ignoring it", path, e)
-                games = []
-            for entry in games:
-                if not isinstance(entry, dict):
-                    continue
-                gid = str(entry.get("game_id", "unknown"))
-                name = f"{_safe(entry.get('started', ''))}-{_safe(gid)}.interrupted.json"
-                entry = dict(entry)
-                entry.setdefault("result", {})
-                if isinstance(entry["result"], dict):
-                    entry["result"].update({"reason": "interrupted", "text": "the server stopped during the game"})
-                try:
-                    write_atomically(folder / name, json.dumps(entry, indent=2) + "\n")
-                except OSError as e:
-                    log.error("could not save interrupted game %s: %s", gid, e)
-        for file in sorted(folder.glob("*.interrupted.json")):
-            try:
-                entry = jsonread.read_file(file)
-            except (OSError, ValueError):
-                continue
-            if isinstance(entry, dict):
-                found.append(
-                    {
-                        "game_id": entry.get("game_id"),
-                        "game": entry.get("game"),
-                        "players": entry.get("players"),
-                        "moves": len(entry.get("moves") or []),
-                        "file": file.name,
-                    }
-                )
-        return found
-
-    def results(self) -> list[dict]:
-        """Finished games in the results folder, newest first."""
-        folder = self.config.results
-        if folder is None:
-            return []
-        out = []
-        for file in sorted(folder.glob("*.json"), reverse=True):
-            if file.name == "journal.json":
-                continue
-            try:
-                entry = jsonread.read_file(file)
-            except (OSError, ValueError):
-                continue
-            if isinstance(entry, dict):
-                out.append(
-                    {
-                        "file": file.name,
-                        "game": entry.get("game"),
-                        "players": entry.get("players"),
-                        "moves": len(entry.get("moves") or []),
-                        "result": entry.get("result"),
-                    }
-                )
-        return out
-
-    # --- messages ----------------------------------------------------------------------
-
-    def welcome(self, request_id: Any = None) -> dict:
-        """The ``welcome`` message."""
-        return message(
-            "welcome",
-            request_id,
-            server=f"mancala {__version__}",
-            protocol=1,
-            engine="ready" if self.engine_ready else "preparing",
-            limits=self.limits(),
-        )
-
-    def limits(self) -> dict:
-        """The limits clients see (``docs/protocol.md``)."""
-        return {
-            "message_bytes": MAX_MESSAGE_BYTES,
-            "games": self.config.max_games,
-            "games_per_client": self.config.max_games_per_client,
-            "queue": self.config.max_queue,
-            "tree_depth": study.MAX_TREE_DEPTH,
-            "tree_nodes": study.MAX_TREE_NODES,
-            "grace_seconds": self.config.grace,
-            "idle_seconds": self.config.idle_grace,
-        }
-
-
-def _safe(text: Any) -> str:
-    return "".join(ch for ch in str(text) if ch.isalnum() or ch in "-_")[:40] or "x"
-
-
-def _worker_init() -> None:
-    """Worker process start-up: bound the engine's memory (the kernels load when a task
-    first needs them; the hub warms them in the background, see :meth:`Hub._warm`)."""
-    # several workers each hold an engine: keep each one's tables modest unless told otherwise
-    os.environ.setdefault("MANCALA_MEMORY_MB", str(WORKER_MEMORY_MB))
