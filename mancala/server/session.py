@@ -32,11 +32,12 @@ from mancala.players import (
     player_title,
     uses_engine,
 )
-from mancala.record import MAX_VARIATIONS, GameRecord
+from mancala.record import GameRecord
 from mancala.server import study
 from mancala.server.clock import Clock
 from mancala.server.config import ServerConfig
 from mancala.server.journal import Journal
+from mancala.server.lines import Lines
 from mancala.server.protocol import ProtocolError, error, message
 from mancala.server.views import board_view, last_view, legal_view, position_string, result_view
 
@@ -154,6 +155,8 @@ class GameSession:
         self.record = GameRecord(game, [s.spec for s in self.seats])
         self.states = [game.initial_state()]
         self.history: list[dict] = []
+        #: the main line (kept in step with the record, positions and history above) and the side lines
+        self.lines = Lines(game, self.record, self.states, self.history)
         self.redo_stack: list[list] = []
         self.clients: set[Client] = set()
         self.creator_address = creator.address if creator else None
@@ -177,7 +180,7 @@ class GameSession:
         #: the seats' holders, the only ones who may steer it (pause, step, settings, undo, resign)
         self.creators: set[Client] = set()
         for move in moves or []:
-            self._push(move)
+            self.lines.push(move)
         #: side lines beside the main line (the analysis board's move tree), kept in the record:
         #: (the main line's moves before the line, the line's moves)
         self.record.variations = [(start, list(line)) for start, line in variations or []]
@@ -290,7 +293,7 @@ class GameSession:
             _legal=legal,
             last=last,
             history=list(self.history),
-            variations=self.variations_view(),
+            variations=self.lines.view(),
             can_redo=bool(self.redo_stack) and not self.strict,
             thinking=thinking,
             paused=self.paused,
@@ -335,83 +338,11 @@ class GameSession:
         for client in list(self.clients):
             client.send(self.state_message(client, request_id if client is request_from else None, common))
 
-    # --- moves ------------------------------------------------------------------
-
-    def _push(self, move) -> None:
-        before = self.state
-        after = self.game.apply(before, move)
-        self.record.moves.append(move)
-        self.states.append(after)
-        player = self.game.to_move(before)
-        self.history.append(
-            {
-                "ply": len(self.record.moves),
-                "player": player,
-                "name": self.game.player_name(player, before),
-                "move": str(move),
-                "text": self.game.describe_move(before, move, after),
-            }
-        )
-
-    def _pop(self) -> Any:
-        self.states.pop()
-        self.history.pop()
-        move = self.record.moves.pop()
-        # a side line from the position just taken back now starts one move earlier, with that move
-        here = len(self.record.moves)
-        self.record.variations = [
-            (start - 1, [move, *line]) if start > here else (start, line) for start, line in self.record.variations
-        ]
-        return move
-
     # --- side lines (variations) -------------------------------------------------
 
     def line_states(self, line: int | None) -> list:
         """The positions along the main line (``None``) or side line ``line``, from the start."""
-        if line is None:
-            return self.states
-        start, moves = self._line(line)
-        out = list(self.states[: start + 1])
-        for move in moves:
-            out.append(self.game.apply(out[-1], move))
-        return out
-
-    def _line(self, line: Any) -> tuple[int, list]:
-        if not isinstance(line, int) or isinstance(line, bool) or not 0 <= line < len(self.record.variations):
-            count = len(self.record.variations)
-            raise ProtocolError(
-                "bad_request",
-                f"no side line {line!r}: this game has {count} (numbered from 0)"
-                if count
-                else f"no side line {line!r}: this game has none",
-            )
-        return self.record.variations[line]
-
-    def line_history(self, line: int) -> list[dict]:
-        """A side line's moves as ``history`` entries (ply counted from the start of the game)."""
-        start, moves = self._line(line)
-        states = self.line_states(line)
-        out = []
-        for k, move in enumerate(moves):
-            before, after = states[start + k], states[start + k + 1]
-            player = self.game.to_move(before)
-            out.append(
-                {
-                    "ply": start + k + 1,
-                    "player": player,
-                    "name": self.game.player_name(player, before),
-                    "move": str(move),
-                    "text": self.game.describe_move(before, move, after),
-                }
-            )
-        return out
-
-    def variations_view(self) -> list[dict]:
-        """The side lines as the ``state`` message carries them."""
-        return [
-            {"id": i, "from": start, "moves": [str(m) for m in moves], "history": self.line_history(i)}
-            for i, (start, moves) in enumerate(self.record.variations)
-        ]
+        return self.lines.states_of(line)
 
     def _check_lines_allowed(self, client: Client | None, what: str) -> None:
         self.check_steer(client, what)
@@ -423,67 +354,16 @@ class GameSession:
         move already there (the main line's, a side line's) is followed, not copied.  Returns
         the line and ply of the position reached."""
         self._check_lines_allowed(client, "branch")
-        if len(self.record.variations) >= MAX_VARIATIONS:
-            raise ProtocolError(
-                "limit", f"a game keeps at most {MAX_VARIATIONS} side lines: delete one first", "branch"
-            )
-        start, moves = (0, list(self.record.moves)) if line is None else self._line(line)
-        states = self.line_states(line)
-        last = start + len(moves) if line is not None else len(self.record.moves)
-        low = start if line is not None else 0
-        if not isinstance(ply, int) or isinstance(ply, bool) or not low <= ply <= last:
-            raise ProtocolError("bad_request", f"branch: ply must be {low}-{last} on that line, got {ply!r}", "branch")
-        if line is not None and ply == start:  # the line's first position is the main line's
-            return self.branch(client, ply, text, None)
-        if line is None and ply == len(self.record.moves):
-            raise ProtocolError("refused", "branch: that is the game's own position: play the move with move", "branch")
-        state = states[ply]
-        if self.game.is_terminal(state):
-            raise ProtocolError("game_over", "branch: the game is over in that position", "branch")
-        try:
-            move = self.game.parse_move(state, str(text))
-        except IllegalMove as e:
-            raise ProtocolError("illegal", str(e), "branch") from None
-        word = str(move)
-        prefix = [str(m) for m in moves[: ply - start]]
-        if line is None:
-            prefix = [str(m) for m in self.record.moves[:ply]]
-            if str(self.record.moves[ply]) == word:
-                return None, ply + 1
-            start = ply
-            prefix = []
-        elif ply == last:
-            self.record.variations[line] = (start, [*moves, move])
-            return line, ply + 1
-        elif str(moves[ply - start]) == word:
-            return line, ply + 1
-        wanted = [*prefix, word]
-        for i, (s, ms) in enumerate(self.record.variations):
-            if s == start and [str(m) for m in ms[: len(wanted)]] == wanted:
-                return i, ply + 1
-        self.record.variations.append((start, [*moves[: ply - start], move] if line is not None else [move]))
-        return len(self.record.variations) - 1, ply + 1
+        return self.lines.branch(ply, text, line)
 
     def promote(self, client: Client | None, line: Any, request_id: Any = None) -> None:
         """Make side line ``line`` the main line; the main line's moves it replaces become a side line."""
         self._check_lines_allowed(client, "promote")
-        start, moves = self._line(line)
+        self.lines.line(line)
         if self.forced_result is not None:
             raise ProtocolError("game_over", "promote: the game has ended by its result, its moves stay", "promote")
         self.cancel_thinking()
-        others = [v for i, v in enumerate(self.record.variations) if i != line]
-        self.record.variations = others
-        tail = []
-        while len(self.record.moves) > start:
-            tail.append(self._pop())
-        tail.reverse()
-        # (popping rebased the other lines that left the main line after ``start`` onto it)
-        for move in moves:
-            if self.over():
-                break
-            self._push(move)
-        if tail:
-            self.record.variations.insert(line, (start, tail))
+        self.lines.promote(line)
         self.redo_stack.clear()
         self.last_move_time = time.monotonic()
         self.after_change(client, request_id)
@@ -491,16 +371,17 @@ class GameSession:
     def delete_line(self, client: Client | None, line: Any, request_id: Any = None) -> None:
         """Forget side line ``line``."""
         self._check_lines_allowed(client, "delete")
-        self._line(line)
-        del self.record.variations[line]
+        self.lines.delete(line)
         self.broadcast(client, request_id)
+
+    # --- moves ------------------------------------------------------------------
 
     def play(self, move, requester: Client | None = None, request_id: Any = None) -> None:
         """Play a legal move (any player), then go on: clocks, end of game, the next AI turn."""
         mover = self.game.to_move(self.state)
         if self.clock is not None:
             self.clock.charge(mover)
-        self._push(move)
+        self.lines.push(move)
         self.last_move_time = time.monotonic()
         self.after_change(requester, request_id)
 
@@ -589,7 +470,7 @@ class GameSession:
             raise ProtocolError("refused", "nothing to undo: no move of yours yet", "undo")
         taken = []
         while len(self.record.moves) > point:
-            taken.append(self._pop())
+            taken.append(self.lines.pop())
         self.redo_stack.append(list(reversed(taken)))
         self.cancel_thinking()
         self.after_change(client, request_id)
@@ -605,7 +486,7 @@ class GameSession:
         for move in chunk:
             if self.over():
                 break
-            self._push(move)
+            self.lines.push(move)
         self.last_move_time = time.monotonic()
         self.after_change(client, request_id)
 
