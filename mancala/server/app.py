@@ -35,6 +35,7 @@ from mancala.server.config import ServerConfig
 from mancala.server.hub import Hub
 from mancala.server.protocol import MAX_MESSAGE_BYTES, Message, ProtocolError, encode, error, message, parse
 from mancala.server.session import DEFAULT_PLAYERS, Client, GameSession, build_game
+from mancala.server.state import state_message
 from mancala.server.views import board_view, last_view, legal_view, position_options, position_string
 
 log = logging.getLogger("mancala.server")
@@ -525,7 +526,7 @@ def _create(hub: Hub, client: Client, msg: Message) -> None:
     _switch(client, session, [p for p, s in enumerate(session.seats) if s.kind == "human"], msg.id, True)
     session.start_clock()
     hub.journal.update()
-    client.send(session.state_message(client, msg.id))
+    client.send(state_message(session, client, msg.id))
 
 
 def _game_at(msg: Message) -> Game:
@@ -565,7 +566,7 @@ def _join(hub: Hub, client: Client, msg: Message) -> None:
         raise ProtocolError("no_game", f"no game {gid!r} on this server (send list to see the games)", msg.type, msg.id)
     if msg.type == "watch":
         _switch(client, session, [], msg.id)
-        client.send(session.state_message(client, msg.id))
+        client.send(state_message(session, client, msg.id))
         return
     resume = msg.get("resume")
     creator = False

@@ -22,6 +22,7 @@ from mancala.server.config import ServerConfig
 from mancala.server.journal import Journal
 from mancala.server.protocol import MAX_MESSAGE_BYTES, ProtocolError, message
 from mancala.server.session import Client, GameSession, Seat
+from mancala.server.state import common_state, state_message
 from mancala.server.workers import WorkerPool
 
 log = logging.getLogger("mancala.server")
@@ -89,7 +90,7 @@ class Hub:
             log.exception("engine warm-up failed")
         self.engine_ready = True
         for session in list(self.sessions.values()):
-            session.broadcast()
+            self.broadcast(session)
 
     async def stop(self) -> None:
         """Shut down: unfinished games are left in the journal (listed as interrupted next time)."""
@@ -170,6 +171,14 @@ class Hub:
         return [dict(s.record_json(), game_id=s.id, started=s.started) for s in self.sessions.values() if not s.over()]
 
     # --- messages ----------------------------------------------------------------------
+
+    def broadcast(self, session: GameSession, request_from: Client | None = None, request_id: Any = None) -> None:
+        """Send a game's state to every client of it (the requester's copy carries its id)."""
+        if not session.clients:
+            return
+        common = common_state(session)
+        for client in list(session.clients):
+            client.send(state_message(session, client, request_id if client is request_from else None, common))
 
     def welcome(self, request_id: Any = None) -> dict:
         """The ``welcome`` message."""

@@ -20,7 +20,6 @@ from typing import Any, Awaitable, Callable, Protocol
 from mancala.errors import BadInput, IllegalMove
 from mancala.games import game_spec, make_game
 from mancala.games.base import Game
-from mancala.games.catalogue import title_of
 from mancala.players import (
     BestPlayer,
     HumanPlayer,
@@ -38,8 +37,8 @@ from mancala.server.clock import Clock
 from mancala.server.config import ServerConfig
 from mancala.server.journal import Journal
 from mancala.server.lines import Lines
-from mancala.server.protocol import ProtocolError, error, message
-from mancala.server.views import board_view, last_view, legal_view, position_string, result_view
+from mancala.server.protocol import ProtocolError, error
+from mancala.server.views import result_view
 
 log = logging.getLogger("mancala.server")
 
@@ -109,6 +108,9 @@ class Host(Protocol):
     def expectation(self, seat: Seat) -> dict:
         """What an AI's move waits for and about how long."""
 
+    def broadcast(self, session: GameSession, request_from: Client | None, request_id: Any) -> None:
+        """Send a game's state to every client of it."""
+
     def run(self, fn: Callable, *args: Any, affinity: str | None = None, urgent: bool = True) -> Awaitable[Any]:
         """Run ``fn(*args)`` in a worker process (see :meth:`~mancala.server.hub.Hub.run`)."""
 
@@ -150,7 +152,7 @@ class GameSession:
         self.id = hub.new_id()
         self.game = game
         #: the game as data: what worker processes are sent to rebuild it
-        self.game_spec = _spec(game)
+        self.game_spec = game_spec(game)
         self.seats = [_seat(spec, game) for spec in specs]
         self.record = GameRecord(game, [s.spec for s in self.seats])
         self.states = [game.initial_state()]
@@ -222,9 +224,10 @@ class GameSession:
     def names(self) -> list[str]:
         """``South (human)``, ``North (Medium AI)``: the seat each player sits at now (a pie-rule
         swap exchanges them) and who plays it (an AI by its title, see ``player_title``)."""
-        return [f"{self.game.player_name(p, self.state)} ({self._who(p)})" for p in (0, 1)]
+        return [f"{self.game.player_name(p, self.state)} ({self.who(p)})" for p in (0, 1)]
 
-    def _who(self, player: int) -> str:
+    def who(self, player: int) -> str:
+        """Who plays ``player``'s seat: an AI by its title (``Medium AI``), else its spec."""
         seat = self.seats[player]
         return player_title(seat.spec) if seat.kind == "ai" else seat.spec
 
@@ -232,111 +235,9 @@ class GameSession:
         """The player to move, or None when the game is over."""
         return None if self.over() else self.game.to_move(self.state)
 
-    # --- the state message ---------------------------------------------------------
-
-    def state_message(self, client: Client | None, request_id: Any = None, common: dict | None = None) -> dict:
-        """The ``state`` message for ``client`` (its seats, legal moves and undo); ``common``
-        is :meth:`common_state` when already built (a broadcast builds it once)."""
-        common = common if common is not None else self.common_state()
-        mover = common["to_move"]
-        you = list(client.seats) if client is not None and client.session is self else []
-        legal = common["_legal"] if mover is not None and mover in you else []
-        out = message("state", request_id)
-        out.update((k, v) for k, v in common.items() if k != "_legal")
-        out.update(you=you, legal=legal, can_undo=self.can_undo(client))
-        return out
-
-    def common_state(self) -> dict:
-        """The part of the ``state`` message every client of the game gets alike."""
-        game, state = self.game, self.state
-        mover = self.to_move()
-        legal = (
-            legal_view(game, state)
-            if (mover is not None and self.seats[mover].kind != "ai" and not self.waiting)
-            else []
-        )
-        last = None
-        if self.history:
-            last = last_view(game, self.states[-2], self.record.moves[-1], state, len(self.record.moves))
-        players = [
-            {
-                "player": p,
-                "name": game.player_name(p, state),
-                "spec": s.spec,
-                "title": self._who(p),
-                "kind": s.kind,
-                "connected": s.kind == "ai" or s.holder is not None,
-                **({"client": s.client_name} if s.client_name else {}),
-            }
-            for p, s in enumerate(self.seats)
-        ]
-        thinking = None
-        if self.thinking is not None:
-            thinking = dict(self.thinking, since=round(time.monotonic() - self.thinking["since"], 2))
-        elif mover is not None and self.seats[mover].kind == "remote":
-            thinking = {"player": mover, "spec": "remote", "since": round(time.monotonic() - self.last_move_time, 2)}
-        return dict(
-            game_id=self.id,
-            ply=len(self.record.moves),
-            game={
-                "name": game.name,
-                "spec": _spec(game),
-                "title": _title(game),
-                "options": game.rules.to_dict() if hasattr(game, "rules") else {},
-            },
-            players=players,
-            to_move=mover,
-            waiting=self.waiting,
-            status=self.status(mover),
-            board=board_view(game, state),
-            position=position_string(game, state),
-            _legal=legal,
-            last=last,
-            history=list(self.history),
-            variations=self.lines.view(),
-            can_redo=bool(self.redo_stack) and not self.strict,
-            thinking=thinking,
-            paused=self.paused,
-            move_delay=self.move_delay,
-            clock=self.clock.view(mover if not self.over() else None) if self.clock else None,
-            engine="ready" if self.hub.engine_ready else "preparing",
-            engine_detail=None
-            if self.hub.engine_ready
-            else {"what": self.hub.preparing_what(), "left": round(self.hub.preparing_left())},
-            result=self.result(),
-        )
-
-    def status(self, mover: int | None) -> str:
-        """One line for the status bar."""
-        result = self.result()
-        if result is not None:
-            return "Game over. " + result["text"]
-        if self.waiting:
-            return f"Waiting for the remote player to join game {self.id}."
-        assert mover is not None  # the game is not over
-        seat = self.seats[mover]
-        name = self.names()[mover]
-        if seat.kind == "ai":
-            if seat.engine and not self.hub.engine_ready:
-                return f"{name} is waiting for the engine: {self.hub.preparing_text()}…"
-            if self.paused:
-                return f"Paused; {name} to move."
-            return f"{name} is thinking…"
-        if seat.kind == "remote" and seat.holder is None:
-            return (
-                f"Waiting for {name} to join (game {self.id})."
-                if seat.gone_since is None
-                else f"{name} disconnected; waiting for it to come back."
-            )
-        return f"{name} to move."
-
     def broadcast(self, request_from: Client | None = None, request_id: Any = None) -> None:
         """Send the state to every client of the game (the requester's copy carries its id)."""
-        if not self.clients:
-            return
-        common = self.common_state()
-        for client in list(self.clients):
-            client.send(self.state_message(client, request_id if client is request_from else None, common))
+        self.hub.broadcast(self, request_from, request_id)
 
     # --- side lines (variations) -------------------------------------------------
 
@@ -730,7 +631,7 @@ class GameSession:
         """This game in a ``games`` listing."""
         return {
             "game_id": self.id,
-            "game": _spec(self.game),
+            "game": game_spec(self.game),
             "players": [s.spec for s in self.seats],
             "seats_free": [
                 p for p, s in enumerate(self.seats) if s.kind == "remote" and s.holder is None and s.gone_since is None
@@ -775,14 +676,6 @@ def _seat(spec: str, game: Game) -> Seat:
         engine=uses_engine(player, game),
         budget=expected_seconds(player, game),
     )
-
-
-def _spec(game: Game) -> str:
-    return game_spec(game)
-
-
-def _title(game: Game) -> str:
-    return title_of(game)
 
 
 def _now_iso() -> str:
