@@ -147,7 +147,7 @@ def served_app(warm: bool = False):
 
     from mancala.server.app import HARD_FRAME_LIMIT, create_app
     from mancala.server.command import bind
-    from mancala.server.session import ServerConfig
+    from mancala.server.config import ServerConfig
 
     sock = bind("127.0.0.1", 0)
     app = create_app(ServerConfig(workers=1, warm=warm))

@@ -208,7 +208,7 @@ def test_the_toy_game_plays_on_the_server_with_its_worker_processes(monkeypatch)
     from starlette.testclient import TestClient
 
     from mancala.server.app import create_app
-    from mancala.server.session import ServerConfig
+    from mancala.server.config import ServerConfig
 
     monkeypatch.setenv("PYTHONPATH", _env()["PYTHONPATH"])
     monkeypatch.setenv("MANCALA_GAMES", "toy_nim")

@@ -167,7 +167,7 @@ def test_over_the_websocket_a_nested_frame_is_bad_json_and_a_token_not_a_string_
     from starlette.websockets import WebSocketDisconnect  # noqa: PLC0415
 
     from mancala.server.app import create_app  # noqa: PLC0415
-    from mancala.server.session import ServerConfig  # noqa: PLC0415
+    from mancala.server.config import ServerConfig  # noqa: PLC0415
 
     with TestClient(create_app(ServerConfig(token="s3cret", warm=False, workers=1, hosts=TEST_HOSTS))) as client:
         with client.websocket_connect("/ws") as ws:

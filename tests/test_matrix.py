@@ -372,7 +372,7 @@ def server(request):
     from starlette.testclient import TestClient  # noqa: PLC0415
 
     from mancala.server.app import create_app  # noqa: PLC0415
-    from mancala.server.session import ServerConfig  # noqa: PLC0415
+    from mancala.server.config import ServerConfig  # noqa: PLC0415
     from mancala.server.workers import default_workers  # noqa: PLC0415
 
     config = ServerConfig(

@@ -17,8 +17,8 @@ from mancala.record import record_from_json
 from mancala.search.core import alphabeta
 from mancala.search.explain import ExplainTracer
 from mancala.server.app import create_app
+from mancala.server.config import ServerConfig
 from mancala.server.protocol import MAX_MESSAGE_BYTES
-from mancala.server.session import ServerConfig
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 

@@ -13,7 +13,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from mancala.server.app import create_app, host_name
 from mancala.server.command import server_names
-from mancala.server.session import LOOPBACK_NAMES, ServerConfig
+from mancala.server.config import LOOPBACK_NAMES, ServerConfig
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -157,7 +157,8 @@ def test_the_names_a_server_answers_to():
 
 def test_an_engine_player_waiting_for_the_warm_up_is_told_what_and_how_long():
     from mancala.games import make_game
-    from mancala.server.session import Hub, _seat
+    from mancala.server.hub import Hub
+    from mancala.server.session import _seat
 
     hub = Hub(ServerConfig(hosts=TEST_HOSTS, warm=True))
     assert not hub.engine_ready

@@ -12,8 +12,8 @@ from server_helpers import TEST_HOSTS, Conn
 from starlette.testclient import TestClient
 
 from mancala.server.app import create_app
+from mancala.server.config import ServerConfig
 from mancala.server.protocol import MESSAGES
-from mancala.server.session import ServerConfig
 
 VALUES = st.one_of(
     st.none(),

@@ -21,7 +21,7 @@ from starlette.websockets import WebSocketDisconnect
 from mancala.cli.main import main
 from mancala.record import load_record
 from mancala.server.app import create_app
-from mancala.server.session import ServerConfig
+from mancala.server.config import ServerConfig
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 

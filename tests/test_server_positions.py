@@ -12,7 +12,7 @@ from mancala.games import make_game
 from mancala.games.bao import START_POSITION
 from mancala.games.base import position_options, position_string
 from mancala.server.app import create_app
-from mancala.server.session import ServerConfig
+from mancala.server.config import ServerConfig
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 

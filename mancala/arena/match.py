@@ -63,39 +63,58 @@ def follow_record(players: Sequence[Player], record: GameRecord) -> None:
 
 
 @dataclass
-class MatchResult:
-    """Totals of a match between two player specs (``a`` and ``b``), seats alternating."""
+class Tally:
+    """Games between two players ``a`` and ``b``, counted from ``a``'s side: its wins, draws
+    and losses, and its final margins added up."""
 
     a: str
     b: str
-    wins_a: int = 0
-    wins_b: int = 0
+    wins: int = 0
     draws: int = 0
-    margin_a: int = 0
-    records: list[GameRecord] = field(default_factory=list, repr=False)
+    losses: int = 0
+    margin: float = 0
 
     @property
     def games(self) -> int:
         """Games played."""
-        return self.wins_a + self.wins_b + self.draws
+        return self.wins + self.draws + self.losses
+
+    @property
+    def score(self) -> float:
+        """a's share of the points (win 1, draw 1/2)."""
+        return (self.wins + 0.5 * self.draws) / self.games if self.games else 0.0
+
+
+@dataclass
+class MatchResult(Tally):
+    """Totals of a match between two player specs (``a`` and ``b``), seats alternating."""
+
+    records: list[GameRecord] = field(default_factory=list, repr=False)
+
+    @property
+    def wins_a(self) -> int:
+        """a's wins."""
+        return self.wins
+
+    @property
+    def wins_b(self) -> int:
+        """b's wins."""
+        return self.losses
+
+    @property
+    def margin_a(self) -> float:
+        """a's final margins added up."""
+        return self.margin
 
     def score_a(self) -> float:
         """a's share of the points (win 1, draw 1/2)."""
-        return (self.wins_a + 0.5 * self.draws) / self.games if self.games else 0.0
+        return self.score
 
 
 def random_opening(game: Game, plies: int, seed: int) -> list:
     """``plies`` random legal moves from the start (fewer if the game ends), reproducible by ``seed``."""
     rng = RandomPlayer(seed)
-    state = game.initial_state()
-    moves = []
-    for _ in range(plies):
-        if game.is_terminal(state):
-            break
-        move = rng.choose(game, state)
-        moves.append(move)
-        state = game.apply(state, move)
-    return moves
+    return play_game(game, [rng, rng], max_moves=plies).moves
 
 
 def play_match(
@@ -120,11 +139,11 @@ def play_match(
         record = play_game(game, seats, GameRecord(game, [seats[0].spec, seats[1].spec], list(opening)))
         final = record.final_state()
         margin_a = game.score(final, 0 if i % 2 == 0 else 1)
-        result.margin_a += margin_a
+        result.margin += margin_a
         if margin_a > 0:
-            result.wins_a += 1
+            result.wins += 1
         elif margin_a < 0:
-            result.wins_b += 1
+            result.losses += 1
         else:
             result.draws += 1
         result.records.append(record)

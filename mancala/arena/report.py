@@ -22,32 +22,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
 
+from mancala.arena.match import Tally
 from mancala.arena.ratings import Rating, fit_bradley_terry, needs_ridge
 from mancala.atomic import write_atomically
 from mancala.errors import BadInput
 
 
 @dataclass
-class PairingSummary:
+class PairingSummary(Tally):
     """Totals of one pairing, from its first player's (``a``'s) side."""
 
-    a: str
-    b: str
-    wins: int = 0
-    draws: int = 0
-    losses: int = 0
-    margin: float = 0.0
     forfeits: int = 0
-
-    @property
-    def games(self) -> int:
-        """Games played."""
-        return self.wins + self.draws + self.losses
-
-    @property
-    def score(self) -> float:
-        """a's share of the points."""
-        return (self.wins + 0.5 * self.draws) / self.games if self.games else 0.0
 
     @property
     def mean_margin(self) -> float:

@@ -46,8 +46,11 @@ from mancala.games.catalogue import spec_of
 from mancala.players import LEVEL_SECONDS, LEVELS, PLAYER_KINDS, kind_available, player_choices
 from mancala.record import record_from_json
 from mancala.server.answers import SharedAnswers
+from mancala.server.config import ServerConfig
+from mancala.server.hub import Hub
 from mancala.server.protocol import MAX_MESSAGE_BYTES, Message, ProtocolError, encode, error, message, parse
-from mancala.server.session import DEFAULT_PLAYERS, Client, GameSession, Hub, ServerConfig, build_game
+from mancala.server.session import DEFAULT_PLAYERS, Client, GameSession, build_game
+from mancala.server.state import state_message
 from mancala.server.views import board_view, last_view, legal_view
 
 log = logging.getLogger("mancala.server")
@@ -228,7 +231,7 @@ async def api_results(request: Request):
     hub: Hub = request.app.state.hub
     if hub.config.token and not _token_ok(hub, request.query_params.get("token")):
         return JSONResponse({"error": "a token is required: add ?token=..."}, status_code=401)
-    return JSONResponse({"results": hub.results(), "interrupted": hub.interrupted})
+    return JSONResponse({"results": hub.journal.results(), "interrupted": hub.interrupted})
 
 
 # --- WebSocket ----------------------------------------------------------------------------------
@@ -542,8 +545,8 @@ def _create(hub: Hub, client: Client, msg: Message) -> None:
     session = hub.create(client, game, specs, clock, delay)
     _switch(client, session, [p for p, s in enumerate(session.seats) if s.kind == "human"], msg.id, True)
     session.start_clock()
-    hub.journal_update()
-    client.send(session.state_message(client, msg.id))
+    hub.journal.update()
+    client.send(state_message(session, client, msg.id))
 
 
 def _game_at(msg: Message) -> Game:
@@ -583,7 +586,7 @@ def _join(hub: Hub, client: Client, msg: Message) -> None:
         raise ProtocolError("no_game", f"no game {gid!r} on this server (send list to see the games)", msg.type, msg.id)
     if msg.type == "watch":
         _switch(client, session, [], msg.id)
-        client.send(session.state_message(client, msg.id))
+        client.send(state_message(session, client, msg.id))
         return
     resume = msg.get("resume")
     creator = False

@@ -126,7 +126,7 @@ def server_names(args: argparse.Namespace) -> tuple[str, ...]:
     """The host names the server answers to (checked against every request's ``Host``):
     this machine's loopback names, and when it listens beyond loopback the address it was
     given, the machine's own names and every ``--allow-host``."""
-    from mancala.server.session import LOOPBACK_NAMES  # noqa: PLC0415 (the server's modules: starlette)
+    from mancala.server.config import LOOPBACK_NAMES  # noqa: PLC0415 (the server's modules: starlette)
 
     names = list(LOOPBACK_NAMES)
     if not is_loopback(args.host):
@@ -143,7 +143,7 @@ def check_port(port: int | None) -> None:
 
 
 def _config(args: argparse.Namespace, results: Path | None, clock: dict | None):
-    from mancala.server.session import ServerConfig  # noqa: PLC0415 (the server's modules: starlette)
+    from mancala.server.config import ServerConfig  # noqa: PLC0415 (the server's modules: starlette)
 
     check_port(args.port)
     if not args.host.strip():

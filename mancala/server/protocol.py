@@ -20,18 +20,19 @@ VERSION = 1
 #: the largest client message read, in bytes (UTF-8)
 MAX_MESSAGE_BYTES = 64 * 1024
 
-#: type -> {field: (accepted python types, required)}
 _NUM = (int, float)
+#: the fields of a new game: ``create``'s, and ``new``'s (a new game in place of the client's)
+_NEW_GAME: dict[str, tuple[tuple[type, ...], bool]] = {
+    "game": ((str,), False),
+    "options": ((dict,), False),
+    "players": ((list,), False),
+    "clock": ((dict,), False),
+    "move_delay": (_NUM, False),
+}
+#: type -> {field: (accepted python types, required)}
 MESSAGES: dict[str, dict[str, tuple[tuple[type, ...], bool]]] = {
     "hello": {"token": ((str,), False), "client": ((str,), False)},
-    "create": {
-        "game": ((str,), False),
-        "options": ((dict,), False),
-        "players": ((list,), False),
-        "clock": ((dict,), False),
-        "move_delay": (_NUM, False),
-        "position": ((str,), False),
-    },
+    "create": {**_NEW_GAME, "position": ((str,), False)},
     "join": {"game_id": ((str,), True), "seat": ((int,), False), "resume": ((str,), False)},
     "watch": {"game_id": ((str,), True)},
     "leave": {},
@@ -54,13 +55,7 @@ MESSAGES: dict[str, dict[str, tuple[tuple[type, ...], bool]]] = {
     "settings": {"move_delay": (_NUM, False)},
     "save": {},
     "load": {"record": ((dict,), True)},
-    "new": {
-        "game": ((str,), False),
-        "options": ((dict,), False),
-        "players": ((list,), False),
-        "clock": ((dict,), False),
-        "move_delay": (_NUM, False),
-    },
+    "new": dict(_NEW_GAME),
     "resign": {},
     "ping": {},
 }

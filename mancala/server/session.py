@@ -1,31 +1,26 @@
-"""Games hosted by the server: who sits where, the moves so far, undo/redo, AI turns run
-off the event loop, clocks, disconnects and reconnects, results and the journal.
+"""One hosted game: who sits where, the moves so far and their side lines, undo/redo, AI
+turns run off the event loop, disconnects and reconnects, and the end of the game.
 
-Everything here runs on the server's event loop (one thread), so no locks are needed;
-CPU work (AI moves and studies) goes to the :class:`Hub`'s worker processes.
-The wire format is ``docs/protocol.md``.
+A game lives on a :class:`Host` (the server's :class:`~mancala.server.hub.Hub`), which
+runs its AI moves in worker processes and keeps its results; its time control is a
+:class:`~mancala.server.clock.Clock`.  Everything here runs on the server's event loop
+(one thread), so no locks are needed.  The wire format is ``docs/protocol.md``.
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
-import os
 import secrets
 import time
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Awaitable, Callable, Protocol
 
-from mancala import __version__, jsonread
-from mancala import analysis as study
-from mancala.atomic import write_atomically
+from mancala import analysis
 from mancala.errors import BadInput, IllegalMove
 from mancala.games import game_spec, make_game
-from mancala.games.base import Game, position_string
-from mancala.games.catalogue import title_of
+from mancala.games.base import Game
 from mancala.players import (
     BestPlayer,
     HumanPlayer,
@@ -37,10 +32,13 @@ from mancala.players import (
     player_title,
     uses_engine,
 )
-from mancala.record import MAX_VARIATIONS, GameRecord
-from mancala.server.protocol import MAX_MESSAGE_BYTES, ProtocolError, error, message
-from mancala.server.views import board_view, last_view, legal_view, result_view
-from mancala.server.workers import WorkerPool, default_workers
+from mancala.record import GameRecord
+from mancala.server.clock import Clock
+from mancala.server.config import ServerConfig
+from mancala.server.journal import Journal
+from mancala.server.lines import Lines
+from mancala.server.protocol import ProtocolError, error
+from mancala.server.views import result_view
 
 log = logging.getLogger("mancala.server")
 
@@ -54,45 +52,8 @@ MAX_AI_SECONDS = 60.0
 #: game may search a move (``strongest`` searches 6,000,000 nodes)
 MAX_BEST_DEPTH = 20
 MAX_BEST_NODES = 50_000_000
-#: seconds between journal rewrites at most (a crash loses at most this much of running games)
-JOURNAL_DELAY = 0.25
-#: the engine memory bound of each worker process ($MANCALA_MEMORY_MB, when not set)
-WORKER_MEMORY_MB = 512
 #: Bao's never-ending-move cap the server allows (the rules' default; "no limit" could hang it)
 MAX_BAO_LAPS = 1_000_000
-
-
-#: the names of this machine seen from itself: what a server bound to loopback answers to
-LOOPBACK_NAMES = ("localhost", "127.0.0.1", "::1")
-
-
-@dataclass
-class ServerConfig:
-    """The server's settings (``mancala web``/``mancala serve`` options; ``docs/protocol.md``)."""
-
-    #: the token every client presents in ``hello`` (None: none needed, loopback only)
-    token: str | None = None
-    #: extra allowed ``Origin`` values for browsers (besides the server's own address)
-    allow_origins: tuple[str, ...] = ()
-    #: the host names the server answers to: a request whose ``Host`` header names another
-    #: host is refused (DNS rebinding); ``*`` answers to any name
-    hosts: tuple[str, ...] = LOOPBACK_NAMES
-    max_games: int = 200
-    max_games_per_client: int = 50
-    #: seconds a disconnected player of a network game may take to come back
-    grace: float = 60.0
-    #: seconds a game nobody is connected to is kept (a page reload) before it is freed
-    idle_grace: float = 10.0
-    #: the folder finished games and the journal are written to (None: nothing written)
-    results: Path | None = None
-    #: worker processes for AI moves and studies (one a core, see :func:`default_workers`)
-    workers: int = field(default_factory=default_workers)
-    #: warm the engine in the background at start-up
-    warm: bool = True
-    #: default clocks for games with a remote seat: {"move": s, "game": s} (None: no clock)
-    clock: dict | None = None
-    #: messages queued unread before a client is disconnected as a slow reader
-    max_queue: int = 256
 
 
 @dataclass
@@ -120,21 +81,56 @@ class Seat:
     client_name: str | None = None
 
 
-class Client:
-    """One WebSocket connection: what it sends goes through :meth:`Hub.handle`."""
+class Host(Protocol):
+    """What a game needs of the server that hosts it (the :class:`~mancala.server.hub.Hub`)."""
 
-    def __init__(
-        self, hub: "Hub", address: str, send: Callable[[dict], None], close: Callable[[int, str], None]
-    ) -> None:
-        self.hub = hub
-        self.address = address
-        self.send = send
-        self.close = close
-        self.greeted = False
-        self.name: str | None = None
-        self.session: GameSession | None = None
-        self.seats: list[int] = []
-        self.tasks: set[asyncio.Task] = set()
+    #: the server's settings (the grace periods a game waits for its players)
+    config: ServerConfig
+    #: the results folder a finished game is written to
+    journal: Journal
+    #: the games hosted, by id
+    sessions: dict[str, GameSession]
+    #: whether the compiled engine is ready (AI players that use it wait for it)
+    engine_ready: bool
+
+    def new_id(self) -> str:
+        """A fresh game id."""
+
+    def preparing_what(self) -> str:
+        """What the engine's warm-up is doing."""
+
+    def preparing_left(self) -> float:
+        """About how many seconds the engine's warm-up has left."""
+
+    def preparing_text(self) -> str:
+        """What the engine's warm-up is doing and about how long it has left."""
+
+    def expectation(self, seat: Seat) -> dict:
+        """What an AI's move waits for and about how long."""
+
+    def broadcast(self, session: GameSession, request_from: Client | None, request_id: Any) -> None:
+        """Send a game's state to every client of it."""
+
+    def run(self, fn: Callable, *args: Any, affinity: str | None = None, urgent: bool = True) -> Awaitable[Any]:
+        """Run ``fn(*args)`` in a worker process (see :meth:`~mancala.server.hub.Hub.run`)."""
+
+    def free(self, session: GameSession) -> None:
+        """Forget a game its clients have left."""
+
+
+@dataclass(eq=False, repr=False)
+class Client:
+    """One WebSocket connection: the game it follows and the seats it plays there."""
+
+    hub: Host
+    address: str
+    send: Callable[[dict], None]
+    close: Callable[[int, str], None]
+    greeted: bool = False
+    name: str | None = None
+    session: GameSession | None = None
+    seats: list[int] = field(default_factory=list)
+    tasks: set[asyncio.Task] = field(default_factory=set)
 
 
 class GameSession:
@@ -142,7 +138,7 @@ class GameSession:
 
     def __init__(
         self,
-        hub: "Hub",
+        hub: Host,
         game: Game,
         specs: list[str],
         *,
@@ -156,11 +152,13 @@ class GameSession:
         self.id = hub.new_id()
         self.game = game
         #: the game as data: what worker processes are sent to rebuild it
-        self.game_spec = _spec(game)
+        self.game_spec = game_spec(game)
         self.seats = [_seat(spec, game) for spec in specs]
         self.record = GameRecord(game, [s.spec for s in self.seats])
         self.states = [game.initial_state()]
         self.history: list[dict] = []
+        #: the main line (kept in step with the record, positions and history above) and the side lines
+        self.lines = Lines(game, self.record, self.states, self.history)
         self.redo_stack: list[list] = []
         self.clients: set[Client] = set()
         self.creator_address = creator.address if creator else None
@@ -184,7 +182,7 @@ class GameSession:
         #: the seats' holders, the only ones who may steer it (pause, step, settings, undo, resign)
         self.creators: set[Client] = set()
         for move in moves or []:
-            self._push(move)
+            self.lines.push(move)
         #: side lines beside the main line (the analysis board's move tree), kept in the record:
         #: (the main line's moves before the line, the line's moves)
         self.record.variations = [(start, list(line)) for start, line in variations or []]
@@ -226,9 +224,10 @@ class GameSession:
     def names(self) -> list[str]:
         """``South (human)``, ``North (Medium AI)``: the seat each player sits at now (a pie-rule
         swap exchanges them) and who plays it (an AI by its title, see ``player_title``)."""
-        return [f"{self.game.player_name(p, self.state)} ({self._who(p)})" for p in (0, 1)]
+        return [f"{self.game.player_name(p, self.state)} ({self.who(p)})" for p in (0, 1)]
 
-    def _who(self, player: int) -> str:
+    def who(self, player: int) -> str:
+        """Who plays ``player``'s seat: an AI by its title (``Medium AI``), else its spec."""
         seat = self.seats[player]
         return player_title(seat.spec) if seat.kind == "ai" else seat.spec
 
@@ -236,189 +235,15 @@ class GameSession:
         """The player to move, or None when the game is over."""
         return None if self.over() else self.game.to_move(self.state)
 
-    # --- the state message ---------------------------------------------------------
-
-    def state_message(self, client: Client | None, request_id: Any = None, common: dict | None = None) -> dict:
-        """The ``state`` message for ``client`` (its seats, legal moves and undo); ``common``
-        is :meth:`common_state` when already built (a broadcast builds it once)."""
-        common = common if common is not None else self.common_state()
-        mover = common["to_move"]
-        you = list(client.seats) if client is not None and client.session is self else []
-        legal = common["_legal"] if mover is not None and mover in you else []
-        out = message("state", request_id)
-        out.update((k, v) for k, v in common.items() if k != "_legal")
-        out.update(you=you, legal=legal, can_undo=self.can_undo(client))
-        return out
-
-    def common_state(self) -> dict:
-        """The part of the ``state`` message every client of the game gets alike."""
-        game, state = self.game, self.state
-        mover = self.to_move()
-        legal = (
-            legal_view(game, state)
-            if (mover is not None and self.seats[mover].kind != "ai" and not self.waiting)
-            else []
-        )
-        last = None
-        if self.history:
-            last = last_view(game, self.states[-2], self.record.moves[-1], state, len(self.record.moves))
-        players = [
-            {
-                "player": p,
-                "name": game.player_name(p, state),
-                "spec": s.spec,
-                "title": self._who(p),
-                "kind": s.kind,
-                "connected": s.kind == "ai" or s.holder is not None,
-                **({"client": s.client_name} if s.client_name else {}),
-            }
-            for p, s in enumerate(self.seats)
-        ]
-        thinking = None
-        if self.thinking is not None:
-            thinking = dict(self.thinking, since=round(time.monotonic() - self.thinking["since"], 2))
-        elif mover is not None and self.seats[mover].kind == "remote":
-            thinking = {"player": mover, "spec": "remote", "since": round(time.monotonic() - self.last_move_time, 2)}
-        return dict(
-            game_id=self.id,
-            ply=len(self.record.moves),
-            game={
-                "name": game.name,
-                "spec": _spec(game),
-                "title": _title(game),
-                "options": game.rules.to_dict() if hasattr(game, "rules") else {},
-            },
-            players=players,
-            to_move=mover,
-            waiting=self.waiting,
-            status=self.status(mover),
-            board=board_view(game, state),
-            position=position_string(game, state),
-            _legal=legal,
-            last=last,
-            history=list(self.history),
-            variations=self.variations_view(),
-            can_redo=bool(self.redo_stack) and not self.strict,
-            thinking=thinking,
-            paused=self.paused,
-            move_delay=self.move_delay,
-            clock=self.clock.view(mover if not self.over() else None) if self.clock else None,
-            engine="ready" if self.hub.engine_ready else "preparing",
-            engine_detail=None
-            if self.hub.engine_ready
-            else {"what": self.hub.preparing_what(), "left": round(self.hub.preparing_left())},
-            result=self.result(),
-        )
-
-    def status(self, mover: int | None) -> str:
-        """One line for the status bar."""
-        result = self.result()
-        if result is not None:
-            return "Game over. " + result["text"]
-        if self.waiting:
-            return f"Waiting for the remote player to join game {self.id}."
-        assert mover is not None  # the game is not over
-        seat = self.seats[mover]
-        name = self.names()[mover]
-        if seat.kind == "ai":
-            if seat.engine and not self.hub.engine_ready:
-                return f"{name} is waiting for the engine: {self.hub.preparing_text()}…"
-            if self.paused:
-                return f"Paused; {name} to move."
-            return f"{name} is thinking…"
-        if seat.kind == "remote" and seat.holder is None:
-            return (
-                f"Waiting for {name} to join (game {self.id})."
-                if seat.gone_since is None
-                else f"{name} disconnected; waiting for it to come back."
-            )
-        return f"{name} to move."
-
     def broadcast(self, request_from: Client | None = None, request_id: Any = None) -> None:
         """Send the state to every client of the game (the requester's copy carries its id)."""
-        if not self.clients:
-            return
-        common = self.common_state()
-        for client in list(self.clients):
-            client.send(self.state_message(client, request_id if client is request_from else None, common))
-
-    # --- moves ------------------------------------------------------------------
-
-    def _push(self, move) -> None:
-        before = self.state
-        after = self.game.apply(before, move)
-        self.record.moves.append(move)
-        self.states.append(after)
-        player = self.game.to_move(before)
-        self.history.append(
-            {
-                "ply": len(self.record.moves),
-                "player": player,
-                "name": self.game.player_name(player, before),
-                "move": str(move),
-                "text": self.game.describe_move(before, move, after),
-            }
-        )
-
-    def _pop(self) -> Any:
-        self.states.pop()
-        self.history.pop()
-        move = self.record.moves.pop()
-        # a side line from the position just taken back now starts one move earlier, with that move
-        here = len(self.record.moves)
-        self.record.variations = [
-            (start - 1, [move, *line]) if start > here else (start, line) for start, line in self.record.variations
-        ]
-        return move
+        self.hub.broadcast(self, request_from, request_id)
 
     # --- side lines (variations) -------------------------------------------------
 
     def line_states(self, line: int | None) -> list:
         """The positions along the main line (``None``) or side line ``line``, from the start."""
-        if line is None:
-            return self.states
-        start, moves = self._line(line)
-        out = list(self.states[: start + 1])
-        for move in moves:
-            out.append(self.game.apply(out[-1], move))
-        return out
-
-    def _line(self, line: Any) -> tuple[int, list]:
-        if not isinstance(line, int) or isinstance(line, bool) or not 0 <= line < len(self.record.variations):
-            count = len(self.record.variations)
-            raise ProtocolError(
-                "bad_request",
-                f"no side line {line!r}: this game has {count} (numbered from 0)"
-                if count
-                else f"no side line {line!r}: this game has none",
-            )
-        return self.record.variations[line]
-
-    def line_history(self, line: int) -> list[dict]:
-        """A side line's moves as ``history`` entries (ply counted from the start of the game)."""
-        start, moves = self._line(line)
-        states = self.line_states(line)
-        out = []
-        for k, move in enumerate(moves):
-            before, after = states[start + k], states[start + k + 1]
-            player = self.game.to_move(before)
-            out.append(
-                {
-                    "ply": start + k + 1,
-                    "player": player,
-                    "name": self.game.player_name(player, before),
-                    "move": str(move),
-                    "text": self.game.describe_move(before, move, after),
-                }
-            )
-        return out
-
-    def variations_view(self) -> list[dict]:
-        """The side lines as the ``state`` message carries them."""
-        return [
-            {"id": i, "from": start, "moves": [str(m) for m in moves], "history": self.line_history(i)}
-            for i, (start, moves) in enumerate(self.record.variations)
-        ]
+        return self.lines.states_of(line)
 
     def _check_lines_allowed(self, client: Client | None, what: str) -> None:
         self.check_steer(client, what)
@@ -430,67 +255,16 @@ class GameSession:
         move already there (the main line's, a side line's) is followed, not copied.  Returns
         the line and ply of the position reached."""
         self._check_lines_allowed(client, "branch")
-        if len(self.record.variations) >= MAX_VARIATIONS:
-            raise ProtocolError(
-                "limit", f"a game keeps at most {MAX_VARIATIONS} side lines: delete one first", "branch"
-            )
-        start, moves = (0, list(self.record.moves)) if line is None else self._line(line)
-        states = self.line_states(line)
-        last = start + len(moves) if line is not None else len(self.record.moves)
-        low = start if line is not None else 0
-        if not isinstance(ply, int) or isinstance(ply, bool) or not low <= ply <= last:
-            raise ProtocolError("bad_request", f"branch: ply must be {low}-{last} on that line, got {ply!r}", "branch")
-        if line is not None and ply == start:  # the line's first position is the main line's
-            return self.branch(client, ply, text, None)
-        if line is None and ply == len(self.record.moves):
-            raise ProtocolError("refused", "branch: that is the game's own position: play the move with move", "branch")
-        state = states[ply]
-        if self.game.is_terminal(state):
-            raise ProtocolError("game_over", "branch: the game is over in that position", "branch")
-        try:
-            move = self.game.parse_move(state, str(text))
-        except IllegalMove as e:
-            raise ProtocolError("illegal", str(e), "branch") from None
-        word = str(move)
-        prefix = [str(m) for m in moves[: ply - start]]
-        if line is None:
-            prefix = [str(m) for m in self.record.moves[:ply]]
-            if str(self.record.moves[ply]) == word:
-                return None, ply + 1
-            start = ply
-            prefix = []
-        elif ply == last:
-            self.record.variations[line] = (start, [*moves, move])
-            return line, ply + 1
-        elif str(moves[ply - start]) == word:
-            return line, ply + 1
-        wanted = [*prefix, word]
-        for i, (s, ms) in enumerate(self.record.variations):
-            if s == start and [str(m) for m in ms[: len(wanted)]] == wanted:
-                return i, ply + 1
-        self.record.variations.append((start, [*moves[: ply - start], move] if line is not None else [move]))
-        return len(self.record.variations) - 1, ply + 1
+        return self.lines.branch(ply, text, line)
 
     def promote(self, client: Client | None, line: Any, request_id: Any = None) -> None:
         """Make side line ``line`` the main line; the main line's moves it replaces become a side line."""
         self._check_lines_allowed(client, "promote")
-        start, moves = self._line(line)
+        self.lines.line(line)
         if self.forced_result is not None:
             raise ProtocolError("game_over", "promote: the game has ended by its result, its moves stay", "promote")
         self.cancel_thinking()
-        others = [v for i, v in enumerate(self.record.variations) if i != line]
-        self.record.variations = others
-        tail = []
-        while len(self.record.moves) > start:
-            tail.append(self._pop())
-        tail.reverse()
-        # (popping rebased the other lines that left the main line after ``start`` onto it)
-        for move in moves:
-            if self.over():
-                break
-            self._push(move)
-        if tail:
-            self.record.variations.insert(line, (start, tail))
+        self.lines.promote(line)
         self.redo_stack.clear()
         self.last_move_time = time.monotonic()
         self.after_change(client, request_id)
@@ -498,16 +272,17 @@ class GameSession:
     def delete_line(self, client: Client | None, line: Any, request_id: Any = None) -> None:
         """Forget side line ``line``."""
         self._check_lines_allowed(client, "delete")
-        self._line(line)
-        del self.record.variations[line]
+        self.lines.delete(line)
         self.broadcast(client, request_id)
+
+    # --- moves ------------------------------------------------------------------
 
     def play(self, move, requester: Client | None = None, request_id: Any = None) -> None:
         """Play a legal move (any player), then go on: clocks, end of game, the next AI turn."""
         mover = self.game.to_move(self.state)
         if self.clock is not None:
             self.clock.charge(mover)
-        self._push(move)
+        self.lines.push(move)
         self.last_move_time = time.monotonic()
         self.after_change(requester, request_id)
 
@@ -518,8 +293,8 @@ class GameSession:
             self.finish()
         else:
             if self.clock is not None and not self.waiting:
-                self.clock.start(self.game.to_move(self.state), self)
-            self.hub.journal_update()
+                self.clock.start(self.game.to_move(self.state), self._out_of_time)
+            self.hub.journal.update()
             self.schedule()
         self.broadcast(requester, request_id)
 
@@ -596,7 +371,7 @@ class GameSession:
             raise ProtocolError("refused", "nothing to undo: no move of yours yet", "undo")
         taken = []
         while len(self.record.moves) > point:
-            taken.append(self._pop())
+            taken.append(self.lines.pop())
         self.redo_stack.append(list(reversed(taken)))
         self.cancel_thinking()
         self.after_change(client, request_id)
@@ -612,7 +387,7 @@ class GameSession:
         for move in chunk:
             if self.over():
                 break
-            self._push(move)
+            self.lines.push(move)
         self.last_move_time = time.monotonic()
         self.after_change(client, request_id)
 
@@ -627,7 +402,7 @@ class GameSession:
     def start_clock(self) -> None:
         """Start the clock of the player to move, once the game has started (not yet running)."""
         if self.clock is not None and self.clock.running is None and not self.over() and not self.waiting:
-            self.clock.start(self.game.to_move(self.state), self)
+            self.clock.start(self.game.to_move(self.state), self._out_of_time)
 
     def cancel_thinking(self) -> None:
         """Abandon a search under way (its answer will be ignored)."""
@@ -655,7 +430,7 @@ class GameSession:
         seat = self.seats[mover]
         try:
             move, memory = await self.hub.run(
-                study.think,
+                analysis.think,
                 self.game_spec,
                 self.state,
                 seat.spec,
@@ -767,14 +542,14 @@ class GameSession:
     def finish(self) -> None:
         """The game has ended: stop the clock, write the result, update the journal."""
         if self.clock is not None:
-            self.clock.stop(self)
+            self.clock.stop()
         self.thinking = None
         if self.ended is None:
             self.ended = _now_iso()
         if not self.written:
             self.written = True
-            self.hub.write_result(self)
-        self.hub.journal_update()
+            self.hub.journal.write_result(self.id, self.record_json(for_results=True))
+        self.hub.journal.update()
 
     def record_json(self, for_results: bool = False) -> dict:
         """The game record (``mancala play --save``'s format); remote seats are saved as
@@ -836,6 +611,9 @@ class GameSession:
                 self.free_handle = loop.call_later(delay, self.hub.free, self)
         self.broadcast()
 
+    def _out_of_time(self, player: int, why: str) -> None:
+        self.forfeit(player, "time", f"{self.names()[player]} {why}")
+
     def _grace_over(self, player: int, since: float) -> None:
         seat = self.seats[player]
         if seat.holder is None and seat.gone_since == since and not self.over() and self.id in self.hub.sessions:
@@ -853,95 +631,13 @@ class GameSession:
         """This game in a ``games`` listing."""
         return {
             "game_id": self.id,
-            "game": _spec(self.game),
+            "game": game_spec(self.game),
             "players": [s.spec for s in self.seats],
             "seats_free": [
                 p for p, s in enumerate(self.seats) if s.kind == "remote" and s.holder is None and s.gone_since is None
             ],
             "moves": len(self.record.moves),
             "finished": self.over(),
-        }
-
-
-class Clock:
-    """Per-move and per-game clocks of both players; running out loses."""
-
-    def __init__(self, per_move: float | None, per_game: float | None) -> None:
-        self.per_move = per_move
-        self.per_game = per_game
-        #: each player's time left on the game clock (None entries when there is no game clock)
-        self.remaining: list[Any] = [per_game, per_game]
-        self.running: int | None = None
-        self.since = 0.0
-        self.handle: asyncio.TimerHandle | None = None
-
-    @classmethod
-    def from_spec(cls, spec: dict) -> "Clock":
-        """A clock from ``{"move": s, "game": s}``; raises BadInput for bad values."""
-        unknown = set(spec) - {"move", "game"}
-        if unknown:
-            raise BadInput(f"clock: unknown field(s) {', '.join(sorted(unknown))}; use move and game (seconds)")
-        values: dict[str, float | None] = {}
-        for key in ("move", "game"):
-            v = spec.get(key)
-            if v is None:
-                values[key] = None
-                continue
-            if isinstance(v, bool) or not isinstance(v, (int, float)) or not 0.05 <= v <= 86400:
-                raise BadInput(f"clock: {key} must be a number of seconds from 0.05 to 86400, got {v!r}")
-            values[key] = float(v)
-        if values["move"] is None and values["game"] is None:
-            raise BadInput("clock: give move and/or game (seconds)")
-        return cls(values["move"], values["game"])
-
-    def charge(self, player: int) -> None:
-        """``player`` has just moved: take its thinking time off its game clock."""
-        if self.running == player and self.per_game is not None:
-            self.remaining[player] = max(0.0, self.remaining[player] - (time.monotonic() - self.since))
-        self.running = None
-
-    def start(self, player: int, session: GameSession) -> None:
-        """``player``'s clock runs; the timer fires if it runs out."""
-        if self.handle is not None:
-            self.handle.cancel()
-        self.running = player
-        self.since = time.monotonic()
-        limits = [x for x in (self.per_move, self.remaining[player]) if x is not None]
-        budget = min(limits)
-        self.handle = asyncio.get_running_loop().call_later(budget, self._flag, player, session, self.since)
-
-    def _flag(self, player: int, session: GameSession, since: float) -> None:
-        if self.running != player or self.since != since:
-            return
-        elapsed = time.monotonic() - since
-        if self.per_game is not None:
-            self.remaining[player] = max(0.0, self.remaining[player] - elapsed)
-        self.running = None
-        which = (
-            "move" if self.per_move is not None and (self.per_game is None or self.remaining[player] > 0) else "game"
-        )
-        limit = self.per_move if which == "move" else self.per_game
-        session.forfeit(player, "time", f"{session.names()[player]} ran out of time ({limit:g} s per {which})")
-
-    def stop(self, session: GameSession) -> None:
-        """The game is over: stop the timer."""
-        if self.running is not None:
-            self.charge(self.running)
-        if self.handle is not None:
-            self.handle.cancel()
-            self.handle = None
-
-    def view(self, running: int | None) -> dict:
-        """The clock as the ``state`` message shows it."""
-        remaining = list(self.remaining)
-        if self.running is not None and self.per_game is not None:
-            remaining[self.running] = max(0.0, remaining[self.running] - (time.monotonic() - self.since))
-        return {
-            "move": self.per_move,
-            "game": self.per_game,
-            "remaining": [None if r is None else round(r, 2) for r in remaining],
-            "running": self.running if running is not None else None,
-            "move_elapsed": round(time.monotonic() - self.since, 2) if self.running is not None else None,
         }
 
 
@@ -982,14 +678,6 @@ def _seat(spec: str, game: Game) -> Seat:
     )
 
 
-def _spec(game: Game) -> str:
-    return game_spec(game)
-
-
-def _title(game: Game) -> str:
-    return title_of(game)
-
-
 def _now_iso() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="seconds")
 
@@ -1013,289 +701,3 @@ def build_game(spec: Any, options: Any) -> Game:
     if laps is not None and not 0 < laps <= MAX_BAO_LAPS:
         raise BadInput(f"the server plays {game.name} with max_laps from 1 to {MAX_BAO_LAPS}, got {laps}")
     return game
-
-
-class Hub:
-    """The server: its games, its clients, its worker processes and its files."""
-
-    def __init__(self, config: ServerConfig | None = None) -> None:
-        self.config = config or ServerConfig()
-        self.sessions: dict[str, GameSession] = {}
-        self.clients: set[Client] = set()
-        self.engine_ready = not self.config.warm
-        #: when the engine's warm-up started (monotonic) and about how long it takes here
-        self.engine_since = time.monotonic()
-        self.engine_estimate = study.warm_up_estimate()
-        self.pool: WorkerPool | None = None
-        self.interrupted: list[dict] = []
-        self._warm_task: asyncio.Task | None = None
-        self._journal_handle: asyncio.TimerHandle | None = None
-
-    # --- life cycle ------------------------------------------------------------------
-
-    async def start(self) -> None:
-        """Start-up: list interrupted games, warm the engine in the background."""
-        if self.config.results is not None:
-            self.config.results.mkdir(parents=True, exist_ok=True)
-            self.interrupted = self._recover_journal()
-            self.journal_flush()
-        if self.config.warm:
-            self._warm_task = asyncio.get_running_loop().create_task(self._warm())
-
-    def preparing_left(self) -> float:
-        """About how many seconds the engine's warm-up has left (at least one)."""
-        return max(1.0, self.engine_estimate - (time.monotonic() - self.engine_since))
-
-    def preparing_what(self) -> str:
-        """What the engine's warm-up is doing."""
-        return (
-            "compiling it for this machine (first run only)"
-            if self.engine_estimate > study.LOAD_SECONDS
-            else "loading it"
-        )
-
-    def preparing_text(self) -> str:
-        """What the engine's warm-up is doing and about how long it has left."""
-        return f"{self.preparing_what()}, about {self.preparing_left():.0f} s left"
-
-    def expectation(self, seat: Seat) -> dict:
-        """What an AI's move waits for and about how long (``doing``, ``estimate`` seconds,
-        None when unknown), for the ``thinking`` field a waiting person sees."""
-        if seat.engine and not self.engine_ready:
-            return {
-                "doing": f"preparing the engine: {self.preparing_what()}",
-                "estimate": round(self.preparing_left() + (seat.budget or 1.0), 1),
-            }
-        return {"doing": "searching", "estimate": seat.budget}
-
-    async def _warm(self) -> None:
-        self.engine_since = time.monotonic()
-        try:
-            await self.run(study.warm_engine, urgent=False)
-        except Exception:  # the engine is an optimisation for Kalah's best player: go on without
-            log.exception("engine warm-up failed")
-        self.engine_ready = True
-        for session in list(self.sessions.values()):
-            session.broadcast()
-
-    async def stop(self) -> None:
-        """Shut down: unfinished games are left in the journal (listed as interrupted next time)."""
-        self.journal_flush()
-        for session in list(self.sessions.values()):
-            session.cancel_thinking()
-            if session.clock is not None and session.clock.handle is not None:
-                session.clock.handle.cancel()
-        if self._warm_task is not None:
-            self._warm_task.cancel()
-        if self.pool is not None:
-            pool, self.pool = self.pool, None
-            pool.shutdown()  # searches under way are abandoned: end the workers now
-
-    async def run(self, fn, *args, affinity: str | None = None, prefer: str | None = None, urgent: bool = True):
-        """Run ``fn(*args)`` in a worker process and await its answer (cancelling the
-        caller stops the work).  ``urgent`` work (a person waits for it) goes ahead of the
-        rest; work with an ``affinity`` runs in the worker that ran that key before, work that
-        ``prefer``s a key there when that worker is idle (see :class:`WorkerPool`)."""
-        if self.pool is None:
-            self.pool = WorkerPool(self.config.workers, _worker_init)
-        return await self.pool.run(fn, *args, affinity=affinity, prefer=prefer, urgent=urgent)
-
-    def new_id(self) -> str:
-        """A fresh game id."""
-        while True:
-            gid = "g" + secrets.token_hex(4)
-            if gid not in self.sessions:
-                return gid
-
-    # --- games ----------------------------------------------------------------------
-
-    def create(
-        self,
-        client: Client,
-        game: Game,
-        specs: list[str],
-        clock: dict | None,
-        move_delay: float | None,
-        moves: list | None = None,
-        variations: list | None = None,
-    ) -> GameSession:
-        """A new game created by ``client`` (which takes its human seats)."""
-        if len(self.sessions) >= self.config.max_games:
-            raise ProtocolError(
-                "limit", f"the server holds its limit of {self.config.max_games} games; try again later"
-            )
-        mine = sum(1 for s in self.sessions.values() if s.creator_address == client.address and not s.over())
-        if mine >= self.config.max_games_per_client:
-            raise ProtocolError(
-                "limit", f"you already run {mine} games, the limit per client; finish or leave one first"
-            )
-        if clock is None and self.config.clock and any(str(s).strip().lower() == "remote" for s in specs):
-            clock = dict(self.config.clock)
-        session = GameSession(
-            self, game, specs, creator=client, clock=clock, move_delay=move_delay, moves=moves, variations=variations
-        )
-        seats = [p for p, s in enumerate(session.seats) if s.kind == "human"]
-        for p in seats:
-            session.seats[p].token = session.creator_token
-        self.sessions[session.id] = session
-        return session
-
-    def free(self, session: GameSession) -> None:
-        """Forget a game (its clients gone): stop its search and clock."""
-        session.cancel_thinking()
-        if session.clock is not None:
-            session.clock.stop(session)
-        if session.free_handle is not None:
-            session.free_handle.cancel()
-            session.free_handle = None
-        if self.sessions.get(session.id) is session and not session.clients:
-            del self.sessions[session.id]
-            self.journal_update()
-
-    # --- files ------------------------------------------------------------------------
-
-    def write_result(self, session: GameSession) -> None:
-        """Write a finished game into the results folder (atomically)."""
-        folder = self.config.results
-        if folder is None:
-            return
-        day = datetime.now(timezone.utc).strftime("%Y%m%d-%H%M%S")
-        path = folder / f"{day}-{session.id}.json"
-        try:
-            write_atomically(path, json.dumps(session.record_json(for_results=True), indent=2) + "\n")
-        except OSError as e:
-            log.error("could not write %s: %s", path, e)
-
-    def _journal_path(self) -> Path | None:
-        return None if self.config.results is None else self.config.results / "journal.json"
-
-    def journal_update(self) -> None:
-        """Rewrite the journal of running games soon: writes are grouped, at most one every
-        :data:`JOURNAL_DELAY` seconds, so a busy server does not sync a file at every move."""
-        if self._journal_path() is None or self._journal_handle is not None:
-            return
-        try:
-            loop = asyncio.get_running_loop()
-        except RuntimeError:
-            self.journal_flush()
-            return
-        self._journal_handle = loop.call_later(JOURNAL_DELAY, self.journal_flush)
-
-    def journal_flush(self) -> None:
-        """Rewrite the journal of running games now (atomically)."""
-        if self._journal_handle is not None:
-            self._journal_handle.cancel()
-            self._journal_handle = None
-        path = self._journal_path()
-        if path is None:
-            return
-        games = [dict(s.record_json(), game_id=s.id, started=s.started) for s in self.sessions.values() if not s.over()]
-        try:
-            write_atomically(path, json.dumps({"format": "mancala-journal", "version": 1, "games": games}) + "\n")
-        except OSError as e:
-            log.error("could not write the journal %s: %s", path, e)
-
-    def _recover_journal(self) -> list[dict]:
-        """Games the last run left unfinished: each saved as ``*.interrupted.json``; listed."""
-        folder = self.config.results
-        assert folder is not None  # recovered only when results are kept
-        path = self._journal_path()
-        found = []
-        if path is not None and path.exists():
-            try:
-                data = jsonread.read_file(path)
-                games = data.get("games", []) if isinstance(data, dict) else []
-            except (OSError, ValueError) as e:
-                log.error("the journal %s is unreadable (%s); ignoring it", path, e)
-                games = []
-            for entry in games:
-                if not isinstance(entry, dict):
-                    continue
-                gid = str(entry.get("game_id", "unknown"))
-                name = f"{_safe(entry.get('started', ''))}-{_safe(gid)}.interrupted.json"
-                entry = dict(entry)
-                entry.setdefault("result", {})
-                if isinstance(entry["result"], dict):
-                    entry["result"].update({"reason": "interrupted", "text": "the server stopped during the game"})
-                try:
-                    write_atomically(folder / name, json.dumps(entry, indent=2) + "\n")
-                except OSError as e:
-                    log.error("could not save interrupted game %s: %s", gid, e)
-        for file in sorted(folder.glob("*.interrupted.json")):
-            try:
-                entry = jsonread.read_file(file)
-            except (OSError, ValueError):
-                continue
-            if isinstance(entry, dict):
-                found.append(
-                    {
-                        "game_id": entry.get("game_id"),
-                        "game": entry.get("game"),
-                        "players": entry.get("players"),
-                        "moves": len(entry.get("moves") or []),
-                        "file": file.name,
-                    }
-                )
-        return found
-
-    def results(self) -> list[dict]:
-        """Finished games in the results folder, newest first."""
-        folder = self.config.results
-        if folder is None:
-            return []
-        out = []
-        for file in sorted(folder.glob("*.json"), reverse=True):
-            if file.name == "journal.json":
-                continue
-            try:
-                entry = jsonread.read_file(file)
-            except (OSError, ValueError):
-                continue
-            if isinstance(entry, dict):
-                out.append(
-                    {
-                        "file": file.name,
-                        "game": entry.get("game"),
-                        "players": entry.get("players"),
-                        "moves": len(entry.get("moves") or []),
-                        "result": entry.get("result"),
-                    }
-                )
-        return out
-
-    # --- messages ----------------------------------------------------------------------
-
-    def welcome(self, request_id: Any = None) -> dict:
-        """The ``welcome`` message."""
-        return message(
-            "welcome",
-            request_id,
-            server=f"mancala {__version__}",
-            protocol=1,
-            engine="ready" if self.engine_ready else "preparing",
-            limits=self.limits(),
-        )
-
-    def limits(self) -> dict:
-        """The limits clients see (``docs/protocol.md``)."""
-        return {
-            "message_bytes": MAX_MESSAGE_BYTES,
-            "games": self.config.max_games,
-            "games_per_client": self.config.max_games_per_client,
-            "queue": self.config.max_queue,
-            "tree_depth": study.MAX_TREE_DEPTH,
-            "tree_nodes": study.MAX_TREE_NODES,
-            "grace_seconds": self.config.grace,
-            "idle_seconds": self.config.idle_grace,
-        }
-
-
-def _safe(text: Any) -> str:
-    return "".join(ch for ch in str(text) if ch.isalnum() or ch in "-_")[:40] or "x"
-
-
-def _worker_init() -> None:
-    """Worker process start-up: bound the engine's memory (the kernels load when a task
-    first needs them; the hub warms them in the background, see :meth:`Hub._warm`)."""
-    # several workers each hold an engine: keep each one's tables modest unless told otherwise
-    os.environ.setdefault("MANCALA_MEMORY_MB", str(WORKER_MEMORY_MB))

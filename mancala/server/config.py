@@ -1,0 +1,40 @@
+"""The server's settings (``mancala web``/``mancala serve`` options; ``docs/protocol.md``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from mancala.server.workers import default_workers
+
+#: the names of this machine seen from itself: what a server bound to loopback answers to
+LOOPBACK_NAMES = ("localhost", "127.0.0.1", "::1")
+
+
+@dataclass
+class ServerConfig:
+    """The server's settings (``mancala web``/``mancala serve`` options; ``docs/protocol.md``)."""
+
+    #: the token every client presents in ``hello`` (None: none needed, loopback only)
+    token: str | None = None
+    #: extra allowed ``Origin`` values for browsers (besides the server's own address)
+    allow_origins: tuple[str, ...] = ()
+    #: the host names the server answers to: a request whose ``Host`` header names another
+    #: host is refused (DNS rebinding); ``*`` answers to any name
+    hosts: tuple[str, ...] = LOOPBACK_NAMES
+    max_games: int = 200
+    max_games_per_client: int = 50
+    #: seconds a disconnected player of a network game may take to come back
+    grace: float = 60.0
+    #: seconds a game nobody is connected to is kept (a page reload) before it is freed
+    idle_grace: float = 10.0
+    #: the folder finished games and the journal are written to (None: nothing written)
+    results: Path | None = None
+    #: worker processes for AI moves and studies (one a core, see :func:`default_workers`)
+    workers: int = field(default_factory=default_workers)
+    #: warm the engine in the background at start-up
+    warm: bool = True
+    #: default clocks for games with a remote seat: {"move": s, "game": s} (None: no clock)
+    clock: dict | None = None
+    #: messages queued unread before a client is disconnected as a slow reader
+    max_queue: int = 256

@@ -1,0 +1,211 @@
+"""The server's hub: its games, its connected clients, its worker processes, the engine's
+warm-up and its results folder.
+
+Everything here runs on the server's event loop (one thread), so no locks are needed;
+CPU work (AI moves and studies) goes to the hub's worker processes.
+The wire format is ``docs/protocol.md``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import secrets
+import time
+from typing import Any
+
+from mancala import __version__, analysis
+from mancala.games.base import Game
+from mancala.server.config import ServerConfig
+from mancala.server.journal import Journal
+from mancala.server.protocol import MAX_MESSAGE_BYTES, ProtocolError, message
+from mancala.server.session import Client, GameSession, Seat
+from mancala.server.state import common_state, state_message
+from mancala.server.workers import WorkerPool
+
+log = logging.getLogger("mancala.server")
+
+#: the engine memory bound of each worker process ($MANCALA_MEMORY_MB, when not set)
+WORKER_MEMORY_MB = 512
+
+
+class Hub:
+    """The server: its games, its clients, its worker processes and its files."""
+
+    def __init__(self, config: ServerConfig | None = None) -> None:
+        self.config = config or ServerConfig()
+        self.sessions: dict[str, GameSession] = {}
+        self.clients: set[Client] = set()
+        self.engine_ready = not self.config.warm
+        #: when the engine's warm-up started (monotonic) and about how long it takes here
+        self.engine_since = time.monotonic()
+        self.engine_estimate = analysis.warm_up_estimate()
+        self.pool: WorkerPool | None = None
+        #: the results folder: finished games and the journal of the running ones
+        self.journal = Journal(self.config.results, self._running_records)
+        self.interrupted: list[dict] = []
+        self._warm_task: asyncio.Task | None = None
+
+    # --- life cycle ------------------------------------------------------------------
+
+    async def start(self) -> None:
+        """Start-up: list interrupted games, warm the engine in the background."""
+        self.interrupted = self.journal.open()
+        if self.config.warm:
+            self._warm_task = asyncio.get_running_loop().create_task(self._warm())
+
+    def preparing_left(self) -> float:
+        """About how many seconds the engine's warm-up has left (at least one)."""
+        return max(1.0, self.engine_estimate - (time.monotonic() - self.engine_since))
+
+    def preparing_what(self) -> str:
+        """What the engine's warm-up is doing."""
+        return (
+            "compiling it for this machine (first run only)"
+            if self.engine_estimate > analysis.LOAD_SECONDS
+            else "loading it"
+        )
+
+    def preparing_text(self) -> str:
+        """What the engine's warm-up is doing and about how long it has left."""
+        return f"{self.preparing_what()}, about {self.preparing_left():.0f} s left"
+
+    def expectation(self, seat: Seat) -> dict:
+        """What an AI's move waits for and about how long (``doing``, ``estimate`` seconds,
+        None when unknown), for the ``thinking`` field a waiting person sees."""
+        if seat.engine and not self.engine_ready:
+            return {
+                "doing": f"preparing the engine: {self.preparing_what()}",
+                "estimate": round(self.preparing_left() + (seat.budget or 1.0), 1),
+            }
+        return {"doing": "searching", "estimate": seat.budget}
+
+    async def _warm(self) -> None:
+        self.engine_since = time.monotonic()
+        try:
+            await self.run(analysis.warm_engine, urgent=False)
+        except Exception:  # the engine is an optimisation for Kalah's best player: go on without
+            log.exception("engine warm-up failed")
+        self.engine_ready = True
+        for session in list(self.sessions.values()):
+            self.broadcast(session)
+
+    async def stop(self) -> None:
+        """Shut down: unfinished games are left in the journal (listed as interrupted next time)."""
+        self.journal.flush()
+        for session in list(self.sessions.values()):
+            session.cancel_thinking()
+            if session.clock is not None and session.clock.handle is not None:
+                session.clock.handle.cancel()
+        if self._warm_task is not None:
+            self._warm_task.cancel()
+        if self.pool is not None:
+            pool, self.pool = self.pool, None
+            pool.shutdown()  # searches under way are abandoned: end the workers now
+
+    async def run(self, fn, *args, affinity: str | None = None, prefer: str | None = None, urgent: bool = True):
+        """Run ``fn(*args)`` in a worker process and await its answer (cancelling the
+        caller stops the work).  ``urgent`` work (a person waits for it) goes ahead of the
+        rest; work with an ``affinity`` runs in the worker that ran that key before, work that
+        ``prefer``s a key there when that worker is idle (see :class:`WorkerPool`)."""
+        if self.pool is None:
+            self.pool = WorkerPool(self.config.workers, _worker_init)
+        return await self.pool.run(fn, *args, affinity=affinity, prefer=prefer, urgent=urgent)
+
+    def new_id(self) -> str:
+        """A fresh game id."""
+        while True:
+            gid = "g" + secrets.token_hex(4)
+            if gid not in self.sessions:
+                return gid
+
+    # --- games ----------------------------------------------------------------------
+
+    def create(
+        self,
+        client: Client,
+        game: Game,
+        specs: list[str],
+        clock: dict | None,
+        move_delay: float | None,
+        moves: list | None = None,
+        variations: list | None = None,
+    ) -> GameSession:
+        """A new game created by ``client`` (which takes its human seats)."""
+        if len(self.sessions) >= self.config.max_games:
+            raise ProtocolError(
+                "limit", f"the server holds its limit of {self.config.max_games} games; try again later"
+            )
+        mine = sum(1 for s in self.sessions.values() if s.creator_address == client.address and not s.over())
+        if mine >= self.config.max_games_per_client:
+            raise ProtocolError(
+                "limit", f"you already run {mine} games, the limit per client; finish or leave one first"
+            )
+        if clock is None and self.config.clock and any(str(s).strip().lower() == "remote" for s in specs):
+            clock = dict(self.config.clock)
+        session = GameSession(
+            self, game, specs, creator=client, clock=clock, move_delay=move_delay, moves=moves, variations=variations
+        )
+        seats = [p for p, s in enumerate(session.seats) if s.kind == "human"]
+        for p in seats:
+            session.seats[p].token = session.creator_token
+        self.sessions[session.id] = session
+        return session
+
+    def free(self, session: GameSession) -> None:
+        """Forget a game (its clients gone): stop its search and clock."""
+        session.cancel_thinking()
+        if session.clock is not None:
+            session.clock.stop()
+        if session.free_handle is not None:
+            session.free_handle.cancel()
+            session.free_handle = None
+        if self.sessions.get(session.id) is session and not session.clients:
+            del self.sessions[session.id]
+            self.journal.update()
+
+    def _running_records(self) -> list[dict]:
+        """The records of the games under way, as the journal keeps them."""
+        return [dict(s.record_json(), game_id=s.id, started=s.started) for s in self.sessions.values() if not s.over()]
+
+    # --- messages ----------------------------------------------------------------------
+
+    def broadcast(self, session: GameSession, request_from: Client | None = None, request_id: Any = None) -> None:
+        """Send a game's state to every client of it (the requester's copy carries its id)."""
+        if not session.clients:
+            return
+        common = common_state(session)
+        for client in list(session.clients):
+            client.send(state_message(session, client, request_id if client is request_from else None, common))
+
+    def welcome(self, request_id: Any = None) -> dict:
+        """The ``welcome`` message."""
+        return message(
+            "welcome",
+            request_id,
+            server=f"mancala {__version__}",
+            protocol=1,
+            engine="ready" if self.engine_ready else "preparing",
+            limits=self.limits(),
+        )
+
+    def limits(self) -> dict:
+        """The limits clients see (``docs/protocol.md``)."""
+        return {
+            "message_bytes": MAX_MESSAGE_BYTES,
+            "games": self.config.max_games,
+            "games_per_client": self.config.max_games_per_client,
+            "queue": self.config.max_queue,
+            "tree_depth": analysis.MAX_TREE_DEPTH,
+            "tree_nodes": analysis.MAX_TREE_NODES,
+            "grace_seconds": self.config.grace,
+            "idle_seconds": self.config.idle_grace,
+        }
+
+
+def _worker_init() -> None:
+    """Worker process start-up: bound the engine's memory (the kernels load when a task
+    first needs them; the hub warms them in the background, see :meth:`Hub._warm`)."""
+    # several workers each hold an engine: keep each one's tables modest unless told otherwise
+    os.environ.setdefault("MANCALA_MEMORY_MB", str(WORKER_MEMORY_MB))

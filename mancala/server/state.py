@@ -1,0 +1,117 @@
+"""The ``state`` message (``docs/protocol.md``): what every client of a hosted game is told
+after each change: the board, the players, the moves, the clock, the status line, and
+for each client its own seats, legal moves and whether it may undo.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from mancala.games import game_spec
+from mancala.games.base import position_string
+from mancala.games.catalogue import title_of
+from mancala.server.protocol import message
+from mancala.server.session import Client, GameSession
+from mancala.server.views import board_view, last_view, legal_view
+
+
+def state_message(
+    session: GameSession, client: Client | None, request_id: Any = None, common: dict | None = None
+) -> dict:
+    """The ``state`` message for ``client`` (its seats, legal moves and undo); ``common``
+    is :func:`common_state` when already built (a broadcast builds it once)."""
+    common = common if common is not None else common_state(session)
+    mover = common["to_move"]
+    you = list(client.seats) if client is not None and client.session is session else []
+    legal = common["_legal"] if mover is not None and mover in you else []
+    out = message("state", request_id)
+    out.update((k, v) for k, v in common.items() if k != "_legal")
+    out.update(you=you, legal=legal, can_undo=session.can_undo(client))
+    return out
+
+
+def common_state(session: GameSession) -> dict:
+    """The part of the ``state`` message every client of the game gets alike."""
+    game, state = session.game, session.state
+    mover = session.to_move()
+    legal = (
+        legal_view(game, state)
+        if (mover is not None and session.seats[mover].kind != "ai" and not session.waiting)
+        else []
+    )
+    last = None
+    if session.history:
+        last = last_view(game, session.states[-2], session.record.moves[-1], state, len(session.record.moves))
+    players = [
+        {
+            "player": p,
+            "name": game.player_name(p, state),
+            "spec": s.spec,
+            "title": session.who(p),
+            "kind": s.kind,
+            "connected": s.kind == "ai" or s.holder is not None,
+            **({"client": s.client_name} if s.client_name else {}),
+        }
+        for p, s in enumerate(session.seats)
+    ]
+    thinking = None
+    if session.thinking is not None:
+        thinking = dict(session.thinking, since=round(time.monotonic() - session.thinking["since"], 2))
+    elif mover is not None and session.seats[mover].kind == "remote":
+        thinking = {"player": mover, "spec": "remote", "since": round(time.monotonic() - session.last_move_time, 2)}
+    return dict(
+        game_id=session.id,
+        ply=len(session.record.moves),
+        game={
+            "name": game.name,
+            "spec": game_spec(game),
+            "title": title_of(game),
+            "options": game.rules.to_dict() if hasattr(game, "rules") else {},
+        },
+        players=players,
+        to_move=mover,
+        waiting=session.waiting,
+        status=status(session, mover),
+        board=board_view(game, state),
+        position=position_string(game, state),
+        _legal=legal,
+        last=last,
+        history=list(session.history),
+        variations=session.lines.view(),
+        can_redo=bool(session.redo_stack) and not session.strict,
+        thinking=thinking,
+        paused=session.paused,
+        move_delay=session.move_delay,
+        clock=session.clock.view(mover if not session.over() else None) if session.clock else None,
+        engine="ready" if session.hub.engine_ready else "preparing",
+        engine_detail=None
+        if session.hub.engine_ready
+        else {"what": session.hub.preparing_what(), "left": round(session.hub.preparing_left())},
+        result=session.result(),
+    )
+
+
+def status(session: GameSession, mover: int | None) -> str:
+    """One line for the status bar."""
+    result = session.result()
+    if result is not None:
+        return "Game over. " + result["text"]
+    if session.waiting:
+        return f"Waiting for the remote player to join game {session.id}."
+    assert mover is not None  # the game is not over
+    seat = session.seats[mover]
+    name = session.names()[mover]
+    if seat.kind == "ai":
+        if seat.engine and not session.hub.engine_ready:
+            return f"{name} is waiting for the engine: {session.hub.preparing_text()}…"
+        if session.paused:
+            return f"Paused; {name} to move."
+        return f"{name} is thinking…"
+    if seat.kind == "remote" and seat.holder is None:
+        return (
+            f"Waiting for {name} to join (game {session.id})."
+            if seat.gone_since is None
+            else f"{name} disconnected; waiting for it to come back."
+        )
+    return f"{name} to move."
