@@ -158,7 +158,7 @@ def _kalah_values(game: Kalah, state, nodes: int) -> tuple[list[dict], list[str]
     if len(known) < len(moves):
         from mancala.engine import analyse  # noqa: PLC0415 (numba loads only when needed)
 
-        table = analyse(game, state, float("inf"), max_nodes=nodes)
+        table = analyse(game, state, float("inf"), max_nodes=nodes, fresh=True)
         engine_line = [str(m) for m in table.line]
         for mv in table:
             if str(mv.move) in known:

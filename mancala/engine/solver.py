@@ -366,7 +366,9 @@ class _RootMove:
         self.upper = min(self.upper, hi)
 
 
-def analyse(game: Kalah, state: KalahState, seconds: float = 1.0, *, max_nodes: int | None = None) -> Analysis:
+def analyse(
+    game: Kalah, state: KalahState, seconds: float = 1.0, *, max_nodes: int | None = None, fresh: bool = False
+) -> Analysis:
     """A value for every legal move of ``state`` (the mover's final margin after it, exact
     where proved), best first, and the best move's line, within ``seconds`` of search
     (after :func:`mancala.engine.prepare`) or ``max_nodes`` nodes.
@@ -380,10 +382,12 @@ def analyse(game: Kalah, state: KalahState, seconds: float = 1.0, *, max_nodes: 
         return Analysis()
     bridge.relative_board(state)  # the engine's limits, checked before any work
     prepare(game)
-    return run_job(lambda job: _analyse(job, game, state, seconds, max_nodes))
+    return run_job(lambda job: _analyse(job, game, state, seconds, max_nodes, fresh))
 
 
-def _analyse(job, game: Kalah, state: KalahState, seconds: float, max_nodes: int | None) -> Analysis:
+def _analyse(
+    job, game: Kalah, state: KalahState, seconds: float, max_nodes: int | None, fresh: bool = False
+) -> Analysis:
     """:func:`analyse`'s search, in a job's worker thread."""
     start = time.perf_counter()
     deadline = start + seconds
@@ -397,6 +401,11 @@ def _analyse(job, game: Kalah, state: KalahState, seconds: float, max_nodes: int
         else:
             r.searcher = Searcher(game, child, job=job)
         roots.append(r)
+    if fresh:
+        first = next((r.searcher for r in roots if r.searcher is not None), None)
+        if first is not None:
+            with first.lease() as (ctx, *_):
+                ctx.clear()
 
     def nodes() -> int:
         return sum(r.searcher.nodes for r in roots if r.searcher is not None)
