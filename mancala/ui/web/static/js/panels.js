@@ -16,10 +16,12 @@ export function fmtValue(v, unit) {
   return (n > 0 ? "+" : n < 0 ? "−" : "") + shown;
 }
 
-function exactMark(exact) {
+/** How sure a value is: "✓ exact" (proven), or the depth its estimate was searched to, as a
+ * chess site names the depth beside every engine value. */
+export function exactMark(exact, depth) {
   return exact
     ? el("span", { class: "exact", title: "exact (proven)" }, "✓ exact")
-    : el("span", { class: "estimate", title: "an estimate from a bounded search" }, "≈ estimate");
+    : el("span", { class: "estimate", title: `an estimate from a search ${depth ?? "?"} turns deep` }, `≈ depth ${depth ?? "?"}`);
 }
 
 /** A message's expected line as text, turn by turn with each mover's name ("South 3 6, North 2")
@@ -32,17 +34,17 @@ export function lineText(msg) {
 export function renderAnalysis(msg, name) {
   const unit = UNIT[msg.unit] ?? msg.unit;
   const rows = msg.moves.map((m, i) => el("tr", { class: i === 0 ? "best" : "" },
-    el("td", {}, m.move), el("td", { class: "num" }, fmtValue(m.value, msg.unit)), el("td", {}, exactMark(m.exact))));
+    el("td", {}, m.move), el("td", { class: "num" }, fmtValue(m.value, msg.unit)), el("td", {}, exactMark(m.exact, m.depth))));
   return [
     el("p", { class: "summary", id: "analysis-summary" }, msg.summary || ""),
     el("p", {}, `Values for ${name} (the player to move)${unit ? ", in " + unit : ""}, best first:`),
     el("table", { class: "values", id: "analysis-table" },
-      el("thead", {}, el("tr", {}, el("th", {}, "move"), el("th", {}, "value"), el("th", {}, "exact?"))),
+      el("thead", {}, el("tr", {}, el("th", {}, "move"), el("th", {}, "value"), el("th", {}, "exact or depth"))),
       el("tbody", {}, rows)),
     msg.line && msg.line.length && !msg.top_lines ? el("p", {}, "Expected line: ", el("span", { class: "line" }, lineText(msg))) : null,
     msg.top_lines ? el("div", { id: "top-lines" }, el("h3", {}, `The engine's top ${msg.top_lines.length} lines`),
       el("ol", { class: "top-lines" }, msg.top_lines.map((t) => el("li", {},
-        el("strong", {}, fmtValue(t.value, msg.unit)), " ", exactMark(t.exact), " ", el("span", { class: "line" }, lineText(t)))))) : null,
+        el("strong", {}, fmtValue(t.value, msg.unit)), " ", exactMark(t.exact, t.depth), " ", el("span", { class: "line" }, lineText(t)))))) : null,
   ];
 }
 
@@ -159,7 +161,7 @@ export function renderReview(msg, names, onGo = () => {}, current = null) {
   const rows = msg.moves.map((m) => el("tr", { class: (m.loss > 0 ? "" : "best") + (m.ply === current ? " current" : ""), dataset: { class: m.class || "" } },
     el("td", {}, go(m, el("span", {}, el("span", { class: "visually-hidden" }, "Go to move "), String(m.ply)))),
     el("td", {}, names[m.player] || m.player), el("td", {}, m.move + cls(m).mark),
-    el("td", { class: "num" }, fmtValue(m.value, unit)), el("td", {}, m.best),
+    el("td", { class: "num" }, fmtValue(m.value, unit), " ", exactMark(m.exact, m.depth)), el("td", {}, m.best),
     el("td", { class: "num" }, m.loss > 0 ? fmtValue(-m.loss, lossUnit) : "best"),
     el("td", { class: `cls ${m.class || ""}` }, cls(m).text)));
   const counts = ["inaccuracy", "mistake", "blunder"].map((c) => [c, msg.moves.filter((m) => m.class === c).length]);
