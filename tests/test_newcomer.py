@@ -356,22 +356,25 @@ def test_resigned_needs_version_2(tmp_path, capsys):
 def test_the_first_hint_says_it_prepares_the_engine(monkeypatch):
     import mancala.engine as engine  # noqa: PLC0415
     import mancala.ui.terminal as terminal  # noqa: PLC0415
-    from mancala.search.core import SearchResult  # noqa: PLC0415
+    from mancala.analysis import budget  # noqa: PLC0415
+    from mancala.games import make_game  # noqa: PLC0415
 
     calls = []
     monkeypatch.setattr(engine, "is_prepared", lambda game: "prepare" in calls)
     monkeypatch.setattr(engine, "prepare", lambda game, **kw: calls.append("prepare") or 0.0)
 
-    def search(game, state, seconds):
-        calls.append(("search", seconds))
-        move = game.legal_moves(state)[0]
-        return SearchResult(move, 0, (move,), 3, 10, "test")
+    def hint(game, state, nodes):
+        calls.append(("search", nodes))
+        move = str(game.legal_moves(state)[0])
+        return {"move": move, "value": 0, "line": [move], "turns": [f"South {move}"], "depth": 3, "exact": False}
 
-    monkeypatch.setattr(terminal, "best_search", search)
+    monkeypatch.setattr(terminal, "hint", hint)
     code, out = run_terminal("kalah", ["human", "human"], ["hint", "hint", "quit"], hint_seconds=2.5)
     assert out.count("preparing the engine (once)…") == 1
     assert out.index("preparing the engine (once)…") < out.index("Hint:")
-    assert calls == ["prepare", ("search", 2.5), ("search", 2.5)]  # prepared first, once
+    nodes = budget(make_game("kalah"), 2.5)
+    assert calls == ["prepare", ("search", nodes), ("search", nodes)]  # prepared first, once
+    assert "depth 3" in out  # the estimate names its depth
 
 
 def test_thinking_shows_the_seconds_only_after_a_moment():

@@ -395,6 +395,6 @@ def test_the_server_hint_names_the_movers_of_its_line(tmp_path):
     from mancala.analysis import hint
 
     game = make_game("kalah(pits=3,seeds=2)")
-    message = hint(game, game.initial_state(), 1.0)
+    message = hint(game, game.initial_state(), 20_000)
     assert message["turns"] and message["turns"][0].startswith("South " + message["move"])
     assert sum(len(t.split()) - 1 for t in message["turns"]) == len(message["line"])
