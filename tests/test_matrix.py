@@ -536,8 +536,8 @@ def test_match(game_spec, ai, monkeypatch, capsys):
 
     from mancala.arena import match as arena  # noqa: PLC0415
 
-    cli = importlib.import_module("mancala.cli.main")  # the module (the package's ``main`` is the function)
-    main = cli.main
+    cli = importlib.import_module("mancala.cli.match")  # the module of `mancala match`
+    main = importlib.import_module("mancala.cli.main").main
     played = []
     real = arena.play_match
 

@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 
 from mancala.arena.tournament import TournamentSpec, read_results, run_tournament
-from mancala.cli.common import add_game_arguments, build_game
+from mancala.cli.common import add_command, add_game_arguments, build_game
 from mancala.errors import BadInput
 from mancala.games import game_spec
 
@@ -44,15 +44,10 @@ on Oware (docs/oware.md): random, greedy, then the Oware engine at depth 3, 5 an
 """
 
 
-def register(sub) -> None:
+def register(sub: argparse._SubParsersAction) -> None:
     """Add the ``arena`` subcommand to the CLI's subparsers."""
-    p = sub.add_parser(
-        "arena",
-        help="a tournament among AIs: parallel, resumable, with ratings and a plot",
-        description=DESCRIPTION,
-        epilog=EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+    summary = "a tournament among AIs: parallel, resumable, with ratings and a plot"
+    p = add_command(sub, "arena", summary, DESCRIPTION, EPILOG)
     p.add_argument(
         "players",
         nargs="+",

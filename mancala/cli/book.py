@@ -8,7 +8,7 @@ import time
 from pathlib import Path
 
 from mancala.atomic import check_writable, write_problem
-from mancala.cli.common import add_game_arguments, kalah_position, prepare_engine
+from mancala.cli.common import add_command, add_game_arguments, kalah_position, prepare_engine, progress_bar
 from mancala.errors import BadInput
 from mancala.games.kalah import PRESETS, Kalah, KalahRules
 
@@ -28,15 +28,9 @@ EPILOG = """examples:
 """
 
 
-def register(sub) -> None:
+def register(sub: argparse._SubParsersAction) -> None:
     """Add the ``book`` subcommand to the CLI's subparsers."""
-    p = sub.add_parser(
-        "book",
-        help="build or check an opening book of solved positions",
-        description=DESCRIPTION,
-        epilog=EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+    p = add_command(sub, "book", "build or check an opening book of solved positions", DESCRIPTION, EPILOG)
     p.add_argument("action", choices=["build", "check"], help="build a book, or check a book file")
     p.add_argument("file", nargs="?", help="check: the book file (default: every shipped book)")
     p.add_argument(
@@ -105,16 +99,7 @@ def _build(args: argparse.Namespace) -> int:
                 )
             return
         if "bar" not in shown:
-            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn  # noqa: PLC0415
-
-            bar = Progress(
-                TextColumn("solving book positions"),
-                BarColumn(),
-                MofNCompleteColumn(),
-                TimeElapsedColumn(),
-                console=console,
-                transient=True,
-            )
+            bar = progress_bar("solving book positions", console)
             bar.start()
             shown["bar"], shown["task"] = bar, bar.add_task("book", total=total)
         shown["bar"].update(shown["task"], completed=done, total=total)

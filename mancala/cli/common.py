@@ -1,5 +1,6 @@
-"""What the subcommands share: the options that choose a game and its rules, the game they
-choose, the Kalah position the engine commands read, and getting the engine ready."""
+"""What the subcommands share: each one's parser, the options that choose a game and its rules,
+the game they choose, the Kalah position the engine commands read, the player specs' help,
+getting the engine ready and the progress bar of a long job."""
 
 from __future__ import annotations
 
@@ -9,6 +10,54 @@ from typing import Any
 
 from mancala.errors import BadInput
 from mancala.games import CATALOGUE, make_game, parse_spec
+from mancala.players import PLAYER_KINDS
+
+#: the examples under ``mancala --help`` and ``mancala play --help``
+EXAMPLES = """examples:
+  mancala play                                   you (South) against the AI (medium)
+  mancala play --level hard --ai-first           the AI opens (alpha-beta, depth 4)
+  mancala play --preset egyptian --pits 5        another rule set and board size
+  mancala play --p1 alphabeta:depth=2 --p2 alphabeta:depth=6    watch two AIs
+  mancala play --game tictactoe
+  mancala play --game bao                        Bao la Kiswahili against the AI
+  mancala play --load mancala-save.json          resume a saved game
+  mancala match greedy alphabeta:depth=4 --games 20
+  mancala arena greedy medium hard openspiel-mcts:sims=1000   a tournament: ratings, plot
+  mancala explain --game tictactoe --position 'XX./.O./...'
+  mancala solve --preset empty-capture --seeds 3    the exact value of Kalah(6,3)
+  mancala analyse mancala-save.json               review a saved game, move by move
+  mancala book build --preset empty-capture       rebuild an opening book of solved positions
+  mancala db build --game "oware(preset=awari)" --seeds 16   an Oware endgame database
+  mancala homework input.txt                      the homework file interface
+"""
+
+
+def add_command(
+    sub: argparse._SubParsersAction, name: str, summary: str, description: str, epilog: str | None = None, **more: Any
+) -> argparse.ArgumentParser:
+    """The parser of subcommand ``name`` (``summary`` is its line in ``mancala --help``); a
+    description with examples (``epilog``) is printed as written, its line breaks kept.
+    ``more`` goes to argparse as it is (``aliases``)."""
+    formatter = argparse.RawDescriptionHelpFormatter if epilog is not None else argparse.HelpFormatter
+    return sub.add_parser(name, help=summary, description=description, epilog=epilog, formatter_class=formatter, **more)
+
+
+def player_help() -> str:
+    """The player specs, from the kinds' catalogue (for --p1, --p2 and match's players)."""
+    levels = [k.name for k in PLAYER_KINDS.values() if k.level]
+    kinds = [k for k in PLAYER_KINDS.values() if not k.level]
+    written = [
+        f"{k.name}:..."
+        if k.raw
+        else f"{k.name}[:{','.join(o['name'] + '=...' for o in k.options)}]"
+        if k.options
+        else k.name
+        for k in kinds
+    ]
+    return (
+        f"player spec: {', '.join(written)}, or a level: {'|'.join(levels)} (measured: docs/evaluation.md, docs/oware.md); "
+        f"e.g. alphabeta:depth=6,eval=store:1,extra:0.5 or best:nodes=20000,book=off"
+    )
 
 
 def add_game_arguments(parser: argparse.ArgumentParser) -> None:
@@ -109,6 +158,13 @@ def check_not_empty(args: argparse.Namespace, *names: str) -> None:
             raise BadInput(f"--{name.replace('_', '-')} is empty (''); give a value or leave the option out")
 
 
+def chooses_kalah(args: argparse.Namespace) -> bool:
+    """Whether the options choose Kalah, the game the engine commands (solve, analyse) work on
+    themselves; an empty --game is refused (:class:`BadInput`)."""
+    check_not_empty(args, "game")
+    return not args.game or parse_spec(args.game)[0] == "kalah"
+
+
 def kalah_position(args: argparse.Namespace) -> tuple[Any, Any]:
     """The Kalah game and position chosen by the options (the engine plays Kalah only)."""
     game, state = build_game(args)
@@ -122,3 +178,13 @@ def prepare_engine(game) -> None:
     from mancala.engine import prepare  # noqa: PLC0415 (numba loads only when needed)
 
     prepare(game, notice=lambda: print("preparing the engine (once)…", file=sys.stderr, flush=True))
+
+
+def progress_bar(label: str, console: Any) -> Any:
+    """A rich progress bar on ``console`` that goes when done: ``label``, the bar, done of total
+    and the time so far (a long job the user waits for at a terminal)."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn  # noqa: PLC0415
+
+    return Progress(
+        TextColumn(label), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), console=console, transient=True
+    )

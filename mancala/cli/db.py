@@ -13,6 +13,7 @@ import sys
 import time
 from typing import Any, cast
 
+from mancala.cli.common import add_command
 from mancala.errors import BadInput
 from mancala.games import make_game, spec_of
 
@@ -47,14 +48,10 @@ under each repetition rule)."""
 MAX_SEEDS = 50
 
 
-def register(sub) -> None:
+def register(sub: argparse._SubParsersAction) -> None:
     """Add the ``db`` subcommand to the CLI's subparsers."""
-    p = sub.add_parser(
-        "db",
-        help="build or check an endgame database (Kalah's, also on a Ray cluster; Oware's)",
-        description=DESCRIPTION,
-        epilog=EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+    p = add_command(
+        sub, "db", "build or check an endgame database (Kalah's, also on a Ray cluster; Oware's)", DESCRIPTION, EPILOG
     )
     p.add_argument("action", choices=["build", "check"], help="build a database, or check a built one")
     p.add_argument(

@@ -44,6 +44,7 @@ from typing import IO, Any, Callable, Sequence
 
 from mancala import players
 from mancala.atomic import StagedFile, check_writable, write_problem
+from mancala.cli.common import add_command
 from mancala.errors import BadInput, MancalaError
 from mancala.evaluation.basic import score_difference
 from mancala.games.kalah import PRESETS, Kalah, KalahMove, KalahState
@@ -601,6 +602,22 @@ def _solve(
 
 
 # --- the command ------------------------------------------------------------------------------
+
+
+#: what ``mancala homework --help`` says the command does (``python -m mancala.cli.homework``
+#: says it in its own words: :func:`add_arguments`)
+DESCRIPTION = (
+    "Read a homework input file (task 1 greedy, 2 minimax, 3 alpha-beta, "
+    "4 competition) and write next_state.txt (and traverse_log.txt) beside it."
+)
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add ``homework`` to the CLI's subcommands."""
+    summary = "the homework file interface: input.txt -> next_state.txt, traverse_log.txt"
+    hw = add_command(sub, "homework", summary, DESCRIPTION)
+    add_arguments(hw)
+    hw.set_defaults(func=run)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

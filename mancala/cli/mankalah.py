@@ -6,25 +6,39 @@ import argparse
 
 from mancala.arena.mankalah_agent import agent_main
 from mancala.arena.referee import run_referee
+from mancala.cli.common import add_command
 from mancala.mankalah.protocol import DEFAULT_TOTAL_SECONDS
 
 # --- command line ---------------------------------------------------------------------
 
+#: ``mancala mankalah-agent --help``'s description and examples
+AGENT = (
+    "Speak the Manchester ManKalah protocol on stdin/stdout (Kalah(7,7), pie rule): our player "
+    "chooses the moves. Only protocol lines go to stdout and nothing to stderr; --log FILE "
+    "records the exchange, the moves' thinking times and any mismatch with the referee's states."
+)
+AGENT_EXAMPLES = (
+    'examples:\n  java -jar ManKalah.jar "mancala mankalah-agent --player best:time=2" '
+    '"java -jar MKRefAgent.jar"\n'
+    '  mancala referee "mancala mankalah-agent --player best:time=1" '
+    '"mancala mankalah-agent --player greedy"'
+)
+#: ``mancala referee --help``'s description and example
+REFEREE = (
+    "Run two ManKalah agent programs (any language) and referee games between them with the "
+    "Java referee's rules and messages: a timeout, an illegal move or a malformed message loses. "
+    "Seats alternate over the games; each agent has --timeout seconds per game."
+)
+REFEREE_EXAMPLE = (
+    'example:\n  mancala referee "mancala mankalah-agent --player best:time=1" '
+    '"java -jar MKRefAgent.jar" --games 4 --log results/'
+)
 
-def register(sub) -> None:
+
+def register(sub: argparse._SubParsersAction) -> None:
     """Add ``mankalah-agent`` and ``referee`` to the CLI's subcommands."""
-    agent = sub.add_parser(
-        "mankalah-agent",
-        help="one of our players as a ManKalah agent (stdin/stdout protocol)",
-        description="Speak the Manchester ManKalah protocol on stdin/stdout (Kalah(7,7), pie rule): our player "
-        "chooses the moves. Only protocol lines go to stdout and nothing to stderr; --log FILE "
-        "records the exchange, the moves' thinking times and any mismatch with the referee's states.",
-        epilog='examples:\n  java -jar ManKalah.jar "mancala mankalah-agent --player best:time=2" '
-        '"java -jar MKRefAgent.jar"\n'
-        '  mancala referee "mancala mankalah-agent --player best:time=1" '
-        '"mancala mankalah-agent --player greedy"',
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+    summary = "one of our players as a ManKalah agent (stdin/stdout protocol)"
+    agent = add_command(sub, "mankalah-agent", summary, AGENT, AGENT_EXAMPLES)
     agent.add_argument(
         "--player",
         default="best:time=1",
@@ -34,16 +48,7 @@ def register(sub) -> None:
     agent.add_argument("--log", metavar="FILE", help="append a log of the game to FILE (default: no log)")
     agent.set_defaults(func=agent_main)
 
-    ref = sub.add_parser(
-        "referee",
-        help="referee games between two ManKalah agent programs",
-        description="Run two ManKalah agent programs (any language) and referee games between them with the "
-        "Java referee's rules and messages: a timeout, an illegal move or a malformed message loses. "
-        "Seats alternate over the games; each agent has --timeout seconds per game.",
-        epilog='example:\n  mancala referee "mancala mankalah-agent --player best:time=1" '
-        '"java -jar MKRefAgent.jar" --games 4 --log results/',
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+    ref = add_command(sub, "referee", "referee games between two ManKalah agent programs", REFEREE, REFEREE_EXAMPLE)
     ref.add_argument("agent1", metavar="CMD1", help="the first agent's command (South in odd-numbered games)")
     ref.add_argument("agent2", metavar="CMD2", help="the second agent's command")
     ref.add_argument("--games", type=int, default=2, help="number of games, seats alternating (default 2)")

@@ -72,6 +72,42 @@ function pitGrid(cells, pits, stores, n) {
   return { style, wide: n > 8 || pitDigits >= 3 || storeDigits >= 4 };
 }
 
+/** The seats' names, by seat (0 sits at the bottom unless the board is turned round). */
+const SEAT_NAMES = ["South", "North"];
+
+/**
+ * What Kalah's and Oware's boards share at the top: the grid of `n` pits a side (its class
+ * `kind`, its name for a screen reader `describe(topSeat, bottomSeat)`) with the top row's label
+ * in place, the seats drawn at the top and bottom (turned round when `view.flipped`), and
+ * `who(seat)`, how the labels name the player at a seat (`playerAt(seat)`: their index in
+ * `view.players`).
+ */
+function pitBoard(view, n, kind, playerAt, describe) {
+  const b = view.board;
+  const who = (seat) => {
+    const p = view.players && view.players[playerAt(seat)];
+    return p ? describePlayer(p) : SEAT_NAMES[seat];
+  };
+  const { style, wide } = pitGrid(b.cells, [...b.rows.north, ...b.rows.south], b.stores, n);
+  const flip = !!view.flipped;
+  const [topSeat, bottomSeat] = flip ? [0, 1] : [1, 0];
+  const grid = el("div", {
+    class: kind + (n > 10 ? " many" : ""), role: "group", style, "aria-label": describe(topSeat, bottomSeat),
+  });
+  grid.append(el("div", { class: "row-label", style: "grid-row:1", text: `${SEAT_NAMES[topSeat]} — ${who(topSeat)}` }));
+  return { grid, who, wide, flip, topSeat, bottomSeat };
+}
+
+/** ...and at the bottom: the bottom row's label, then the wood around the grid (with the seeds
+ * in hand while a move is animated). */
+function pitWood(view, frame, n) {
+  const { grid, who, wide, bottomSeat } = frame;
+  grid.append(el("div", { class: "row-label", style: "grid-row:4", text: `${SEAT_NAMES[bottomSeat]} — ${who(bottomSeat)}` }));
+  const wood = el("div", { class: "wood" + (wide ? " wide" : ""), style: `max-width:${n * 7 + 16}rem;margin:0 auto` }, grid);
+  if (view.inHand) wood.append(el("span", { class: "in-hand", text: `in hand: ${view.inHand}` }));
+  return wood;
+}
+
 /**
  * Kalah: North's row on top (pits n..1 left to right), South's row below, North's store on the
  * left, South's store on the right; `view.flipped` turns the board round (South's row on top,
@@ -88,35 +124,24 @@ export function drawKalah(view) {
     if (!legalByCell.has(m.cell)) legalByCell.set(m.cell, []);
     legalByCell.get(m.cell).push(m);
   }
-  const seatOwner = (seat) => (b.seats[0] === seat ? 0 : 1); // the player sitting at a seat
-  const seatName = ["South", "North"];
-  const who = (seat) => {
-    const p = view.players && view.players[seatOwner(seat)];
-    return p ? describePlayer(p) : seatName[seat];
-  };
-  const { style, wide } = pitGrid(b.cells, [...b.rows.north, ...b.rows.south], b.stores, n);
-  const flip = !!view.flipped;
-  const [topSeat, bottomSeat] = flip ? [0, 1] : [1, 0];
-  const grid = el("div", {
-    class: "kalah" + (n > 10 ? " many" : ""), role: "group", style,
-    "aria-label": `Kalah board, ${n} pits a side, ${seatName[bottomSeat]} at the bottom`,
-  });
-  grid.append(el("div", { class: "row-label", style: "grid-row:1", text: `${seatName[topSeat]} — ${who(topSeat)}` }));
+  const frame = pitBoard(view, n, "kalah", (seat) => (b.seats[0] === seat ? 0 : 1),
+    (top, bottom) => `Kalah board, ${n} pits a side, ${SEAT_NAMES[bottom]} at the bottom`);
+  const { grid, who, flip, topSeat, bottomSeat } = frame;
   const store = (seat, col) => {
     const cell = b.stores[seat];
     const count = b.cells[cell];
-    const label = `${seatName[seat]} store (${who(seat)}): ${plural(count, "seed")}`;
+    const label = `${SEAT_NAMES[seat]} store (${who(seat)}): ${plural(count, "seed")}`;
     return el("div", {
       class: "store" + cls(view, cell), role: "img", "aria-label": label, dataset: { cell },
       style: `grid-column:${col}`,
     }, seedDots(count, cell + 100, true), el("span", { class: "count", text: count }),
-    el("span", { class: "who", text: `${seatName[seat]} store` }));
+    el("span", { class: "who", text: `${SEAT_NAMES[seat]} store` }));
   };
   grid.append(store(topSeat, 1));
   const pit = (cell, seat, pitNo, row, col) => {
     const count = b.cells[cell];
     const moves = legalByCell.get(cell) || [];
-    const label = `${seatName[seat]} pit ${pitNo}: ${plural(count, "seed")}`;
+    const label = `${SEAT_NAMES[seat]} pit ${pitNo}: ${plural(count, "seed")}`;
     const playable = view.interactive && moves.length > 0;
     const directed = playable && moves.some((m) => m.dir);
     const attrs = {
@@ -156,10 +181,7 @@ export function drawKalah(view) {
   const southPits = south.map((cell, i) => pit(cell, 0, flip ? n - i : i + 1, flip ? 0 : 1, i));
   grid.append(...(flip ? [...southPits, ...northPits] : [...northPits, ...southPits]));
   grid.append(store(bottomSeat, n + 2));
-  grid.append(el("div", { class: "row-label", style: "grid-row:4", text: `${seatName[bottomSeat]} — ${who(bottomSeat)}` }));
-  const wood = el("div", { class: "wood" + (wide ? " wide" : ""), style: `max-width:${n * 7 + 16}rem;margin:0 auto` }, grid);
-  if (view.inHand) wood.append(el("span", { class: "in-hand", text: `in hand: ${view.inHand}` }));
-  const out = [wood];
+  const out = [pitWood(view, frame, n)];
   if (swap && view.interactive) {
     out.push(el("div", { class: "swap-bar" }, el("button", {
       type: "button", class: "primary", id: "swap", onclick: () => view.onMove(swap.move),
@@ -178,28 +200,18 @@ export function drawKalah(view) {
 export function drawOware(view) {
   const b = view.board;
   const n = b.houses;
-  const seatName = ["South", "North"];
   const legalByCell = new Map((view.legal || []).map((m) => [m.cell, m]));
-  const who = (seat) => {
-    const p = view.players && view.players[seat];
-    return p ? describePlayer(p) : seatName[seat];
-  };
-  const { style, wide } = pitGrid(b.cells, [...b.rows.north, ...b.rows.south], b.stores, n);
-  const flip = !!view.flipped;
-  const [topSeat, bottomSeat] = flip ? [0, 1] : [1, 0];
-  const grid = el("div", {
-    class: "kalah oware" + (n > 10 ? " many" : ""), role: "group", style,
-    "aria-label": `Oware board, ${n} houses a side: ${seatName[topSeat]}'s row on top, ${seatName[bottomSeat]}'s below`,
-  });
-  grid.append(el("div", { class: "row-label", style: "grid-row:1", text: `${seatName[topSeat]} — ${who(topSeat)}` }));
+  const frame = pitBoard(view, n, "kalah oware", (seat) => seat,
+    (top, bottom) => `Oware board, ${n} houses a side: ${SEAT_NAMES[top]}'s row on top, ${SEAT_NAMES[bottom]}'s below`);
+  const { grid, who, flip, topSeat, bottomSeat } = frame;
   const store = (seat, col) => {
     const cell = b.stores[seat];
     const count = b.cells[cell];
     return el("div", {
       class: "store" + cls(view, cell), role: "img", dataset: { cell }, style: `grid-column:${col}`,
-      "aria-label": `${seatName[seat]}'s store (${who(seat)}): ${plural(count, "seed")} captured`,
+      "aria-label": `${SEAT_NAMES[seat]}'s store (${who(seat)}): ${plural(count, "seed")} captured`,
     }, seedDots(count, cell + 100, true), el("span", { class: "count", text: count }),
-    el("span", { class: "who", text: seatName[seat] }));
+    el("span", { class: "who", text: SEAT_NAMES[seat] }));
   };
   grid.append(store(topSeat, 1));
   const house = (cell, seat, row, col) => {
@@ -207,7 +219,7 @@ export function drawOware(view) {
     const name = b.names[cell];
     const move = view.interactive ? legalByCell.get(cell) : null;
     const skipping = view.skip === cell;
-    const label = `House ${name} (${seatName[seat]}), ${plural(count, "seed")}` +
+    const label = `House ${name} (${SEAT_NAMES[seat]}), ${plural(count, "seed")}` +
       (move ? ", legal move" : "") + (skipping ? ", skipped" : "");
     const button = el("button", {
       type: "button", "aria-label": label,
@@ -226,10 +238,7 @@ export function drawOware(view) {
   const southHouses = south.map((cell, i) => house(cell, 0, flip ? 0 : 1, i));
   grid.append(...(flip ? [...southHouses, ...northHouses] : [...northHouses, ...southHouses]));
   grid.append(store(bottomSeat, n + 2));
-  grid.append(el("div", { class: "row-label", style: "grid-row:4", text: `${seatName[bottomSeat]} — ${who(bottomSeat)}` }));
-  const wood = el("div", { class: "wood" + (wide ? " wide" : ""), style: `max-width:${n * 7 + 16}rem;margin:0 auto` }, grid);
-  if (view.inHand) wood.append(el("span", { class: "in-hand", text: `in hand: ${view.inHand}` }));
-  return [wood];
+  return [pitWood(view, frame, n)];
 }
 
 /** Sowing clockwise (L) or counter-clockwise (R): which way does it look on screen (the board

@@ -1,0 +1,53 @@
+"""``mancala explain``: the alpha-beta tree of a position, every prune explained in words."""
+
+from __future__ import annotations
+
+import argparse
+
+from mancala.cli.common import add_command, add_game_arguments, build_game
+from mancala.errors import BadInput
+from mancala.evaluation.basic import EVALUATIONS, score_difference, win_loss_percent
+from mancala.search.explain import explain
+
+#: the deepest tree ``mancala explain`` draws (tic-tac-toe's whole tree is 9 deep)
+MAX_EXPLAIN_DEPTH = 12
+
+#: ``mancala explain --help``'s description
+DESCRIPTION = (
+    "Search a position with alpha-beta and print the tree: each node with its "
+    "window, each leaf's score, and every prune explained in words."
+)
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add ``explain`` to the CLI's subcommands."""
+    exp = add_command(sub, "explain", "show the alpha-beta tree of a position, every prune explained", DESCRIPTION)
+    add_game_arguments(exp)
+    exp.add_argument("--depth", type=int, default=9, help="search depth in turns (default 9: all of tic-tac-toe)")
+    exp.add_argument(
+        "--eval",
+        choices=["score", "material", "percent"],
+        help="evaluation (default: percent for tic-tac-toe (100 win/50/0 loss), score for Kalah)",
+    )
+    exp.add_argument("--prunes-only", action="store_true", help="print only the prune explanations")
+    exp.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """``mancala explain``: the alpha-beta tree of a position, prunes explained in words."""
+
+    game, state = build_game(args)
+    if game.is_terminal(state):
+        raise BadInput("that position is already finished: there is nothing to search")
+    if not 1 <= args.depth <= MAX_EXPLAIN_DEPTH:
+        raise BadInput(
+            f"--depth must be 1-{MAX_EXPLAIN_DEPTH}, got {args.depth} (the tree drawn grows "
+            f"with every level: tic-tac-toe's whole tree is 9 deep)"
+        )
+    if args.eval:
+        evaluate = EVALUATIONS[args.eval]
+    else:
+        evaluate = win_loss_percent if game.name == "tictactoe" else score_difference
+    print(game.render(state))
+    explain(game, state, args.depth, evaluate, print, prunes_only=args.prunes_only)
+    return 0

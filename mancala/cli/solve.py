@@ -1,0 +1,219 @@
+"""``mancala solve``: the exact value of a position, a best move and a perfect line: Kalah by
+the engine's solver (on this machine or a Ray cluster), Oware from its endgame database, or by a
+search down to it."""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import sys
+import time
+from typing import Any
+
+from mancala.cli.common import (
+    add_command,
+    add_game_arguments,
+    build_game,
+    chooses_kalah,
+    kalah_position,
+    prepare_engine,
+)
+from mancala.errors import BadInput
+
+#: ``mancala solve --help``'s description and examples
+DESCRIPTION = (
+    "Solve a Kalah game or position exactly with the fast engine: the value "
+    "(final store difference with perfect play), a best move, a perfect line, "
+    "nodes and time, with progress while it runs.  An Oware position with few seeds is "
+    "answered from its endgame database (build it first: mancala db build); one with more seeds "
+    "is proved by a search down to the database, within --seconds."
+)
+EPILOG = (
+    "examples:\n  mancala solve --preset empty-capture --seeds 3\n"
+    "  mancala solve --position '0 0 1 0 0 0 20 0 0 0 0 2 0 25' --to-move north\n"
+    "  mancala solve --pits 6 --seeds 4 --ray 10.0.0.5:6379 --split-plies 2\n"
+    "  mancala db build --game 'oware(preset=awari)' --seeds 16 && "
+    "mancala solve --game 'oware(preset=awari)' --position 0-0-0-0-0-0-1-3-3-0-0-3-24-14-N\n"
+    "  mancala solve --game oware --position 1-4-5-3-3-0-0-4-1-3-3-3-14-4-N --seconds 120"
+)
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add ``solve`` to the CLI's subcommands."""
+    summary = "the exact value of a position (Kalah; Oware endgames), a best move and a perfect line"
+    solve = add_command(sub, "solve", summary, DESCRIPTION, EPILOG)
+    add_game_arguments(solve)
+    solve.add_argument("--no-progress", action="store_true", help="do not show the progress display")
+    solve.add_argument(
+        "--endgame-seeds",
+        type=int,
+        metavar="K",
+        help="use an endgame database of at least K seeds (built once and cached; later solves "
+        "use the largest cached one that fits the memory bound)",
+    )
+    solve.add_argument(
+        "--ray",
+        metavar="ADDRESS",
+        help="Kalah: prove on the Ray cluster at ADDRESS (host:port), or 'local' for a Ray of this machine; "
+        "MTD(f) at the root with each pass's root moves tested on the workers, all against one database",
+    )
+    solve.add_argument(
+        "--split-plies", type=int, metavar="N", help="with --ray: moves below the root to split at (1-4, default 1)"
+    )
+    solve.add_argument("--workers", type=int, help="with --ray local: CPUs of the local Ray (default: all)")
+    solve.add_argument(
+        "--seconds",
+        type=float,
+        help="Oware above its endgame database: the most time the proof by search may take (default 60); "
+        "it ends with the bounds it reached (two transposition tables, 200 MB)",
+    )
+    solve.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """``mancala solve``: the exact value of a position, a best move and a perfect line:
+    Kalah by the engine's solver, Oware from its endgame database (``mancala db build``)."""
+    if not chooses_kalah(args):
+        return _solve_from_table(args)
+    from mancala.engine import solve  # noqa: PLC0415 (numba loads only when needed)
+
+    if args.seconds is not None:
+        raise BadInput("--seconds bounds an Oware proof above its endgame database; Kalah's solver runs to the end")
+    if args.endgame_seeds is not None and not 0 <= args.endgame_seeds <= 100:
+        raise BadInput(f"--endgame-seeds must be 0-100, got {args.endgame_seeds}")
+    game, state = kalah_position(args)
+    if game.is_terminal(state):
+        raise BadInput("that position is already finished: there is nothing to solve")
+    if args.ray is not None:
+        return _solve_on_ray(args, game, state)
+    if args.split_plies is not None or args.workers is not None:
+        raise BadInput("--split-plies and --workers shape a proof on Ray; give --ray ADDRESS (or --ray local)")
+    prepare_engine(game)
+    result = solve(game, state, progress=not args.no_progress, endgame_seeds=args.endgame_seeds)
+    who = game.seat_name(state.seat)
+    print(f"value: {result.value:+d} for {who} (final store difference with perfect play)")
+    print(f"best move: {result.move}")
+    print("perfect line: " + " ".join(str(m) for m in result.line))
+    print(f"nodes: {result.nodes:,}  time: {result.seconds:.2f} s")
+    return 0
+
+
+def _solve_on_ray(args: argparse.Namespace, game, state) -> int:
+    """``mancala solve --ray``: the positions a few moves below the root proved as Ray tasks."""
+    from mancala.engine import cluster, distributed  # noqa: PLC0415 (Ray loads only for --ray)
+
+    plies = args.split_plies
+    if plies is not None and not 1 <= plies <= 4:
+        raise BadInput(f"--split-plies must be 1-4, got {plies}")
+    if args.workers is not None and not 1 <= args.workers <= 4096:
+        raise BadInput(f"--workers must be 1-4096, got {args.workers}")
+    if args.workers is not None and args.ray != "local":
+        raise BadInput("--workers sizes a local Ray (--ray local); a cluster's workers are its own")
+    say = None if args.no_progress else distributed.stderr_line
+    with cluster.connected(args.ray, args.workers) as ray:
+        proof = distributed.solve_on_ray(ray, game, state, plies=plies, endgame_seeds=args.endgame_seeds, say=say)
+    who = game.seat_name(state.seat)
+    print(f"value: {proof.value:+d} for {who} (final store difference with perfect play)")
+    print(f"best move: {proof.move}")
+    if plies is not None:
+        print("moves: " + "  ".join(f"{m} {v:+d}" for m, v in proof.move_values.items()))
+        how = f"{proof.tasks} positions {plies} move(s) deep proved exactly"
+    else:
+        how = f"MTD(f) at the root, {proof.tasks} null-window passes split by root move"
+    print(
+        f"proved on Ray ({how}) on {proof.workers} CPUs, "
+        f"nodes: {proof.nodes:,}  time: {proof.seconds:.2f} s (database and first guess {proof.setup_seconds:.2f} s)"
+    )
+    return 0
+
+
+def _solve_from_table(args: argparse.Namespace) -> int:
+    """``mancala solve`` on a game answered from an endgame database (Oware)."""
+    from mancala.games import game_spec  # noqa: PLC0415
+    from mancala.players.builtin import EXACT_TABLES, TABLE_BUILDS, TABLE_PROOFS  # noqa: PLC0415
+
+    if args.seconds is not None and not 0 < args.seconds <= 86400:
+        raise BadInput(f"--seconds must be more than 0 and at most 86400 (a day), got {args.seconds:g}")
+    game, state = build_game(args)
+    if game.name not in EXACT_TABLES:
+        raise BadInput(
+            f"mancala solve solves Kalah (its solver) and {', '.join(EXACT_TABLES)} (endgame databases); "
+            f"{game.name} has neither"
+        )
+    if game.is_terminal(state):
+        raise BadInput("that position is already finished: there is nothing to solve")
+    answer_of, seeds_of = EXACT_TABLES[game.name]
+    answer = answer_of(game, state)
+    have = seeds_of(game) if answer is None else -1  # the cache's largest table (a scan of its files)
+    if answer is None and have >= 0 and game.name in TABLE_PROOFS:
+        return _prove_above_table(args, game, state, have, TABLE_PROOFS[game.name])
+    if answer is None:
+        board = sum(state.houses)
+        has = f"the largest in the cache holds {have} seeds" if have >= 0 else "none is in the cache"
+        rules: Any = getattr(game, "rules", None)
+        bare = type(game)(dataclasses.replace(rules, start=None)) if hasattr(rules, "start") else game
+        size = max(board, have + 1)
+        room = TABLE_BUILDS[game.name](game, size) if game.name in TABLE_BUILDS else size
+        if room <= have:
+            raise BadInput(
+                f"this position has {board} seeds on the board and {has}; no larger one fits the memory bound ($MANCALA_DB_MEMORY)"
+            )
+        above = (
+            "; mancala solve then proves this position by a search down to it"
+            if room < board and game.name in TABLE_PROOFS
+            else ""
+        )
+        raise BadInput(
+            f"this position has {board} seeds on the board and {has}; build one first: "
+            f"mancala db build --game '{game_spec(bare)}' --seeds {room}{above}"
+        )
+    mover = game.player_name(game.to_move(state))
+    best_move, value = answer.moves[0]
+    kind = (
+        "exact"
+        if answer.exact
+        else "the table's estimate: its rules end a repetition by the rows, which it values as an even split"
+    )
+    print(f"value: {value:+d} for {mover} (final seed difference with perfect play; {kind})")
+    print("moves: " + ", ".join(f"{m} {v:+d}" for m, v in answer.moves))
+    print(f"best move: {best_move}")
+    print("perfect line: " + " ".join(str(m) for m in answer.line))
+    print(f"from the {answer.seeds}-seed endgame database")
+    return 0
+
+
+def _prove_above_table(args: argparse.Namespace, game, state, seeds: int, prove: Any) -> int:
+    """``mancala solve`` on a position with more seeds than the cached endgame database: a
+    search down to the database bounds the value, deeper each round, until the bounds meet
+    (proven) or ``--seconds`` run out (the bounds so far)."""
+    seconds = args.seconds if args.seconds is not None else 60.0
+    mover = game.player_name(game.to_move(state))
+    start = time.perf_counter()
+
+    def report(depth: int, low: int, high: int, nodes: int) -> None:
+        if not args.no_progress:
+            print(
+                f"depth {depth}: {mover}'s value {low:+d} .. {high:+d} ({nodes:,} nodes, "
+                f"{time.perf_counter() - start:.1f} s)",
+                file=sys.stderr,
+                flush=True,
+            )
+
+    if not args.no_progress:
+        print(f"proving by search down to the {seeds}-seed endgame database (loading it first)", file=sys.stderr)
+    bounds = prove(game, state, seconds, report)
+    took = time.perf_counter() - start
+    how = (
+        f"searched {bounds.depth} plies down to the {seeds}-seed endgame database, {bounds.nodes:,} nodes, {took:.1f} s"
+    )
+    kind = "exact" if bounds.exact else "with the database's estimate of a forced repetition"
+    if bounds.proven:
+        print(f"value: {bounds.low:+d} for {mover} (final seed difference with perfect play; {kind})")
+        print(f"best move: {bounds.move}")
+        print(f"proved: {how}")
+        return 0
+    print(f"not proved within {seconds:g} s: {mover}'s value lies in {bounds.low:+d} .. {bounds.high:+d} ({kind})")
+    if bounds.move is not None:
+        print(f"a move that keeps at least {bounds.low:+d}: {bounds.move}")
+    print(f"{how}; give more --seconds, or build a larger database (mancala db build)")
+    return 0

@@ -1,0 +1,169 @@
+// The connection's side of the page: the hello, the first game (from the address, or the game of
+// a previous visit), the requests sent and where each answer from the server goes; errors shown.
+import { Connection } from "./conn.js";
+import { el } from "./boards.js";
+import { renderAnalysis, renderExplorer, renderTree } from "./panels.js";
+import { $, app } from "./state.js";
+import { onState } from "./game.js";
+import { showView } from "./history.js";
+import { onReview, setEvalBar, showEvalBar, showHint, sideName, unitOf } from "./analysis.js";
+import { download } from "./dialogs.js";
+
+export function connect() {
+  app.conn = new Connection(onMessage, () => {
+    $("conn").hidden = false;
+    $("conn").textContent = "connection lost — reload the page to reconnect";
+    document.body.dataset.conn = "closed";
+  });
+  const hello = { client: "mancala web board" };
+  if (app.params.get("token")) hello.token = app.params.get("token");
+  app.conn.send("hello", hello);
+  if (app.params.get("join")) { // a second browser taking a remote seat: ?join=GAME_ID
+    request("join", { game_id: app.params.get("join") }, "join");
+    history.replaceState(null, "", location.pathname);
+    app.params = new URLSearchParams();
+    return;
+  }
+  const saved = sessionStorage.getItem("mancala-resume");
+  if (saved && !app.params.get("game")) {
+    try {
+      const { game_id, resume } = JSON.parse(saved);
+      app.resumeGame = game_id;
+      request("join", { game_id, resume }, "resume");
+      return;
+    } catch { /* a damaged entry: start a new game */ }
+  }
+  createFromParams();
+}
+
+function createFromParams() {
+  const position = app.params.get("position");
+  const moves = app.params.get("moves");
+  const link = position !== null || moves !== null; // a shared position or game: both seats yours by default
+  const fields = { game: app.params.get("game") || "kalah",
+    players: [app.params.get("p0") || "human", app.params.get("p1") || (link ? "human" : "medium")] };
+  if (app.params.get("options")) {
+    try { fields.options = JSON.parse(app.params.get("options")); } catch { /* ignored: defaults */ }
+  }
+  if (fields.players.every((p) => p !== "human" && p !== "remote")) fields.move_delay = Number($("w-delay").value);
+  const ply = Number(app.params.get("ply"));
+  app.linkPly = Number.isInteger(ply) && ply >= 0 && app.params.get("ply") !== null ? ply : null;
+  if (moves !== null) { // the server replays the moves as it loads a record, and says which one is wrong
+    const record = { format: "mancala-game", version: 1, game: fields.game, players: fields.players,
+      moves: moves.split(",").map((m) => m.trim()).filter(Boolean) };
+    request("load", { record }, "link");
+  } else {
+    if (position !== null) fields.position = position;
+    request("create", fields, position !== null ? "link" : "create");
+  }
+  // a reload should come back to this game, not start another one from the address
+  const keep = new URLSearchParams();
+  if (app.params.get("token")) keep.set("token", app.params.get("token"));
+  if (app.params.get("animate")) keep.set("animate", app.params.get("animate"));
+  history.replaceState(null, "", location.pathname + (keep.toString() ? "?" + keep : ""));
+  app.params = new URLSearchParams(keep);
+}
+
+export function request(type, fields, what) {
+  const id = app.conn.send(type, fields);
+  app.pending.set(id, what || type);
+  return id;
+}
+
+function onMessage(msg) {
+  const what = msg.id !== undefined ? app.pending.get(msg.id) : undefined;
+  const id = msg.id;
+  if (msg.id !== undefined && msg.type !== "joined") app.pending.delete(msg.id);
+  // a request of ours that succeeded: the error of an earlier one no longer holds
+  if (what !== undefined && msg.type !== "error" && what !== "after-link") clearError();
+  switch (msg.type) {
+    case "welcome": setEngine(msg.engine); break;
+    case "joined":
+      if (what === "setup" && $("setup-dialog").open) $("setup-dialog").close();
+      if (msg.resume) sessionStorage.setItem("mancala-resume", JSON.stringify({ game_id: msg.game_id, resume: msg.resume }));
+      else sessionStorage.setItem("mancala-resume", JSON.stringify({ game_id: msg.game_id, resume: "" }));
+      app.seats = msg.seats;
+      break;
+    case "state": onState(msg); break;
+    case "error": onError(msg, what); break;
+    case "hint": showHint(msg); break;
+    case "analysis":
+      if (what === "evalbar") showEvalBar(msg, id === app.evalRequest);
+      else $("analysis").replaceChildren(...renderAnalysis(msg, sideName(msg.player)));
+      break;
+    case "review": onReview(msg); break;
+    case "explorer":
+      if (id === app.exploreRequest) $("explorer-out").replaceChildren(...renderExplorer(msg, sideName(msg.player)));
+      break;
+    case "tree": $("tree-out").replaceChildren(...renderTree(msg, app.state && unitOf(app.state))); break;
+    case "view": showView(msg); break;
+    case "record": download(msg); break;
+    default: break;
+  }
+}
+
+function onError(msg, what) {
+  if (what === "resume" && msg.code === "seat_taken" && app.resumeGame) {
+    // a game between AIs: this tab held no seat, so it comes back as a watcher
+    request("watch", { game_id: app.resumeGame }, "rewatch");
+    return;
+  }
+  if (what === "resume" || what === "rewatch") { // the game of a previous visit is gone: start a new one
+    sessionStorage.removeItem("mancala-resume");
+    createFromParams();
+    return;
+  }
+  if (what === "link") { // a bad link: say why, once, and open the default game instead
+    showError(`That link cannot be opened: ${msg.message.replace(/; the current game goes on/, "")}`);
+    app.linkError = true;
+    app.linkPly = null;
+    request("create", { game: "kalah", players: ["human", "medium"] }, "after-link");
+    return;
+  }
+  if (what === "setup") { // the server's reason, in the editor, which stays open
+    $("setup-error").hidden = false;
+    $("setup-error").textContent = msg.message;
+    if (!$("setup-dialog").open) $("setup-dialog").showModal();
+    return;
+  }
+  if (what === "new-form") {
+    $("new-error").hidden = false;
+    $("new-error").textContent = msg.message;
+    $("new-dialog").showModal?.();
+    return;
+  }
+  // the answer to a panel's request is shown in that panel, and only there
+  if (what === "review") $("history-values").textContent = "Show the values";
+  if (what === "evalbar") { // (a match, a finished position): the bar says it has no value
+    if (msg.id === app.evalRequest) setEvalBar(null, msg.message);
+    return;
+  }
+  const panel = { analyse: "analysis", review: "review-out", tree: "tree-out", explore: "explorer-out" }[what];
+  if (panel) {
+    $(panel).replaceChildren(el("p", { class: "error", role: $(panel).hasAttribute("aria-live") ? null : "alert" }, msg.message));
+    return;
+  }
+  const prefix = msg.code === "illegal" ? "Not a legal move: " : msg.code === "bad_record" ? "Could not load that file: " : "";
+  const suffix = msg.code === "bad_record" && !/current game/i.test(msg.message) ? " Your current game goes on." : "";
+  showError(prefix + msg.message + suffix);
+}
+
+/** Show an error in the page's one error box (an alert: read out once, not also by the live region). */
+export function showError(text) {
+  $("error").textContent = "";
+  $("error").hidden = false;
+  $("error").textContent = text;
+}
+
+export function clearError() {
+  $("error").hidden = true;
+  $("error").textContent = "";
+}
+
+export function setEngine(engine, detail) {
+  $("engine").hidden = engine !== "preparing";
+  // the stronger AIs and the hint wait for it; say what it does and about how long is left
+  $("engine").textContent = engine === "preparing" && detail
+    ? `preparing the engine: ${detail.what}, about ${Math.ceil(detail.left)} s left` : "preparing the engine…";
+  document.body.dataset.engine = engine;
+}
