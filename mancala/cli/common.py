@@ -6,10 +6,12 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any
+from typing import Any, cast
 
 from mancala.errors import BadInput
 from mancala.games import CATALOGUE, make_game, parse_spec
+from mancala.games.base import position_notation
+from mancala.games.catalogue import game_info, start_options_of, takes_start
 from mancala.players import PLAYER_KINDS
 
 #: the examples under ``mancala --help`` and ``mancala play --help``
@@ -89,43 +91,38 @@ def add_game_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
+#: the game the commands play when no --game is given: the catalogue's first
+DEFAULT_GAME = next(iter(CATALOGUE))
+
+
 def build_game(args: argparse.Namespace):
-    """The game and start state chosen by the options."""
+    """The game and start state chosen by the options: the game spec (default: the first game
+    of the catalogue), its rules options, and a start position in the game's notation (read
+    by its ``start_options`` when its rules take a start, else by its position notation)."""
     check_not_empty(args, "game", "preset")
-    spec = args.game or "kalah"
+    spec = args.game or DEFAULT_GAME
     name, _ = parse_spec(spec)
-    kalah_options = {"preset": args.preset, "pits": args.pits, "seeds": args.seeds, "first": args.first}
-    if args.position is not None and not args.position.strip():
+    options = _rule_options(name, args)
+    if args.position is None:
+        game = make_game(spec, **options)
+        return game, game.initial_state()
+    if not args.position.strip():
         raise BadInput("--position is empty; give the position's numbers (or cells), or leave the option out")
-    if name != "kalah":
-        game = make_game(spec, **_rule_options(name, args))
-        if args.position is None:
-            return game, game.initial_state()
-        rules = CATALOGUE[name].rules
-        if rules is not None and "start" in getattr(rules, "__dataclass_fields__", {}):
-            game = make_game(spec, start=args.position)  # the rules' start: records and workers keep it
-            return game, game.initial_state()
-        read = getattr(game, "parse_position", None)  # games with a position notation offer it
-        if read is None:
-            raise BadInput(f"--position is not read for {name}: it has no position notation")
-        return game, read(args.position)
-    if args.position is not None:
-        kalah_options["start"] = args.position
-        if args.pits is None and "pits" not in spec:  # the position says how many pits
-            count = len(args.position.replace(",", " ").split())
-            if count < 4 or count % 2:
-                raise BadInput(
-                    f"--position needs 2n+2 numbers (n pits a side, 1..20, and the two stores: "
-                    f"14 for 6 pits), got {count}"
-                )
-            kalah_options["pits"] = (count - 2) // 2
-    game = make_game(spec, **kalah_options)
-    return game, game.initial_state()
+    info = game_info(name)
+    if takes_start(info):  # the rules' start: records and workers keep it
+        start = start_options_of(info, args.position)
+        game = make_game(spec, **{**start, **options})
+        return game, game.initial_state()
+    notation = position_notation(make_game(spec, **options))
+    if notation is None:
+        raise BadInput(f"--position is not read for {name}: it has no position notation")
+    return cast(Any, notation), notation.parse_position(args.position)
 
 
 def _rule_options(name: str, args: argparse.Namespace) -> dict[str, Any]:
-    """--preset, --pits and --seeds as the options of a game other than Kalah that has them
-    (Oware: a preset, ``houses``, ``seeds``); raises :class:`BadInput` for one it does not have."""
+    """--preset, --pits, --seeds and --to-move as the options of a game that has them (Kalah:
+    ``pits``, ``seeds``, ``first``; Oware: a preset, ``houses``, ``seeds``); raises
+    :class:`BadInput` for one it does not have."""
     info = CATALOGUE.get(name)
     fields = set(info.rules().to_dict()) if info is not None and info.rules is not None else set()
     size = "pits" if "pits" in fields else "houses" if "houses" in fields else None
@@ -134,12 +131,12 @@ def _rule_options(name: str, args: argparse.Namespace) -> dict[str, Any]:
         "--preset": bool(info and info.presets),
         "--pits": size is not None,
         "--seeds": "seeds" in fields,
-        "--to-move": False,
+        "--to-move": "first" in fields,
     }
     wrong = [option for option, value in given.items() if value is not None and not usable[option]]
     if wrong:
         raise BadInput(f"{'/'.join(wrong)}: {name} has no such option{'s' if len(wrong) > 1 else ''}")
-    options: dict[str, Any] = {"preset": args.preset, "seeds": args.seeds}
+    options: dict[str, Any] = {"preset": args.preset, "seeds": args.seeds, "first": args.first}
     if size is not None:
         options[size] = args.pits
     return {k: v for k, v in options.items() if v is not None}

@@ -6,7 +6,7 @@ import argparse
 
 from mancala.cli.common import add_command, add_game_arguments, build_game
 from mancala.errors import BadInput
-from mancala.evaluation.basic import EVALUATIONS, score_difference, win_loss_percent
+from mancala.evaluation.basic import EVALUATIONS, teaching_evaluation
 from mancala.search.explain import explain
 
 #: the deepest tree ``mancala explain`` draws (tic-tac-toe's whole tree is 9 deep)
@@ -27,7 +27,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     exp.add_argument(
         "--eval",
         choices=["score", "material", "percent"],
-        help="evaluation (default: percent for tic-tac-toe (100 win/50/0 loss), score for Kalah)",
+        help="evaluation (default: the one the page's search tree uses: percent for tic-tac-toe "
+        "(100 win/50/0 loss), score for Kalah, the game's own for Bao and Oware)",
     )
     exp.add_argument("--prunes-only", action="store_true", help="print only the prune explanations")
     exp.set_defaults(func=run)
@@ -47,7 +48,7 @@ def run(args: argparse.Namespace) -> int:
     if args.eval:
         evaluate = EVALUATIONS[args.eval]
     else:
-        evaluate = win_loss_percent if game.name == "tictactoe" else score_difference
+        evaluate = teaching_evaluation(game)  # the tree view's: a lesson's percent (tic-tac-toe), the score (Kalah)
     print(game.render(state))
     explain(game, state, args.depth, evaluate, print, prunes_only=args.prunes_only)
     return 0

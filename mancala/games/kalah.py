@@ -497,6 +497,8 @@ class Kalah(RulesGame):
         """The position :meth:`position_string` writes, on this game's board; raises
         :class:`BadInput` saying what was expected."""
         options = kalah_start_options(text)
+        if "first" not in options:
+            raise BadInput(f"the position {text[:80]!r} does not say who is to move: end it with -S or -N")
         if options["pits"] != self.rules.pits:
             raise BadInput(
                 f"the position {text[:80]!r} has {options['pits']} pits a side; this game has {self.rules.pits}"
@@ -656,10 +658,21 @@ class Kalah(RulesGame):
 
 
 def kalah_start_options(text: str) -> dict[str, Any]:
-    """The rules options (``pits``, ``start``, ``first``) that start Kalah at the position
-    ``text`` (as :meth:`Kalah.position_string` writes it); raises :class:`BadInput` saying
-    what was expected."""
+    """The rules options (``pits``, ``start``, and ``first`` when the text names the side to
+    move) that start Kalah at the position ``text``: the counts in board order (South's pits,
+    South's store, North's pits, North's store) joined by ``-`` and the side to move, as
+    :meth:`Kalah.position_string` writes it (``4-4-4-4-4-4-0-4-4-4-4-4-4-0-S``), or the
+    counts alone separated by spaces or commas; raises :class:`BadInput` saying what was
+    expected."""
     text = text.strip()
+    if "-" not in text:  # the counts alone: the side to move is another option's
+        counts = text.replace(",", " ").split()
+        if len(counts) < 4 or len(counts) % 2:
+            raise BadInput(
+                f"a Kalah position needs 2n+2 numbers (n pits a side, 1..20, and the two stores: "
+                f"14 for 6 pits), got {len(counts)}"
+            )
+        return {"pits": (len(counts) - 2) // 2, "start": " ".join(counts)}
     parts = text.split("-")
     expected = (
         "the pits and stores in board order (South's pits, South's store, North's pits, North's store) "
