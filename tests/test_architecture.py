@@ -55,20 +55,13 @@ KNOWN_NAME_CHECKS: dict[str, int] = {
     "players/openspiel.py": 3,
     "arena/review.py": 1,
     "arena/tournament.py": 1,
-    "cli/common.py": 3,
+    "cli/common.py": 2,
     "cli/analyse.py": 1,
     "cli/solve.py": 7,
-    "cli/explain.py": 1,
     "cli/db.py": 2,
     "mankalah/protocol.py": 1,
     "analysis/values.py": 4,
     "analysis/position.py": 1,
-    "ui/web/static/js/animate.js": 3,
-    "ui/web/static/js/boards.js": 4,
-    "ui/web/static/js/dialogs.js": 1,
-    "ui/web/static/js/game.js": 7,
-    "ui/web/static/js/moves.js": 4,
-    "ui/web/static/js/setup.js": 3,
 }
 #: the page's scripts, where board kinds must be looked up in the ``BOARDS`` table
 STATIC = PACKAGE / "ui" / "web" / "static"

@@ -106,6 +106,8 @@ class GameInfo:
     #: None: the text itself as the rules' ``start`` option (when the rules have one).  Raises
     #: :class:`BadInput` saying what was expected
     start_options: Callable[[str], dict[str, Any]] | None = None
+    #: how the rules' ``start`` option is written, for a form's placeholder
+    start_text: str = "a position string (docs/web.md, Links)"
     #: where it stands in lists (the new-game form, help): lower first, then by registration
     rank: int = 100
 

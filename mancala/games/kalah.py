@@ -716,6 +716,7 @@ KALAH = register(
             capabilities=frozenset({"position", "seat_names", "layout", "move_help"}),
         ),
         start_options=kalah_start_options,
+        start_text="counts: South pits, store, North pits, store",
         rank=0,
     )
 )

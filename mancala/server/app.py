@@ -51,7 +51,7 @@ from mancala.server.hub import Hub
 from mancala.server.protocol import MAX_MESSAGE_BYTES, Message, ProtocolError, encode, error, message, parse
 from mancala.server.session import DEFAULT_PLAYERS, Client, GameSession, build_game
 from mancala.server.state import state_message
-from mancala.server.views import board_view, last_view, legal_view
+from mancala.server.views import board_view, last_view, legal_view, traits_view
 
 log = logging.getLogger("mancala.server")
 
@@ -141,7 +141,7 @@ async def index(request: Request):
     return HTMLResponse(NO_PAGE)
 
 
-def _option_list(rules_class) -> list[dict]:
+def _option_list(rules_class, start_text: str) -> list[dict]:
     out = []
     for f in dataclasses.fields(rules_class):
         default = f.default
@@ -155,7 +155,7 @@ def _option_list(rules_class) -> list[dict]:
         elif isinstance(default, tuple):  # a list of whole numbers (Oware's capture_counts)
             entry.update(kind="numbers", default=list(default))
         else:
-            entry.update(kind="positions", default=None)
+            entry.update(kind="positions", default=None, placeholder=start_text)
         out.append(entry)
     return out
 
@@ -170,12 +170,8 @@ async def api_games(request: Request):
             "title": info.title,
             "text": info.text,
             "sides": [sample.player_name(0), sample.player_name(1)],
-            "board": info.traits.board,
-            "flippable": info.traits.sides is not None,
-            "margin_unit": info.traits.margin_unit,
-            "value_unit": info.traits.value_unit,
-            "capabilities": sorted(info.traits.capabilities),
-            "options": _option_list(info.rules) if info.rules is not None else [],
+            **traits_view(info.name),
+            "options": _option_list(info.rules, info.start_text) if info.rules is not None else [],
             "presets": {name: rules.to_dict() for name, rules in info.presets.items()},
         }
         if info.default_preset is not None:

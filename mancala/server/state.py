@@ -13,7 +13,7 @@ from mancala.games.base import position_string
 from mancala.games.catalogue import title_of
 from mancala.server.protocol import message
 from mancala.server.session import Client, GameSession
-from mancala.server.views import board_view, last_view, legal_view
+from mancala.server.views import board_view, last_view, legal_view, traits_view
 
 
 def state_message(
@@ -68,6 +68,7 @@ def common_state(session: GameSession) -> dict:
             "spec": game_spec(game),
             "title": title_of(game),
             "options": game.rules.to_dict() if hasattr(game, "rules") else {},
+            **traits_view(game),
         },
         players=players,
         to_move=mover,

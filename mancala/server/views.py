@@ -33,6 +33,20 @@ class GameView:
     events: Callable[[Any, Any, Any, Any], dict]
 
 
+def traits_view(game_or_name: Any) -> dict[str, Any]:
+    """What a game declares that the page needs (``/api/games`` and every state's ``game``):
+    its board kind, whether the board has sides to turn, what its margins and values count,
+    its capabilities."""
+    traits = traits_of(game_or_name)
+    return {
+        "board": traits.board,
+        "flippable": traits.sides is not None,
+        "margin_unit": traits.margin_unit,
+        "value_unit": traits.value_unit,
+        "capabilities": sorted(traits.capabilities),
+    }
+
+
 def board_view(game: Game, state) -> dict:
     """The position as the page draws it (see ``docs/protocol.md``, the ``board`` field)."""
     return view_of(game).board(game, state)
@@ -146,6 +160,7 @@ def _kalah_board(game: Kalah, state: KalahState) -> dict:
         "seats": [state.player_seat(0), state.player_seat(1)],
         "swapped": state.swapped,
         "to_move_seat": state.seat,
+        "to_move_seat_name": game.seat_name(state.seat),
         "rows": {"south": list(range(n)), "north": [pit_index(n, 1, p) for p in range(n, 0, -1)]},
         "labels": labels,
     }

@@ -62,7 +62,7 @@ export function updateEvalBar() {
     setEvalBar(b ? { value: b.score[0], exact: true, unit: unitOf(s) } : null, "the game is over");
     return;
   }
-  const fields = { ply, seconds: 0.5 };
+  const fields = { ply }; // the analysis's own budget: the bar, the hint and the analysis read one table
   if (line !== null) fields.line = line;
   setEvalBar(undefined, "evaluating…");
   app.evalRequest = request("analyse", fields, "evalbar");
@@ -107,8 +107,9 @@ export function sideName(player) {
   return s ? s.players[player].name : String(player);
 }
 
+/** What a state's values count (`seeds`, `eval`, `outcome`), as its game declares. */
 export function unitOf(s) {
-  return { kalah: "seeds", oware: "seeds", bao: "eval", tictactoe: "outcome" }[s.board.kind];
+  return s.game.value_unit;
 }
 
 export function showHint(h) {

@@ -164,9 +164,8 @@ export function tttFrames(before, steps) {
 /** All frames of `last` (a state's `last` object), for any game. */
 export function framesFor(last) {
   if (!last || !last.before || !last.steps) return [];
-  const kind = last.before.kind;
-  if (kind === "kalah") return kalahFrames(last.before, last.steps);
-  if (kind === "oware") return owareFrames(last.before, last.steps);
-  if (kind === "bao") return baoFrames(last.before, last.steps, last.move);
-  return tttFrames(last.before, last.steps);
+  return (FRAMES[last.before.kind] || tttFrames)(last.before, last.steps, last.move);
 }
+
+/** How each board kind's moves are animated (any other: each step's cell lit in turn). */
+const FRAMES = { kalah: kalahFrames, oware: owareFrames, bao: baoFrames };

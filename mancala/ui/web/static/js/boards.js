@@ -371,14 +371,69 @@ export function drawText(view) {
   return [el("div", { class: "wood text-wrap" }, picture, moves)];
 }
 
+/** The kinds of board the page draws, by the board kind the server's views name (a game's
+ * declared `board`, in `/api/games` and each state's `game`): how to draw it, which cells the
+ * last move touched, which legal moves a digit key names, what the result line adds, and
+ * whether a move is chosen in two steps (a hole, then a direction).  A board kind not here is
+ * drawn as text, its moves as buttons. */
+export const BOARDS = {
+  kalah: {
+    draw: drawKalah,
+    lastCells: sownCells,
+    keyMoves: (legal, k) => legal.filter((m) => m.pit === k),
+    resultText: (b) => ` South store ${b.cells[b.stores[0]]} – North store ${b.cells[b.stores[1]]}.`,
+  },
+  oware: {
+    draw: drawOware,
+    lastCells: sownCells,
+    keyMoves: (legal, k) => legal.filter((m) => m.number === k),
+    resultText: (b) => ` Seeds: South ${owareSeeds(b, 0)} – North ${owareSeeds(b, 1)}.`,
+  },
+  bao: { draw: drawBao, lastCells: baoCells, twoStepMoves: true },
+  tictactoe: { draw: drawTicTacToe, lastCells: stepCells, keyMoves: (legal, k) => legal.filter((m) => m.cell === k) },
+  text: { draw: drawText, lastCells: stepCells },
+};
+
+/** The `BOARDS` entry of a board kind (the text board for one the page does not know). */
+export function boardOf(kind) {
+  return BOARDS[kind] || BOARDS.text;
+}
+
+/** Kalah and Oware: the pit sown from and the one the last seed fell in. */
+function sownCells(last) {
+  const out = new Set();
+  const sown = (last.steps || []).filter((step) => step.kind === "sow" && step.cells.length);
+  for (const step of last.steps || []) if (step.kind === "pickup") out.add(step.cell);
+  if (sown.length) out.add(sown[sown.length - 1].cells.at(-1));
+  return out;
+}
+
+/** Bao: the hole played from and the one the last lap ended in. */
+function baoCells(last) {
+  const steps = last.steps || [];
+  const out = new Set([String(last.move).slice(0, 2)]);
+  const lastLap = steps[steps.length - 1];
+  if (lastLap && lastLap.holes && lastLap.holes.length) out.add(lastLap.holes[lastLap.holes.length - 1]);
+  return out;
+}
+
+/** Any other board: every cell a step names. */
+function stepCells(last) {
+  return new Set((last.steps || []).map((step) => step.cell));
+}
+
+/** Oware: the seeds a side ends with (its store, and its own row once the game is over). */
+function owareSeeds(b, seat) {
+  const row = seat === 0 ? b.rows.south : b.rows.north;
+  return b.cells[b.stores[seat]] + (b.finished ? row.reduce((a, c) => a + b.cells[c], 0) : 0);
+}
+
 /** Draw any board into `container`.  When the keyboard focus was on the board it stays there:
  * on the same pit if it is still playable, else on the first playable one, else on the board. */
 export function drawBoard(container, view) {
-  const kind = view.board.kind;
   const focused = container.contains(document.activeElement) ? document.activeElement : null;
   const key = focused && focused !== container ? focusKey(focused) : null;
-  const parts = kind === "kalah" ? drawKalah(view) : kind === "oware" ? drawOware(view) : kind === "bao" ? drawBao(view)
-    : kind === "tictactoe" ? drawTicTacToe(view) : drawText(view);
+  const parts = boardOf(view.board.kind).draw(view);
   container.replaceChildren(...parts);
   if (!focused) return;
   const playable = (node) => node && node.tabIndex !== -1 && node.getAttribute("aria-disabled") !== "true";

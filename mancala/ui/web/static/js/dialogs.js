@@ -101,7 +101,7 @@ export function formChanged(presetOnly = false) {
     let input;
     if (o.kind === "choice") input = el("select", { id, dataset: { opt: o.name } }, o.values.map((v) => el("option", { value: v, selected: v === value }, v)));
     else if (o.kind === "positions") input = el("input", { id, type: "text", value: value ? value.join(" ") : "", dataset: { opt: o.name },
-      placeholder: g.name === "kalah" ? "counts: South pits, store, North pits, store" : "a position string (docs/web.md, Links)" });
+      placeholder: o.placeholder });
     else if (o.kind === "numbers") input = el("input", { id, type: "text", value: (value || []).join(" "), dataset: { opt: o.name, kind: "numbers" },
       placeholder: "whole numbers, e.g. 2 3", inputmode: "numeric" });
     else if (o.kind === "bool") input = el("input", { id, type: "checkbox", checked: !!value, dataset: { opt: o.name } });

@@ -1,6 +1,6 @@
 // The game as the server sends it: each new state, its move animated, the board drawn, the status
 // lines (whose move, the clock, who is thinking, the notices) and what is announced.
-import { drawBoard, el, describePlayer } from "./boards.js";
+import { boardOf, drawBoard, el, describePlayer } from "./boards.js";
 import { framesFor, frameSchedule } from "./animate.js";
 import { $, app } from "./state.js";
 import { clearError, setEngine } from "./messages.js";
@@ -147,23 +147,7 @@ export function playersWithYou(s) {
 }
 
 export function lastCells(s) {
-  const out = new Set();
-  if (!s.last) return out;
-  const kind = s.board.kind;
-  if (kind === "kalah" || kind === "oware") { // the pit sown from and the one the last seed fell in
-    const sown = (s.last.steps || []).filter((step) => step.kind === "sow" && step.cells.length);
-    for (const step of s.last.steps || []) if (step.kind === "pickup") out.add(step.cell);
-    if (sown.length) out.add(sown[sown.length - 1].cells.at(-1));
-  } else if (kind === "bao") {
-    const steps = s.last.steps || [];
-    const first = String(s.last.move).slice(0, 2);
-    out.add(first);
-    const lastLap = steps[steps.length - 1];
-    if (lastLap && lastLap.holes && lastLap.holes.length) out.add(lastLap.holes[lastLap.holes.length - 1]);
-  } else {
-    for (const step of s.last.steps || []) out.add(step.cell);
-  }
-  return out;
+  return s.last ? boardOf(s.board.kind).lastCells(s.last) : new Set();
 }
 
 function hintKeys(s) {
@@ -187,7 +171,7 @@ export function render(s, { final }) {
   body.gameId = s.game_id;
   body.flipped = flipped(s) ? "yes" : "no";
   $("flip").setAttribute("aria-pressed", flipped(s) ? "true" : "false");
-  $("flip").disabled = !["kalah", "oware", "bao"].includes(s.board.kind); // a board with sides
+  $("flip").disabled = !s.game.flippable; // a board with sides
   $("game-title").textContent = s.game.title + " — " + s.players.map((p) => `${p.name}: ${describePlayer({ ...p, you: s.you.includes(p.player) })}`).join(" · ");
   document.title = `${s.game.title} — Mancala`;
   const interactive = final && !app.viewing && !s.result && s.legal.length > 0;
@@ -207,8 +191,8 @@ export function render(s, { final }) {
   if (s.result) {
     $("result").hidden = false;
     const b = s.board;
-    const stores = b.kind === "kalah" ? ` South store ${b.cells[b.stores[0]]} – North store ${b.cells[b.stores[1]]}.`
-      : b.kind === "oware" ? ` Seeds: South ${owareSeeds(b, 0)} – North ${owareSeeds(b, 1)}.` : "";
+    const result = boardOf(b.kind).resultText;
+    const stores = result ? result(b) : "";
     $("result-text").textContent = s.result.text + stores;
   } else {
     $("result").hidden = true;
@@ -243,12 +227,6 @@ export function render(s, { final }) {
   $("copy-position").title = s.position ? "A link that opens this position" : "This game has no position notation: share the game instead";
 }
 
-/** Oware: the seeds a side ends with (its store, and its own row once the game is over). */
-function owareSeeds(b, seat) {
-  const row = seat === 0 ? b.rows.south : b.rows.north;
-  return b.cells[b.stores[seat]] + (b.finished ? row.reduce((a, c) => a + b.cells[c], 0) : 0);
-}
-
 /** Why some moves with seeds are not legal in the position drawn (Oware: must feed, a grand slam
  * these rules forbid), under the status line; hidden when every move is. */
 export function showRuleNote(board) {
@@ -262,7 +240,7 @@ function statusText(s) {
   if (s.result) return "Final position."; // "game over" and the result are said once, below the board
   if (s.to_move === null || s.waiting || s.players.some((p) => p.kind === "remote" && !p.connected)) return s.status || "";
   const p = s.players[s.to_move];
-  const seat = s.board.kind === "kalah" ? ["South", "North"][s.board.to_move_seat] : p.name;
+  const seat = s.board.to_move_seat_name ?? p.name; // the seat's name where players may swap seats (Kalah's pie rule)
   const you = s.you.includes(s.to_move) && s.players.some((q) => q.kind !== "human");
   if (s.paused) return `Paused — ${seat} to move (${describePlayer(p)})`;
   if (s.thinking) return `${seat} to move`;

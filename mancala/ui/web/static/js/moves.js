@@ -1,6 +1,6 @@
 // The player's moves: a click or a typed move sent to the server, Bao's choice of direction and
 // nyumba, and the keyboard (the move list's arrows, the pit numbers, the shortcut letters).
-import { el } from "./boards.js";
+import { boardOf, el } from "./boards.js";
 import { $, app } from "./state.js";
 import { request } from "./messages.js";
 import { flipBoard, flipped, render } from "./game.js";
@@ -57,7 +57,7 @@ export function renderChoice(game) {
   const s = playState(game);
   const box = $("choice");
   const stage = app.choiceStage;
-  if (!stage || app.selected !== stage.hole || s.board.kind !== "bao" || s.result || !s.legal.length) {
+  if (!stage || app.selected !== stage.hole || !boardOf(s.board.kind).twoStepMoves || s.result || !s.legal.length) {
     box.hidden = true;
     app.choiceStage = null;
     return;
@@ -139,9 +139,8 @@ export function onKey(event) {
   if (/^[0-9]$/.test(event.key) && s && !s.result) {
     // Kalah: the pit number; Oware: the house counted from the mover's left; tic-tac-toe: the square
     const k = Number(event.key);
-    const kind = s.board.kind;
-    const match = kind === "kalah" ? s.legal.filter((m) => m.pit === k) : kind === "oware" ? s.legal.filter((m) => m.number === k)
-      : kind === "tictactoe" ? s.legal.filter((m) => m.cell === k) : [];
+    const keyMoves = boardOf(s.board.kind).keyMoves;
+    const match = keyMoves ? keyMoves(s.legal, k) : [];
     if (match.length === 1) sendMove(match[0].move);
     else if (match.length > 1) {
       const arrow = document.querySelector(`.arrow[data-move="${match[0].move}"]`);

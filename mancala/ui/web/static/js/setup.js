@@ -38,11 +38,10 @@ function countOf(input) {
 
 /** Kalah and Oware: number fields laid out like the board, the stores at the ends. */
 function pitsEditor(board, toMove) {
-  const kind = board.kind;
   const grid = $("setup-board");
   const side = $("setup-side");
-  const names = kind === "oware" ? board.names : null;
-  const n = kind === "oware" ? board.houses : board.pits;
+  const names = board.names ?? null; // houses named by letters (Oware), else pits by number
+  const n = board.houses ?? board.pits;
   const label = (cell) => {
     if (cell === board.stores[0]) return "South's store";
     if (cell === board.stores[1]) return "North's store";
@@ -58,7 +57,7 @@ function pitsEditor(board, toMove) {
   grid.style.gridTemplateColumns = `repeat(${n + 2}, minmax(0, 1fr))`;
   grid.replaceChildren(...items);
   side.replaceChildren(el("option", { value: "S" }, "South"), el("option", { value: "N" }, "North"));
-  const seat = kind === "kalah" ? board.to_move_seat : toMove;
+  const seat = board.to_move_seat ?? toMove; // the seat to move where players may swap seats
   side.value = seat === 1 ? "N" : "S";
   $("setup-help").textContent = "Type the seeds in each pit and store (North's row on top, as South sees the board), and choose who moves.";
   return () => {
