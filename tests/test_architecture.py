@@ -53,7 +53,6 @@ KNOWN_NAME_CHECKS: dict[str, int] = {
     "players/levels.py": 1,
     "players/builtin.py": 5,
     "players/openspiel.py": 3,
-    "arena/review.py": 1,
     "arena/tournament.py": 1,
     "cli/common.py": 2,
     "cli/analyse.py": 1,

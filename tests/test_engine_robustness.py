@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from helpers import random_position
 
-from mancala.arena.review import review_game
+from mancala import analysis as study
 from mancala.cli.main import main
 from mancala.engine import analyse, best_move, is_prepared, memory_in_use, prepare, set_memory_limit, solve
 from mancala.engine import engine as E
@@ -74,7 +74,7 @@ def _interrupt_child(args: list[str], tmp_path, ready: str | None) -> tuple[int,
 @pytest.mark.parametrize(
     "args,ready",
     [
-        (["analyse", "--seconds", "60"], "South"),
+        (["analyse", "--seeds", "6", "--seconds", "60"], "South"),  # (no opening book for 6 seeds)
         (["solve", "--pits", "6", "--seeds", "6", "--no-progress"], None),
         (["play", "--p1", "best:time=60", "--p2", "best:time=60"], "South"),
     ],
@@ -298,19 +298,22 @@ def _saved_game(tmp_path) -> Path:
 
 def test_review_judges_every_move_against_exact_values(tmp_path):
     record = load_record(_saved_game(tmp_path))
-    review = review_game(record, 1000.0)
     game = record.game
+    review = study.review(game, list(record.moves), study.budget(game, 1000.0))
     states = record.states()
-    assert [m.number for m in review.moves] == [1, 2, 3, 4, 5]
-    for m, state, move in zip(review.moves, states, record.moves):
+    assert [m["ply"] for m in review["moves"]] == [1, 2, 3, 4, 5]
+    for m, state, move in zip(review["moves"], states, record.moves):
         truth = _exact_values(game, state)
-        assert m.move == move and m.seat == state.seat
-        assert m.exact and m.best_exact and m.value == truth[move] and m.best_value == max(truth.values())
-        assert m.loss == m.proven_loss == max(truth.values()) - truth[move]
-    points = review.turning_points()
-    assert points and [p.loss for p in points] == sorted((m.loss for m in review.moves if m.loss > 0), reverse=True)[:3]
-    data = json.loads(json.dumps(review.to_dict()))
-    assert data["moves"][0]["move"] == "1" and data["turning_points"] == [p.number for p in points]
+        assert m["move"] == str(move) and m["mover"] == game.seat_name(state.seat)
+        assert m["exact"] and m["value"] == truth[move] and m["best_value"] == max(truth.values())
+        assert m["loss"] == m["proven_loss"] == max(truth.values()) - truth[move]
+    mistakes = review["mistakes"]
+    assert (
+        mistakes
+        and [m["loss"] for m in mistakes]
+        == sorted((m["loss"] for m in review["moves"] if m["loss"] > 0), reverse=True)[:5]
+    )
+    assert json.loads(json.dumps(review)) == review
 
 
 def test_analyse_command_reviews_a_game_or_its_last_position(tmp_path, capsys):

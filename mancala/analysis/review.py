@@ -70,6 +70,21 @@ def review_positions(game: Game, moves: list, nodes: int) -> list[tuple[Any, int
     return out
 
 
+def _bound(row: dict, side: str) -> float | None:
+    """A row's proven bound on its true value (``lower`` or ``upper``): its value when exact."""
+    if row["exact"]:
+        return float(row["value"])
+    bound = row.get(side)
+    return None if bound is None else float(bound)
+
+
+def proven_loss(played: dict, best: dict) -> float:
+    """The part of a move's loss that is proved: the best move's proven lower bound minus the
+    played move's proven upper bound (0 when nothing is proved)."""
+    low, high = _bound(best, "lower"), _bound(played, "upper")
+    return max(0.0, low - high) if low is not None and high is not None else 0.0
+
+
 def review_of(game: Game, moves: list, tables: list[Table]) -> dict:
     """Each move's value against the best move's in the same position (``tables[k]``, the
     table of the position where ``moves[k]`` was played), its class (:func:`move_class`) and
@@ -81,15 +96,19 @@ def review_of(game: Game, moves: list, tables: list[Table]) -> dict:
         played = next((r for r in rows if r["move"] == str(move)), rows[0])
         best = rows[0]
         loss = max(0.0, float(best["value"]) - float(played["value"]))
+        player = game.to_move(state)
         row = {
             "ply": ply,
-            "player": game.to_move(state),
+            "player": player,
+            "mover": game.player_name(player, state),
             "move": str(move),
             "value": played["value"],
             "best": best["move"],
             "best_value": best["value"],
             "loss": jsonable(loss),
+            "proven_loss": jsonable(proven_loss(played, best)),
             "exact": bool(played["exact"] and best["exact"]),
+            "forced": len(rows) == 1,
             "class": move_class(played["value"], best["value"], unit(game)),
         }
         if not row["exact"]:

@@ -4,6 +4,7 @@ that names its depth, and the best line."""
 
 from __future__ import annotations
 
+import math
 from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any, Callable, cast
@@ -38,8 +39,9 @@ MAX_TABLE_NODES = 200_000_000
 @dataclass(frozen=True)
 class Table:
     """A position's table: every legal move's value for the player to move, best first
-    (``{move, value, exact, depth}``: ``depth``, in turns, names how deep an estimate was
-    searched), the best line, and the budget in nodes it was searched with.  The one table
+    (``{move, value, exact, depth, lower, upper}``: ``depth``, in turns, names how deep an
+    estimate was searched; ``lower`` and ``upper``, where an engine proves them, bound an
+    estimate's true value), the best line, and the budget in nodes it was searched with.  The one table
     that the hint, the analysis and the review all read."""
 
     rows: tuple[dict, ...]
@@ -166,14 +168,13 @@ def _kalah_values(game: Kalah, state, nodes: int) -> tuple[list[dict], list[str]
             value = float(mv.value)
             if root is not None:  # no move is better than the position's proved value
                 value = min(value, float(root[1]))
-            rows.append(
-                {
-                    "move": str(mv.move),
-                    "value": jsonable(value),
-                    "exact": bool(mv.exact),
-                    **({"depth": mv.depth} if not mv.exact else {}),
-                }
-            )
+            row = _row(mv.move, value, bool(mv.exact), mv.depth)
+            if not mv.exact:  # what the search proved of an estimate: bounds on the true value
+                if math.isfinite(mv.lower):
+                    row["lower"] = jsonable(float(mv.lower))
+                if math.isfinite(mv.upper):
+                    row["upper"] = jsonable(float(mv.upper))
+            rows.append(row)
     rows += [{"move": m, "value": jsonable(v), "exact": True} for m, (v, _) in known.items()]
     book_move = str(root[0]) if root is not None else None
     rows.sort(key=lambda r: (-float(r["value"]), not r["exact"], r["move"] != book_move, order.index(r["move"])))

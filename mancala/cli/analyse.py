@@ -4,26 +4,22 @@ legal move's value, exact where proved, and the best line)."""
 from __future__ import annotations
 
 import argparse
-import sys
-from typing import Any, cast
 
-from mancala.arena.review import analysis_lines, review_game, review_lines
 from mancala.cli.common import (
     add_command,
     add_game_arguments,
     build_game,
     check_not_empty,
-    chooses_kalah,
-    kalah_position,
     prepare_engine,
     progress_bar,
 )
 from mancala.errors import BadInput
+from mancala.games.base import outcome_text
 from mancala.record import load_record
 
 #: ``mancala analyse --help``'s description and examples
 DESCRIPTION = (
-    "Review a saved Kalah game: each move's value against the best move's and the "
+    "Review a saved game: each move's value against the best move's and the "
     "turning points (the biggest mistakes), exact where the engine proves it. Or "
     "analyse one position (--position, or --last for a saved game's last one): the "
     "value of every legal move, exact where proved, and the best line."
@@ -46,16 +42,16 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--seconds",
         type=float,
         default=None,
-        help="thinking time per position (default: 5 for one position, 1 a move in a review)",
+        help="nominal seconds of search per position, a budget in nodes: the same answer as the page's for the "
+        "same budget (default: 5 for one position, 1 a move in a review)",
     )
     ana.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     """``mancala analyse``: review a saved game move by move, or analyse one position (every
-    legal move's value, exact where proved, and the best line)."""
-    from mancala.engine import analyse  # noqa: PLC0415 (numba loads only when needed)
-
+    legal move's value, exact where proved, and the best line) — the analysis layer's answers,
+    the ones the page shows for the same budget, for every game."""
     if args.seconds is not None and not args.seconds > 0:
         raise BadInput("--seconds must be more than 0")
     check_not_empty(args, "file")
@@ -63,87 +59,52 @@ def run(args: argparse.Namespace) -> int:
         if args.position:
             raise BadInput("give either a saved game file or --position, not both")
         record = load_record(args.file)
-        if record.game.name != "kalah":
-            if args.last:
-                return _study_analysis(record.game, record.final_state(), args.seconds or 5.0)
-            return _study_review(record, args.seconds or 1.0)
         if not args.last:
-            return _review(record, args.seconds if args.seconds is not None else 1.0, review_game, review_lines)
-        game, state = cast(Any, record.game), record.final_state()  # asked by name above
+            return _review(record, args.seconds if args.seconds is not None else 1.0)
+        game, state = record.game, record.final_state()
     else:
         if args.last:
             raise BadInput("--last analyses the last position of a saved game: give the game's file")
-        if not chooses_kalah(args):
-            game, state = build_game(args)
-            return _study_analysis(game, state, args.seconds or 5.0)
-        game, state = kalah_position(args)
+        game, state = build_game(args)
+    return _analysis(game, state, args.seconds if args.seconds is not None else 5.0)
+
+
+def _analysis(game, state, seconds: float) -> int:
+    """One position's analysis: every legal move's value (its engine's, or its endgame
+    database's where it has one) and the best line."""
+    from mancala.analysis import analysis, budget  # noqa: PLC0415 (the engines load only when needed)
+    from mancala.analysis.text import analysis_lines  # noqa: PLC0415
+
     print(game.render(state))
     if game.is_terminal(state):
-        print(f"The game is over. Final stores: South {state.store(0)}, North {state.store(1)}.")
+        print(
+            f"The game is over: {outcome_text(game, state, [game.player_name(0, state), game.player_name(1, state)])}"
+        )
         return 0
     prepare_engine(game)
-    table = analyse(game, state, args.seconds if args.seconds is not None else 5.0)
-    print("\n".join(analysis_lines(game, state, table)))
+    print("\n".join(analysis_lines(game, state, analysis(game, state, budget(game, seconds)))))
     return 0
 
 
-def _study_analysis(game, state, seconds: float) -> int:
-    """``mancala analyse`` on a game other than Kalah: every legal move's value (the table
-    the page's analysis shows: its engine, or its endgame database where it has one)."""
-    from mancala.analysis import analysis, budget  # noqa: PLC0415
-
-    print(game.render(state))
-    if game.is_terminal(state):
-        print(f"The game is over: {game.score(state, 0):+d} for {game.player_name(0, state)}.")
-        return 0
-    result = analysis(game, state, budget(game, seconds))
-    unit = f" ({result['unit']})" if result["unit"] not in ("outcome",) else ""
-    print(f"{result['summary']}")
-    print(f"values for {game.player_name(game.to_move(state), state)}{unit}, best first:")
-    for row in result["moves"]:
-        mark = "exact" if row["exact"] else f"estimate, depth {row.get('depth', '?')}"
-        print(f"  {row['move']:>6}  {float(row['value']):+8.2f}  {mark}")
-    if result["turns"]:
-        print("best line: " + ", ".join(result["turns"]))
-    return 0
-
-
-def _study_review(record, seconds: float) -> int:
-    """``mancala analyse GAME.json`` on a game other than Kalah: each move against the best
-    move of its position, and the biggest mistakes."""
-    from mancala.analysis import budget, review  # noqa: PLC0415
-
-    game = record.game
-    if not record.moves:
-        raise BadInput("the saved game has no moves to review; use --last to analyse its position")
-    print(f"reviewing {len(record.moves)} moves, about {seconds:g} s each…", file=sys.stderr, flush=True)
-    result = review(game, list(record.moves), budget(game, seconds))
-    for row in result["moves"]:
-        who = game.player_name(row["player"])
-        loss = float(row["loss"])
-        note = "" if loss <= 0 else f"   best {row['best']} {float(row['best_value']):+.2f} (gave away {loss:g})"
-        print(f"{row['ply']:>4}. {who} {row['move']:<5} {float(row['value']):+8.2f}{note}")
-    if result["mistakes"]:
-        print(
-            "biggest mistakes: "
-            + ", ".join(f"{m['ply']}. {m['move']} (-{float(m['loss']):g})" for m in result["mistakes"])
-        )
-    return 0
-
-
-def _review(record, seconds: float, review_game, review_lines) -> int:
-    """``mancala analyse GAME.json``: the whole game's review, with a progress bar."""
+def _review(record, seconds: float) -> int:
+    """The whole game's review (each move against the best move of its position, the biggest
+    mistakes), with a progress bar on a terminal."""
+    from mancala.analysis import budget, review  # noqa: PLC0415 (the engines load only when needed)
+    from mancala.analysis.text import review_lines  # noqa: PLC0415
     from mancala.engine.endgame import terminal_console  # noqa: PLC0415 (numba loads only when needed)
 
     if not record.moves:
         raise BadInput("the saved game has no moves to review; use --last to analyse its position")
-    prepare_engine(record.game)
+    game, moves = record.game, list(record.moves)
+    prepare_engine(game)
     console = terminal_console()
     if console is None:
-        review = review_game(record, seconds)
+        result = review(game, moves, budget(game, seconds))
     else:
         with progress_bar("reviewing moves", console) as bar:
-            task = bar.add_task("review", total=len(record.moves))
-            review = review_game(record, seconds, progress=lambda done, total: bar.update(task, completed=done))
-    print("\n".join(review_lines(review, seconds)))
+            task = bar.add_task("review", total=len(moves))
+            result = review(
+                game, moves, budget(game, seconds), progress=lambda done, total: bar.update(task, completed=done)
+            )
+    print("\n".join(review_lines(game, list(record.players), result, seconds)))
     return 0
