@@ -197,7 +197,7 @@ def test_best_eval_on_another_game_is_refused():
     from mancala.games import make_game
 
     game = make_game("tictactoe")
-    with pytest.raises(BadInput, match="not Kalah"):
+    with pytest.raises(BadInput, match="takes none"):
         BestPlayer(depth=2, evaluation="store:1").choose(game, game.initial_state())
 
 

@@ -361,9 +361,9 @@ def test_best_moves_convert_where_the_first_best_move_circles():
 
 
 def test_the_answer_names_the_converting_move_first(cache):
-    """``mancala solve``, the page and the hint read :data:`EXACT_TABLES`: its best move (the
+    """``mancala solve``, the page and the hint read the engine record's exact answer: its best move (the
     first of its values) is its perfect line's first move, the one that converts."""
-    from mancala.players.builtin import EXACT_TABLES
+    from mancala.engine.oware.record import exact_answer
 
     game = Oware(replace(PRESETS["awari"], stop_at_majority=False))
     E.build(game.rules, 8)
@@ -371,7 +371,7 @@ def test_the_answer_names_the_converting_move_first(cache):
     try:
         reordered = 0
         for state in _sparse_positions(game, 150, seed=2, most=8):
-            answer = EXACT_TABLES["oware"][0](game, state)
+            answer = exact_answer(game, state)
             assert answer is not None and answer.moves[0][0] == answer.line[0]
             assert answer.moves[0][1] == max(v for _, v in answer.moves)
             reordered += answer.moves[0][0] != exact.move_values(game, state)[0][0]

@@ -13,13 +13,14 @@ import pytest
 
 from mancala.engine.oware import kernels as K
 from mancala.engine.oware import search as S
+from mancala.engine.oware.record import OWARE
+from mancala.engine.support import engine_support
 from mancala.errors import BadInput
 from mancala.evaluation import EVALUATIONS, GAME_EVALUATIONS
 from mancala.evaluation.oware import DEFAULT, OwareWeights, final_value, make_evaluation
 from mancala.games import make_game
 from mancala.games.oware import PRESETS, EndSeeds, GrandSlam, Oware, OwareRules, OwareState, Repetition
 from mancala.players import make_player
-from mancala.players.builtin import ENGINES, TIMED_ENGINES
 from mancala.search import alphabeta
 
 ENGINE_PRESETS = ["abapa", "openspiel", "awari", "wari"]
@@ -230,7 +231,7 @@ def test_unsupported_rules_decline_and_best_falls_back():
 
 
 def test_best_hint_and_timed_alphabeta_use_the_engine():
-    assert "oware" in ENGINES and "oware" in TIMED_ENGINES
+    assert engine_support("oware") is OWARE and OWARE.timed is not None
     game = make_game("oware")
     state = _search_positions(game, 1, 4)[0]
     for spec in ("best:time=0.2", "best:depth=4", "alphabeta:time=0.2", "expert"):
