@@ -24,6 +24,7 @@ from mancala.cli.main import main
 from mancala.engine.oware import endgame as E
 from mancala.engine.oware import exact
 from mancala.engine.oware.index import next_board, rank, tier_offsets, tier_size, unrank
+from mancala.engine.oware.rules import rules_array
 from mancala.games.oware import PRESETS, EndSeeds, GrandSlam, Oware, OwareRules, position_key
 
 VERIFY_SEEDS = int(os.environ.get("MANCALA_OWARE_VERIFY_SEEDS", "5"))
@@ -166,7 +167,7 @@ def test_small_variants_match_the_brute_force_solver(rules):
 def test_unmoves_are_the_moves_backwards(rules):
     """Every non-capturing move of a tier, found forwards, is found once backwards."""
     n, p = rules.houses, 2 * rules.houses
-    arr = E.rules_array(rules)
+    arr = rules_array(rules)
     seeds = 4 if n == 6 else 6
     b, child, scratch, parent, d = (np.zeros(p, dtype=np.int64) for _ in range(5))
     moves, out = np.zeros(n, dtype=np.int64), np.zeros(200, dtype=np.int64)
@@ -191,7 +192,7 @@ def test_every_entry_is_the_best_move_of_its_position(preset):
     """Range, the positions without a move, and v = max over moves (captured - v(child))."""
     rules = PRESETS[preset]
     table = E.build(rules, 6)
-    n, arr = 6, E.rules_array(rules)
+    n, arr = 6, rules_array(rules)
     b, child, scratch = (np.zeros(12, dtype=np.int64) for _ in range(3))
     moves = np.zeros(6, dtype=np.int64)
     for s in range(7):

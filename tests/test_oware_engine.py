@@ -14,6 +14,7 @@ import pytest
 from mancala.engine.oware import kernels as K
 from mancala.engine.oware import search as S
 from mancala.engine.oware.record import OWARE
+from mancala.engine.oware.rules import rules_array, supports
 from mancala.engine.support import engine_support
 from mancala.errors import BadInput
 from mancala.evaluation import EVALUATIONS, GAME_EVALUATIONS
@@ -218,8 +219,8 @@ def test_iterative_deepening_budgets_and_line():
 
 
 def test_unsupported_rules_decline_and_best_falls_back():
-    assert all(S.supports(PRESETS[p]) for p in ENGINE_PRESETS)
-    assert not S.supports(OwareRules(skip_twelve=True)) and not S.supports(OwareRules(max_plies=100))
+    assert all(supports(PRESETS[p]) for p in ENGINE_PRESETS)
+    assert not supports(OwareRules(skip_twelve=True)) and not supports(OwareRules(max_plies=100))
     with pytest.raises(BadInput):
         S.OwareSearcher(Oware(OwareRules(skip_twelve=True)))
     game = make_game("oware(skip_twelve=true)")
@@ -525,7 +526,7 @@ def test_the_threat_term_counts_the_best_capture(rules):
 
     game = Oware(rules)
     rng = random.Random(5)
-    arr = S.rules_array(rules)
+    arr = rules_array(rules)
     checked = 0
     for _ in range(30):
         state = game.initial_state()

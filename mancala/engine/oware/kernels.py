@@ -16,7 +16,7 @@ A position is a 1-D ``int64`` array of ``S_SIZE`` cells (absolute, like the refe
     S_CAPTURED   seeds the move that led here captured (a capture clears the repetition
                  history)
 
-Rules are a small ``int64`` array (``R_*`` slots, built by :func:`mancala.engine.oware.search.rules_array`).
+Rules are a small ``int64`` array (``R_*`` slots, built by :func:`mancala.engine.oware.rules.rules_array`).
 A move is the board index of the house sown, as :class:`~mancala.games.oware.OwareMove`'s.
 
 Repetition needs the positions since the last capture, which a position array does not
@@ -318,7 +318,13 @@ def margin(s, rules):
 def terminal_value(s, rules):
     """A finished game's value for the player to move: its true final margin, plus ``WIN``
     for a win (minus for a loss), so that every win ranks above every estimate."""
-    m = margin(s, rules)
+    return margin_value(margin(s, rules))
+
+
+@njit(cache=True)
+def margin_value(m):
+    """A final margin ``m`` on the search's scale: plus ``WIN`` for a win, minus for a loss
+    (:func:`mancala.evaluation.oware.final_value`)."""
     if m > 0:
         return WIN + m
     if m < 0:
