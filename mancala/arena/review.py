@@ -105,7 +105,7 @@ def review_game(
     endgame's proofs help the earlier positions.  ``progress(done, total)`` is called
     after each position (from the engine's worker thread).  Ctrl-C stops it at once."""
     from mancala.engine import analyse, prepare  # noqa: PLC0415 (numba loads only when needed)
-    from mancala.engine.engine import run_job  # noqa: PLC0415 (numba loads only when needed)
+    from mancala.engine.jobs import run_job  # noqa: PLC0415 (numba loads only when needed)
 
     if record.game.name != "kalah":  # the engine's analysis is Kalah's
         raise BadInput(f"the engine reviews Kalah games only, not {record.game!r}")

@@ -23,17 +23,18 @@ from mancala.engine.bao import record as _bao_record  # noqa: F401 (registers Ba
 from mancala.engine.oware import record as _oware_record  # noqa: F401 (registers Oware's engine)
 
 if TYPE_CHECKING:
-    from mancala.engine.engine import best_move, is_prepared, memory_in_use, memory_limit, prepare, set_memory_limit
+    from mancala.engine.engine import best_move, is_prepared, prepare
     from mancala.engine.solver import Analysis, MoveValue, SolveResult, analyse, solve
+    from mancala.engine.tables import memory_in_use, memory_limit, set_memory_limit
 
 #: the public names, by the module that defines them (loaded on first use: numba)
 _PUBLIC = {
     "best_move": "mancala.engine.engine",
     "prepare": "mancala.engine.engine",
     "is_prepared": "mancala.engine.engine",
-    "set_memory_limit": "mancala.engine.engine",
-    "memory_limit": "mancala.engine.engine",
-    "memory_in_use": "mancala.engine.engine",
+    "set_memory_limit": "mancala.engine.tables",
+    "memory_limit": "mancala.engine.tables",
+    "memory_in_use": "mancala.engine.tables",
     "solve": "mancala.engine.solver",
     "analyse": "mancala.engine.solver",
     "SolveResult": "mancala.engine.solver",
