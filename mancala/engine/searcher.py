@@ -36,6 +36,9 @@ _NO_DB = (np.zeros(2, dtype=np.uint8), np.zeros((2, 2), dtype=np.int64))
 class Searcher:
     """One root position wired to the kernels: run MTD(f) iterations and read the table.
 
+    ``game`` is a Kalah game: the engine's entry points check it at their door
+    (:func:`mancala.engine.engine.prepare`, which they call first).
+
     Every use of the table goes through :meth:`lease` (the context's lock held; a context
     the memory pool evicted in between is replaced by a fresh one, its entries lost)."""
 
@@ -57,8 +60,6 @@ class Searcher:
         evaluation: str | None = None,
         ttmin: int | None = None,
     ) -> None:
-        if not isinstance(game, Kalah):
-            raise BadInput(f"the engine plays Kalah only, not {game!r}")
         if state.finished:
             raise BadInput("the game is over: there is nothing to search")
         self.game = game
