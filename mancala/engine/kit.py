@@ -138,6 +138,21 @@ def store(tkey, tval, tdat, idx, h, depth, alpha, beta, best, move, heuristic):
 
 
 @njit(cache=True)
+def improve(v, move, best, best_move, a, ply, ctl):
+    """A fail-soft node's bookkeeping after searching ``move`` (value ``v``): (best value,
+    best move, raised lower bound ``a``); a new best at the root is left in
+    ``ctl[C_ROOTMOVE]`` (what a stopped search still plays)."""
+    if v > best:
+        best = v
+        best_move = move
+        if ply == 0:
+            ctl[C_ROOTMOVE] = move
+    if best > a:
+        a = best
+    return best, best_move, a
+
+
+@njit(cache=True)
 def order_by_score(scores, count):
     """The indices ``0..count-1`` by ``scores``, highest first; an insertion sort, stable:
     equal scores keep the generator's order (the reference's)."""

@@ -219,13 +219,7 @@ def negamax(s, ply, depth, alpha, beta, rules, w, z, tkey, tval, tdat, ch, cd, s
         )
         if ctl[kit.C_ABORT] != 0:
             return 0.0
-        if v > best:
-            best = v
-            best_move = codes[k]
-            if ply == 0:
-                ctl[C_ROOTMOVE] = best_move
-        if best > a:
-            a = best
+        best, best_move, a = kit.improve(v, codes[k], best, best_move, a, ply, ctl)
         if a >= beta:
             break
     if use_tt:

@@ -75,7 +75,7 @@ from numba import njit, prange
 from mancala import jsonread
 from mancala.atomic import StagedFile, write_problem
 from mancala.engine import pages
-from mancala.engine.endgame import build_threads, cache_dir
+from mancala.engine.endgame import build_threads, cache_dir, file_header
 from mancala.engine.oware.index import fits, next_board, rank, tier_offsets, tier_size, unrank
 from mancala.engine.oware.kernels import (
     GS_ILLEGAL,
@@ -92,6 +92,7 @@ from mancala.engine.oware.kernels import (
     R_MUST_FEED,
     R_SKIP_ORIGIN,
     SEEDS_OWN_ROW,
+    seeds_in,
 )
 from mancala.engine.oware.rules import rules_array
 from mancala.errors import BadInput
@@ -197,19 +198,11 @@ def _chain(out, n, landing, rules):
 
 
 @njit(cache=True)
-def _row_sum(b, lo, n):
-    t = 0
-    for i in range(lo, lo + n):
-        t += b[i]
-    return t
-
-
-@njit(cache=True)
 def _slams(b, o, n, rules, scratch):
     """Whether sowing ``o`` would capture every seed of North's row (a grand slam)."""
     landing = _sow(b, o, n, rules[R_SKIP_ORIGIN], scratch)
     count, seeds = _chain(scratch, n, landing, rules)
-    return count > 0 and seeds == _row_sum(scratch, n, n)
+    return count > 0 and seeds == seeds_in(scratch, n, n)
 
 
 @njit(cache=True)
@@ -221,7 +214,7 @@ def legal_moves(b, n, rules, moves, scratch):
         if b[o] > 0:
             moves[m] = o
             m += 1
-    if rules[R_MUST_FEED] and _row_sum(b, n, n) == 0:
+    if rules[R_MUST_FEED] and seeds_in(b, n, n) == 0:
         k = 0
         for j in range(m):
             if moves[j] + b[moves[j]] > n - 1:
@@ -272,7 +265,7 @@ def sow_and_capture(b, o, n, rules, scratch):
     count, seeds = _chain(scratch, n, landing, rules)
     hi = landing
     lo = landing - count + 1
-    slam = count > 0 and seeds == _row_sum(scratch, n, n)
+    slam = count > 0 and seeds == seeds_in(scratch, n, n)
     code = rules[R_GRAND_SLAM]
     if slam:
         if code == GS_NO_CAPTURE:
@@ -286,7 +279,7 @@ def sow_and_capture(b, o, n, rules, scratch):
         captured += scratch[i]
         scratch[i] = 0
     if slam and code == GS_OPPONENT_TAKES_REST:
-        rest = _row_sum(scratch, 0, p)
+        rest = seeds_in(scratch, 0, p)
         return captured, 1, captured - rest
     return captured, 0, 0
 
@@ -296,7 +289,7 @@ def end_margin(b, n, rules):
     """The mover's margin when the mover cannot move (``cannot_move``: each side takes its
     own row, or the seeds are split or unscored: margin 0)."""
     if rules[R_CANNOT_MOVE] == SEEDS_OWN_ROW:
-        return _row_sum(b, 0, n) - _row_sum(b, n, n)
+        return seeds_in(b, 0, n) - seeds_in(b, n, n)
     return 0
 
 
@@ -428,7 +421,7 @@ def unmoves(d, s, rules, out, parent, scratch, child, moves):
                         internal = captured == 0 and over == 0
             else:
                 # no capture, so no grand slam either: legal unless it fails to feed
-                internal = not feed or o + k > n - 1 or _row_sum(parent, n, n) > 0
+                internal = not feed or o + k > n - 1 or seeds_in(parent, n, n) > 0
             if internal:
                 if found < out.shape[0]:  # else counted only: the caller makes room
                     out[found] = rank(parent, s)
@@ -711,22 +704,12 @@ def tier_path(rules: OwareRules, tier: int) -> Path:
     return cache_dir() / f"oware-v{FORMAT}-h{rules.houses}-{digest}-tier{tier}.db"
 
 
-def _header(rules: OwareRules, tier: int, payload: np.ndarray) -> bytes:
-    meta = {
-        "rules": table_key(rules),
-        "tier": tier,
-        "entries": int(payload.size),
-        "sha256": hashlib.sha256(payload.data).hexdigest(),
-    }
-    return json.dumps(meta, sort_keys=True).encode() + b"\n"
-
-
 def save_tier(rules: OwareRules, tier: int, payload: np.ndarray) -> Path:
     """Write one finished tier atomically (its header, then its entries)."""
     path = tier_path(rules, tier)
     path.parent.mkdir(parents=True, exist_ok=True)
     with StagedFile(path, binary=True) as staged:
-        staged.stream.write(MAGIC + _header(rules, tier, payload))
+        staged.stream.write(MAGIC + file_header({"rules": table_key(rules), "tier": tier}, payload))
         staged.stream.write(payload.data)
         staged.commit()
     return path

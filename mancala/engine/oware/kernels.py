@@ -143,7 +143,8 @@ def capture_chain(out, rules, seat, landing):
 
 
 @njit(cache=True)
-def _chain_seeds(out, first, count):
+def seeds_in(out, first, count):
+    """The seeds in cells ``first .. first + count - 1`` of ``out``."""
     total = 0
     for i in range(first, first + count):
         total += out[i]
@@ -164,7 +165,7 @@ def slams(s, rules, house, scratch):
     seat = s[S_SEAT]
     landing = sow(s, rules, house, scratch)
     first, count = capture_chain(scratch, rules, seat, landing)
-    return count > 0 and _row_seeds(scratch, rules[R_HOUSES], 1 - seat) == _chain_seeds(scratch, first, count)
+    return count > 0 and _row_seeds(scratch, rules[R_HOUSES], 1 - seat) == seeds_in(scratch, first, count)
 
 
 @njit(cache=True)
@@ -257,7 +258,7 @@ def play(s, rules, house, out):
     landing = sow(s, rules, house, out)
     first, count = capture_chain(out, rules, seat, landing)
     end = END_NONE
-    if count > 0 and _row_seeds(out, n, 1 - seat) == _chain_seeds(out, first, count):
+    if count > 0 and _row_seeds(out, n, 1 - seat) == seeds_in(out, first, count):
         gs = rules[R_GRAND_SLAM]
         if gs == GS_NO_CAPTURE:
             count = 0

@@ -367,13 +367,7 @@ def negamax(
                 )  # fmt: skip
         if ctl[C_ABORT] != 0:
             return 0.0
-        if v > best:
-            best = v
-            best_move = moves[k]
-            if ply == 0:
-                ctl[C_ROOTMOVE] = best_move
-        if best > a:
-            a = best
+        best, best_move, a = kit.improve(v, moves[k], best, best_move, a, ply, ctl)
         if a >= beta:
             if c[K.S_CAPTURED] == 0 and kill[ply, 0] != moves[k]:
                 kill[ply, 1] = kill[ply, 0]
