@@ -236,14 +236,12 @@ def main(argv: list[str] | None = None) -> int:
     game = make_game("oware")
     assert isinstance(game, Oware)
     ours_spec = args.ours or f"best:time={args.seconds:g}"
-    from mancala.engine.oware.record import OWARE  # noqa: PLC0415
+    from mancala.engine.oware.record import exact_answer, table_seeds  # noqa: PLC0415
 
-    if (
-        OWARE.table_seeds is not None and OWARE.exact is not None
-    ):  # load our endgame database before the clock runs, as Aalina loads its
-        seeds = OWARE.table_seeds(game)
-        print(f"our endgame database: {seeds} seeds" if seeds >= 0 else "our endgame database: none", flush=True)
-        OWARE.exact(game, game.parse_position("0-0-0-0-0-0-1-3-3-0-0-3-24-14-N"))
+    # load our endgame database before the clock runs, as Aalina loads its
+    seeds = table_seeds(game)
+    print(f"our endgame database: {seeds} seeds" if seeds >= 0 else "our endgame database: none", flush=True)
+    exact_answer(game, game.parse_position("0-0-0-0-0-0-1-3-3-0-0-3-24-14-N"))
     openings = make_openings(game, max(args.openings, args.mcts_openings, 1), args.plies, 2.0, args.seed)
     if not args.skip_aalina:
         if not args.aalina:
