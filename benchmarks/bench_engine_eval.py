@@ -21,7 +21,7 @@ import time
 
 from bench_engine import positions  # the same positions (benchmarks/ is on the path when run)
 
-from mancala.engine import engine
+from mancala.engine import engine, tables
 from mancala.games import make_game
 
 
@@ -33,7 +33,7 @@ def timed(game, state, depth: int, evaluation: str | None, repeat: int = 1) -> t
     kwargs = {} if evaluation is None else {"evaluation": evaluation}
     best = float("inf")
     for _ in range(repeat):
-        engine.context(game, sum(state.board)).clear()
+        tables.context(game, sum(state.board)).clear()
         t = time.process_time()
         r = engine.best_move(game, state, 1e9, max_depth=depth, **kwargs)
         best = min(best, time.process_time() - t)

@@ -236,12 +236,12 @@ def main(argv: list[str] | None = None) -> int:
     game = make_game("oware")
     assert isinstance(game, Oware)
     ours_spec = args.ours or f"best:time={args.seconds:g}"
-    from mancala.players.builtin import EXACT_TABLES  # noqa: PLC0415
+    from mancala.engine.oware.record import exact_answer, table_seeds  # noqa: PLC0415
 
-    if game.name in EXACT_TABLES:  # load our endgame database before the clock runs, as Aalina loads its
-        seeds = EXACT_TABLES[game.name][1](game)
-        print(f"our endgame database: {seeds} seeds" if seeds >= 0 else "our endgame database: none", flush=True)
-        EXACT_TABLES[game.name][0](game, game.parse_position("0-0-0-0-0-0-1-3-3-0-0-3-24-14-N"))
+    # load our endgame database before the clock runs, as Aalina loads its
+    seeds = table_seeds(game)
+    print(f"our endgame database: {seeds} seeds" if seeds >= 0 else "our endgame database: none", flush=True)
+    exact_answer(game, game.parse_position("0-0-0-0-0-0-1-3-3-0-0-3-24-14-N"))
     openings = make_openings(game, max(args.openings, args.mcts_openings, 1), args.plies, 2.0, args.seed)
     if not args.skip_aalina:
         if not args.aalina:

@@ -16,6 +16,7 @@ from mancala.engine import bridge
 from mancala.engine import engine as E
 from mancala.engine import leaf_eval as L
 from mancala.engine import search as S
+from mancala.engine.searcher import Searcher
 from mancala.errors import BadInput
 from mancala.evaluation.terms import ENGINE_RESOLUTION, KALAH_TERMS, engine_weights
 from mancala.games.kalah import PRESETS, GameEnd, Kalah, KalahRules, Remaining
@@ -197,7 +198,7 @@ def test_best_eval_on_another_game_is_refused():
     from mancala.games import make_game
 
     game = make_game("tictactoe")
-    with pytest.raises(BadInput, match="not Kalah"):
+    with pytest.raises(BadInput, match="takes none"):
         BestPlayer(depth=2, evaluation="store:1").choose(game, game.initial_state())
 
 
@@ -206,7 +207,7 @@ def test_best_eval_on_another_game_is_refused():
 
 def fresh_search(game: Kalah, state, depth: int, evaluation: str | None, use_db: bool = False):
     """(value, move code, exact) of one MTD(f) pass to ``depth`` from an empty table."""
-    searcher = E.Searcher(game, state, use_db=use_db, evaluation=evaluation)
+    searcher = Searcher(game, state, use_db=use_db, evaluation=evaluation)
     searcher.ctx.clear()
     g, move, complete, is_exact = searcher.run(depth, 0)
     assert complete
@@ -275,9 +276,9 @@ def test_the_table_does_not_carry_estimates_from_one_evaluation_to_another():
     specs = ("store:1,seeds:2,hoard:3", "store:1,seeds:-2,mobility:-3", None)
     for state in positions(game, rng, 4):
         alone = {spec: fresh_search(game, state, 5, spec, use_db=True)[:2] for spec in specs}
-        E.Searcher(game, state).ctx.clear()
+        Searcher(game, state).ctx.clear()
         for spec in specs + specs:
-            searcher = E.Searcher(game, state, evaluation=spec)
+            searcher = Searcher(game, state, evaluation=spec)
             g, move, complete, _ = searcher.run(5, 0)
             assert (searcher.acc + g, move) == alone[spec], spec
 

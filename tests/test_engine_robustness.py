@@ -21,6 +21,7 @@ from mancala import analysis as study
 from mancala.cli.main import main
 from mancala.engine import analyse, best_move, is_prepared, memory_in_use, prepare, set_memory_limit, solve
 from mancala.engine import engine as E
+from mancala.engine.searcher import FULL_DEPTH, Searcher
 from mancala.errors import BadInput
 from mancala.games import make_game
 from mancala.games.kalah import Kalah, KalahRules, KalahState
@@ -165,11 +166,11 @@ def test_a_searcher_whose_table_was_taken_attaches_a_new_one():
     set_memory_limit(1)
     a = make_game("kalah(preset=standard,pits=3,seeds=2)")
     b = make_game("kalah(preset=egyptian,pits=3,seeds=2)")
-    searcher = E.Searcher(a, a.initial_state())
+    searcher = Searcher(a, a.initial_state())
     first = searcher.ctx
-    E.Searcher(b, b.initial_state())  # takes the memory: the idle table of ``a`` goes
+    Searcher(b, b.initial_state())  # takes the memory: the idle table of ``a`` goes
     assert first.evicted
-    g, _, complete, exact = searcher.run(E.FULL_DEPTH, 0)
+    g, _, complete, exact = searcher.run(FULL_DEPTH, 0)
     assert complete and exact and searcher.acc + g == solve(a, a.initial_state(), progress=False).value
     assert not searcher.ctx.evicted
 

@@ -17,7 +17,7 @@ def test_each_level_is_a_depth_or_node_budget(name):
     player = make_player(name)
     assert isinstance(player, LevelPlayer) and player.spec == name
     kalah = player.player_for(make_game("kalah"))
-    assert kalah.spec == make_player(LEVELS[name].kalah).spec
+    assert kalah.spec == make_player(LEVELS[name].spec_for("kalah")).spec
     if isinstance(kalah, BestPlayer):  # the engine: no clock in the budget
         assert kalah.depth or kalah.nodes
         assert kalah.seconds >= 1e6

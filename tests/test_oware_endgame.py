@@ -24,6 +24,7 @@ from mancala.cli.main import main
 from mancala.engine.oware import endgame as E
 from mancala.engine.oware import exact
 from mancala.engine.oware.index import next_board, rank, tier_offsets, tier_size, unrank
+from mancala.engine.oware.rules import rules_array
 from mancala.games.oware import PRESETS, EndSeeds, GrandSlam, Oware, OwareRules, position_key
 
 VERIFY_SEEDS = int(os.environ.get("MANCALA_OWARE_VERIFY_SEEDS", "5"))
@@ -166,7 +167,7 @@ def test_small_variants_match_the_brute_force_solver(rules):
 def test_unmoves_are_the_moves_backwards(rules):
     """Every non-capturing move of a tier, found forwards, is found once backwards."""
     n, p = rules.houses, 2 * rules.houses
-    arr = E.rules_array(rules)
+    arr = rules_array(rules)
     seeds = 4 if n == 6 else 6
     b, child, scratch, parent, d = (np.zeros(p, dtype=np.int64) for _ in range(5))
     moves, out = np.zeros(n, dtype=np.int64), np.zeros(200, dtype=np.int64)
@@ -191,7 +192,7 @@ def test_every_entry_is_the_best_move_of_its_position(preset):
     """Range, the positions without a move, and v = max over moves (captured - v(child))."""
     rules = PRESETS[preset]
     table = E.build(rules, 6)
-    n, arr = 6, E.rules_array(rules)
+    n, arr = 6, rules_array(rules)
     b, child, scratch = (np.zeros(12, dtype=np.int64) for _ in range(3))
     moves = np.zeros(6, dtype=np.int64)
     for s in range(7):
@@ -361,9 +362,9 @@ def test_best_moves_convert_where_the_first_best_move_circles():
 
 
 def test_the_answer_names_the_converting_move_first(cache):
-    """``mancala solve``, the page and the hint read :data:`EXACT_TABLES`: its best move (the
+    """``mancala solve``, the page and the hint read the engine record's exact answer: its best move (the
     first of its values) is its perfect line's first move, the one that converts."""
-    from mancala.players.builtin import EXACT_TABLES
+    from mancala.engine.oware.record import exact_answer
 
     game = Oware(replace(PRESETS["awari"], stop_at_majority=False))
     E.build(game.rules, 8)
@@ -371,7 +372,7 @@ def test_the_answer_names_the_converting_move_first(cache):
     try:
         reordered = 0
         for state in _sparse_positions(game, 150, seed=2, most=8):
-            answer = EXACT_TABLES["oware"][0](game, state)
+            answer = exact_answer(game, state)
             assert answer is not None and answer.moves[0][0] == answer.line[0]
             assert answer.moves[0][1] == max(v for _, v in answer.moves)
             reordered += answer.moves[0][0] != exact.move_values(game, state)[0][0]

@@ -13,13 +13,15 @@ import pytest
 
 from mancala.engine.oware import kernels as K
 from mancala.engine.oware import search as S
+from mancala.engine.oware.record import OWARE
+from mancala.engine.oware.rules import rules_array, supports
+from mancala.engine.support import engine_support
 from mancala.errors import BadInput
 from mancala.evaluation import EVALUATIONS, default_evaluation_name
 from mancala.evaluation.oware import DEFAULT, OwareWeights, final_value, make_evaluation
 from mancala.games import make_game
 from mancala.games.oware import PRESETS, EndSeeds, GrandSlam, Oware, OwareRules, OwareState, Repetition
 from mancala.players import make_player
-from mancala.players.builtin import ENGINES, TIMED_ENGINES
 from mancala.search import alphabeta
 
 ENGINE_PRESETS = ["abapa", "openspiel", "awari", "wari"]
@@ -217,8 +219,8 @@ def test_iterative_deepening_budgets_and_line():
 
 
 def test_unsupported_rules_decline_and_best_falls_back():
-    assert all(S.supports(PRESETS[p]) for p in ENGINE_PRESETS)
-    assert not S.supports(OwareRules(skip_twelve=True)) and not S.supports(OwareRules(max_plies=100))
+    assert all(supports(PRESETS[p]) for p in ENGINE_PRESETS)
+    assert not supports(OwareRules(skip_twelve=True)) and not supports(OwareRules(max_plies=100))
     with pytest.raises(BadInput):
         S.OwareSearcher(Oware(OwareRules(skip_twelve=True)))
     game = make_game("oware(skip_twelve=true)")
@@ -230,7 +232,7 @@ def test_unsupported_rules_decline_and_best_falls_back():
 
 
 def test_best_hint_and_timed_alphabeta_use_the_engine():
-    assert "oware" in ENGINES and "oware" in TIMED_ENGINES
+    assert engine_support("oware") is OWARE and OWARE.timed is not None
     game = make_game("oware")
     state = _search_positions(game, 1, 4)[0]
     for spec in ("best:time=0.2", "best:depth=4", "alphabeta:time=0.2", "expert"):
@@ -524,7 +526,7 @@ def test_the_threat_term_counts_the_best_capture(rules):
 
     game = Oware(rules)
     rng = random.Random(5)
-    arr = S.rules_array(rules)
+    arr = rules_array(rules)
     checked = 0
     for _ in range(30):
         state = game.initial_state()

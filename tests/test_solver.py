@@ -12,6 +12,7 @@ from helpers import random_position
 from mancala.engine import analyse, best_move, bridge, endgame, solve
 from mancala.engine import engine as E
 from mancala.engine.kernels import EXTRA, OVER, PASS, composition_table, gen_moves, is_over, make_move, rank, sweep
+from mancala.engine.searcher import FULL_DEPTH, Searcher
 from mancala.evaluation import score_difference
 from mancala.games import make_game
 from mancala.games.kalah import Capture, GameEnd, Kalah, KalahRules, Remaining
@@ -358,12 +359,12 @@ def test_parallel_full_depth_search_matches_the_single_threaded_one(preset, thre
         if state.finished:
             continue
         E.reset()
-        ref = E.Searcher(game, state)
-        want, _, complete, exact = ref.run(E.FULL_DEPTH, 0)
+        ref = Searcher(game, state)
+        want, _, complete, exact = ref.run(FULL_DEPTH, 0)
         assert complete and exact
         for guess in (want - 3, want, want + 5):
             E.reset()
-            par = E.Searcher(game, state)
+            par = Searcher(game, state)
             assert len(par.root_tasks()) >= 1
             g, code, complete, exact = par.run_parallel(guess, threads)
             assert (g, complete, exact) == (want, True, True)

@@ -9,7 +9,6 @@ from typing import Any
 
 from mancala.games import make_game
 from mancala.games.base import Game
-from mancala.games.kalah import Kalah
 from mancala.players import Memory, Player, player_memory, rebuild_player, restore_memory
 
 
@@ -53,15 +52,14 @@ def warm_up_estimate() -> float:
 
 
 def warm_engine() -> bool:
-    """Make the engines ready, the default game's first: standard Kalah's kernels, table and
-    endgame database, then Bao's kernels, then Oware's."""
-    from mancala.engine import prepare  # noqa: PLC0415 (numba: loaded in workers only)
-    from mancala.engine.bao.search import warm_up as warm_bao  # noqa: PLC0415 (numba loads only when needed)
-    from mancala.engine.oware.search import warm_up as warm_oware  # noqa: PLC0415 (numba loads only when needed)
+    """Make the engines ready, the default game's first: each engine's warm-up, in the order
+    the engines registered (standard Kalah's kernels, table and endgame database, then Bao's
+    kernels, then Oware's)."""
+    from mancala.engine.support import engine_records  # noqa: PLC0415
 
-    prepare(Kalah())
-    warm_bao()
-    warm_oware()
+    for record in engine_records():
+        if record.warm_up is not None:
+            record.warm_up()
     return True
 
 

@@ -214,32 +214,23 @@ def _bao_values(game: Bao, state, nodes: int) -> tuple[list[dict], list[str]]:
     return rows, (lines[rows[0]["move"]][:16] if rows else [])
 
 
-def _in_seeds(value: float) -> float:
-    """An Oware engine value in seeds: a proven end (worth ``WIN`` beyond its margin) as its
-    margin, an estimate as it is (the store margin plus its terms)."""
-    from mancala.evaluation.oware import WIN  # noqa: PLC0415
-
-    if value >= WIN / 2:
-        return value - WIN
-    if value <= -WIN / 2:
-        return value + WIN
-    return value
-
-
 def _oware_values(game: Game, state, nodes: int) -> tuple[list[dict], list[str]]:
     """Oware's table, in seeds: from the endgame database in the cache when it holds the
     position (every move's final margin with perfect play; exact or the table's estimate, as
     the rules make it), else every move searched by the Oware engine (sharing one
     transposition table), else (rules the engine declines) alpha-beta in Python."""
-    from mancala.players.builtin import EXACT_TABLES, has_engine  # noqa: PLC0415
+    from mancala.engine.support import engine_support  # noqa: PLC0415
+    from mancala.players.builtin import has_engine  # noqa: PLC0415
 
-    answer = EXACT_TABLES["oware"][0](game, state)
+    record = engine_support(game.name)
+    scale = record.value_scale if record is not None else float  # the engine's values in seeds
+    answer = record.exact(game, state) if record is not None and record.exact is not None else None
     if answer is not None:
         rows = [{"move": str(m), "value": jsonable(float(v)), "exact": answer.exact} for m, v in answer.moves]
         return rows, [str(m) for m in answer.line][:16]
     if not has_engine(game):
         searched, best_line = _searched_values(game, state, nodes)
-        return [dict(r, value=jsonable(_in_seeds(float(r["value"])))) for r in searched], best_line
+        return [dict(r, value=jsonable(scale(float(r["value"])))) for r in searched], best_line
     from mancala.engine.oware.search import OwareSearcher, search  # noqa: PLC0415 (numba loads only when needed)
 
     mover = game.to_move(state)
@@ -256,7 +247,7 @@ def _oware_values(game: Game, state, nodes: int) -> tuple[list[dict], list[str]]
             result = search(cast(Any, game), child, None, max_nodes=share, searcher=searcher)
             used += result.nodes
             sign = 1 if game.to_move(child) == mover else -1
-            value, line, exact, depth = _in_seeds(sign * result.value), result.line, result.exact, result.depth
+            value, line, exact, depth = scale(sign * result.value), result.line, result.exact, result.depth
         rows.append(_row(move, value, exact, depth + 1))
         lines[str(move)] = [str(move)] + [str(m) for m in line]
     rows.sort(key=lambda r: -float(r["value"]))

@@ -129,38 +129,39 @@ def _solve_on_ray(args: argparse.Namespace, game, state) -> int:
 
 def _solve_from_table(args: argparse.Namespace) -> int:
     """``mancala solve`` on a game answered from an endgame database (Oware)."""
+    from mancala.engine.support import engine_records, engine_support  # noqa: PLC0415
     from mancala.games import game_spec  # noqa: PLC0415
-    from mancala.players.builtin import EXACT_TABLES, TABLE_BUILDS, TABLE_PROOFS  # noqa: PLC0415
 
     if args.seconds is not None and not 0 < args.seconds <= 86400:
         raise BadInput(f"--seconds must be more than 0 and at most 86400 (a day), got {args.seconds:g}")
     game, state = build_game(args)
-    if game.name not in EXACT_TABLES:
+    record = engine_support(game.name)
+    if record is None or record.exact is None or record.table_seeds is None:
+        tables = ", ".join(r.game for r in engine_records() if r.exact)
         raise BadInput(
-            f"mancala solve solves Kalah (its solver) and {', '.join(EXACT_TABLES)} (endgame databases); "
-            f"{game.name} has neither"
+            f"mancala solve solves Kalah (its solver) and {tables} (endgame databases); {game.name} has neither"
         )
     if game.is_terminal(state):
         raise BadInput("that position is already finished: there is nothing to solve")
-    answer_of, seeds_of = EXACT_TABLES[game.name]
+    answer_of, seeds_of = record.exact, record.table_seeds
     answer = answer_of(game, state)
     have = seeds_of(game) if answer is None else -1  # the cache's largest table (a scan of its files)
-    if answer is None and have >= 0 and game.name in TABLE_PROOFS:
-        return _prove_above_table(args, game, state, have, TABLE_PROOFS[game.name])
+    if answer is None and have >= 0 and record.table_proof is not None:
+        return _prove_above_table(args, game, state, have, record.table_proof)
     if answer is None:
         board = sum(state.houses)
         has = f"the largest in the cache holds {have} seeds" if have >= 0 else "none is in the cache"
         rules: Any = getattr(game, "rules", None)
         bare = type(game)(dataclasses.replace(rules, start=None)) if hasattr(rules, "start") else game
         size = max(board, have + 1)
-        room = TABLE_BUILDS[game.name](game, size) if game.name in TABLE_BUILDS else size
+        room = record.table_build(game, size) if record.table_build is not None else size
         if room <= have:
             raise BadInput(
                 f"this position has {board} seeds on the board and {has}; no larger one fits the memory bound ($MANCALA_DB_MEMORY)"
             )
         above = (
             "; mancala solve then proves this position by a search down to it"
-            if room < board and game.name in TABLE_PROOFS
+            if room < board and record.table_proof is not None
             else ""
         )
         raise BadInput(

@@ -1,6 +1,9 @@
-"""A fast Kalah engine: numba kernels, MTD(f) search, an exact solver, endgame databases.
+"""Our engines: the fast Kalah engine (numba kernels, MTD(f) search, an exact solver, endgame
+databases: this package's modules), Bao's (:mod:`.bao`) and Oware's (:mod:`.oware`), each
+registering what it does for its game in the engine-support catalogue (:mod:`.support`).
 
-Public entry points (see ``docs/engine.md``):
+Importing the package loads no numba: the records are light, and the Kalah engine's public
+entry points (see ``docs/engine.md``) load on first use:
 
 * :func:`prepare` / :func:`is_prepared` — load the kernels and this rule set's tables
   before a clock starts (searches call it themselves; a UI calls it to say so);
@@ -10,8 +13,34 @@ Public entry points (see ``docs/engine.md``):
 * :func:`set_memory_limit` / :func:`memory_in_use` — the engine's memory bound.
 """
 
-from mancala.engine.engine import best_move, is_prepared, memory_in_use, memory_limit, prepare, set_memory_limit
-from mancala.engine.solver import Analysis, MoveValue, SolveResult, analyse, solve
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+from mancala.engine import record as _kalah_record  # noqa: F401 (registers Kalah's engine)
+from mancala.engine.bao import record as _bao_record  # noqa: F401 (registers Bao's engine)
+from mancala.engine.oware import record as _oware_record  # noqa: F401 (registers Oware's engine)
+
+if TYPE_CHECKING:
+    from mancala.engine.engine import best_move, is_prepared, prepare
+    from mancala.engine.solver import Analysis, MoveValue, SolveResult, analyse, solve
+    from mancala.engine.tables import memory_in_use, memory_limit, set_memory_limit
+
+#: the public names, by the module that defines them (loaded on first use: numba)
+_PUBLIC = {
+    "best_move": "mancala.engine.engine",
+    "prepare": "mancala.engine.engine",
+    "is_prepared": "mancala.engine.engine",
+    "set_memory_limit": "mancala.engine.tables",
+    "memory_limit": "mancala.engine.tables",
+    "memory_in_use": "mancala.engine.tables",
+    "solve": "mancala.engine.solver",
+    "analyse": "mancala.engine.solver",
+    "SolveResult": "mancala.engine.solver",
+    "Analysis": "mancala.engine.solver",
+    "MoveValue": "mancala.engine.solver",
+}
 
 __all__ = [
     "best_move",
@@ -26,3 +55,10 @@ __all__ = [
     "memory_limit",
     "memory_in_use",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """A public name of the Kalah engine, its module loaded on first use."""
+    if name not in _PUBLIC:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(import_module(_PUBLIC[name]), name)

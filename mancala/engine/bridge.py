@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 import numpy as np
 
 from mancala.engine import kernels as K
+from mancala.engine.kit import once_per_rule_set
 from mancala.errors import BadInput
 from mancala.games.kalah import (
     SWAP,
@@ -28,7 +27,7 @@ FLAG_FIRST = 1
 FLAG_PIE = 2
 
 
-@lru_cache(maxsize=64)
+@once_per_rule_set
 def rules_array(rules: KalahRules) -> np.ndarray:
     """The kernels' rules array for ``rules``: compiled once per rule set and carried (callers
     read it, never write it)."""
@@ -45,7 +44,7 @@ def rules_array(rules: KalahRules) -> np.ndarray:
     return r
 
 
-@lru_cache(maxsize=64)
+@once_per_rule_set
 def play_key(rules: KalahRules) -> tuple:
     """The rule options that change play from a position on (what tables depend on), computed
     once per rule set."""

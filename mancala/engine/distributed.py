@@ -272,7 +272,7 @@ def prove_task(spec: str, position: dict, k: int, packed: np.ndarray) -> tuple[i
     """A Ray task of a distributed proof: the exact value (for its mover) and nodes of the
     position ``position`` of the game ``spec``, with the ``k``-seed database ``packed`` the
     driver shipped (every worker reads the same one).  Pure data in, data out."""
-    from mancala.engine import engine, solver  # noqa: PLC0415 (a worker's imports)
+    from mancala.engine import solver, tables  # noqa: PLC0415 (a worker's imports)
     from mancala.games import make_game  # noqa: PLC0415
     from mancala.games.kalah import KalahState  # noqa: PLC0415
 
@@ -281,7 +281,7 @@ def prove_task(spec: str, position: dict, k: int, packed: np.ndarray) -> tuple[i
     state = KalahState(**{**position, "board": tuple(position["board"])})
     n = game.rules.pits
     values = np.array(packed)  # writable, as the engine's kernels are compiled for
-    engine.install_database(game, endgame.Database(k, values, endgame._offsets(n, k), composition_table(2 * n, k)))
+    tables.install_database(game, endgame.Database(k, values, endgame._offsets(n, k), composition_table(2 * n, k)))
     value, nodes = solver.prove(game, state, endgame_seeds=k)
     return value, nodes, time.perf_counter() - began
 
@@ -348,7 +348,7 @@ def solve_on_ray(
 def _proof_database(ray, game, state, endgame_seeds: int | None, say) -> tuple[int, endgame.Database, Any]:
     """(K, the database, its object in the store) for a distributed proof of ``state``."""
     from mancala.engine import bridge  # noqa: PLC0415
-    from mancala.engine.engine import database_room  # noqa: PLC0415
+    from mancala.engine.tables import database_room  # noqa: PLC0415
 
     rules_arr = bridge.rules_array(game.rules)
     if rules_arr[R_CHOICE]:
@@ -441,7 +441,7 @@ class ProofWorker:
         restarted actor fetches it again)."""
         import ray  # noqa: PLC0415 (a worker's imports)
 
-        from mancala.engine import engine  # noqa: PLC0415
+        from mancala.engine import tables  # noqa: PLC0415
         from mancala.games import make_game  # noqa: PLC0415
 
         packed = ray.get(database[0])
@@ -449,14 +449,14 @@ class ProofWorker:
         self.game = game
         n = game.rules.pits
         values = np.array(packed)  # writable, as the engine's kernels are compiled for
-        engine.install_database(game, endgame.Database(k, values, endgame._offsets(n, k), composition_table(2 * n, k)))
+        tables.install_database(game, endgame.Database(k, values, endgame._offsets(n, k), composition_table(2 * n, k)))
         self.k = k
         self.searchers: dict = {}
 
     def test(self, board: list[int], beta: int) -> tuple[int, int]:
         """A full-depth null-window test at ``beta`` of the position ``board`` (mover-relative,
         stores empty): (fail-soft value for its mover, nodes it took)."""
-        from mancala.engine.engine import Searcher  # noqa: PLC0415
+        from mancala.engine.searcher import Searcher  # noqa: PLC0415
         from mancala.engine.solver import SOLVE_HW, SOLVE_TTMIN, solve_table_megabytes  # noqa: PLC0415
         from mancala.games.kalah import KalahState  # noqa: PLC0415
 
@@ -480,18 +480,19 @@ class ProofWorker:
 
 def mtdf_on_ray(ray, game, state, k: int, db: endgame.Database, packed, say) -> DistributedProof | None:
     """MTD(f) at the root of ``state``, here; each null-window pass's refutations of the root
-    moves (extra-turn chains followed, as :meth:`mancala.engine.engine.Searcher.run_parallel`
+    moves (extra-turn chains followed, as :meth:`mancala.engine.searcher.Searcher.run_parallel`
     splits them over threads) are tests run by :class:`ProofWorker` actors, one a CPU of the
     cluster.  The first guess comes from a short iterative deepening here.  None under a
     first-move rule (the root's moves are then not plain refutations)."""
-    from mancala.engine import bridge, engine  # noqa: PLC0415
+    from mancala.engine import bridge, tables  # noqa: PLC0415
     from mancala.engine.search import BIG  # noqa: PLC0415
+    from mancala.engine.searcher import Searcher  # noqa: PLC0415
     from mancala.engine.solver import GUESS_DEPTH, GUESS_NODES, SOLVE_HW, SOLVE_TTMIN  # noqa: PLC0415
     from mancala.games import spec_of  # noqa: PLC0415
 
     began = time.perf_counter()
-    engine.install_database(game, db)
-    searcher = engine.Searcher(game, state, db_seeds=k, hw=SOLVE_HW, ttmin=SOLVE_TTMIN)
+    tables.install_database(game, db)
+    searcher = Searcher(game, state, db_seeds=k, hw=SOLVE_HW, ttmin=SOLVE_TTMIN)
     tasks = searcher.root_tasks()
     if tasks is None:
         return None

@@ -646,14 +646,11 @@ def build(
     return Database(k, values, offsets, comp, built=True)
 
 
-def _header(key: tuple, k: int, values: np.ndarray) -> bytes:
-    meta = {
-        "rules": list(key),
-        "seeds": k,
-        "entries": int(values.size),
-        "sha256": hashlib.sha256(values.data).hexdigest(),
-    }
-    return json.dumps(meta, sort_keys=True).encode() + b"\n"
+def file_header(meta: dict, values: np.ndarray) -> bytes:
+    """A database file's header line (after its magic): ``meta`` (what the table is of) with
+    the count and checksum of the ``values`` that follow, as one line of sorted JSON."""
+    checks = {"entries": int(values.size), "sha256": hashlib.sha256(values.data).hexdigest()}
+    return json.dumps({**meta, **checks}, sort_keys=True).encode() + b"\n"
 
 
 def file_name(key: tuple, k: int) -> str:
@@ -696,7 +693,7 @@ def save(path: Path, key: tuple, k: int, values: np.ndarray) -> None:
     (the payload is written from the array itself, not copied)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     with StagedFile(path, binary=True) as staged:
-        staged.stream.write(MAGIC + _header(key, k, values))
+        staged.stream.write(MAGIC + file_header({"rules": list(key), "seeds": k}, values))
         staged.stream.write(values.data)
         staged.commit()
 

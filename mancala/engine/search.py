@@ -77,7 +77,7 @@ CHECK_EVERY = 8192
 
 # The kernels never call back into Python (no clock, no callback): a time budget and Ctrl-C
 # reach a running search through ``ctl[C_ABORT]``, set from another thread (see
-# ``mancala.engine.engine.run_job``).  A callback into Python inside compiled code turns a
+# ``mancala.engine.jobs.run_job``).  A callback into Python inside compiled code turns a
 # KeyboardInterrupt into "SystemError: ... returned a result with an exception set".
 
 

@@ -10,8 +10,11 @@ from typing import NamedTuple
 
 from mancala.engine import bridge
 from mancala.engine.endgame import LARGE_SOLVE_SEEDS, solve_seeds, terminal_console
-from mancala.engine.engine import Searcher, database_room, prepare, run_job, solve_threads
+from mancala.engine.engine import prepare
+from mancala.engine.jobs import run_job, solve_threads
 from mancala.engine.search import BIG
+from mancala.engine.searcher import Searcher
+from mancala.engine.tables import database_room
 from mancala.games.kalah import SWAP, Kalah, KalahMove, KalahState
 
 #: iterative deepening gives the full-depth search its first guess and its move order; it
@@ -60,7 +63,7 @@ def _exact(
 
     With no ``guess``, iterative deepening supplies one; a known value (a position on
     a perfect line) goes straight to the full-depth search, two cheap passes.  Runs in
-    a job's worker thread (:func:`mancala.engine.engine.run_job`)."""
+    a job's worker thread (:func:`mancala.engine.jobs.run_job`)."""
     searcher = searcher or Searcher(game, state, progress=False, hw=SOLVE_HW, ttmin=SOLVE_TTMIN)
     g = (guess if guess is not None else 0) - searcher.acc
     result = None

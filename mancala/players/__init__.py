@@ -29,8 +29,8 @@ from mancala.players.base import (
     restore_memory,
     uses_engine,
 )
-from mancala.players.builtin import ENGINES, BestPlayer, HumanPlayer, RandomPlayer, SearchPlayer, best_move, best_search
-from mancala.players.levels import LEVEL_EVAL, LEVEL_SECONDS, LEVELS, Level, LevelPlayer
+from mancala.players.builtin import BestPlayer, HumanPlayer, RandomPlayer, SearchPlayer, best_move, best_search
+from mancala.players.levels import LEVEL_SECONDS, LEVELS, Level, LevelPlayer
 from mancala.players.registry import (
     PLAYER_KINDS,
     PlayerKind,
@@ -46,10 +46,8 @@ from mancala.players.spec import MAX_DEPTH, MAX_MOVE_SECONDS, ON_OFF, parse_play
 
 __all__ = [
     "BestPlayer",
-    "ENGINES",
     "HumanPlayer",
     "LEVELS",
-    "LEVEL_EVAL",
     "LEVEL_SECONDS",
     "Level",
     "LevelPlayer",

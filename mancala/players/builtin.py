@@ -1,13 +1,14 @@
 """The built-in players: a person, random, greedy, minimax, alpha-beta, and ``best``, our
-strongest (the engines, where a game has one: :data:`ENGINES`).  Each kind registers itself
+strongest (the engines, where a game has one: :mod:`mancala.engine.support`).  Each kind registers itself
 in the catalogue (:mod:`mancala.players.registry`) with the function that reads its spec."""
 
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any, Callable
 
+from mancala.engine.support import engine_support
 from mancala.errors import BadInput
 from mancala.evaluation import EVALUATIONS, default_evaluation, default_evaluation_name
 from mancala.evaluation.terms import check_evaluation, engine_weights, make_evaluation, parse_weights, weights_spec
@@ -28,179 +29,15 @@ def _evaluation(name: str | None, game: Game) -> Evaluation:
     return make_evaluation(name)
 
 
-# --- the engines, by game name ---------------------------------------------------------------
+# --- the engines, from the engine-support catalogue ------------------------------------------
 
 
-def _kalah_best(
-    game: Any, state, seconds: float, max_depth: int | None, max_nodes: int | None, evaluation: str | None, book: bool
-) -> SearchResult:
-    """Kalah: the opening book of its rules first, then the numba engine (exact once proved)."""
-    if book and not game.is_terminal(state):
-        from mancala.engine.book import book_line, probe  # noqa: PLC0415 (numba loads only when needed)
-
-        hit = probe(game, state)
-        if hit is not None:
-            return SearchResult(hit[0], hit[1], book_line(game, state), 0, 0, "book(exact)")
-    from mancala.engine import best_move as engine_best_move  # noqa: PLC0415 (numba loads only when needed)
-
-    return engine_best_move(game, state, seconds, max_depth=max_depth, max_nodes=max_nodes, evaluation=evaluation)
-
-
-def _bao_best(
-    game: Any, state, seconds: float, max_depth: int | None, max_nodes: int | None, evaluation: str | None, book: bool
-) -> SearchResult:
-    """Bao: its numba engine."""
-    from mancala.engine.bao.search import MAX_DEPTH as BAO_DEPTH  # noqa: PLC0415 (numba loads only when needed)
-    from mancala.engine.bao.search import search  # noqa: PLC0415 (numba loads only when needed)
-
-    return search(game, state, seconds, max_depth=min(max_depth or BAO_DEPTH, BAO_DEPTH), max_nodes=max_nodes)
-
-
-def _bao_timed(game: Any, state, seconds: float, max_depth: int) -> SearchResult:
-    """Bao's timed alpha-beta with its own evaluation, on its engine."""
-    from mancala.engine.bao.search import search  # noqa: PLC0415 (numba loads only when needed)
-
-    return search(game, state, seconds, max_depth=max_depth)
-
-
-def _oware_supports(game: Any) -> bool:
-    """Whether the Oware engine plays ``game``'s rules (not ``skip_twelve`` nor ``max_plies``)."""
-    from mancala.engine.oware.search import supports  # noqa: PLC0415 (numba loads only when needed)
-
-    return supports(game.rules)
-
-
-def _oware_best(
-    game: Any, state, seconds: float, max_depth: int | None, max_nodes: int | None, evaluation: str | None, book: bool
-) -> SearchResult:
-    """Oware: its numba engine (iterative deepening, the ``oware`` evaluation).  Without a
-    depth budget (``best``, ``best:time=``, ``best:nodes=``) and unless ``book=off``, a
-    position with at most N seeds on the board is answered from the endgame database in the
-    cache (``mancala db build``; :mod:`mancala.engine.oware.exact`): the table's move,
-    ``oware-endgame(exact)`` where its values are exact under the rules, else
-    ``oware-endgame(table)``; with more seeds the search values every position it reaches
-    within the table by the table (``oware-engine(table)`` once that settles the value)."""
-    from mancala.engine.oware import exact  # noqa: PLC0415 (numba loads only when needed)
-    from mancala.engine.oware.search import MAX_DEPTH as OWARE_DEPTH  # noqa: PLC0415 (numba loads only when needed)
-    from mancala.engine.oware.search import search  # noqa: PLC0415 (numba loads only when needed)
-
-    use_table = book and max_depth is None
-    probe = exact.probe_move if use_table else None
-    table = exact.table_for(game.rules) if use_table else None
-    result = search(
-        game,
-        state,
-        seconds,
-        max_depth=min(max_depth or OWARE_DEPTH, OWARE_DEPTH),
-        max_nodes=max_nodes,
-        probe=probe,
-        table=table,
-        keep=max_depth is None and max_nodes is None,  # a time budget: the last moves' table helps
-    )
-    if result.algorithm == "oware-endgame(exact)" and not exact.exact_rules(game.rules):
-        result = replace(result, algorithm="oware-endgame(table)")
-    return result
-
-
-def _oware_timed(game: Any, state, seconds: float, max_depth: int) -> SearchResult:
-    """Oware's timed alpha-beta with its own evaluation, on its engine."""
-    from mancala.engine.oware.search import MAX_DEPTH as OWARE_DEPTH  # noqa: PLC0415 (numba loads only when needed)
-    from mancala.engine.oware.search import search  # noqa: PLC0415 (numba loads only when needed)
-
-    return search(game, state, seconds, max_depth=min(max_depth, OWARE_DEPTH))
-
-
-@dataclass(frozen=True)
-class ExactAnswer:
-    """A position's exact answer from a game's endgame database: every legal move with the
-    mover's final margin after it (best first; the perfect line's first move first among
-    equals), a perfect line, and whether the values are
-    exact under the game's rules or the table's estimate (see the game's table module)."""
-
-    moves: list
-    line: list
-    exact: bool
-    #: the most seeds on the board the table answers for
-    seeds: int
-
-
-def _oware_exact(game: Any, state) -> ExactAnswer | None:
-    """Oware: the endgame table in the cache (:mod:`mancala.engine.oware.exact`)."""
-    from mancala.engine.oware import exact  # noqa: PLC0415 (numba loads only when needed)
-
-    table = exact.table_for(game.rules)
-    values = exact.move_values(game, state, table) if table is not None else None
-    if values is None:
-        return None
-    line = exact.perfect_line(game, state, table)
-    if line:  # of the moves of equal value, the one that converts soonest (the line's) first
-        values.sort(key=lambda mv: (-mv[1], mv[0] != line[0]))
-    return ExactAnswer(values, line, exact.exact_rules(game.rules), table.max_seeds)
-
-
-def _oware_table_seeds(game: Any) -> int:
-    """The seeds of the largest Oware table in the cache for ``game``'s rules (-1: none)."""
-    from mancala.engine.oware import exact  # noqa: PLC0415 (numba loads only when needed)
-
-    return exact.seeds_on_disk(game.rules)
-
-
-def _oware_prove(game: Any, state, seconds: float, report: Callable[[int, int, int, int], None] | None):
-    """Oware above its endgame table: bounds on the value by search down to the cache's table
-    (:func:`mancala.engine.oware.search.prove_watched`); None when no table is in the cache."""
-    from mancala.engine.oware import exact, search  # noqa: PLC0415 (numba loads only when needed)
-
-    table = exact.table_for(game.rules)
-    if table is None or not search.supports(game.rules):
-        return None
-    return search.prove_watched(game, state, table, seconds, report)
-
-
-def _oware_buildable(game: Any, seeds: int) -> int:
-    """The most seeds (at most ``seeds``) of an Oware table that can be built for ``game``'s
-    rules within the memory bound (-1: none)."""
-    from mancala.engine.oware import endgame  # noqa: PLC0415 (numba loads only when needed)
-
-    return endgame.largest_buildable(game.rules, seeds)
-
-
-#: games whose endgame databases are built by ``mancala db build``, by game name: the most
-#: seeds (at most the given number) a database can have within the memory bound (-1: none)
-TABLE_BUILDS: dict[str, Callable[[Any, int], int]] = {"oware": _oware_buildable}
-
-#: games whose positions above their endgame database are proved by a search down to it, by
-#: game name: ``prove(game, state, seconds, report) -> bounds (low, high, move, depth, nodes,
-#: proven) | None``; ``report(depth, low, high, nodes)`` after each depth
-TABLE_PROOFS: dict[str, Callable[..., Any]] = {"oware": _oware_prove}
-
-#: games whose positions with few seeds are answered exactly from an endgame database, by
-#: game name: ``(answer(game, state) -> ExactAnswer | None, seeds on disk(game) -> int)``
-EXACT_TABLES: dict[str, tuple[Callable[[Any, Any], ExactAnswer | None], Callable[[Any], int]]] = {
-    "oware": (_oware_exact, _oware_table_seeds)
-}
-
-
-#: our engines, by game name: what ``best`` (and the hint) searches with; other games deepen
-#: alpha-beta in Python
-ENGINES: dict[str, Callable[..., SearchResult]] = {"kalah": _kalah_best, "bao": _bao_best, "oware": _oware_best}
-#: engines that run a timed alpha-beta with the game's own evaluation (``alphabeta:time=S``)
-TIMED_ENGINES: dict[str, Callable[..., SearchResult]] = {"bao": _bao_timed, "oware": _oware_timed}
-#: engines that play only some rule sets of their game: ``supports(game)``; where it says no,
-#: ``best`` and ``alphabeta:time=`` search in Python as on a game without an engine
-ENGINE_SUPPORTS: dict[str, Callable[[Any], bool]] = {"oware": _oware_supports}
-
-
-def has_engine(game: Game, engines: dict[str, Callable[..., SearchResult]] | None = None) -> bool:
-    """Whether ``game`` (its name and its rules) is searched by one of ``engines``
-    (default :data:`ENGINES`)."""
-    if game.name not in (ENGINES if engines is None else engines):
-        return False
-    supports = ENGINE_SUPPORTS.get(game.name)
-    return supports is None or supports(game)
-
-
-#: the one game whose engine takes evaluation terms for its leaves (``best:eval=SPEC``)
-TERM_ENGINES = ("kalah",)
+def has_engine(game: Game, timed: bool = False) -> bool:
+    """Whether ``game`` (its name and its rules) is searched by an engine of ours
+    (:func:`mancala.engine.support.engine_support`); ``timed``: one that runs the timed
+    alpha-beta with the game's own evaluation (``alphabeta:time=S``)."""
+    record = engine_support(game.name)
+    return record is not None and (not timed or record.timed is not None) and record.plays(game)
 
 
 def best_move(game: Game, state, seconds: float = 1.0) -> Any:
@@ -228,13 +65,14 @@ def best_search(
     :mod:`mancala.engine.book`: the solver's results for the first turns) is answered from
     the book: an exact move, ``algorithm="book(exact)"``, no search.  Elsewhere the engine
     searches; once it proves the value (``"engine(exact)"``) its move keeps that value."""
-    if evaluation is not None and game.name not in TERM_ENGINES:
+    record = engine_support(game.name)
+    if evaluation is not None and (record is None or not record.takes_terms):
         raise BadInput(
-            f"best:eval= sets the Kalah engine's leaf evaluation, and {game.name} is not Kalah: "
+            f"best:eval= sets an engine's leaf evaluation, and {game.name}'s engine takes none: "
             f"use alphabeta:eval=SPEC there"
         )
-    if has_engine(game):
-        return ENGINES[game.name](game, state, seconds, max_depth, max_nodes, evaluation, book)
+    if record is not None and record.plays(game):
+        return record.best(game, state, seconds, max_depth, max_nodes, evaluation, book)
     return iterative_deepening(game, state, seconds, default_evaluation(game), max_depth=max_depth or 64)
 
 
@@ -321,8 +159,9 @@ class SearchPlayer:
         if self.algorithm == "minimax":
             return minimax(game, state, self.depth, evaluate)
         if self.seconds is not None:
-            if self.uses_engine(game):
-                return TIMED_ENGINES[game.name](game, state, self.seconds, self.depth)
+            record = engine_support(game.name)
+            if self.uses_engine(game) and record is not None and record.timed is not None:
+                return record.timed(game, state, self.seconds, self.depth)
             return iterative_deepening(game, state, self.seconds, evaluate, max_depth=self.depth)
         return alphabeta(game, state, self.depth, evaluate)
 
@@ -336,7 +175,7 @@ class SearchPlayer:
         return (
             self.seconds is not None
             and self.evaluation in (None, default_evaluation_name(game))
-            and has_engine(game, TIMED_ENGINES)
+            and has_engine(game, timed=True)
         )
 
     def expected_seconds(self, game: Game) -> float | None:

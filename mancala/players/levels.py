@@ -1,5 +1,6 @@
-"""Difficulty levels, weakest first: each level is a player spec per game with a measured
-ladder of its own (Kalah, Oware) and one for the other games; each registers itself as a
+"""Difficulty levels, weakest first: each level is a player spec per game whose engine has a
+measured ladder of its own (its engine-support record's level budgets,
+:mod:`mancala.engine.support`) and one for the other games; each registers itself as a
 player kind."""
 
 from __future__ import annotations
@@ -7,9 +8,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
+from mancala.engine.support import engine_records
 from mancala.games.base import Game
 from mancala.players.base import Memory, Player, expected_seconds, player_memory, restore_memory, uses_engine
-from mancala.players.builtin import ENGINE_SUPPORTS, SearchPlayer, has_engine
+from mancala.players.builtin import SearchPlayer, has_engine
 from mancala.players.registry import PlayerKind, make_player, register_kind
 from mancala.search import SearchResult
 
@@ -21,9 +23,8 @@ class Level:
 
     Budgets are depths (turns) and engine nodes, never seconds alone, so a level plays the
     same on a busy machine; ``seconds`` only caps Python alpha-beta in wide games (Bao's
-    middle game), where the depth is reached by iterative deepening.  The Kalah ladder
-    was measured with ``mancala arena`` (docs/evaluation.md, "Difficulty levels"), the
-    Oware one too (docs/oware.md, "The engine and the levels")."""
+    middle game), where the depth is reached by iterative deepening.  The games' own
+    ladders were measured with ``mancala arena`` (see their engine records)."""
 
     name: str
     specs: dict[str, str]
@@ -42,14 +43,9 @@ class Level:
         engine declines (Oware's ``skip_twelve``, ``max_plies``: its ladder's node budgets
         mean nothing to Python alpha-beta)."""
         ladder = self.ladder(game.name)
-        if ladder != "other" and game.name in ENGINE_SUPPORTS and not has_engine(game):
+        if ladder != "other" and not has_engine(game):
             return "other"
         return ladder
-
-    @property
-    def kalah(self) -> str:
-        """The level on Kalah."""
-        return self.spec_for("kalah")
 
     @property
     def other(self) -> str:
@@ -57,63 +53,32 @@ class Level:
         return self.specs["other"]
 
 
-#: the evaluation the Python levels use on Kalah (docs/evaluation.md)
-LEVEL_EVAL = "store:1,seeds:0.25,extra:0.5,threat:0.5"
+#: the generic ladder (games whose engine has no ladder of its own) and the most a level may
+#: think per move there, in seconds.  On Bao the levels are the Bao engine at depths 4, 8, 10
+#: and 14 (docs/evaluation.md, "The levels on Bao, measured": every step >= 100 Elo; depth 12
+#: for strongest was only ~110 above depth 10, depth 14 is ~200 above).  The levels were
+#: first measured on Kalah (docs/evaluation.md, "Difficulty levels"): every step more than
+#: 180 Elo; the CSE481 project asked for easy, medium and hard.
+GENERIC_LADDER = {
+    "beginner": ("random", 1.0),
+    "easy": ("greedy", 2.0),
+    "medium": ("alphabeta:depth=4", 5.0),
+    "hard": ("alphabeta:depth=8", 15.0),
+    "expert": ("alphabeta:depth=10", 30.0),
+    "strongest": ("alphabeta:depth=14", 60.0),
+}
 
-#: difficulty levels, weakest first (the CSE481 project asked for easy, medium and hard).  Measured on
-#: Kalah(6,4) with ``mancala arena`` (docs/evaluation.md, "Difficulty levels": Elo on one
-#: joint scale, and the score against OpenSpiel's MCTS at 100 / 1000 / 5000 simulations):
-#:
-#:    beginner   random                     -832   0% /  0% /  0%
-#:    easy       greedy                     -418  25% /  0% / 25%
-#:    medium     alpha-beta depth 2, E      -205  70% / 40% / 10%
-#:    hard       alpha-beta depth 4, E       +18  90% / 75% / 55%
-#:    expert     engine, depth 5            +207 100% / 75% / 85%
-#:    strongest  engine, 6,000,000 nodes, E +482   (100% vs 5000)
-#:
-#: Every step is more than 180 Elo and neighbours' 95% intervals do not overlap.
-#: On Bao the levels are the Bao engine at depths 4, 8, 10 and 14 (docs/evaluation.md, "The
-#: levels on Bao, measured": every step >= 100 Elo; depth 12 for strongest was only ~110
-#: above depth 10, depth 14 is ~200 above).
-#:
-#: Oware has a ladder of its own on its engine (docs/oware.md, "The engine and the levels":
-#: a round robin, 12 games a pairing; Elo on one scale, then the score against the level below):
-#:
-#:    beginner   random                     -1257
-#:    easy       greedy                      -735   96%
-#:    medium     engine, depth 3             +126  100%
-#:    hard       engine, depth 5             +383   83%
-#:    expert     engine, depth 9             +612   92%
-#:    strongest  engine, 150,000 nodes       +871   92%
-#:
-#: Every level beats the one below by 83% or more head to head (intervals are wide at 12
-#: games a pairing); depth 8 for expert scored only 71% against hard.
+
+def _specs(name: str, other: str) -> dict[str, str]:
+    """Level ``name``'s player specs: on each game whose engine record has a ladder, then
+    ``other``."""
+    own = {record.game: record.level_budgets[name] for record in engine_records() if record.level_budgets}
+    return {**own, "other": other}
+
+
+#: difficulty levels, weakest first
 LEVELS: dict[str, Level] = {
-    lv.name: lv
-    for lv in (
-        Level("beginner", {"kalah": "random", "oware": "random", "other": "random"}, 1.0),
-        Level("easy", {"kalah": "greedy", "oware": "greedy", "other": "greedy"}, 2.0),
-        Level(
-            "medium",
-            {"kalah": f"alphabeta:depth=2,eval={LEVEL_EVAL}", "oware": "best:depth=3", "other": "alphabeta:depth=4"},
-            5.0,
-        ),
-        Level(
-            "hard",
-            {"kalah": f"alphabeta:depth=4,eval={LEVEL_EVAL}", "oware": "best:depth=5", "other": "alphabeta:depth=8"},
-            15.0,
-        ),
-        Level("expert", {"kalah": "best:depth=5", "oware": "best:depth=9", "other": "alphabeta:depth=10"}, 30.0),
-        Level(
-            "strongest",
-            {
-                "kalah": f"best:nodes=6000000,eval={LEVEL_EVAL}",
-                "oware": "best:nodes=150000",
-                "other": "alphabeta:depth=14",
-            },
-            60.0,
-        ),
-    )
+    name: Level(name, _specs(name, other), seconds) for name, (other, seconds) in GENERIC_LADDER.items()
 }
 #: the most a level may think per move in wide games, in seconds
 LEVEL_SECONDS = {name: lv.seconds for name, lv in LEVELS.items()}
@@ -121,8 +86,8 @@ LEVEL_SECONDS = {name: lv.seconds for name, lv in LEVELS.items()}
 
 @dataclass
 class LevelPlayer:
-    """A difficulty level: plays as its player on the game's own ladder (Kalah, Oware), its
-    ``other`` player elsewhere."""
+    """A difficulty level: plays as its player on the game's own ladder (where its engine
+    has one), its ``other`` player elsewhere."""
 
     level: Level
     spec: str = ""
@@ -152,8 +117,8 @@ class LevelPlayer:
         return player.choose(game, state)
 
     def memory(self) -> Memory:
-        """The memories of the players this level has been so far (by ladder: ``kalah``,
-        ``oware``, ``other``)."""
+        """The memories of the players this level has been so far (by ladder: a game's name,
+        or ``other``)."""
         out = {name: player_memory(p) for name, p in self._players.items()}
         return {k: v for k, v in out.items() if v}
 
@@ -184,7 +149,9 @@ for _name, _lv in LEVELS.items():
     register_kind(
         PlayerKind(
             _name,
-            f"the AI at level {_name}: {_lv.kalah} on Kalah, {_lv.spec_for('oware')} on Oware, {_lv.other} elsewhere",
+            f"the AI at level {_name}: "
+            + "".join(f"{spec} on {game.capitalize()}, " for game, spec in _lv.specs.items() if game != "other")
+            + f"{_lv.other} elsewhere",
             _name,
             _name,
             _level(_name),

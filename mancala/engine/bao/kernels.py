@@ -93,6 +93,20 @@ def _save(ws, base, j, d, own):
 
 
 @njit(cache=True)
+def capture_target(s, m, o, i, d):
+    """The front hole of the opponent (row at ``o``, his numbering) that a first lap of
+    2..15 seeds from hole ``i`` of the mover's row (at ``m``) in direction ``d`` captures,
+    or -1."""
+    n = s[m + i]
+    if n < 2 or n > 15:
+        return -1
+    j = (i + d * n) & 15
+    if j < 8 and s[m + j] != 0 and s[o + 7 - j] != 0:
+        return 7 - j
+    return -1
+
+
+@njit(cache=True)
 def mtaji_targets(s, mover, other):
     """Bit mask of ``other``'s front holes (his numbering) that ``mover`` could capture
     with a first lap of 2..15 seeds in either direction."""
@@ -100,12 +114,10 @@ def mtaji_targets(s, mover, other):
     o = other * 16
     mask = 0
     for i in range(16):
-        n = s[m + i]
-        if 2 <= n <= 15:
-            for d in (-1, 1):
-                j = (i + d * n) & 15
-                if j < 8 and s[m + j] != 0 and s[o + 7 - j] != 0:
-                    mask |= 1 << (7 - j)
+        for d in (-1, 1):
+            t = capture_target(s, m, o, i, d)
+            if t >= 0:
+                mask |= 1 << t
     return mask
 
 
@@ -400,29 +412,17 @@ def gen_moves(s, rules, codes, children, endless, ws, first_only):
 
     # mtaji: captures first
     must = s[S_MUST]
-    must_found = False
-    any_cap = False
-    for i in range(16):
-        n = s[m + i]
-        if 2 <= n <= 15:
-            for d in (-1, 1):
-                j = (i + d * n) & 15
-                if j < 8 and s[m + j] != 0 and s[o + 7 - j] != 0:
-                    any_cap = True
-                    if 7 - j == must:
-                        must_found = True
-    if any_cap:
+    targets = mtaji_targets(s, p, q)
+    must_found = must >= 0 and ((targets >> must) & 1) != 0
+    if targets != 0:
         for i in range(16):
-            n = s[m + i]
-            if 2 <= n <= 15:
-                for d in (-1, 1):
-                    j = (i + d * n) & 15
-                    if j < 8 and s[m + j] != 0 and s[o + 7 - j] != 0:
-                        if must_found and 7 - j != must:
-                            continue
-                        k, ne, decision = _try(s, rules, i, d, False, True, codes, children, k, endless, ne, ws)
-                        if first_only and k > 0:
-                            return k, ne, True
+            for d in (-1, 1):
+                t = capture_target(s, m, o, i, d)
+                if t < 0 or (must_found and t != must):
+                    continue
+                k, ne, decision = _try(s, rules, i, d, False, True, codes, children, k, endless, ne, ws)
+                if first_only and k > 0:
+                    return k, ne, True
         return k, ne, True
     front_two = False
     n_occ = 0

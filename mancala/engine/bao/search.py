@@ -22,11 +22,12 @@ from __future__ import annotations
 import time
 from typing import Callable
 
-import numba
 import numpy as np
 from numba import njit
 
+from mancala.engine import kit
 from mancala.engine.bao import kernels as K
+from mancala.engine.kit import C_HEUR, C_LIMIT, C_ROOTMOVE, C_USE_TT
 from mancala.errors import BadInput
 from mancala.evaluation.bao import BaoWeights
 from mancala.games.bao import Bao, BaoMove, BaoRules, BaoState, MtajiHouse, SingletonRule
@@ -37,20 +38,9 @@ MAX_DEPTH = 60
 #: transposition table entries (a power of two); 24 bytes each
 TABLE_ENTRIES = 1 << 19
 
-# ctl slots
-C_NODES = 0  # nodes visited (root included), as the reference counts them
-C_HEUR = 1  # depth leaves scored by the heuristic (0 over a search = its value is exact)
-C_ABORT = 2  # 1 once the node limit or the deadline is reached
-C_LIMIT = 3  # node limit (0: none)
-C_CHECK = 4  # node count at which to look at the clock next
-C_ROOTMOVE = 5  # the root's best move code
-C_USE_TT = 6  # 1: use the transposition table (0: plain alpha-beta, for tests)
-C_SIZE = 8
-CHECK_EVERY = 1024
-
-# table entry flags
-EXACT, LOWER, UPPER = 0, 1, 2
-HEUR_BIT = 4
+#: ctl slots: the kit's (:mod:`mancala.engine.kit`: nodes as the reference counts them,
+#: budget, abort, the root's best move code, table) only
+C_SIZE = kit.C_OWN
 
 _SINGLETONS = {SingletonRule.OWNED: 0, SingletonRule.FUNCTIONAL: 1, SingletonRule.ANY: 2}
 _MTAJI = {MtajiHouse.FIRST_CAPTURE: 0, MtajiHouse.STOCK_EMPTY: 1, MtajiHouse.UNTIL_EMPTIED: 2}
@@ -59,6 +49,7 @@ _MTAJI = {MtajiHouse.FIRST_CAPTURE: 0, MtajiHouse.STOCK_EMPTY: 1, MtajiHouse.UNT
 # --- conversions -------------------------------------------------------------------
 
 
+@kit.once_per_rule_set
 def rules_array(rules: BaoRules) -> np.ndarray:
     """The kernels' rules array for ``rules``."""
     r = np.zeros(K.R_SIZE, dtype=np.int64)
@@ -168,28 +159,6 @@ def position_value(s, rules, w):
 
 
 @njit(cache=True)
-def now() -> float:
-    """``time.perf_counter()`` from compiled code."""
-    with numba.objmode(t="float64"):
-        t = time.perf_counter()
-    return t
-
-
-@njit(cache=True)
-def zobrist(seed):
-    """Random keys: one per (position cell, value mod 128)."""
-    np.random.seed(seed)
-    z = np.zeros((K.S_SIZE, 128), dtype=np.uint64)
-    for f in range(K.S_SIZE):
-        for v in range(128):
-            hi = np.uint64(np.random.randint(0, 1 << 31))
-            mid = np.uint64(np.random.randint(0, 1 << 31))
-            lo = np.uint64(np.random.randint(0, 1 << 31))
-            z[f, v] = (hi << np.uint64(33)) ^ (mid << np.uint64(16)) ^ lo
-    return z
-
-
-@njit(cache=True)
 def table_key(s, z):
     """The position's 64-bit key (every cell, the ply included; never 0)."""
     h = np.uint64(0)
@@ -206,12 +175,7 @@ def table_key(s, z):
 @njit(cache=True)
 def negamax(s, ply, depth, alpha, beta, rules, w, z, tkey, tval, tdat, ch, cd, sc, en, ws, ctl, deadline):
     """The value of ``s`` for the player to move, searched ``depth`` plies (fail-soft)."""
-    ctl[C_NODES] += 1
-    if ctl[C_NODES] >= ctl[C_CHECK]:
-        ctl[C_CHECK] = ctl[C_NODES] + CHECK_EVERY
-        if (ctl[C_LIMIT] > 0 and ctl[C_NODES] >= ctl[C_LIMIT]) or (deadline > 0.0 and now() > deadline):
-            ctl[C_ABORT] = 1
-    if ctl[C_ABORT] != 0:
+    if kit.spend_node(ctl, deadline):
         return 0.0
     if s[K.S_FINISHED] != 0:
         return K.terminal_value(s, True)
@@ -228,17 +192,9 @@ def negamax(s, ply, depth, alpha, beta, rules, w, z, tkey, tval, tdat, ch, cd, s
     ttmove = -1
     if use_tt:
         h = table_key(s, z)
-        idx = np.int64(h & np.uint64(tkey.shape[0] - 1))
-        if tkey[idx] == h:
-            dat = tdat[idx]
-            ttmove = (dat >> 16) - 1
-            if ply > 0 and (dat & 255) >= depth:
-                flag = (dat >> 8) & 3
-                v = tval[idx]
-                if flag == EXACT or (flag == LOWER and v >= beta) or (flag == UPPER and v <= alpha):
-                    if (dat >> 8) & HEUR_BIT:
-                        ctl[C_HEUR] += 1
-                    return v
+        idx, ttmove, settled, v = kit.probe(tkey, tval, tdat, h, ply, depth, alpha, beta, ctl)
+        if settled:
+            return v
     n, ne, cap = K.gen_moves(s, rules, codes, children, en, ws, False)
     if n == 0:
         return K.terminal_value(s, False)
@@ -252,17 +208,7 @@ def negamax(s, ply, depth, alpha, beta, rules, w, z, tkey, tval, tdat, ch, cd, s
             scores[k] = -K.terminal_value(c, True)
         else:
             scores[k] = -K.heuristic(c, w)
-    order = np.empty(n, dtype=np.int64)
-    for k in range(n):
-        order[k] = k
-    # insertion sort, stable: equal scores keep the reference's order
-    for a in range(1, n):
-        x = order[a]
-        b = a - 1
-        while b >= 0 and scores[order[b]] < scores[x]:
-            order[b + 1] = order[b]
-            b -= 1
-        order[b + 1] = x
+    order = kit.order_by_score(scores, n)
     best = -np.inf
     best_move = -1
     a = alpha
@@ -271,28 +217,13 @@ def negamax(s, ply, depth, alpha, beta, rules, w, z, tkey, tval, tdat, ch, cd, s
         v = -negamax(
             children[k], ply + 1, depth - 1, -beta, -a, rules, w, z, tkey, tval, tdat, ch, cd, sc, en, ws, ctl, deadline
         )
-        if ctl[C_ABORT] != 0:
+        if ctl[kit.C_ABORT] != 0:
             return 0.0
-        if v > best:
-            best = v
-            best_move = codes[k]
-            if ply == 0:
-                ctl[C_ROOTMOVE] = best_move
-        if best > a:
-            a = best
+        best, best_move, a = kit.improve(v, codes[k], best, best_move, a, ply, ctl)
         if a >= beta:
             break
     if use_tt:
-        flag = EXACT
-        if best <= alpha:
-            flag = UPPER
-        elif best >= beta:
-            flag = LOWER
-        if ctl[C_HEUR] != heur_before:
-            flag |= HEUR_BIT
-        tkey[idx] = h
-        tval[idx] = best
-        tdat[idx] = min(depth, 255) | (flag << 8) | ((best_move + 1) << 16)
+        kit.store(tkey, tval, tdat, idx, h, depth, alpha, beta, best, best_move, ctl[C_HEUR] != heur_before)
     return best
 
 
@@ -305,9 +236,7 @@ def search_root(s, depth, rules, w, z, tkey, tval, tdat, ctl, deadline):
     sc = np.zeros((MAX_DEPTH + 2, K.MAX_MOVES), dtype=np.float64)
     en = np.zeros(K.MAX_MOVES, dtype=np.int64)
     ws = np.zeros(K.WS_SIZE, dtype=np.int64)
-    ctl[C_ROOTMOVE] = -1
-    ctl[C_ABORT] = 0
-    ctl[C_CHECK] = ctl[C_NODES] + 1
+    kit.start_root(ctl)
     # typed (non-literal) arguments: literals in a recursive function's first call break numba's cache
     zero = np.int64(0)
     big = np.float64(np.inf)
@@ -316,7 +245,7 @@ def search_root(s, depth, rules, w, z, tkey, tval, tdat, ctl, deadline):
     )
 
 
-class BaoSearcher:
+class BaoSearcher(kit.TableSearcher):
     """One search's tables: a transposition table, the rules and weights arrays, counters.
 
     Keep one per player to reuse the table from move to move (it stays valid: keys
@@ -325,22 +254,11 @@ class BaoSearcher:
     def __init__(
         self, game: Bao, weights: BaoWeights = BaoWeights(), entries: int = TABLE_ENTRIES, use_table: bool = True
     ) -> None:
-        if entries & (entries - 1):
-            raise BadInput(f"table entries must be a power of two, got {entries}")
+        super().__init__(entries, C_SIZE, use_table)
         self.game = game
         self.rules = rules_array(game.rules)
         self.weights = weights_array(weights)
-        self.z = zobrist(20240611)
-        self.tkey = np.zeros(entries, dtype=np.uint64)
-        self.tval = np.zeros(entries, dtype=np.float64)
-        self.tdat = np.zeros(entries, dtype=np.int64)
-        self.ctl = np.zeros(C_SIZE, dtype=np.int64)
-        self.ctl[C_USE_TT] = int(use_table)
-
-    @property
-    def nodes(self) -> int:
-        """Nodes visited so far (every search of this searcher)."""
-        return int(self.ctl[C_NODES])
+        self.z = kit.zobrist(20240611, K.S_SIZE, 128)
 
     def run(
         self, s: np.ndarray, depth: int, deadline: float = 0.0, node_limit: int = 0
@@ -351,7 +269,7 @@ class BaoSearcher:
         value = search_root(
             s, depth, self.rules, self.weights, self.z, self.tkey, self.tval, self.tdat, self.ctl, deadline
         )
-        return float(value), int(self.ctl[C_ROOTMOVE]), not self.ctl[C_ABORT], self.ctl[C_HEUR] == 0
+        return float(value), int(self.ctl[C_ROOTMOVE]), not self.ctl[kit.C_ABORT], self.ctl[C_HEUR] == 0
 
     def line(self, state: BaoState, first: BaoMove, limit: int) -> tuple:
         """The principal line: ``first``, then the table's moves while they are legal
@@ -364,11 +282,7 @@ class BaoSearcher:
             s = children[int(np.flatnonzero(codes == code)[0])]
             if len(moves) >= limit or s[K.S_FINISHED]:
                 break
-            h = table_key(s, self.z)
-            idx = int(h & np.uint64(len(self.tkey) - 1))
-            if self.tkey[idx] != h:
-                break
-            code = int(self.tdat[idx] >> 16) - 1
+            code = self.table_move(table_key(s, self.z))
             codes, children, _, capture = position_moves(s, self.rules)
             if code not in codes:
                 break
@@ -411,7 +325,6 @@ def search(
     if max_depth < 1 or max_depth > MAX_DEPTH:
         raise BadInput(f"Bao search depth must be 1..{MAX_DEPTH}, got {max_depth}")
     warm_up()  # compiles or loads numba's cache on first use (microseconds later): not counted
-    start = clock()
     searcher = searcher or BaoSearcher(game, weights)
     s = state_array(state)
     if game.is_terminal(state):
@@ -420,27 +333,14 @@ def search(
     nodes_at_start = searcher.nodes
     moves = game.legal_moves(state)
     capture = moves[0].capture
-    best: tuple | None = None
-    for depth in range(1, max_depth + 1):
-        deadline = 0.0
-        limit = 0
-        if best is not None:
-            if seconds is not None:
-                if clock() - start >= seconds:
-                    break
-                deadline = time.perf_counter() + (seconds - (clock() - start))
-            if max_nodes is not None:
-                limit = nodes_at_start + max_nodes
-                if searcher.nodes >= limit:
-                    break
-        value, code, complete, exact = searcher.run(s, depth, deadline, limit)
-        if not complete:
-            break
-        best = (value, code, depth, exact)
-        if exact:
-            break
-    assert best is not None  # depth 1 always completes
-    value, code, depth, exact = best
+    value, code, depth, exact = kit.deepen(
+        lambda depth, deadline, limit, first: searcher.run(s, depth, deadline, limit),
+        lambda: searcher.nodes,
+        seconds,
+        max_depth,
+        max_nodes,
+        clock,
+    )
     move = code_move(state, code, capture)
     if move not in moves:  # cannot happen: the code came from the kernels' move list
         raise RuntimeError(f"Bao engine returned an unknown move code {code}")

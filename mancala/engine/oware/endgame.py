@@ -75,10 +75,28 @@ from numba import njit, prange
 from mancala import jsonread
 from mancala.atomic import StagedFile, write_problem
 from mancala.engine import pages
-from mancala.engine.endgame import build_threads, cache_dir
+from mancala.engine.endgame import build_threads, cache_dir, file_header
 from mancala.engine.oware.index import fits, next_board, rank, tier_offsets, tier_size, unrank
+from mancala.engine.oware.kernels import (
+    GS_ILLEGAL,
+    GS_ILLEGAL_UNLESS_ONLY,
+    GS_LEAVE_LEFT,
+    GS_LEAVE_RIGHT,
+    GS_NO_CAPTURE,
+    GS_OPPONENT_TAKES_REST,
+    R_CANNOT_MOVE,
+    R_CAPTURE_MASK,
+    R_GRAND_SLAM,
+    R_HOUSES,
+    R_MULTIPLE,
+    R_MUST_FEED,
+    R_SKIP_ORIGIN,
+    SEEDS_OWN_ROW,
+    seeds_in,
+)
+from mancala.engine.oware.rules import rules_array
 from mancala.errors import BadInput
-from mancala.games.oware import EndSeeds, GrandSlam, OwareRules
+from mancala.games.oware import OwareRules
 
 FORMAT = 1
 MAGIC = b"MANCALA-OWARE-ENDGAME-1\n"
@@ -90,20 +108,6 @@ UNDECIDED = -128
 NO_EXIT = -128
 #: the default memory bound of a build (``$MANCALA_DB_MEMORY`` in bytes overrides it)
 DEFAULT_MEMORY = 8 << 30
-
-# the rules as an int64 array, for the kernels
-R_HOUSES, R_SKIP, R_CAPTURE, R_MULTIPLE, R_FEED, R_SLAM, R_CANNOT = range(7)
-SLAM_CODES = {
-    GrandSlam.NO_CAPTURE: 0,
-    GrandSlam.ILLEGAL: 1,
-    GrandSlam.ILLEGAL_UNLESS_ONLY: 2,
-    GrandSlam.CAPTURE_ALL: 3,
-    GrandSlam.OPPONENT_TAKES_REST: 4,
-    GrandSlam.LEAVE_LEFT: 5,
-    GrandSlam.LEAVE_RIGHT: 6,
-}
-CANNOT_CODES = {EndSeeds.OWN_ROW: 0, EndSeeds.SPLIT: 1, EndSeeds.UNSCORED: 2}
-S_NO_CAPTURE, S_ILLEGAL, S_UNLESS_ONLY, S_CAPTURE_ALL, S_TAKES_REST, S_LEAVE_LEFT, S_LEAVE_RIGHT = range(7)
 
 #: positions per call of the forward pass (Ctrl-C is seen between calls)
 FORWARD_CHUNK = 1 << 22
@@ -144,26 +148,6 @@ def check_rules(rules: OwareRules, max_seeds: int) -> None:
         raise BadInput(f"a tier of {max_seeds} seeds over {2 * rules.houses} houses is too large to build")
 
 
-def rules_array(rules: OwareRules) -> np.ndarray:
-    """The rules as the kernels read them."""
-    mask = 0
-    for c in rules.capture_counts:
-        if c < 63:
-            mask |= 1 << c
-    return np.array(
-        [
-            rules.houses,
-            int(rules.skip_origin),
-            mask,
-            int(rules.multiple_capture),
-            int(rules.must_feed),
-            SLAM_CODES[rules.grand_slam],
-            CANNOT_CODES[rules.cannot_move],
-        ],
-        dtype=np.int64,
-    )
-
-
 # --- the rules, mover South ---------------------------------------------------------------
 
 
@@ -199,7 +183,7 @@ def _sow(b, o, n, skip, out):
 def _chain(out, n, landing, rules):
     """The capture chain of a sowing that ended on ``landing``: (houses, seeds); the chain
     is the houses ``landing - houses + 1 .. landing``, all in North's row."""
-    mask = rules[R_CAPTURE]
+    mask = rules[R_CAPTURE_MASK]
     multiple = rules[R_MULTIPLE]
     i = landing
     count = 0
@@ -214,19 +198,11 @@ def _chain(out, n, landing, rules):
 
 
 @njit(cache=True)
-def _row_sum(b, lo, n):
-    t = 0
-    for i in range(lo, lo + n):
-        t += b[i]
-    return t
-
-
-@njit(cache=True)
 def _slams(b, o, n, rules, scratch):
     """Whether sowing ``o`` would capture every seed of North's row (a grand slam)."""
-    landing = _sow(b, o, n, rules[R_SKIP], scratch)
+    landing = _sow(b, o, n, rules[R_SKIP_ORIGIN], scratch)
     count, seeds = _chain(scratch, n, landing, rules)
-    return count > 0 and seeds == _row_sum(scratch, n, n)
+    return count > 0 and seeds == seeds_in(scratch, n, n)
 
 
 @njit(cache=True)
@@ -238,20 +214,20 @@ def legal_moves(b, n, rules, moves, scratch):
         if b[o] > 0:
             moves[m] = o
             m += 1
-    if rules[R_FEED] and _row_sum(b, n, n) == 0:
+    if rules[R_MUST_FEED] and seeds_in(b, n, n) == 0:
         k = 0
         for j in range(m):
             if moves[j] + b[moves[j]] > n - 1:
                 moves[k] = moves[j]
                 k += 1
         m = k
-    slam = rules[R_SLAM]
-    if slam == S_ILLEGAL or slam == S_UNLESS_ONLY:
+    slam = rules[R_GRAND_SLAM]
+    if slam == GS_ILLEGAL or slam == GS_ILLEGAL_UNLESS_ONLY:
         fair = 0
         for j in range(m):
             if not _slams(b, moves[j], n, rules, scratch):
                 fair += 1
-        if fair > 0 or slam == S_ILLEGAL:
+        if fair > 0 or slam == GS_ILLEGAL:
             k = 0
             for j in range(m):
                 if not _slams(b, moves[j], n, rules, scratch):
@@ -285,25 +261,25 @@ def sow_and_capture(b, o, n, rules, scratch):
     """:func:`play` without the normalised child: the position after the move is left in
     ``scratch`` as it stands (South's row first)."""
     p = 2 * n
-    landing = _sow(b, o, n, rules[R_SKIP], scratch)
+    landing = _sow(b, o, n, rules[R_SKIP_ORIGIN], scratch)
     count, seeds = _chain(scratch, n, landing, rules)
     hi = landing
     lo = landing - count + 1
-    slam = count > 0 and seeds == _row_sum(scratch, n, n)
-    code = rules[R_SLAM]
+    slam = count > 0 and seeds == seeds_in(scratch, n, n)
+    code = rules[R_GRAND_SLAM]
     if slam:
-        if code == S_NO_CAPTURE:
+        if code == GS_NO_CAPTURE:
             hi = lo - 1
-        elif code == S_LEAVE_LEFT:
+        elif code == GS_LEAVE_LEFT:
             hi -= 1
-        elif code == S_LEAVE_RIGHT:
+        elif code == GS_LEAVE_RIGHT:
             lo += 1
     captured = 0
     for i in range(lo, hi + 1):
         captured += scratch[i]
         scratch[i] = 0
-    if slam and code == S_TAKES_REST:
-        rest = _row_sum(scratch, 0, p)
+    if slam and code == GS_OPPONENT_TAKES_REST:
+        rest = seeds_in(scratch, 0, p)
         return captured, 1, captured - rest
     return captured, 0, 0
 
@@ -312,8 +288,8 @@ def sow_and_capture(b, o, n, rules, scratch):
 def end_margin(b, n, rules):
     """The mover's margin when the mover cannot move (``cannot_move``: each side takes its
     own row, or the seeds are split or unscored: margin 0)."""
-    if rules[R_CANNOT] == 0:
-        return _row_sum(b, 0, n) - _row_sum(b, n, n)
+    if rules[R_CANNOT_MOVE] == SEEDS_OWN_ROW:
+        return seeds_in(b, 0, n) - seeds_in(b, n, n)
     return 0
 
 
@@ -353,8 +329,8 @@ def _forward(s, start, end, rules, values, offsets, val, counter, best_exit):
     child = np.empty(p, dtype=np.int64)
     scratch = np.empty(p, dtype=np.int64)
     moves = np.empty(n, dtype=np.int64)
-    lap = p - 1 if rules[R_SKIP] else p
-    mask = rules[R_CAPTURE]
+    lap = p - 1 if rules[R_SKIP_ORIGIN] else p
+    mask = rules[R_CAPTURE_MASK]
     unrank(start, s, board)
     for idx in range(start, end):
         m = legal_moves(board, n, rules, moves, scratch)
@@ -410,9 +386,9 @@ def unmoves(d, s, rules, out, parent, scratch, child, moves):
     how many (one per move, so a parent with two such moves is there twice)."""
     n = rules[R_HOUSES]
     p = 2 * n
-    skip = rules[R_SKIP]
-    mask = rules[R_CAPTURE]
-    feed = rules[R_FEED]
+    skip = rules[R_SKIP_ORIGIN]
+    mask = rules[R_CAPTURE_MASK]
+    feed = rules[R_MUST_FEED]
     found = 0
     for o in range(n):
         if skip and d[o] != 0:
@@ -445,7 +421,7 @@ def unmoves(d, s, rules, out, parent, scratch, child, moves):
                         internal = captured == 0 and over == 0
             else:
                 # no capture, so no grand slam either: legal unless it fails to feed
-                internal = not feed or o + k > n - 1 or _row_sum(parent, n, n) > 0
+                internal = not feed or o + k > n - 1 or seeds_in(parent, n, n) > 0
             if internal:
                 if found < out.shape[0]:  # else counted only: the caller makes room
                     out[found] = rank(parent, s)
@@ -728,22 +704,12 @@ def tier_path(rules: OwareRules, tier: int) -> Path:
     return cache_dir() / f"oware-v{FORMAT}-h{rules.houses}-{digest}-tier{tier}.db"
 
 
-def _header(rules: OwareRules, tier: int, payload: np.ndarray) -> bytes:
-    meta = {
-        "rules": table_key(rules),
-        "tier": tier,
-        "entries": int(payload.size),
-        "sha256": hashlib.sha256(payload.data).hexdigest(),
-    }
-    return json.dumps(meta, sort_keys=True).encode() + b"\n"
-
-
 def save_tier(rules: OwareRules, tier: int, payload: np.ndarray) -> Path:
     """Write one finished tier atomically (its header, then its entries)."""
     path = tier_path(rules, tier)
     path.parent.mkdir(parents=True, exist_ok=True)
     with StagedFile(path, binary=True) as staged:
-        staged.stream.write(MAGIC + _header(rules, tier, payload))
+        staged.stream.write(MAGIC + file_header({"rules": table_key(rules), "tier": tier}, payload))
         staged.stream.write(payload.data)
         staged.commit()
     return path

@@ -30,6 +30,7 @@ from typing import Any
 import numpy as np
 
 from mancala.engine.oware import convert, endgame
+from mancala.engine.oware.rules import rules_array
 from mancala.evaluation.oware import final_value
 from mancala.games.oware import Oware, OwareMove, OwareRules, OwareState, Repetition, position_key
 
@@ -140,7 +141,7 @@ def conversion_plies(game: Oware, state: OwareState, table, limit: int = convert
     out = np.empty(n, dtype=np.int64)
     convert.conversion_plies(
         board,
-        endgame.rules_array(game.rules),
+        rules_array(game.rules),
         table.values,
         table.offsets,
         np.asarray(history, dtype=np.int64),

@@ -16,7 +16,7 @@ A position is a 1-D ``int64`` array of ``S_SIZE`` cells (absolute, like the refe
     S_CAPTURED   seeds the move that led here captured (a capture clears the repetition
                  history)
 
-Rules are a small ``int64`` array (``R_*`` slots, built by :func:`mancala.engine.oware.search.rules_array`).
+Rules are a small ``int64`` array (``R_*`` slots, built by :func:`mancala.engine.oware.rules.rules_array`).
 A move is the board index of the house sown, as :class:`~mancala.games.oware.OwareMove`'s.
 
 Repetition needs the positions since the last capture, which a position array does not
@@ -143,7 +143,8 @@ def capture_chain(out, rules, seat, landing):
 
 
 @njit(cache=True)
-def _chain_seeds(out, first, count):
+def seeds_in(out, first, count):
+    """The seeds in cells ``first .. first + count - 1`` of ``out``."""
     total = 0
     for i in range(first, first + count):
         total += out[i]
@@ -164,7 +165,7 @@ def slams(s, rules, house, scratch):
     seat = s[S_SEAT]
     landing = sow(s, rules, house, scratch)
     first, count = capture_chain(scratch, rules, seat, landing)
-    return count > 0 and _row_seeds(scratch, rules[R_HOUSES], 1 - seat) == _chain_seeds(scratch, first, count)
+    return count > 0 and _row_seeds(scratch, rules[R_HOUSES], 1 - seat) == seeds_in(scratch, first, count)
 
 
 @njit(cache=True)
@@ -257,7 +258,7 @@ def play(s, rules, house, out):
     landing = sow(s, rules, house, out)
     first, count = capture_chain(out, rules, seat, landing)
     end = END_NONE
-    if count > 0 and _row_seeds(out, n, 1 - seat) == _chain_seeds(out, first, count):
+    if count > 0 and _row_seeds(out, n, 1 - seat) == seeds_in(out, first, count):
         gs = rules[R_GRAND_SLAM]
         if gs == GS_NO_CAPTURE:
             count = 0
@@ -318,7 +319,13 @@ def margin(s, rules):
 def terminal_value(s, rules):
     """A finished game's value for the player to move: its true final margin, plus ``WIN``
     for a win (minus for a loss), so that every win ranks above every estimate."""
-    m = margin(s, rules)
+    return margin_value(margin(s, rules))
+
+
+@njit(cache=True)
+def margin_value(m):
+    """A final margin ``m`` on the search's scale: plus ``WIN`` for a win, minus for a loss
+    (:func:`mancala.evaluation.oware.final_value`)."""
     if m > 0:
         return WIN + m
     if m < 0:

@@ -54,17 +54,19 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Callable, Iterator, Optional
 
-import numba
 import numpy as np
 from numba import njit
 
+from mancala.engine import kit
+from mancala.engine.kit import C_ABORT, C_HEUR, C_LIMIT, C_NODES, C_OWN, C_ROOTMOVE, C_USE_TT
 from mancala.engine.oware import kernels as K
 from mancala.engine.oware.endgame import MISSING, OwareTable
 from mancala.engine.oware.exact import exact_rules
 from mancala.engine.oware.index import BINOM
+from mancala.engine.oware.rules import rules_array, supports
 from mancala.errors import BadInput
 from mancala.evaluation.oware import DEFAULT, WIN, OwareWeights, final_value
-from mancala.games.oware import EndSeeds, GrandSlam, Oware, OwareMove, OwareRules, OwareState, Repetition
+from mancala.games.oware import Oware, OwareMove, OwareState
 from mancala.search.core import SearchResult
 
 #: deepest search (plies; Oware has no extra turns, so plies are turns)
@@ -72,81 +74,29 @@ MAX_DEPTH = 64
 #: transposition table entries (a power of two); 24 bytes each
 TABLE_ENTRIES = 1 << 20
 
-# ctl slots
-C_NODES = 0  # nodes visited (root included)
-C_HEUR = 1  # leaves scored by the heuristic (0 over a search: its value is exact)
-C_ABORT = 2  # 1 once the node limit or the deadline is reached
-C_LIMIT = 3  # node limit (0: none)
-C_CHECK = 4  # node count at which to look at the clock next
-C_ROOTMOVE = 5  # the root's best move (a house)
-C_USE_TT = 6  # 1: use the transposition table (0: plain alpha-beta, for tests)
-C_PATH_KEYS = 7  # 1: table keys include the history since the last capture
-C_BASE = 8  # history index of the root position
-C_PVS = 9  # 1: principal variation search (null windows after the first move)
-C_TB_SEEDS = 10  # the endgame table's most seeds on the board (-1: no table in the search)
-C_TB_HITS = 11  # positions valued by the endgame table
-C_ROOTFIRST = 12  # a root move to search first (the last iteration's best; -1: none)
-C_LEAF = 13  # what a leaf at the depth limit is worth: LEAF_HEURISTIC, LEAF_LOW or LEAF_HIGH
-C_ROOTSEAT = 14  # the seat to move at the root (for LEAF_LOW and LEAF_HIGH)
-C_SIZE = 15
+# ctl slots: the kit's (mancala.engine.kit: nodes, budget, abort, root move: a house, table), then
+C_PATH_KEYS = C_OWN  # 1: table keys include the history since the last capture
+C_BASE = C_OWN + 1  # history index of the root position
+C_PVS = C_OWN + 2  # 1: principal variation search (null windows after the first move)
+C_TB_SEEDS = C_OWN + 3  # the endgame table's most seeds on the board (-1: no table in the search)
+C_TB_HITS = C_OWN + 4  # positions valued by the endgame table
+C_ROOTFIRST = C_OWN + 5  # a root move to search first (the last iteration's best; -1: none)
+C_LEAF = C_OWN + 6  # what a leaf at the depth limit is worth: LEAF_HEURISTIC, LEAF_LOW or LEAF_HIGH
+C_ROOTSEAT = C_OWN + 7  # the seat to move at the root (for LEAF_LOW and LEAF_HIGH)
+C_SIZE = C_OWN + 8
 
 LEAF_HEURISTIC = 0  # the evaluation (play)
 LEAF_LOW = 1  # the worst final margin the root's player can get there: the search's value is a lower bound
 LEAF_HIGH = 2  # the best it can get there: the search's value is an upper bound
-CHECK_EVERY = 1024
 
 #: :func:`table_value`'s "not in the table"
 NO_VALUE = 1e18
-
-# table entry flags
-EXACT, LOWER, UPPER = 0, 1, 2
-HEUR_BIT = 4
 
 #: optional exact endgame values: ``probe(game, state) -> (move, value) | None``, asked at
 #: the root (see the module doc); None: no database
 ENDGAME_PROBE: Optional[Callable[[Oware, OwareState], Optional[tuple[OwareMove, float]]]] = None
 
-_GRAND_SLAM = {
-    GrandSlam.NO_CAPTURE: K.GS_NO_CAPTURE,
-    GrandSlam.ILLEGAL: K.GS_ILLEGAL,
-    GrandSlam.ILLEGAL_UNLESS_ONLY: K.GS_ILLEGAL_UNLESS_ONLY,
-    GrandSlam.CAPTURE_ALL: K.GS_CAPTURE_ALL,
-    GrandSlam.OPPONENT_TAKES_REST: K.GS_OPPONENT_TAKES_REST,
-    GrandSlam.LEAVE_LEFT: K.GS_LEAVE_LEFT,
-    GrandSlam.LEAVE_RIGHT: K.GS_LEAVE_RIGHT,
-}
-_SEEDS = {EndSeeds.OWN_ROW: K.SEEDS_OWN_ROW, EndSeeds.SPLIT: K.SEEDS_SPLIT, EndSeeds.UNSCORED: K.SEEDS_UNSCORED}
-_REPETITION = {Repetition.OWN_ROW: K.REP_OWN_ROW, Repetition.SPLIT: K.REP_SPLIT, Repetition.NONE: K.REP_NONE}
-
-
 # --- conversions -------------------------------------------------------------------
-
-
-def supports(rules: OwareRules) -> bool:
-    """Whether the engine plays these rules: every option but ``skip_twelve`` (sowing that
-    skips big houses), ``max_plies`` (a move limit) and capture counts of 63 or more.  On
-    other rules ``best`` searches in Python instead."""
-    return not rules.skip_twelve and rules.max_plies == 0 and max(rules.capture_counts) < 63
-
-
-def rules_array(rules: OwareRules) -> np.ndarray:
-    """The kernels' rules array for ``rules``; raises :class:`BadInput` for rules the engine
-    does not play (:func:`supports`)."""
-    if not supports(rules):
-        raise BadInput(f"the Oware engine does not play these rules ({rules.describe()}): skip_twelve and max_plies")
-    r = np.zeros(K.R_SIZE, dtype=np.int64)
-    r[K.R_HOUSES] = rules.houses
-    r[K.R_TOTAL] = rules.total
-    r[K.R_SKIP_ORIGIN] = int(rules.skip_origin)
-    r[K.R_CAPTURE_MASK] = sum(1 << c for c in rules.capture_counts)
-    r[K.R_MULTIPLE] = int(rules.multiple_capture)
-    r[K.R_MUST_FEED] = int(rules.must_feed)
-    r[K.R_GRAND_SLAM] = _GRAND_SLAM[rules.grand_slam]
-    r[K.R_CANNOT_MOVE] = _SEEDS[rules.cannot_move]
-    r[K.R_REPETITION] = _REPETITION[rules.repetition]
-    r[K.R_MAJORITY] = int(rules.stop_at_majority)
-    r[K.R_SWEEP] = int(rules.sweep_at_majority)
-    return r
 
 
 def weights_array(weights: OwareWeights = DEFAULT) -> np.ndarray:
@@ -176,20 +126,6 @@ def array_state(s: np.ndarray, houses: int) -> OwareState:
         finished=bool(s[K.S_FINISHED]),
         unscored=int(s[K.S_UNSCORED]),
     )
-
-
-@njit(cache=True)
-def zobrist(seed):
-    """Random keys: one per (position cell, value 0..511)."""
-    np.random.seed(seed)
-    z = np.zeros((K.S_SIZE, 512), dtype=np.uint64)
-    for f in range(K.S_SIZE):
-        for v in range(512):
-            hi = np.uint64(np.random.randint(0, 1 << 31))
-            mid = np.uint64(np.random.randint(0, 1 << 31))
-            lo = np.uint64(np.random.randint(0, 1 << 31))
-            z[f, v] = (hi << np.uint64(33)) ^ (mid << np.uint64(16)) ^ lo
-    return z
 
 
 @njit(cache=True)
@@ -262,14 +198,6 @@ def position_moves(s, rules, z, hpos, hkey):
 
 
 @njit(cache=True)
-def now() -> float:
-    """``time.perf_counter()`` from compiled code."""
-    with numba.objmode(t="float64"):
-        t = time.perf_counter()
-    return t
-
-
-@njit(cache=True)
 def table_value(s, rules, tbv, tbo, most):
     """The endgame table's value of the unfinished position ``s`` for the player to move, on
     the search's scale (:func:`mancala.evaluation.oware.final_value` of the stores' margin
@@ -298,11 +226,7 @@ def table_value(s, rules, tbv, tbo, most):
     if v == MISSING:
         return NO_VALUE
     m = s[K.S_STORE + seat] - s[K.S_STORE + 1 - seat] + v
-    if m > 0:
-        return WIN + m
-    if m < 0:
-        return m - WIN
-    return 0.0
+    return K.margin_value(m)
 
 
 @njit(cache=True)
@@ -317,11 +241,7 @@ def leaf_bound(s, rules, low):
         board += s[i]
     p = s[K.S_SEAT]
     m = s[K.S_STORE + p] - s[K.S_STORE + 1 - p] + (-board if low else board)
-    if m > 0:
-        return WIN + m
-    if m < 0:
-        return m - WIN
-    return 0.0
+    return K.margin_value(m)
 
 
 @njit(cache=True, nogil=True)
@@ -355,12 +275,7 @@ def negamax(
 ):
     """The value of ``s`` (history entry ``ctl[C_BASE] + ply``) for the player to move,
     searched ``depth`` plies (fail-soft)."""
-    ctl[C_NODES] += 1
-    if ctl[C_NODES] >= ctl[C_CHECK]:
-        ctl[C_CHECK] = ctl[C_NODES] + CHECK_EVERY
-        if (ctl[C_LIMIT] > 0 and ctl[C_NODES] >= ctl[C_LIMIT]) or (deadline > 0.0 and now() > deadline):
-            ctl[C_ABORT] = 1
-    if ctl[C_ABORT] != 0:
+    if kit.spend_node(ctl, deadline):
         return 0.0
     if s[K.S_FINISHED] != 0:
         return K.terminal_value(s, rules)
@@ -385,17 +300,9 @@ def negamax(
             h ^= hset[ply] * np.uint64(0x9E3779B97F4A7C15)
         if h == 0:
             h = np.uint64(1)
-        idx = np.int64(h & np.uint64(tkey.shape[0] - 1))
-        if tkey[idx] == h:
-            dat = tdat[idx]
-            ttmove = (dat >> 16) - 1
-            if ply > 0 and (dat & 255) >= depth:
-                flag = (dat >> 8) & 3
-                v = tval[idx]
-                if flag == EXACT or (flag == LOWER and v >= beta) or (flag == UPPER and v <= alpha):
-                    if (dat >> 8) & HEUR_BIT:
-                        ctl[C_HEUR] += 1
-                    return v
+        idx, ttmove, settled, v = kit.probe(tkey, tval, tdat, h, ply, depth, alpha, beta, ctl)
+        if settled:
+            return v
     n = rules[K.R_HOUSES]
     moves = mv[ply]
     children = ch[ply]
@@ -419,16 +326,7 @@ def negamax(
             scores[k] = c[K.S_CAPTURED] * 1e6 + hist[house]
             if house == kill[ply, 0] or house == kill[ply, 1]:
                 scores[k] += 5e5
-    order = np.empty(count, dtype=np.int64)
-    for k in range(count):
-        order[k] = k
-    for a in range(1, count):  # insertion sort, stable: equal scores keep the reference's order
-        x = order[a]
-        b = a - 1
-        while b >= 0 and scores[order[b]] < scores[x]:
-            order[b + 1] = order[b]
-            b -= 1
-        order[b + 1] = x
+    order = kit.order_by_score(scores, count)
     best = -np.inf
     best_move = -1
     a = alpha
@@ -469,13 +367,7 @@ def negamax(
                 )  # fmt: skip
         if ctl[C_ABORT] != 0:
             return 0.0
-        if v > best:
-            best = v
-            best_move = moves[k]
-            if ply == 0:
-                ctl[C_ROOTMOVE] = best_move
-        if best > a:
-            a = best
+        best, best_move, a = kit.improve(v, moves[k], best, best_move, a, ply, ctl)
         if a >= beta:
             if c[K.S_CAPTURED] == 0 and kill[ply, 0] != moves[k]:
                 kill[ply, 1] = kill[ply, 0]
@@ -483,16 +375,7 @@ def negamax(
             hist[moves[k]] += depth * depth
             break
     if use_tt:
-        flag = EXACT
-        if best <= alpha:
-            flag = UPPER
-        elif best >= beta:
-            flag = LOWER
-        if ctl[C_HEUR] != heur_before:
-            flag |= HEUR_BIT
-        tkey[idx] = h
-        tval[idx] = best
-        tdat[idx] = min(depth, 255) | (flag << 8) | ((best_move + 1) << 16)
+        kit.store(tkey, tval, tdat, idx, h, depth, alpha, beta, best, best_move, ctl[C_HEUR] != heur_before)
     return best
 
 
@@ -514,9 +397,7 @@ def search_root(s, depth, rules, w, z, tkey, tval, tdat, hpos, hkey, ctl, deadli
     base = ctl[C_BASE]
     for i in range(base + 1):
         hset[0] ^= hkey[i]
-    ctl[C_ROOTMOVE] = -1
-    ctl[C_ABORT] = 0
-    ctl[C_CHECK] = ctl[C_NODES] + 1
+    kit.start_root(ctl)
     # typed (non-literal) arguments: literals in a recursive function's first call break numba's cache
     zero = np.int64(0)
     big = np.float64(np.inf)
@@ -526,7 +407,7 @@ def search_root(s, depth, rules, w, z, tkey, tval, tdat, hpos, hkey, ctl, deadli
     )  # fmt: skip
 
 
-class OwareSearcher:
+class OwareSearcher(kit.TableSearcher):
     """One player's search tables: a transposition table, the rules and weights arrays and
     counters.  Keep one per player to reuse the table from move to move (keys hold every
     cell a value depends on; see the module doc for ``path_keys``)."""
@@ -540,18 +421,16 @@ class OwareSearcher:
         path_keys: bool = True,
         pvs: bool = True,
     ) -> None:
-        if entries & (entries - 1):
-            raise BadInput(f"table entries must be a power of two, got {entries}")
+        if not supports(game.rules):
+            raise BadInput(
+                f"the Oware engine does not play these rules ({game.rules.describe()}): skip_twelve and max_plies"
+            )
+        super().__init__(entries, C_SIZE, use_table)
         self.game = game
         self.houses = game.rules.houses
         self.rules = rules_array(game.rules)
         self.weights = weights_array(weights)
         self.z = zobrist_keys()
-        self.tkey = np.zeros(entries, dtype=np.uint64)
-        self.tval = np.zeros(entries, dtype=np.float64)
-        self.tdat = np.zeros(entries, dtype=np.int64)
-        self.ctl = np.zeros(C_SIZE, dtype=np.int64)
-        self.ctl[C_USE_TT] = int(use_table)
         self.ctl[C_PATH_KEYS] = int(path_keys)
         self.ctl[C_PVS] = int(pvs)
         self.ctl[C_TB_SEEDS] = -1
@@ -579,11 +458,6 @@ class OwareSearcher:
     def table_hits(self) -> int:
         """Positions valued by the endgame table so far (every search of this searcher)."""
         return int(self.ctl[C_TB_HITS])
-
-    @property
-    def nodes(self) -> int:
-        """Nodes visited so far (every search of this searcher)."""
-        return int(self.ctl[C_NODES])
 
     def history(self, state: OwareState, room: int = MAX_DEPTH + 2) -> tuple[np.ndarray, np.ndarray]:
         """The repetition history arrays of ``state``: its positions since the last capture
@@ -643,11 +517,10 @@ class OwareSearcher:
             h = key ^ store_key(s, self.z) ^ self.z[K.S_PLY, state.ply & 511]
             if self.ctl[C_PATH_KEYS]:
                 h ^= np.uint64((int(hset) * 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF)
-            h = h or np.uint64(1)
-            idx = int(h & np.uint64(len(self.tkey) - 1))
-            if self.tkey[idx] != h:
+            house = self.table_move(h or np.uint64(1))
+            if house < 0:
                 break
-            move = OwareMove(int(self.tdat[idx] >> 16) - 1, n)
+            move = OwareMove(house, n)
             if move not in game.legal_moves(state):
                 break
             moves.append(move)
@@ -701,7 +574,7 @@ _ZOBRIST: list[np.ndarray] = []
 def zobrist_keys() -> np.ndarray:
     """The random keys every searcher shares (made once a process)."""
     if not _ZOBRIST:
-        _ZOBRIST.append(zobrist(20261126))
+        _ZOBRIST.append(kit.zobrist(20261126, K.S_SIZE, 512))
     return _ZOBRIST[0]
 
 
@@ -746,37 +619,22 @@ def search(
         if hit is not None:
             return SearchResult(hit[0], float(hit[1]), (hit[0],), 0, 0, "oware-endgame(exact)")
     warm_up()  # compiles or loads numba's cache on first use (microseconds later): not counted
-    start = clock()
     searcher = searcher or OwareSearcher(game, weights)
     if table is not None:
         searcher.use_table(table)
     nodes_at_start = searcher.nodes
     hits_at_start = searcher.table_hits
-    best: tuple | None = None
-    for depth in range(1, max_depth + 1):
-        deadline = 0.0
-        limit = 0
-        if best is not None:
-            if seconds is not None:
-                if clock() - start >= seconds:
-                    break
-                deadline = time.perf_counter() + (seconds - (clock() - start))
-            if max_nodes is not None:
-                limit = nodes_at_start + max_nodes
-                if searcher.nodes >= limit:
-                    break
-        value, house, complete, exact = searcher.run(state, depth, deadline, limit, best[1] if best else -1)
-        if not complete:
-            if best is not None and house >= 0:
-                # the stopped iteration searched the last best move first: once that one was
-                # searched in full, any move it preferred was proved better: play that one
-                best = (best[0], house, best[2], best[3])
-            break
-        best = (value, house, depth, exact)
-        if exact:
-            break
-    assert best is not None  # depth 1 always completes
-    value, house, depth, exact = best
+    # a stopped iteration searched the last best move first: once that one was searched in
+    # full, any move it preferred was proved better: play that one (``partial``)
+    value, house, depth, exact = kit.deepen(
+        lambda depth, deadline, limit, first: searcher.run(state, depth, deadline, limit, first),
+        lambda: searcher.nodes,
+        seconds,
+        max_depth,
+        max_nodes,
+        clock,
+        partial=True,
+    )
     move = OwareMove(house, game.rules.houses)
     if move not in game.legal_moves(state):  # cannot happen: the house came from the kernels' move list
         raise RuntimeError(f"Oware engine returned an illegal house {house}")
@@ -882,25 +740,11 @@ def prove_watched(
     """:func:`prove_value` in a worker thread while this thread waits (the kernels release
     the GIL), so that Ctrl-C lands here at once: it stops the kernels and re-raises."""
     sides = (OwareSearcher(game, entries=entries), OwareSearcher(game, entries=entries))
-    box: dict = {}
 
-    def work() -> None:
-        try:
-            box["result"] = prove_value(game, state, table, seconds, report=report, sides=sides)
-        except BaseException as e:  # noqa: BLE001 - handed to the waiting thread
-            box["error"] = e
+    def stop() -> None:
+        for side in sides:
+            side.ctl[C_ABORT] = 1
 
-    thread = threading.Thread(target=work, name="mancala-oware-proof", daemon=True)
-    thread.start()
-    try:
-        while thread.is_alive():
-            thread.join(0.05)
-    except BaseException:
-        while thread.is_alive():  # a search starting now clears the flag: set it until all stop
-            for side in sides:
-                side.ctl[C_ABORT] = 1
-            thread.join(0.01)
-        raise
-    if "error" in box:
-        raise box["error"]
-    return box["result"]
+    return kit.run_watched(
+        lambda: prove_value(game, state, table, seconds, report=report, sides=sides), stop, name="mancala-oware-proof"
+    )

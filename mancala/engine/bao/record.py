@@ -1,0 +1,36 @@
+"""The Bao engine's record in the engine-support catalogue (:mod:`mancala.engine.support`):
+its numba search for ``best`` and for the timed alpha-beta of Bao's levels.  Nothing here
+loads numba until a search runs."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mancala.engine.support import EngineSupport, register_engine
+from mancala.search.core import SearchResult
+
+
+def best(
+    game: Any, state, seconds: float, max_depth: int | None, max_nodes: int | None, evaluation: str | None, book: bool
+) -> SearchResult:
+    """Bao: its numba engine."""
+    from mancala.engine.bao.search import MAX_DEPTH, search  # noqa: PLC0415 (numba loads only when needed)
+
+    return search(game, state, seconds, max_depth=min(max_depth or MAX_DEPTH, MAX_DEPTH), max_nodes=max_nodes)
+
+
+def timed(game: Any, state, seconds: float, max_depth: int) -> SearchResult:
+    """Bao's timed alpha-beta with its own evaluation, on its engine."""
+    from mancala.engine.bao.search import search  # noqa: PLC0415 (numba loads only when needed)
+
+    return search(game, state, seconds, max_depth=max_depth)
+
+
+def warm_up() -> None:
+    """Compile (or load from numba's cache) the Bao kernels."""
+    from mancala.engine.bao.search import warm_up as warm  # noqa: PLC0415 (numba loads only when needed)
+
+    warm()
+
+
+BAO = register_engine(EngineSupport("bao", best, timed=timed, warm_up=warm_up))
