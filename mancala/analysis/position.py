@@ -3,54 +3,40 @@ summary in words) and the opening explorer."""
 
 from __future__ import annotations
 
-from typing import cast
-
 from mancala.analysis.values import Table, jsonable, position_values, unit
+from mancala.engine.support import engine_records, engine_support
 from mancala.games.base import Game
-from mancala.games.catalogue import traits_of
-from mancala.games.kalah import Kalah
+from mancala.games.catalogue import CATALOGUE, title_of, traits_of
 from mancala.search.explain import line_by_turn
 
 
 def explore(game: Game, state) -> dict:
     """The opening explorer: the opening book's exact value (for the player to move) of every
-    legal move whose position the book holds, and the book's main line from here.  Only Kalah
-    has books (``mancala book``), for some rules; anything else says so in ``text``."""
-    if game.name != "kalah":  # (books are Kalah's: mancala.engine.book)
+    legal move whose position the book holds, and the book's main line from here, where an
+    engine of ours has a book for the game's rules (Kalah's, ``mancala book``); anything else
+    says so in ``text``."""
+    record = engine_support(game.name)
+    book = record.opening_book(game, state) if record is not None and record.opening_book is not None else None
+    if book is None:
+        having = [
+            CATALOGUE[r.game].title for r in engine_records() if r.opening_book is not None and r.game in CATALOGUE
+        ]
+        which = (
+            f"only {' and '.join(having)} {'has' if len(having) == 1 else 'have'} one, for some rules"
+            if having
+            else "none is built"
+        )
         return {
             "available": False,
-            "text": f"no opening book for {game.name}: only Kalah has one",
+            "text": f"no opening book for {title_of(game)}: {which}",
             "moves": [],
             "line": [],
             "turns": [],
         }
-    from mancala.engine.book import book_line, probe, shipped_book  # noqa: PLC0415 (the engine loads only when needed)
-
-    kalah = cast(Kalah, game)  # (named kalah above)
-    if shipped_book(kalah.rules) is None:
-        return {
-            "available": False,
-            "text": "no opening book for these Kalah rules",
-            "moves": [],
-            "line": [],
-            "turns": [],
-        }
-    mover = game.to_move(state)
-    found: list[tuple[str, float | None]] = []
-    for move in game.legal_moves(state):
-        child = game.apply(state, move)
-        value: float | None = None
-        if game.is_terminal(child):
-            value = float(game.score(child, mover))
-        else:
-            hit = probe(kalah, child)
-            if hit is not None:
-                value = float(hit[1] if game.to_move(child) == mover else -hit[1])
-        found.append((str(move), value))
-    found.sort(key=lambda r: (r[1] is None, -(r[1] or 0.0)))
+    found = sorted(book.moves, key=lambda r: (r[1] is None, -(r[1] or 0.0)))
     rows = [{"move": m, "value": jsonable(v) if v is not None else None, "in_book": v is not None} for m, v in found]
-    line = [str(m) for m in book_line(kalah, state)] if not game.is_terminal(state) else []
     known = sum(v is not None for _, v in found)
+    line = list(book.line)
     text = (
         f"the book knows {known} of {len(rows)} moves here" + ("" if line else "; this position is not in it")
         if known or line

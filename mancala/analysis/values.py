@@ -4,17 +4,15 @@ that names its depth, and the best line."""
 
 from __future__ import annotations
 
-import math
 from collections import OrderedDict
 from dataclasses import dataclass
-from typing import Any, Callable, cast
 
+from mancala.engine.support import budget_share, engine_support
 from mancala.evaluation import default_evaluation
-from mancala.games.bao import Bao
 from mancala.games.base import Game
 from mancala.games.catalogue import spec_of, traits_of
-from mancala.games.kalah import Kalah
 from mancala.search.core import SearchAborted, alphabeta
+from mancala.search.explain import jsonable
 
 
 def unit(game: Game) -> str:
@@ -28,8 +26,8 @@ def unit(game: Game) -> str:
 ANALYSIS_SECONDS = 2.0
 #: the nominal seconds of one position of a review (a position's table kept with more is read)
 REVIEW_SECONDS = 0.2
-#: how many nodes a nominal second is worth for a game searched by alpha-beta in Python (its
-#: engines give their own: ``VALUE_TABLES``); a budget in nodes makes every answer the same for
+#: how many nodes a nominal second is worth for a game searched by alpha-beta in Python (an
+#: engine's record gives its own); a budget in nodes makes every answer the same for
 #: the same position and budget, whatever the machine's load, on every surface
 PYTHON_NODES_PER_SECOND = 50_000
 #: the largest budget of one table, in nodes
@@ -66,7 +64,9 @@ class Table:
 def budget(game: Game, seconds: float) -> int:
     """The budget in nodes of a request of ``seconds`` nominal seconds on ``game``: its value
     engine's nodes per second (or Python alpha-beta's), at least 1,000 nodes."""
-    rate = VALUE_TABLES[game.name][1] if game.name in VALUE_TABLES else PYTHON_NODES_PER_SECOND
+    record = engine_support(game.name)
+    engine = record is not None and record.values is not None and record.plays(game)
+    rate = record.nodes_per_second if engine and record is not None else PYTHON_NODES_PER_SECOND
     return max(1_000, min(MAX_TABLE_NODES, round(seconds * rate)))
 
 
@@ -96,11 +96,22 @@ def position_values(game: Game, state, nodes: int) -> Table:
     if kept is not None and kept.serves(nodes):
         _kept.move_to_end(key)
         return kept
-    values = VALUE_TABLES[game.name][0] if game.name in VALUE_TABLES else _searched_values
-    rows, line = values(game, state, nodes)
+    rows, line = _values(game, state, nodes)
     table = Table(tuple(dict(r) for r in rows), tuple(line), nodes)
     remember(game, state, table)
     return table
+
+
+def _values(game: Game, state, nodes: int) -> tuple[list[dict], list[str]]:
+    """The rows and best line of a position: its engine's table where an engine of ours plays
+    the game's rules, else alpha-beta in Python (its values in the game's units)."""
+    record = engine_support(game.name)
+    if record is not None and record.values is not None and record.plays(game):
+        return record.values(game, state, nodes)
+    rows, line = _searched_values(game, state, nodes)
+    if record is not None:  # an engine's evaluation in Python: its values in the game's units
+        rows = [dict(r, value=jsonable(record.value_scale(float(r["value"])))) for r in rows]
+    return rows, line
 
 
 def remember(game: Game, state, table: Table) -> None:
@@ -119,141 +130,6 @@ def forget_positions() -> None:
     _kept.clear()
 
 
-def _row(move: Any, value: float, exact: bool, depth: int) -> dict:
-    """One move's row of a table: its value, whether it is exact, and for an estimate the
-    depth it was searched to."""
-    row = {"move": str(move), "value": jsonable(float(value)), "exact": bool(exact)}
-    if not exact:
-        row["depth"] = depth
-    return row
-
-
-def _share(nodes: int, used: int, moves_left: int) -> int:
-    """One move's part of a table's budget: what is left, shared by the moves left."""
-    return max(1, (nodes - used) // max(1, moves_left))
-
-
-def _kalah_values(game: Kalah, state, nodes: int) -> tuple[list[dict], list[str]]:
-    """Kalah's table: the opening book's exact values where it has them (the position
-    itself, the positions one move on, and finished games), the engine's analysis for
-    the other moves, their estimates capped by the book's value of the position."""
-    from mancala.engine.book import book_line, probe  # noqa: PLC0415 (numba loads only when needed)
-
-    mover = game.to_move(state)
-    moves = list(game.legal_moves(state))
-    order = [str(m) for m in moves]
-    known: dict[str, tuple[float, list[str]]] = {}  # move -> (exact value, the book's line after it)
-    for move in moves:
-        child = game.apply(state, move)
-        if game.is_terminal(child):
-            known[str(move)] = (float(game.score(child, mover)), [])
-            continue
-        hit = probe(game, child)
-        if hit is not None:
-            sign = 1 if game.to_move(child) == mover else -1
-            known[str(move)] = (float(sign * hit[1]), [str(m) for m in book_line(game, child)])
-    root = probe(game, state) if moves else None
-    if root is not None:
-        known.setdefault(str(root[0]), (float(root[1]), [str(m) for m in book_line(game, state)][1:]))
-    rows: list[dict] = []
-    engine_line: list[str] = []
-    if len(known) < len(moves):
-        from mancala.engine import analyse  # noqa: PLC0415 (numba loads only when needed)
-
-        table = analyse(game, state, float("inf"), max_nodes=nodes, fresh=True)
-        engine_line = [str(m) for m in table.line]
-        for mv in table:
-            if str(mv.move) in known:
-                continue
-            value = float(mv.value)
-            if root is not None:  # no move is better than the position's proved value
-                value = min(value, float(root[1]))
-            row = _row(mv.move, value, bool(mv.exact), mv.depth)
-            if not mv.exact:  # what the search proved of an estimate: bounds on the true value
-                if math.isfinite(mv.lower):
-                    row["lower"] = jsonable(float(mv.lower))
-                if math.isfinite(mv.upper):
-                    row["upper"] = jsonable(float(mv.upper))
-            rows.append(row)
-    rows += [{"move": m, "value": jsonable(v), "exact": True} for m, (v, _) in known.items()]
-    book_move = str(root[0]) if root is not None else None
-    rows.sort(key=lambda r: (-float(r["value"]), not r["exact"], r["move"] != book_move, order.index(r["move"])))
-    if not rows:
-        return rows, []
-    best = rows[0]["move"]
-    if best in known:
-        line = [best] + known[best][1]
-    else:
-        line = engine_line if engine_line[:1] == [best] else [best]
-    return rows, line[:16]
-
-
-def _bao_values(game: Bao, state, nodes: int) -> tuple[list[dict], list[str]]:
-    """Bao's table: every move searched by the fast Bao engine (its values are alpha-beta's
-    with Bao's evaluation, the same as :func:`_searched_values` would find at the same
-    depth, only deeper in the time), sharing one transposition table."""
-    from mancala.engine.bao.search import BaoSearcher, search  # noqa: PLC0415 (numba loads only when needed)
-
-    mover = game.to_move(state)
-    evaluate = default_evaluation(game)
-    moves = list(game.legal_moves(state))
-    searcher = BaoSearcher(game)
-    rows, lines, used = [], {}, 0
-    for i, move in enumerate(moves):
-        child = game.apply(state, move)
-        if game.is_terminal(child):
-            value, line, exact, depth = evaluate(game, child, mover), tuple[Any, ...](), True, 0
-        else:
-            result = search(game, child, None, max_nodes=_share(nodes, used, len(moves) - i), searcher=searcher)
-            used += result.nodes
-            sign = 1 if game.to_move(child) == mover else -1
-            value, line, exact, depth = sign * result.value, result.line, result.exact, result.depth
-        rows.append(_row(move, value, exact, depth + 1))
-        lines[str(move)] = [str(move)] + [str(m) for m in line]
-    rows.sort(key=lambda r: -float(r["value"]))
-    return rows, (lines[rows[0]["move"]][:16] if rows else [])
-
-
-def _oware_values(game: Game, state, nodes: int) -> tuple[list[dict], list[str]]:
-    """Oware's table, in seeds: from the endgame database in the cache when it holds the
-    position (every move's final margin with perfect play; exact or the table's estimate, as
-    the rules make it), else every move searched by the Oware engine (sharing one
-    transposition table), else (rules the engine declines) alpha-beta in Python."""
-    from mancala.engine.support import engine_support  # noqa: PLC0415
-    from mancala.players.builtin import has_engine  # noqa: PLC0415
-
-    record = engine_support(game.name)
-    scale = record.value_scale if record is not None else float  # the engine's values in seeds
-    answer = record.exact(game, state) if record is not None and record.exact is not None else None
-    if answer is not None:
-        rows = [{"move": str(m), "value": jsonable(float(v)), "exact": answer.exact} for m, v in answer.moves]
-        return rows, [str(m) for m in answer.line][:16]
-    if not has_engine(game):
-        searched, best_line = _searched_values(game, state, nodes)
-        return [dict(r, value=jsonable(scale(float(r["value"])))) for r in searched], best_line
-    from mancala.engine.oware.search import OwareSearcher, search  # noqa: PLC0415 (numba loads only when needed)
-
-    mover = game.to_move(state)
-    moves = list(game.legal_moves(state))
-    searcher = OwareSearcher(cast(Any, game))
-    rows, lines, used = [], {}, 0
-    for i, move in enumerate(moves):
-        child = game.apply(state, move)
-        line: tuple[Any, ...] = ()
-        if game.is_terminal(child):
-            value, exact, depth = float(game.score(child, mover)), True, 0
-        else:
-            share = _share(nodes, used, len(moves) - i)
-            result = search(cast(Any, game), child, None, max_nodes=share, searcher=searcher)
-            used += result.nodes
-            sign = 1 if game.to_move(child) == mover else -1
-            value, line, exact, depth = scale(sign * result.value), result.line, result.exact, result.depth
-        rows.append(_row(move, value, exact, depth + 1))
-        lines[str(move)] = [str(move)] + [str(m) for m in line]
-    rows.sort(key=lambda r: -float(r["value"]))
-    return rows, (lines[rows[0]["move"]][:16] if rows else [])
-
-
 def _searched_values(game: Game, state, nodes: int) -> tuple[list[dict], list[str]]:
     """The table of a game without a value engine: every move searched by alpha-beta in
     Python, deepened while its share of ``nodes`` lasts (exact once the search sees only
@@ -265,7 +141,7 @@ def _searched_values(game: Game, state, nodes: int) -> tuple[list[dict], list[st
     for i, move in enumerate(moves):
         child = game.apply(state, move)
         value, line, exact, depth, spent = _deepening_value(
-            game, child, mover, evaluate, _share(nodes, used, len(moves) - i)
+            game, child, mover, evaluate, budget_share(nodes, used, len(moves) - i)
         )
         used += spent
         rows.append({"move": str(move), "value": jsonable(float(value)), "exact": exact, "depth": depth + 1})
@@ -311,25 +187,3 @@ def _deepening_value(game: Game, state, mover: int, evaluate, nodes: int) -> tup
             break
     assert best is not None  # depth 1 always completes
     return (*best, used)
-
-
-#: how each game's move values are found, by name, and how many nodes a nominal second of it
-#: is worth (others: alpha-beta in Python, move by move)
-VALUE_TABLES: dict[str, tuple[Callable[[Any, Any, int], tuple[list[dict], list[str]]], int]] = {
-    "kalah": (_kalah_values, 2_000_000),
-    "bao": (_bao_values, 300_000),
-    "oware": (_oware_values, 250_000),
-}
-
-
-def jsonable(value: Any) -> Any:
-    """A search value as JSON: infinities as ``"inf"``/``"-inf"``, whole floats as ints."""
-    if isinstance(value, float):
-        if value == float("inf"):
-            return "inf"
-        if value == float("-inf"):
-            return "-inf"
-        if value == int(value):
-            return int(value)
-        return round(value, 3)
-    return value

@@ -7,9 +7,9 @@ deterministic players never replay one game.
 
 Openings are ``plies`` random legal moves from the start, kept only when the position is
 *close*: its value for the side to move, judged by a fixed search, is within ``balance``
-of 0.  The judge is the Kalah engine at a fixed depth (:data:`JUDGE_DEPTH` turns, store
-difference; exact when it sees the end) for Kalah, and alpha-beta to depth 2 with the
-game's default evaluation for other games.  The random moves come from
+of 0.  The judge is the engine of a game whose engine proves positions (Kalah's: its record
+``solves``) at a fixed depth (:data:`JUDGE_DEPTH` turns, store difference; exact when it sees
+the end), and alpha-beta to depth 2 with the game's default evaluation for other games.  The random moves come from
 ``random.Random(seed)``, so the same seed gives the same openings everywhere.
 
 Every game is identified by its key ``A|B|opening|seat`` and, when it finishes, appended
@@ -36,10 +36,11 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from multiprocessing import get_context
 from pathlib import Path
-from typing import Any, Callable, Sequence, cast
+from typing import Callable, Sequence
 
 from mancala import jsonread
 from mancala.arena.match import follow_record, play_game
+from mancala.engine.support import engine_support
 from mancala.errors import BadInput, IllegalMove, MancalaError
 from mancala.evaluation import default_evaluation
 from mancala.games import make_game
@@ -48,7 +49,7 @@ from mancala.players import make_player
 from mancala.record import GameRecord
 from mancala.search import alphabeta
 
-#: the engine's search depth (turns) that judges whether a Kalah opening is close
+#: the engine's search depth (turns) that judges whether an opening is close (Kalah's)
 JUDGE_DEPTH = 10
 #: how many random openings may be drawn per opening kept before giving up
 MAX_DRAWS_PER_OPENING = 200
@@ -124,10 +125,9 @@ def judge(game: Game, state) -> float:
     """The opening judge's value of ``state`` for the side to move (see the module doc)."""
     if game.is_terminal(state):
         return float(game.score(state, game.to_move(state)))
-    if game.name == "kalah":  # the Kalah engine judges Kalah openings
-        from mancala.engine import best_move  # noqa: PLC0415 (numba only when needed)
-
-        return float(best_move(cast(Any, game), state, seconds=1e9, max_depth=JUDGE_DEPTH).value)
+    record = engine_support(game.name)
+    if record is not None and record.solves and record.plays(game):  # a solving engine judges (Kalah's)
+        return float(record.best(game, state, 1e9, JUDGE_DEPTH, None, None, False).value)
     return float(alphabeta(game, state, 2, default_evaluation(game)).value)
 
 

@@ -8,7 +8,7 @@ import time
 from pathlib import Path
 
 from mancala.atomic import check_writable, write_problem
-from mancala.cli.common import add_command, add_game_arguments, kalah_position, prepare_engine, progress_bar
+from mancala.cli.common import add_command, add_game_arguments, prepare_engine, progress_bar, solver_position
 from mancala.errors import BadInput
 from mancala.games.kalah import PRESETS, Kalah, KalahRules
 
@@ -71,7 +71,7 @@ def _build(args: argparse.Namespace) -> int:
     from mancala.engine import book as B  # noqa: PLC0415 (numba loads only when needed)
     from mancala.engine.endgame import terminal_console  # noqa: PLC0415 (numba loads only when needed)
 
-    game, state = kalah_position(args)
+    game, state = solver_position(args)
     if args.position is not None or state != game.initial_state():
         raise BadInput("a book is built from the start position; --position is not used")
     turns = B.DEFAULT_TURNS if args.turns is None else args.turns

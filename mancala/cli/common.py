@@ -8,6 +8,7 @@ import argparse
 import sys
 from typing import Any, cast
 
+from mancala.engine.support import engine_records, engine_support
 from mancala.errors import BadInput
 from mancala.games import CATALOGUE, make_game, parse_spec
 from mancala.games.base import position_notation
@@ -155,26 +156,33 @@ def check_not_empty(args: argparse.Namespace, *names: str) -> None:
             raise BadInput(f"--{name.replace('_', '-')} is empty (''); give a value or leave the option out")
 
 
-def chooses_kalah(args: argparse.Namespace) -> bool:
-    """Whether the options choose Kalah, the game the engine commands (solve, analyse) work on
-    themselves; an empty --game is refused (:class:`BadInput`)."""
+def solver_record(args: argparse.Namespace) -> Any:
+    """The engine record of the game the options choose when its engine proves positions by
+    search with endgame databases of its own (Kalah's: ``mancala solve``, ``mancala book``),
+    else None; an empty --game is refused (:class:`BadInput`)."""
     check_not_empty(args, "game")
-    return not args.game or parse_spec(args.game)[0] == "kalah"
+    record = engine_support(parse_spec(args.game or DEFAULT_GAME)[0])
+    return record if record is not None and record.solves else None
 
 
-def kalah_position(args: argparse.Namespace) -> tuple[Any, Any]:
-    """The Kalah game and position chosen by the options (the engine plays Kalah only)."""
+def solver_position(args: argparse.Namespace) -> tuple[Any, Any]:
+    """The game and position chosen by the options, for an engine that proves positions by
+    search (:func:`solver_record`); raises :class:`BadInput` for a game without one."""
     game, state = build_game(args)
-    if game.name != "kalah":
-        raise BadInput(f"the engine plays Kalah only; {args.game!r} is not Kalah")
+    record = engine_support(game.name)
+    if record is None or not record.solves:
+        solvers = ", ".join(CATALOGUE[r.game].title for r in engine_records() if r.solves and r.game in CATALOGUE)
+        raise BadInput(f"the engine's solver plays {solvers} only; {args.game!r} is not one of them")
     return game, state
 
 
 def prepare_engine(game) -> None:
-    """Ready the engine for ``game``, saying so on stderr when that takes more than a moment."""
-    from mancala.engine import prepare  # noqa: PLC0415 (numba loads only when needed)
-
-    prepare(game, notice=lambda: print("preparing the engine (once)…", file=sys.stderr, flush=True))
+    """Ready the engine of ``game``'s rules (its record's ``prepare``), saying so on stderr
+    when that takes more than a moment; nothing for a game without one."""
+    record = engine_support(game.name)
+    if record is None or record.prepare is None or not record.plays(game):
+        return
+    record.prepare(game, lambda: print("preparing the engine (once)…", file=sys.stderr, flush=True))
 
 
 def progress_bar(label: str, console: Any) -> Any:

@@ -14,8 +14,9 @@ import time
 from typing import Any, cast
 
 from mancala.cli.common import add_command
+from mancala.engine.support import engine_records, engine_support
 from mancala.errors import BadInput
-from mancala.games import make_game, spec_of
+from mancala.games import CATALOGUE, make_game, spec_of
 
 DESCRIPTION = """\
 An endgame database holds the exact value of every position with at most SEEDS seeds on the
@@ -86,13 +87,15 @@ def run(args: argparse.Namespace) -> int:
     if not args.game.strip():
         raise BadInput("--game is empty; give a game such as 'oware(preset=awari)'")
     game = make_game(args.game)
-    if game.name not in ("oware", "kalah"):
-        raise BadInput(f"endgame databases are built for Kalah and Oware; {args.game!r} is {game.name}")
+    record = engine_support(game.name)
+    if record is None or not (record.solves or record.table_build is not None):
+        having = [CATALOGUE[r.game].title for r in engine_records() if r.solves or r.table_build is not None]
+        raise BadInput(f"endgame databases are built for {' and '.join(having)}; {args.game!r} is {game.name}")
     if args.workers is not None and not 1 <= args.workers <= 4096:
         raise BadInput(f"--workers must be 1-4096, got {args.workers}")
     if args.workers is not None and args.ray != "local":
         raise BadInput("--workers sizes a local Ray (--ray local); a cluster's workers are its own")
-    if game.name == "kalah":
+    if record.solves:  # the databases of an engine that proves by search (Kalah's), also on Ray
         return _run_kalah(args, game)
     if args.ray is not None:
         raise BadInput("--ray builds Kalah's databases; Oware's are built on one machine")
@@ -104,7 +107,7 @@ def run(args: argparse.Namespace) -> int:
         raise BadInput(f"--memory must be a positive number of gigabytes, got {args.memory:g}")
     from mancala.engine.oware import endgame as E  # noqa: PLC0415 (numba loads only when needed)
 
-    rules = cast(Any, game).rules  # asked by name above
+    rules = cast(Any, game).rules  # (a game whose record builds tables: it has rules)
     E.check_rules(rules, args.seeds)
     began = time.perf_counter()
     if args.action == "check":

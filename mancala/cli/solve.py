@@ -14,9 +14,9 @@ from mancala.cli.common import (
     add_command,
     add_game_arguments,
     build_game,
-    chooses_kalah,
-    kalah_position,
     prepare_engine,
+    solver_position,
+    solver_record,
 )
 from mancala.errors import BadInput
 
@@ -73,7 +73,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     """``mancala solve``: the exact value of a position, a best move and a perfect line:
     Kalah by the engine's solver, Oware from its endgame database (``mancala db build``)."""
-    if not chooses_kalah(args):
+    if solver_record(args) is None:
         return _solve_from_table(args)
     from mancala.engine import solve  # noqa: PLC0415 (numba loads only when needed)
 
@@ -81,7 +81,7 @@ def run(args: argparse.Namespace) -> int:
         raise BadInput("--seconds bounds an Oware proof above its endgame database; Kalah's solver runs to the end")
     if args.endgame_seeds is not None and not 0 <= args.endgame_seeds <= 100:
         raise BadInput(f"--endgame-seeds must be 0-100, got {args.endgame_seeds}")
-    game, state = kalah_position(args)
+    game, state = solver_position(args)
     if game.is_terminal(state):
         raise BadInput("that position is already finished: there is nothing to solve")
     if args.ray is not None:

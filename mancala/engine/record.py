@@ -4,9 +4,9 @@ levels' measured ladder.  Nothing here loads numba until a search runs."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
-from mancala.engine.support import EngineSupport, register_engine
+from mancala.engine.support import BookAnswer, EngineSupport, register_engine, value_row
 from mancala.games.kalah import Kalah
 from mancala.search.core import SearchResult
 
@@ -58,4 +58,99 @@ def warm_up() -> None:
     prepare(Kalah())
 
 
-KALAH = register_engine(EngineSupport("kalah", best, takes_terms=True, warm_up=warm_up, level_budgets=LEVEL_BUDGETS))
+def values(game: Any, state, nodes: int) -> tuple[list[dict], list[str]]:
+    """Kalah's table: the opening book's exact values where it has them (the position itself,
+    the positions one move on, and finished games), the engine's analysis of the other moves
+    with ``nodes`` nodes (its table emptied first), their estimates capped by the book's value
+    of the position and carrying the bounds the engine proved."""
+    from mancala.engine.book import book_line, probe  # noqa: PLC0415 (numba loads only when needed)
+
+    mover = game.to_move(state)
+    moves = list(game.legal_moves(state))
+    order = [str(m) for m in moves]
+    known: dict[str, tuple[float, list[str]]] = {}  # move -> (exact value, the book's line after it)
+    for move in moves:
+        child = game.apply(state, move)
+        if game.is_terminal(child):
+            known[str(move)] = (float(game.score(child, mover)), [])
+            continue
+        hit = probe(game, child)
+        if hit is not None:
+            sign = 1 if game.to_move(child) == mover else -1
+            known[str(move)] = (float(sign * hit[1]), [str(m) for m in book_line(game, child)])
+    root = probe(game, state) if moves else None
+    if root is not None:
+        known.setdefault(str(root[0]), (float(root[1]), [str(m) for m in book_line(game, state)][1:]))
+    rows: list[dict] = []
+    engine_line: list[str] = []
+    if len(known) < len(moves):
+        from mancala.engine.solver import analyse  # noqa: PLC0415 (numba loads only when needed)
+
+        table = analyse(game, state, float("inf"), max_nodes=nodes, fresh=True)
+        engine_line = [str(m) for m in table.line]
+        for mv in table:
+            if str(mv.move) in known:
+                continue
+            value = float(mv.value)
+            if root is not None:  # no move is better than the position's proved value
+                value = min(value, float(root[1]))
+            rows.append(value_row(mv.move, value, bool(mv.exact), mv.depth, mv.lower, mv.upper))
+    rows += [value_row(m, v, True, 0) for m, (v, _) in known.items()]
+    book_move = str(root[0]) if root is not None else None
+    rows.sort(key=lambda r: (-float(r["value"]), not r["exact"], r["move"] != book_move, order.index(r["move"])))
+    if not rows:
+        return rows, []
+    best = rows[0]["move"]
+    if best in known:
+        line = [best] + known[best][1]
+    else:
+        line = engine_line if engine_line[:1] == [best] else [best]
+    return rows, line[:16]
+
+
+def opening_book(game: Any, state) -> BookAnswer | None:
+    """The shipped opening book of the game's rules (None: no book for them): each legal
+    move's exact value for the player to move where the book holds its position, and the
+    book's main line from here."""
+    from mancala.engine.book import book_line, probe, shipped_book  # noqa: PLC0415 (the engine loads only when needed)
+
+    if shipped_book(game.rules) is None:
+        return None
+    mover = game.to_move(state)
+    found: list[tuple[str, float | None]] = []
+    for move in game.legal_moves(state):
+        child = game.apply(state, move)
+        value: float | None = None
+        if game.is_terminal(child):
+            value = float(game.score(child, mover))
+        else:
+            hit = probe(game, child)
+            if hit is not None:
+                value = float(hit[1] if game.to_move(child) == mover else -hit[1])
+        found.append((str(move), value))
+    line = [str(m) for m in book_line(game, state)] if not game.is_terminal(state) else []
+    return BookAnswer(found, line)
+
+
+def prepare(game: Any, notice: Callable[[], None] | None) -> float:
+    """Load the engine's kernels, table and endgame database for ``game``'s rules (seconds
+    spent; ``notice()`` once when that takes more than a moment)."""
+    from mancala.engine.engine import prepare as ready  # noqa: PLC0415 (numba loads only when needed)
+
+    return ready(game, notice=notice)
+
+
+KALAH = register_engine(
+    EngineSupport(
+        "kalah",
+        best,
+        takes_terms=True,
+        warm_up=warm_up,
+        level_budgets=LEVEL_BUDGETS,
+        values=values,
+        nodes_per_second=2_000_000,
+        opening_book=opening_book,
+        prepare=prepare,
+        solves=True,
+    )
+)

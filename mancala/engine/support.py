@@ -9,10 +9,12 @@ Nothing here loads numba: the records' callables import their kernels when first
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Protocol
 
 from mancala.search.core import SearchResult
+from mancala.search.explain import jsonable
 
 
 class BestSearch(Protocol):
@@ -58,6 +60,47 @@ class ExactAnswer:
     seeds: int
 
 
+class MoveValues(Protocol):
+    """An engine's table of a position (the analysis layer's): every legal move's value for
+    the player to move in the game's units, best first, as :func:`value_row` rows, and the
+    best line (moves as text), searched with ``nodes`` nodes (no time limit, the engine's
+    table emptied first): the same answer for the same position and budget anywhere."""
+
+    def __call__(self, game: Any, state: Any, nodes: int) -> tuple[list[dict], list[str]]:
+        """The rows, best first, and the best line."""
+        ...
+
+
+@dataclass(frozen=True)
+class BookAnswer:
+    """What an opening book says of a position: each legal move with the book's exact value
+    for the player to move (None where the move's position is not in the book), and the
+    book's main line from the position."""
+
+    moves: list
+    line: list
+
+
+def value_row(
+    move: Any, value: float, exact: bool, depth: int, lower: float | None = None, upper: float | None = None
+) -> dict:
+    """One move's row of a position's table: its value (JSON-ready), whether it is exact,
+    and for an estimate the depth searched and the bounds proved on it, where known."""
+    row: dict[str, Any] = {"move": str(move), "value": jsonable(float(value)), "exact": bool(exact)}
+    if not exact:
+        row["depth"] = depth
+        if lower is not None and math.isfinite(lower):
+            row["lower"] = jsonable(float(lower))
+        if upper is not None and math.isfinite(upper):
+            row["upper"] = jsonable(float(upper))
+    return row
+
+
+def budget_share(nodes: int, used: int, moves_left: int) -> int:
+    """One move's part of a table's budget: what is left, shared by the moves left."""
+    return max(1, (nodes - used) // max(1, moves_left))
+
+
 @dataclass(frozen=True)
 class EngineSupport:
     """What our engine does for the game called ``game``: only ``best`` is required.
@@ -91,6 +134,23 @@ class EngineSupport:
     #: the difficulty levels' player specs on this game (level name -> spec; measured
     #: ladders), where the engine has its own ladder; empty: the generic ladder
     level_budgets: Mapping[str, str] = field(default_factory=dict)
+    #: the position's table for the hint, the analysis and the review; None: alpha-beta in
+    #: Python, move by move
+    values: MoveValues | None = None
+    #: about how many nodes the engine searches in a second on this project's 2-core machine:
+    #: what a nominal second of an analysis budget is worth (``mancala.analysis.budget``)
+    nodes_per_second: int = 0
+    #: ``opening_book(game, state) -> BookAnswer | None``: the opening book of the game's rules
+    #: (None: no book for these rules), for the explorer
+    opening_book: Callable[[Any, Any], BookAnswer | None] | None = None
+    #: ``prepare(game, notice) -> seconds``: load the kernels, tables and databases of the
+    #: game's rule set before a clock starts, calling ``notice()`` once if that takes more than
+    #: a moment; None: ``warm_up``
+    prepare: Callable[[Any, Callable[[], None] | None], float] | None = None
+    #: whether the engine proves any position by search, with endgame databases of its own
+    #: (``mancala solve`` and ``mancala db build`` for Kalah, also on Ray); otherwise a game's
+    #: exact answers come from its tables (``exact``)
+    solves: bool = False
 
     def plays(self, game: Any) -> bool:
         """Whether the engine plays ``game``'s rule set."""

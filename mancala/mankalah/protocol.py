@@ -53,7 +53,7 @@ def mankalah_game() -> Kalah:
 
 def is_mankalah(game) -> bool:
     """Whether ``game`` is Kalah under exactly the ManKalah rules."""
-    return game.name == "kalah" and game.rules == PRESETS["mankalah"]
+    return game == Kalah(PRESETS["mankalah"])
 
 
 class ProtocolError(BadInput):

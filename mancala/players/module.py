@@ -35,7 +35,7 @@ from typing import Any
 
 from mancala.errors import BadInput, IllegalMove
 from mancala.games.base import Game
-from mancala.games.kalah import Kalah, KalahMove, KalahState, Sowing
+from mancala.games.kalah import Kalah, KalahMove, KalahRules, KalahState, Sowing
 from mancala.players.registry import PlayerKind, register_kind
 
 _counter = itertools.count()
@@ -198,7 +198,8 @@ class ModulePlayer:
 
     def check_game(self, game: Any) -> None:
         """Raise :class:`BadInput` unless the starter API can describe ``game``."""
-        if game.name != "kalah" or game.rules.sowing is not Sowing.COUNTER_CLOCKWISE or game.rules.pie_rule:
+        rules = getattr(game, "rules", None)
+        if not isinstance(rules, KalahRules) or rules.sowing is not Sowing.COUNTER_CLOCKWISE or rules.pie_rule:
             raise BadInput("module players play Kalah with counter-clockwise sowing and no pie rule")
 
     def choose(self, game: Game, state) -> KalahMove:

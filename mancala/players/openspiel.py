@@ -31,9 +31,9 @@ from typing import Any, Callable
 
 from mancala.errors import BadInput
 from mancala.games.base import Game
-from mancala.games.kalah import PRESETS, KalahMove, KalahState
+from mancala.games.kalah import PRESETS, Kalah, KalahMove, KalahState
 from mancala.games.oware import PRESETS as OWARE_PRESETS
-from mancala.games.oware import OwareMove
+from mancala.games.oware import OwareMove, OwareRules
 from mancala.players.registry import PlayerKind, register_kind
 from mancala.players.spec import take_option
 
@@ -73,7 +73,7 @@ def _kalah_lead(os_state) -> int:
 
 def _oware_accepts(game: Any) -> bool:
     rules = getattr(game, "rules", None)
-    if game.name != "oware" or rules is None:
+    if not isinstance(rules, OwareRules):  # (OpenSpiel's oware speaks Oware's rules)
         return False
     same = replace(rules, houses=6, seeds=4, sweep_at_majority=False)
     return same == OWARE_PRESETS["abapa"]
@@ -85,17 +85,17 @@ def _oware_lead(os_state) -> int:
     return south - north
 
 
-#: our games OpenSpiel has, by our name
-OPENSPIEL_GAMES: dict[str, OpenSpielGame] = {
-    "kalah": OpenSpielGame(
+#: our games (and rule sets) OpenSpiel has: the first entry that accepts a game plays it
+OPENSPIEL_GAMES: tuple[OpenSpielGame, ...] = (
+    OpenSpielGame(
         load=lambda game: "mancala",
-        accepts=lambda game: game.name == "kalah" and game.rules == PRESETS["standard"],
+        accepts=lambda game: game == Kalah(PRESETS["standard"]),
         refusal="standard Kalah(6,4) (--game kalah, no other preset or size)",
         to_action=lambda state, move: move_to_action(state, move),
         to_move=lambda state, action: action_to_move(state, action),
         lead=_kalah_lead,
     ),
-    "oware": OpenSpielGame(
+    OpenSpielGame(
         load=lambda game: f"oware(num_houses_per_player={game.rules.houses},num_seeds_per_house={game.rules.seeds})",
         accepts=_oware_accepts,
         refusal="Oware under the abapa or openspiel rules (any houses and seeds), from the start",
@@ -104,15 +104,15 @@ OPENSPIEL_GAMES: dict[str, OpenSpielGame] = {
         lead=_oware_lead,
         max_moves=600,
     ),
-}
+)
 
 
 def openspiel_game(game: Any) -> OpenSpielGame:
     """How ``game`` is played through OpenSpiel; raises :class:`BadInput` for a game (or
     rules) OpenSpiel does not have."""
-    entry = OPENSPIEL_GAMES.get(game.name)
-    if entry is None or not entry.accepts(game):
-        known = "; ".join(e.refusal for e in OPENSPIEL_GAMES.values())
+    entry = next((e for e in OPENSPIEL_GAMES if e.accepts(game)), None)
+    if entry is None:
+        known = "; ".join(e.refusal for e in OPENSPIEL_GAMES)
         raise BadInput(f"OpenSpiel players play only the games OpenSpiel has: {known}")
     return entry
 

@@ -4,7 +4,7 @@ write-up, as a feature: ``mancala explain``)."""
 
 from __future__ import annotations
 
-from typing import Callable
+from typing import Any, Callable
 
 from mancala.games.base import Game, layout_of, seat_names_of
 from mancala.search.core import INF, Evaluation, Node, SearchResult, Tracer, alphabeta
@@ -173,3 +173,16 @@ def explain(
         f"{result.nodes} nodes visited, {tracer.prunes} prunes."
     )
     return result
+
+
+def jsonable(value: Any) -> Any:
+    """A search value as JSON: infinities as ``"inf"``/``"-inf"``, whole floats as ints."""
+    if isinstance(value, float):
+        if value == float("inf"):
+            return "inf"
+        if value == float("-inf"):
+            return "-inf"
+        if value == int(value):
+            return int(value)
+        return round(value, 3)
+    return value

@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 import sys
 from contextlib import contextmanager
-from typing import Any, Callable, Iterator, Sequence, TextIO
+from typing import Callable, Iterator, Sequence, TextIO
 
 from rich.console import Console
 from rich.progress import Progress, ProgressColumn, SpinnerColumn
@@ -32,6 +32,7 @@ from rich.text import Text
 from mancala.analysis import hint
 from mancala.analysis.values import ANALYSIS_SECONDS, budget
 from mancala.atomic import write_problem
+from mancala.engine.support import engine_support
 from mancala.errors import BadInput, IllegalMove
 from mancala.games.base import Game, layout_of, move_help_of, outcome_text, seat_names_of
 from mancala.players import BestPlayer, HumanPlayer, Player
@@ -244,17 +245,14 @@ class TerminalGame:
             yield
 
     def prepare_engine(self, needed: bool) -> None:
-        """Before the first engine search of the process: say "preparing the engine (once)…"
-        and load it, so the search's own time is spent searching (Kalah only)."""
-        if not needed or self.game.name != "kalah":
+        """Before an engine search: load the engine of the game's rules (its record's
+        ``prepare``), saying "preparing the engine (once)…" when that takes more than a
+        moment, so the search's own time is spent searching."""
+        record = engine_support(self.game.name) if needed else None
+        if record is None or record.prepare is None or not record.plays(self.game):
             return
-        from mancala.engine import is_prepared, prepare  # noqa: PLC0415 (numba loads only when needed)
-
-        kalah: Any = self.game  # asked by name above
-        if not is_prepared(kalah):
-            self.say("preparing the engine (once)…", "dim")
-            with self.waiting("preparing the engine"):
-                prepare(kalah)
+        with self.waiting("preparing the engine"):
+            record.prepare(self.game, lambda: self.say("preparing the engine (once)…", "dim"))
 
     # --- the loop -----------------------------------------------------------
 
