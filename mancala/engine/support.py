@@ -101,6 +101,39 @@ def budget_share(nodes: int, used: int, moves_left: int) -> int:
     return max(1, (nodes - used) // max(1, moves_left))
 
 
+def values_by_search(
+    game: Any,
+    state: Any,
+    nodes: int,
+    search: Callable[..., SearchResult],
+    searcher: Any,
+    end_value: Callable[[Any, Any, int], float],
+    scale: Callable[[float], float] = float,
+) -> tuple[list[dict], list[str]]:
+    """A position's table (:class:`MoveValues`) by one engine search a move: ``search(game,
+    child, None, max_nodes=share, searcher=searcher)`` values each child with its share of
+    ``nodes`` (``searcher``'s table shared by the moves, fresh for the table),
+    ``end_value(game, child, mover)`` a finished one; ``scale`` puts an engine's value in the
+    game's units."""
+    mover = game.to_move(state)
+    moves = list(game.legal_moves(state))
+    rows, lines, used = [], {}, 0
+    for i, move in enumerate(moves):
+        child = game.apply(state, move)
+        line: tuple[Any, ...] = ()
+        if game.is_terminal(child):
+            value, exact, depth = end_value(game, child, mover), True, 0
+        else:
+            result = search(game, child, None, max_nodes=budget_share(nodes, used, len(moves) - i), searcher=searcher)
+            used += result.nodes
+            sign = 1 if game.to_move(child) == mover else -1
+            value, line, exact, depth = scale(sign * result.value), result.line, result.exact, result.depth
+        rows.append(value_row(move, value, exact, depth + 1))
+        lines[str(move)] = [str(move)] + [str(m) for m in line]
+    rows.sort(key=lambda r: -float(r["value"]))
+    return rows, (lines[rows[0]["move"]][:16] if rows else [])
+
+
 @dataclass(frozen=True)
 class EngineSupport:
     """What our engine does for the game called ``game``: only ``best`` is required.

@@ -28,7 +28,7 @@ from typing import Any
 from mancala.errors import BadInput, IllegalMove
 from mancala.games.base import RulesGame, Segment, layout_text
 from mancala.games.catalogue import GameInfo, Traits, options_with_preset, register
-from mancala.games.options import bool_option, enum_option, int_option
+from mancala.games.options import RulesOptions, bool_option, enum_option, int_option
 
 
 class Capture(Enum):
@@ -94,8 +94,10 @@ def check_board_seeds(board, pits: int) -> None:
 
 
 @dataclass(frozen=True)
-class KalahRules:
+class KalahRules(RulesOptions):
     """Every Kalah rule option, as immutable data (see ``docs/rules.md``)."""
+
+    OPTIONS_OF = "Kalah"
 
     #: pits per side (1-20)
     pits: int = 6
@@ -154,23 +156,10 @@ class KalahRules:
                 parts.append(f"{name}={value}")
         return ", ".join(parts) or "standard"
 
-    def to_dict(self) -> dict:
-        """A JSON-ready dict of every option (enums by value)."""
-        out = {}
-        for name in _DEFAULTS:
-            value = getattr(self, name)
-            out[name] = value.value if isinstance(value, Enum) else (list(value) if isinstance(value, tuple) else value)
-        return out
-
     @classmethod
-    def from_dict(cls, data: dict) -> "KalahRules":
-        """Rules from :meth:`to_dict` output (or any subset of its keys)."""
-        kwargs = {}
-        for name, value in data.items():
-            if name not in _DEFAULTS:
-                raise BadInput(f"unknown Kalah option {name!r}; known: {', '.join(_DEFAULTS)}")
-            kwargs[name] = _coerce_option(name, value)
-        return cls(**kwargs)
+    def coerce_option(cls, name: str, value):
+        """One option given as text (or JSON) as the field's type."""
+        return _coerce_option(name, value)
 
 
 _ENUM_OPTIONS = {"capture": Capture, "end": GameEnd, "remaining": Remaining, "sowing": Sowing}

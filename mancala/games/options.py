@@ -7,8 +7,9 @@ one-line errors.
 
 from __future__ import annotations
 
+from dataclasses import fields
 from enum import Enum
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from mancala.errors import BadInput
 
@@ -48,3 +49,39 @@ def int_option(name: str, value) -> int:
         return int(str(value).strip()) if isinstance(value, str) else int(value)
     except (TypeError, ValueError):
         raise BadInput(f"{name} must be a whole number; got {value!r}") from None
+
+
+class RulesOptions:
+    """``to_dict``/``from_dict`` for a game's frozen rules dataclass, written once: every
+    option as JSON (enums by value, tuples as lists) and back, each value read by the class's
+    :meth:`coerce_option`; an unknown option is a one-line :class:`BadInput` naming
+    :attr:`OPTIONS_OF` and the known ones."""
+
+    #: whose options these are, for messages (``Kalah``)
+    OPTIONS_OF = "game"
+
+    @classmethod
+    def coerce_option(cls, name: str, value: Any) -> Any:
+        """One option given as text (or JSON) as the field's type (each game says how)."""
+        raise NotImplementedError
+
+    def to_dict(self) -> dict:
+        """A JSON-ready dict of every option (enums by value, tuples as lists)."""
+        out = {}
+        for f in fields(self):  # type: ignore[arg-type]
+            value = getattr(self, f.name)
+            out[f.name] = (
+                value.value if isinstance(value, Enum) else (list(value) if isinstance(value, tuple) else value)
+            )
+        return out
+
+    @classmethod
+    def from_dict(cls, data: dict) -> Any:
+        """Rules from :meth:`to_dict` output (or any subset of its keys), values as text or JSON."""
+        known = [f.name for f in fields(cls)]  # type: ignore[arg-type]
+        kwargs = {}
+        for name, value in data.items():
+            if name not in known:
+                raise BadInput(f"unknown {cls.OPTIONS_OF} option {name!r}; known: {', '.join(known)}")
+            kwargs[name] = cls.coerce_option(name, value)
+        return cls(**kwargs)

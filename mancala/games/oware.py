@@ -37,7 +37,7 @@ from typing import Any
 from mancala.errors import BadInput, IllegalMove
 from mancala.games.base import RulesGame, Segment, layout_text
 from mancala.games.catalogue import GameInfo, Traits, options_with_preset, register
-from mancala.games.options import bool_option, enum_option, int_option
+from mancala.games.options import RulesOptions, bool_option, enum_option, int_option
 
 
 class GrandSlam(Enum):
@@ -90,8 +90,10 @@ MAX_PLIES = 100_000
 
 
 @dataclass(frozen=True)
-class OwareRules:
+class OwareRules(RulesOptions):
     """Every Oware rule option, as immutable data (defaults: the Abapa tournament rules)."""
+
+    OPTIONS_OF = "Oware"
 
     #: houses per side (1-12)
     houses: int = 6
@@ -157,23 +159,10 @@ class OwareRules:
         parts = [f"{k}={_text(v)}" for k, v in data.items() if v != default[k]]
         return ", ".join(parts) or "abapa"
 
-    def to_dict(self) -> dict:
-        """A JSON-ready dict of every option (enums by value, capture counts as a list)."""
-        out = {}
-        for name in _FIELDS:
-            value = getattr(self, name)
-            out[name] = value.value if isinstance(value, Enum) else (list(value) if isinstance(value, tuple) else value)
-        return out
-
     @classmethod
-    def from_dict(cls, data: dict) -> "OwareRules":
-        """Rules from :meth:`to_dict` output (or any subset of its keys), values as text or JSON."""
-        kwargs = {}
-        for name, value in data.items():
-            if name not in _FIELDS:
-                raise BadInput(f"unknown Oware option {name!r}; known: {', '.join(_FIELDS)}")
-            kwargs[name] = _coerce_option(name, value)
-        return cls(**kwargs)
+    def coerce_option(cls, name: str, value):
+        """One option given as text (or JSON) as the field's type."""
+        return _coerce_option(name, value)
 
 
 def _text(value) -> str:
@@ -184,7 +173,6 @@ def _text(value) -> str:
     return str(value)
 
 
-_FIELDS = tuple(OwareRules.__dataclass_fields__)
 _ENUMS = {"grand_slam": GrandSlam, "cannot_move": EndSeeds, "repetition": Repetition}
 _BOOLS = {"skip_origin", "skip_twelve", "multiple_capture", "must_feed", "stop_at_majority", "sweep_at_majority"}
 

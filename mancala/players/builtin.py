@@ -342,30 +342,24 @@ register_kind(
         rank=3,
     )
 )
-register_kind(
-    PlayerKind(
-        "alphabeta",
-        "alpha-beta search to a depth in turns",
-        "alphabeta:depth=4",
-        "alphabeta:depth=2",
-        _searcher("alphabeta"),
-        ({"name": "depth", "kind": "int", "default": 4}, _EVALS),
-        label="Alpha-beta, depth 4",
-        title="Alpha-beta AI, depth {depth}",
-        aliases=("ab",),
-        rank=4,
-    )
+#: the two depth-limited searches as player kinds: (algorithm, what it is, default depth, the
+#: tests' depth, its name in lists, aliases)
+_SEARCHES = (
+    ("alphabeta", "alpha-beta search", 4, 2, "Alpha-beta", ("ab",)),
+    ("minimax", "plain minimax", 3, 1, "Minimax", ()),
 )
-register_kind(
-    PlayerKind(
-        "minimax",
-        "plain minimax to a depth in turns",
-        "minimax:depth=3",
-        "minimax:depth=1",
-        _searcher("minimax"),
-        ({"name": "depth", "kind": "int", "default": 3}, _EVALS),
-        label="Minimax, depth 3",
-        title="Minimax AI, depth {depth}",
-        rank=5,
+for _rank, (_algorithm, _what, _depth, _quick, _name, _aliases) in enumerate(_SEARCHES, 4):
+    register_kind(
+        PlayerKind(
+            _algorithm,
+            f"{_what} to a depth in turns",
+            f"{_algorithm}:depth={_depth}",
+            f"{_algorithm}:depth={_quick}",
+            _searcher(_algorithm),
+            ({"name": "depth", "kind": "int", "default": _depth}, _EVALS),
+            label=f"{_name}, depth {_depth}",
+            title=f"{_name} AI, depth {{depth}}",
+            aliases=_aliases,
+            rank=_rank,
+        )
     )
-)

@@ -26,6 +26,7 @@ position, and replayed there), and its answer goes back through our rules.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable
 
@@ -282,31 +283,29 @@ def make_openspiel_player(kind: str, options: dict[str, str], spec: str) -> Open
     return player
 
 
-register_kind(
-    PlayerKind(
-        "openspiel-mcts",
-        "OpenSpiel's Monte Carlo tree search (standard Kalah and Oware)",
-        "openspiel-mcts:sims=1000",
-        "openspiel-mcts:sims=50",
-        lambda spec, options, ask: make_openspiel_player("openspiel-mcts", options, spec),
-        ({"name": "sims", "kind": "int", "default": 1000},),
-        needs="pyspiel",
-        label="OpenSpiel MCTS, 1000 simulations (standard Kalah, Oware)",
-        title="OpenSpiel MCTS {sims}",
-        rank=20,
-    )
+def _make_bot(kind: str, spec: str, options: dict, ask: Any) -> Any:
+    """The player of one of OpenSpiel's bots (a player kind's factory)."""
+    return make_openspiel_player(kind, options, spec)
+
+
+#: OpenSpiel's two bots as player kinds: (kind, what it is, its option and default, the
+#: tests' small value, how the form and the title name it)
+_BOTS = (
+    ("openspiel-mcts", "Monte Carlo tree search", "sims", 1000, 50, "MCTS, {} simulations", "OpenSpiel MCTS {sims}"),
+    ("openspiel-ab", "alpha-beta", "depth", 6, 2, "alpha-beta, depth {}", "OpenSpiel alpha-beta, depth {depth}"),
 )
-register_kind(
-    PlayerKind(
-        "openspiel-ab",
-        "OpenSpiel's alpha-beta (standard Kalah and Oware)",
-        "openspiel-ab:depth=6",
-        "openspiel-ab:depth=2",
-        lambda spec, options, ask: make_openspiel_player("openspiel-ab", options, spec),
-        ({"name": "depth", "kind": "int", "default": 6},),
-        needs="pyspiel",
-        label="OpenSpiel alpha-beta, depth 6 (standard Kalah, Oware)",
-        title="OpenSpiel alpha-beta, depth {depth}",
-        rank=21,
+for _rank, (_kind, _what, _option, _default, _quick, _label, _title) in enumerate(_BOTS, 20):
+    register_kind(
+        PlayerKind(
+            _kind,
+            f"OpenSpiel's {_what} (standard Kalah and Oware)",
+            f"{_kind}:{_option}={_default}",
+            f"{_kind}:{_option}={_quick}",
+            functools.partial(_make_bot, _kind),
+            ({"name": _option, "kind": "int", "default": _default},),
+            needs="pyspiel",
+            label=f"OpenSpiel {_label.format(_default)} (standard Kalah, Oware)",
+            title=_title,
+            rank=_rank,
+        )
     )
-)

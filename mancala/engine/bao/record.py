@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from mancala.engine.support import EngineSupport, budget_share, register_engine, value_row
+from mancala.engine.support import EngineSupport, register_engine, values_by_search
 from mancala.search.core import SearchResult
 
 
@@ -36,29 +36,11 @@ def warm_up() -> None:
 def values(game: Any, state, nodes: int) -> tuple[list[dict], list[str]]:
     """Bao's table: every move searched by the Bao engine with its share of ``nodes`` (its
     values are alpha-beta's with Bao's evaluation, as Python's alpha-beta would find at the
-    same depth, only deeper for the budget), sharing one transposition table, fresh for the
-    table."""
+    same depth, only deeper for the budget), sharing one transposition table."""
     from mancala.engine.bao.search import BaoSearcher, search  # noqa: PLC0415 (numba loads only when needed)
     from mancala.evaluation.bao import evaluate  # noqa: PLC0415
 
-    mover = game.to_move(state)
-    moves = list(game.legal_moves(state))
-    searcher = BaoSearcher(game)
-    rows, lines, used = [], {}, 0
-    for i, move in enumerate(moves):
-        child = game.apply(state, move)
-        line: tuple[Any, ...] = ()
-        if game.is_terminal(child):
-            value, exact, depth = evaluate(game, child, mover), True, 0
-        else:
-            result = search(game, child, None, max_nodes=budget_share(nodes, used, len(moves) - i), searcher=searcher)
-            used += result.nodes
-            sign = 1 if game.to_move(child) == mover else -1
-            value, line, exact, depth = sign * result.value, result.line, result.exact, result.depth
-        rows.append(value_row(move, value, exact, depth + 1))
-        lines[str(move)] = [str(move)] + [str(m) for m in line]
-    rows.sort(key=lambda r: -float(r["value"]))
-    return rows, (lines[rows[0]["move"]][:16] if rows else [])
+    return values_by_search(game, state, nodes, search, BaoSearcher(game), evaluate)
 
 
 BAO = register_engine(

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any, Callable
 
-from mancala.engine.support import EngineSupport, ExactAnswer, budget_share, register_engine, value_row
+from mancala.engine.support import EngineSupport, ExactAnswer, register_engine, value_row, values_by_search
 from mancala.evaluation.oware import WIN
 from mancala.search.core import SearchResult
 
@@ -134,6 +134,11 @@ def warm_up() -> None:
     warm()
 
 
+def margin(game: Any, state, player: int) -> float:
+    """A finished game's value for ``player``: its final margin in seeds."""
+    return float(game.score(state, player))
+
+
 def values(game: Any, state, nodes: int) -> tuple[list[dict], list[str]]:
     """Oware's table, in seeds: from the endgame database in the cache when it holds the
     position (every move's final margin with perfect play; exact or the table's estimate, as
@@ -145,24 +150,7 @@ def values(game: Any, state, nodes: int) -> tuple[list[dict], list[str]]:
         return rows, [str(m) for m in answer.line][:16]
     from mancala.engine.oware.search import OwareSearcher, search  # noqa: PLC0415 (numba loads only when needed)
 
-    mover = game.to_move(state)
-    moves = list(game.legal_moves(state))
-    searcher = OwareSearcher(game)
-    rows, lines, used = [], {}, 0
-    for i, move in enumerate(moves):
-        child = game.apply(state, move)
-        line: tuple[Any, ...] = ()
-        if game.is_terminal(child):
-            value, exact, depth = float(game.score(child, mover)), True, 0
-        else:
-            result = search(game, child, None, max_nodes=budget_share(nodes, used, len(moves) - i), searcher=searcher)
-            used += result.nodes
-            sign = 1 if game.to_move(child) == mover else -1
-            value, line, exact, depth = in_seeds(sign * result.value), result.line, result.exact, result.depth
-        rows.append(value_row(move, value, exact, depth + 1))
-        lines[str(move)] = [str(move)] + [str(m) for m in line]
-    rows.sort(key=lambda r: -float(r["value"]))
-    return rows, (lines[rows[0]["move"]][:16] if rows else [])
+    return values_by_search(game, state, nodes, search, OwareSearcher(game), margin, in_seeds)
 
 
 OWARE = register_engine(
