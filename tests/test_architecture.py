@@ -50,6 +50,14 @@ GAME_NAMES = {"kalah", "bao", "oware", "tictactoe"}
 KNOWN_NAME_CHECKS: dict[str, int] = {}
 #: the page's scripts, where board kinds must be looked up in the ``BOARDS`` table
 STATIC = PACKAGE / "ui" / "web" / "static"
+#: rooms split by concern and the most lines each may grow to (issue 28: the session, the Kalah
+#: engine's face, the CLI's entry point, the page's entry script)
+ROOM_LINES = {
+    "server/session.py": 800,
+    "engine/engine.py": 300,
+    "cli/main.py": 120,
+    "ui/web/static/js/main.js": 150,
+}
 #: the most modules at the package root besides __init__ and __main__
 MAX_ROOT_MODULES = 4
 
@@ -255,6 +263,11 @@ def test_no_game_is_told_apart_by_its_name():
     )
 
 
+def test_the_split_rooms_stay_small():
+    sizes = {room: len((PACKAGE / room).read_text(encoding="utf-8").splitlines()) for room in ROOM_LINES}
+    assert all(sizes[room] <= most for room, most in ROOM_LINES.items()), sizes
+
+
 def test_games_import_nothing_of_ours_but_errors():
     for m, targets in GRAPH.items():
         if m.startswith("mancala.games"):
@@ -270,4 +283,13 @@ def test_print_the_figures(figure, capsys):
             f"inside functions {function_level}; circles {len(circles())}; against the flow "
             f"{len(against_the_flow())}; isinstance on games outside games/ {sum(isinstance_on_games().values())}; "
             f"games told apart by name {sum(name_checks().values())} in {len(name_checks())} files"
+        )
+        largest = sorted(
+            (len(p.read_text(encoding="utf-8").splitlines()), p.relative_to(PACKAGE).as_posix())
+            for p in [*MODULES.values(), *STATIC.rglob("*.js")]
+        )[-5:]
+        rooms = {room: len((PACKAGE / room).read_text(encoding="utf-8").splitlines()) for room in ROOM_LINES}
+        print(
+            f"largest files {', '.join(f'{name} {lines}' for lines, name in reversed(largest))}; "
+            f"split rooms {', '.join(f'{name} {lines}' for name, lines in rooms.items())}"
         )
