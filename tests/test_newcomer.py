@@ -354,14 +354,20 @@ def test_resigned_needs_version_2(tmp_path, capsys):
 
 
 def test_the_first_hint_says_it_prepares_the_engine(monkeypatch):
-    import mancala.engine as engine  # noqa: PLC0415
+    import mancala.engine.engine as engine  # noqa: PLC0415
     import mancala.ui.terminal as terminal  # noqa: PLC0415
     from mancala.analysis import budget  # noqa: PLC0415
     from mancala.games import make_game  # noqa: PLC0415
 
     calls = []
-    monkeypatch.setattr(engine, "is_prepared", lambda game: "prepare" in calls)
-    monkeypatch.setattr(engine, "prepare", lambda game, **kw: calls.append("prepare") or 0.0)
+
+    def prepare(game, notice=None):  # the engine's: it says so once, while it is not ready
+        if "prepare" not in calls and notice is not None:
+            notice()
+        calls.append("prepare")
+        return 0.0
+
+    monkeypatch.setattr(engine, "prepare", prepare)
 
     def hint(game, state, nodes):
         calls.append(("search", nodes))
@@ -373,7 +379,7 @@ def test_the_first_hint_says_it_prepares_the_engine(monkeypatch):
     assert out.count("preparing the engine (once)…") == 1
     assert out.index("preparing the engine (once)…") < out.index("Hint:")
     nodes = budget(make_game("kalah"), 2.5)
-    assert calls == ["prepare", ("search", nodes), ("search", nodes)]  # prepared first, once
+    assert calls == ["prepare", ("search", nodes), "prepare", ("search", nodes)]  # prepared before each search
     assert "depth 3" in out  # the estimate names its depth
 
 
