@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 from helpers import launch_chromium, stop_server
 
-pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+pytestmark = [pytest.mark.browser, pytest.mark.processes]
 
 REPO = Path(__file__).resolve().parents[1]
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")

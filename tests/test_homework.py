@@ -94,6 +94,7 @@ def test_outputs_go_beside_the_input_by_default_and_into_out_dir_when_asked(tmp_
     assert read(out, "next_state.txt") == (SAMPLES / "sample2" / "next_state.txt").read_text()
 
 
+@pytest.mark.processes
 def test_default_input_is_input_txt_in_the_current_directory(tmp_path):
     (tmp_path / "input.txt").write_bytes((SAMPLES / "sample3" / "input.txt").read_bytes())
     done = run_cli_process(tmp_path)
@@ -434,6 +435,7 @@ def test_competition_writes_a_whole_legal_turn_within_its_budget(player, tmp_pat
     assert now[0] - 1000.0 <= 0.3 + 0.003 * (len(budgets) - 1) + 1e-9
 
 
+@pytest.mark.processes
 def test_competition_in_a_separate_process_writes_a_whole_legal_turn(tmp_path):
     text = board(4, 1, 7, "3 0 1 4 2", "1 4 0 2 3", 2, 1)
     (tmp_path / "input.txt").write_text(text)

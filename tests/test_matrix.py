@@ -57,7 +57,7 @@ from mancala.games.base import Game
 from mancala.players import LEVELS, ai_specs
 from mancala.record import GameRecord, load_record, record_from_json
 
-pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+pytestmark = pytest.mark.processes
 
 REPO = Path(__file__).resolve().parents[1]
 ENV = dict(os.environ, PYTHONPATH=str(REPO), MANCALA_TOKEN="")
@@ -96,9 +96,29 @@ def can_play(ai: str, game_spec: str) -> bool:
     return True
 
 
+#: the surfaces, in the order of this module (a surface's place shifts its covering cells)
+SURFACES = ("terminal", "server", "agent", "match", "arena")
+
+
+def covering_cells(surface: str) -> set[tuple[str, str]]:
+    """The cells of ``surface`` in the default tier: game row ``i`` with the AI ``i + 3s``
+    (mod the AIs; ``s`` the surface's place), row after row until every game and every AI has
+    had a cell, so each surface meets every game and every AI at least once and the surfaces
+    pair them differently.  Drawn from the catalogues, as the matrix is: a new game or AI
+    kind gets its default-tier cells without an edit here."""
+    shift = 3 * SURFACES.index(surface)
+    return {(GAME_ROWS[i % len(GAME_ROWS)], AIS[(i + shift) % len(AIS)]) for i in range(max(len(GAME_ROWS), len(AIS)))}
+
+
 def cells(surface: str) -> list:
-    """The matrix row for ``surface``: (game, ai) params with ids like ``server-bao-hard``."""
-    return [pytest.param(g, ai, id=f"{surface}-{g}-{ai}") for g in GAME_ROWS for ai in AIS]
+    """The matrix row for ``surface``: (game, ai) params with ids like ``server-bao-hard``; the
+    cells outside :func:`covering_cells` are in the slow tier."""
+    default = covering_cells(surface)
+    return [
+        pytest.param(g, ai, id=f"{surface}-{g}-{ai}", marks=() if (g, ai) in default else pytest.mark.slow)
+        for g in GAME_ROWS
+        for ai in AIS
+    ]
 
 
 # --- checking a game record -----------------------------------------------------------------
@@ -314,6 +334,13 @@ def test_matrix_has_every_game_and_ai():
     assert all(f"kalah(preset={p})" in GAME_ROWS for p in PRESETS)
     assert AIS[: len(LEVELS)] == list(LEVELS)
     assert len(AIS) > len(LEVELS)
+
+
+def test_the_default_tier_covers_every_game_and_ai_on_every_surface():
+    """The quick tier keeps, on each surface, a cell of every game row and of every AI."""
+    for surface in SURFACES:
+        default = covering_cells(surface)
+        assert {g for g, _ in default} == set(GAME_ROWS) and {a for _, a in default} == set(AIS), surface
 
 
 @pytest.mark.parametrize("game_spec, ai", cells("terminal"))

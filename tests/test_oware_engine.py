@@ -443,6 +443,7 @@ def test_solve_with_no_table_names_the_largest_that_fits(tmp_path, monkeypatch, 
     assert "no larger one fits the memory bound ($MANCALA_DB_MEMORY)" in capsys.readouterr().err
 
 
+@pytest.mark.processes
 def test_ctrl_c_stops_a_proof_at_once(tmp_path, monkeypatch):
     """Ctrl-C during ``mancala solve``'s proof (kernels running, 36 seeds over a 3-seed table:
     it would go on for its whole budget) stops it within seconds, though one depth then takes

@@ -15,6 +15,8 @@ from mancala.arena.report import report_paths, summarize
 from mancala.arena.tournament import TournamentSpec, comparable, judge, make_openings, read_results, run_tournament
 from mancala.games import make_game
 
+pytestmark = pytest.mark.processes
+
 GAME = "kalah(pits=3,seeds=2)"
 PLAYERS = ("greedy", "alphabeta:depth=2", "random")
 ROOT = Path(__file__).resolve().parent.parent

@@ -15,6 +15,8 @@ from mancala.players import make_player, player_memory, rebuild_player
 from mancala.server import study
 from mancala.server.workers import ABANDON_GRACE, WorkerPool
 
+pytestmark = pytest.mark.processes
+
 
 def nap(seconds: float, label: str) -> tuple[str, int]:
     """Sleep, then say who ran it where."""
