@@ -23,7 +23,7 @@ pytestmark = [
     pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed (apt install chromium)"),
 ]
 
-from helpers import launch_chromium, served_app  # noqa: E402
+from helpers import axe_problems, axe_script_path, launch_chromium, served_app  # noqa: E402
 from playwright.sync_api import expect  # noqa: E402
 
 SHOTS = Path(__file__).resolve().parent / "artifacts" / "screenshots"
@@ -730,45 +730,10 @@ def test_tab_visits_only_the_playable_pits_and_enter_or_space_plays(page, server
 
 # --- accessibility: axe-core on every screen ------------------------------------------------------
 
-AXE_DIR = Path.home() / ".cache" / "mancala-tests" / "axe"
-AXE_JS = AXE_DIR / "node_modules" / "axe-core" / "axe.min.js"
-
-
 @pytest.fixture(scope="module")
 def axe_script() -> Path:
-    """axe-core's script, installed from the npm registry into a cache folder the first time.
-    Fails (does not skip) when npm is missing or the install fails: the check must run."""
-    if not AXE_JS.is_file():
-        import subprocess  # noqa: PLC0415
-
-        npm = shutil.which("npm")
-        if npm is None:
-            pytest.fail(
-                "npm is not installed: it is needed to fetch axe-core for the accessibility test "
-                "(apt install npm, or put axe.min.js at " + str(AXE_JS) + ")"
-            )
-        AXE_DIR.mkdir(parents=True, exist_ok=True)
-        done = subprocess.run(
-            [npm, "install", "--no-save", "--no-audit", "--no-fund", "--prefix", str(AXE_DIR), "axe-core@4"],
-            capture_output=True,
-            text=True,
-            timeout=300,
-        )
-        if done.returncode != 0 or not AXE_JS.is_file():
-            pytest.fail(
-                f"npm could not install axe-core@4 into {AXE_DIR} (exit {done.returncode}):\n{done.stderr[-2000:]}"
-            )
-    return AXE_JS
-
-
-def axe_problems(page, axe_js: Path, screen: str) -> list[str]:
-    """axe-core's serious and critical violations on the page as it is, one line each."""
-    if not page.evaluate("typeof window.axe !== 'undefined'"):
-        page.add_script_tag(path=str(axe_js))
-    found = page.evaluate("""async () => (await axe.run(document)).violations
-        .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-        .map((v) => `${v.id} (${v.impact}): ${v.nodes.length} element(s), e.g. ${v.nodes[0].target.join(' ')}`)""")
-    return [f"{screen}: {line}" for line in found]
+    """axe-core's script, as the install step left it (fails in one line when it is missing)."""
+    return axe_script_path()
 
 
 def test_axe_finds_no_serious_problem_on_any_screen(page, server_url, axe_script):
