@@ -730,6 +730,7 @@ def test_tab_visits_only_the_playable_pits_and_enter_or_space_plays(page, server
 
 # --- accessibility: axe-core on every screen ------------------------------------------------------
 
+
 @pytest.fixture(scope="module")
 def axe_script() -> Path:
     """axe-core's script, as the install step left it (fails in one line when it is missing)."""
