@@ -446,13 +446,13 @@ def test_solve_with_no_table_names_the_largest_that_fits(tmp_path, monkeypatch, 
 @pytest.mark.processes
 def test_ctrl_c_stops_a_proof_at_once(tmp_path, monkeypatch):
     """Ctrl-C during ``mancala solve``'s proof (kernels running, 36 seeds over a 3-seed table:
-    it would go on for its whole budget) stops it within seconds, though one depth then takes
-    longer (the kernels run in a worker thread; this one waits): one line, exit 130."""
+    it would go on for its whole budget) stops it at once, not after the depth under way (the
+    kernels run in a worker thread; this one waits): one line, exit 130, and no line of the
+    depth the key interrupted (an event, not a stopwatch: a busy machine only slows both)."""
     import os  # noqa: PLC0415
     import signal  # noqa: PLC0415
     import subprocess  # noqa: PLC0415
     import sys  # noqa: PLC0415
-    import time  # noqa: PLC0415
 
     from mancala.engine.oware import endgame  # noqa: PLC0415
 
@@ -469,10 +469,9 @@ def test_ctrl_c_stops_a_proof_at_once(tmp_path, monkeypatch):
             assert line, "".join(lines)
             lines.append(line)
         proc.send_signal(signal.SIGINT)
-        sent = time.perf_counter()
-        out, err = proc.communicate(timeout=30)
-        assert time.perf_counter() - sent < 5
+        out, err = proc.communicate(timeout=120)  # a hang guard
         assert proc.returncode == 130 and err.strip().splitlines()[-1] == "mancala solve: interrupted", err
+        assert not any(line.startswith("depth 18:") for line in err.splitlines()), err
     finally:
         if proc.poll() is None:
             proc.kill()
