@@ -132,6 +132,7 @@ def test_cluster_nodes_run_this_mancala(cluster):
 
 
 @pytest.mark.cluster
+@pytest.mark.slow
 @pytest.mark.parametrize("spec,k", [("kalah", 11), ("kalah(preset=empty-capture,pits=4)", 14)])
 def test_a_database_built_on_the_cluster_is_the_single_machines(cluster, cache, tmp_path, spec, k):
     _, _, ray = cluster
@@ -162,6 +163,7 @@ def shard_workers() -> list[int]:
 
 
 @pytest.mark.cluster
+@pytest.mark.slow
 def test_a_worker_killed_mid_build_changes_nothing(cluster, cache, tmp_path):
     _, _, ray = cluster
     key, rules_arr = _rules("kalah")
@@ -205,6 +207,7 @@ def run_driver(address: str, cache: Path, k: int) -> subprocess.Popen:
 
 @pytest.mark.processes
 @pytest.mark.cluster
+@pytest.mark.slow
 def test_a_stopped_driver_resumes_from_its_kept_shards(cluster, cache, tmp_path):
     made, _, _ = cluster
     key, _ = _rules("kalah")
@@ -258,6 +261,7 @@ def test_bad_requests_are_one_line(cache):
 
 
 @pytest.mark.cluster
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "spec,plies",
     [
@@ -288,6 +292,7 @@ def test_a_proof_split_over_the_cluster_has_the_single_machines_value(cluster, c
 
 
 @pytest.mark.cluster
+@pytest.mark.slow
 @pytest.mark.parametrize("spec", ["kalah(pits=5,seeds=3)", "kalah(preset=empty-capture,pits=4,seeds=4)"])
 def test_mtdf_with_its_passes_split_over_the_cluster_has_the_single_machines_value(cluster, cache, monkeypatch, spec):
     """A first guess cut short (so the passes run on the workers, not in the guess): the
@@ -342,6 +347,7 @@ def test_kalah_db_build_and_check_on_one_machine(cache):
 
 @pytest.mark.processes
 @pytest.mark.cluster
+@pytest.mark.slow
 def test_mancala_solve_on_the_cluster_prints_the_value(cluster, cache):
     made, _, _ = cluster
     env = dict(os.environ, MANCALA_CACHE_DIR=str(cache), PYTHONPATH=str(ROOT))
