@@ -28,6 +28,9 @@ In every cell the AI makes at least two moves and the game record the surface gi
 with the rules to the same final position.  A player kind that cannot play a game by
 design (OpenSpiel's players play only the games OpenSpiel has) must be refused in one line (exit 2,
 or ``bad_request``), not crash.  Ids name the cell: ``server-kalah(preset=egyptian)-hard``.
+
+The default tier (``-m "not slow"``, docs/testing.md) runs a covering subset, on every surface a
+cell of every game row and one of every AI (:func:`covering_cells`); the rest is ``slow``.
 """
 
 from __future__ import annotations
