@@ -346,6 +346,7 @@ def test_a_table_in_the_search_agrees_with_a_larger_table(tmp_path, monkeypatch)
     assert proved >= 8, proved
 
 
+@pytest.mark.slow
 def test_proofs_bound_the_value_and_meet_it(tmp_path, monkeypatch):
     """A proof by search down to a 5-seed table: at every depth its bounds hold the value of
     the 8-seed table (the game played to its end), and once they meet they are that value
