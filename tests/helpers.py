@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 from contextlib import contextmanager
@@ -97,16 +98,12 @@ AXE_INSTALL = "npm install --silent --no-save --no-audit --no-fund --prefix test
 
 def axe_folder() -> Path:
     """The folder axe-core is installed into: ``$MANCALA_AXE_DIR``, else ``tests/.axe`` (ignored by git)."""
-    import os  # noqa: PLC0415
-
     return Path(os.environ.get("MANCALA_AXE_DIR") or Path(__file__).resolve().parent / ".axe")
 
 
 def axe_script_path() -> Path:
     """axe-core's script, as the install step left it.  Fails (does not skip) the test in one
     line when it is missing: the accessibility check must run, and a test run does not fetch."""
-    import os  # noqa: PLC0415
-
     folder = axe_folder()
     script = folder / "node_modules" / "axe-core" / "axe.min.js"
     if not script.is_file():
