@@ -4,6 +4,7 @@ without its fix."""
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import subprocess
@@ -112,7 +113,7 @@ def run_terminal(spec: str, players: list[str], lines: list[str], width: int = 1
     from mancala.record import GameRecord  # noqa: PLC0415
     from mancala.ui.terminal import TerminalGame  # noqa: PLC0415
 
-    console = Console(record=True, width=width, file=open(os.devnull, "w"))
+    console = Console(record=True, width=width, file=io.StringIO())  # recorded, not shown
     record = kw.pop("record", None) or GameRecord(make_game(spec), players)
     read = scripted(lines)
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import subprocess
@@ -214,7 +215,7 @@ def terminal(record, specs, lines, **kw):
             p.ask = None
     from rich.console import Console
 
-    console = Console(record=True, width=100, file=open(os.devnull, "w"))
+    console = Console(record=True, width=100, file=io.StringIO())  # recorded, not shown
     game = TerminalGame(record, players, console=console, read_line=scripted(lines), **kw)
     code = game.run()
     return code, console.export_text()
