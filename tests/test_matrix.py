@@ -175,6 +175,13 @@ def one_line_refusal(stderr: str, returncode: int, command: str) -> str:
     return lines[0]
 
 
+def close_pipes(proc: subprocess.Popen) -> None:
+    """Close a finished child's pipes (an unclosed one is a ResourceWarning, an error here)."""
+    for stream in (proc.stdin, proc.stdout, proc.stderr):
+        if stream is not None:
+            stream.close()
+
+
 def mancala(*args: str, cwd: Path, **kw) -> subprocess.Popen:
     """``mancala ARGS`` as a child process (pipes for all three streams)."""
     return subprocess.Popen(
@@ -310,6 +317,8 @@ def play_in_terminal(root: Path, game_spec: str, ai: str) -> None:
             proc.kill()
             proc.wait()
     stderr = proc.stderr.read().decode()
+    out.selector.close()
+    close_pipes(proc)
     if not can_play(ai, game_spec):
         one_line_refusal(stderr, proc.returncode, "play")
         return
@@ -486,6 +495,9 @@ def play_agents(url: str, results: Path, root: Path, game_spec: str, ai: str) ->
                 proc.kill()
                 proc.wait()
     stderr = mine.stderr.read()
+    for proc in (mine, theirs):
+        if proc is not None:
+            close_pipes(proc)
     if not can_play(ai, game_spec):
         one_line_refusal(stderr, mine.returncode, "agent")
         return
