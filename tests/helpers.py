@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 from contextlib import contextmanager
@@ -90,35 +91,25 @@ def stop_server(proc) -> tuple[str, str]:
         return proc.communicate()
 
 
-#: where the browser tests keep axe-core (installed with npm the first time)
-AXE_DIR = Path.home() / ".cache" / "mancala-tests" / "axe"
-AXE_JS = AXE_DIR / "node_modules" / "axe-core" / "axe.min.js"
+#: the command that installs axe-core where the accessibility tests read it (.ci/run runs it;
+#: ``MANCALA_AXE_DIR`` chooses another folder); the tests never fetch it themselves
+AXE_INSTALL = "npm install --silent --no-save --no-audit --no-fund --prefix tests/.axe axe-core@4"
 
 
-def axe_script_path():
-    """axe-core's script, installed from the npm registry into a cache folder the first time.
-    Fails (does not skip) the test when npm is missing or the install fails: the check must run."""
-    import shutil  # noqa: PLC0415
-    import subprocess  # noqa: PLC0415
+def axe_folder() -> Path:
+    """The folder axe-core is installed into: ``$MANCALA_AXE_DIR``, else ``tests/.axe`` (ignored by git)."""
+    return Path(os.environ.get("MANCALA_AXE_DIR") or Path(__file__).resolve().parent / ".axe")
 
-    if not AXE_JS.is_file():
-        npm = shutil.which("npm")
-        if npm is None:
-            pytest.fail(
-                f"npm is not installed: it is needed to fetch axe-core (apt install npm, or put axe.min.js at {AXE_JS})"
-            )
-        AXE_DIR.mkdir(parents=True, exist_ok=True)
-        done = subprocess.run(
-            [npm, "install", "--no-save", "--no-audit", "--no-fund", "--prefix", str(AXE_DIR), "axe-core@4"],
-            capture_output=True,
-            text=True,
-            timeout=300,
-        )
-        if done.returncode != 0 or not AXE_JS.is_file():
-            pytest.fail(
-                f"npm could not install axe-core@4 into {AXE_DIR} (exit {done.returncode}):\n{done.stderr[-2000:]}"
-            )
-    return AXE_JS
+
+def axe_script_path() -> Path:
+    """axe-core's script, as the install step left it.  Fails (does not skip) the test in one
+    line when it is missing: the accessibility check must run, and a test run does not fetch."""
+    folder = axe_folder()
+    script = folder / "node_modules" / "axe-core" / "axe.min.js"
+    if not script.is_file():
+        install = AXE_INSTALL.replace("tests/.axe", str(folder)) if os.environ.get("MANCALA_AXE_DIR") else AXE_INSTALL
+        pytest.fail(f"axe-core is not installed at {script}: run `{install}` (as .ci/run does)", pytrace=False)
+    return script
 
 
 def axe_problems(page, axe_js, screen: str) -> list[str]:

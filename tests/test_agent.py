@@ -21,7 +21,7 @@ from mancala.games import make_game
 from mancala.record import load_record
 from mancala.server.agent import websocket_url
 
-pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+pytestmark = pytest.mark.processes
 
 REPO = Path(__file__).resolve().parent.parent
 TOKEN = "s3cret-test-token"

@@ -16,7 +16,11 @@ import pytest
 
 playwright_sync = pytest.importorskip("playwright.sync_api", reason="Playwright is not installed")
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed (apt install chromium)")
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.processes,
+    pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed (apt install chromium)"),
+]
 
 from helpers import axe_problems, axe_script_path, checked_page, launch_chromium, served_app  # noqa: E402
 from playwright.sync_api import expect  # noqa: E402

@@ -176,6 +176,7 @@ def test_shipped_books_are_valid_and_consistent():
         assert path.stat().st_size < 200_000  # a small data file
 
 
+@pytest.mark.processes
 def test_book_command_builds_and_checks(tmp_path):
     out = tmp_path / "b.json"
     run = lambda *a: subprocess.run(
@@ -234,6 +235,7 @@ def test_the_best_player_finds_exact_moves_near_the_end():
     assert player.last.value == solve(game, state, progress=False).value
 
 
+@pytest.mark.processes
 def test_ctrl_c_during_a_build_exits_130_and_the_build_resumes(tmp_path):
     import os
     import signal

@@ -24,6 +24,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.processes
+
 TESTS = Path(__file__).resolve().parent
 sys.path.insert(0, str(TESTS / "plugins"))
 import toy_nim  # noqa: E402,F401  (registers the toy game, as a plugin module would)

@@ -123,6 +123,7 @@ def cache(tmp_path, monkeypatch):
     return folder
 
 
+@pytest.mark.cluster
 def test_cluster_nodes_run_this_mancala(cluster):
     from mancala.engine import cluster as connect  # noqa: PLC0415
 
@@ -130,6 +131,8 @@ def test_cluster_nodes_run_this_mancala(cluster):
     connect.check_versions(ray)  # raises BadInput when a node differs
 
 
+@pytest.mark.cluster
+@pytest.mark.slow
 @pytest.mark.parametrize("spec,k", [("kalah", 11), ("kalah(preset=empty-capture,pits=4)", 14)])
 def test_a_database_built_on_the_cluster_is_the_single_machines(cluster, cache, tmp_path, spec, k):
     _, _, ray = cluster
@@ -159,6 +162,8 @@ def shard_workers() -> list[int]:
     return found
 
 
+@pytest.mark.cluster
+@pytest.mark.slow
 def test_a_worker_killed_mid_build_changes_nothing(cluster, cache, tmp_path):
     _, _, ray = cluster
     key, rules_arr = _rules("kalah")
@@ -200,6 +205,9 @@ def run_driver(address: str, cache: Path, k: int) -> subprocess.Popen:
     )
 
 
+@pytest.mark.processes
+@pytest.mark.cluster
+@pytest.mark.slow
 def test_a_stopped_driver_resumes_from_its_kept_shards(cluster, cache, tmp_path):
     made, _, _ = cluster
     key, _ = _rules("kalah")
@@ -225,6 +233,7 @@ def test_a_stopped_driver_resumes_from_its_kept_shards(cluster, cache, tmp_path)
     assert (cache / endgame.file_name(key, k)).read_bytes() == single_machine_file(tmp_path, "kalah", k)
 
 
+@pytest.mark.processes
 def test_bad_requests_are_one_line(cache):
     cases = [
         (["--game", "oware", "--seeds", "4", "--ray", "local"], "--ray builds Kalah's databases"),
@@ -251,6 +260,8 @@ def test_bad_requests_are_one_line(cache):
         assert expected in done.stderr and len(done.stderr.strip().splitlines()) == 1, (options, done.stderr)
 
 
+@pytest.mark.cluster
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "spec,plies",
     [
@@ -280,6 +291,8 @@ def test_a_proof_split_over_the_cluster_has_the_single_machines_value(cluster, c
             assert value == (got if game.to_move(child) == game.to_move(state) else -got)
 
 
+@pytest.mark.cluster
+@pytest.mark.slow
 @pytest.mark.parametrize("spec", ["kalah(pits=5,seeds=3)", "kalah(preset=empty-capture,pits=4,seeds=4)"])
 def test_mtdf_with_its_passes_split_over_the_cluster_has_the_single_machines_value(cluster, cache, monkeypatch, spec):
     """A first guess cut short (so the passes run on the workers, not in the guess): the
@@ -303,6 +316,7 @@ def test_mtdf_with_its_passes_split_over_the_cluster_has_the_single_machines_val
         assert (got if game.to_move(after) == game.to_move(state) else -got) == proof.value
 
 
+@pytest.mark.processes
 def test_kalah_db_build_and_check_on_one_machine(cache):
     """``mancala db build --game kalah`` writes the engine's database; ``db check`` passes it and
     refuses it, in one line, once a byte of it is changed."""
@@ -331,6 +345,9 @@ def test_kalah_db_build_and_check_on_one_machine(cache):
     assert len(refused.stderr.strip().splitlines()) == 1
 
 
+@pytest.mark.processes
+@pytest.mark.cluster
+@pytest.mark.slow
 def test_mancala_solve_on_the_cluster_prints_the_value(cluster, cache):
     made, _, _ = cluster
     env = dict(os.environ, MANCALA_CACHE_DIR=str(cache), PYTHONPATH=str(ROOT))

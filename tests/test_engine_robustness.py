@@ -72,6 +72,7 @@ def _interrupt_child(args: list[str], tmp_path, ready: str | None) -> tuple[int,
     return proc.returncode, "".join(seen) + out, err
 
 
+@pytest.mark.processes
 @pytest.mark.parametrize(
     "args,ready",
     [

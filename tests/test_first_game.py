@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 from helpers import launch_chromium, stop_server
 
-pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+pytestmark = pytest.mark.processes
 
 REPO = Path(__file__).resolve().parents[1]
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -92,6 +92,7 @@ def test_mancala_play_with_its_defaults(newcomer):
     assert list(home.iterdir()) == []  # nothing saved unless asked
 
 
+@pytest.mark.browser
 @pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed (apt install chromium)")
 def test_mancala_web_first_game_in_the_browser(newcomer):
     playwright_sync = pytest.importorskip("playwright.sync_api", reason="Playwright is not installed")

@@ -94,6 +94,7 @@ def test_outputs_go_beside_the_input_by_default_and_into_out_dir_when_asked(tmp_
     assert read(out, "next_state.txt") == (SAMPLES / "sample2" / "next_state.txt").read_text()
 
 
+@pytest.mark.processes
 def test_default_input_is_input_txt_in_the_current_directory(tmp_path):
     (tmp_path / "input.txt").write_bytes((SAMPLES / "sample3" / "input.txt").read_bytes())
     done = run_cli_process(tmp_path)
@@ -434,6 +435,7 @@ def test_competition_writes_a_whole_legal_turn_within_its_budget(player, tmp_pat
     assert now[0] - 1000.0 <= 0.3 + 0.003 * (len(budgets) - 1) + 1e-9
 
 
+@pytest.mark.processes
 def test_competition_in_a_separate_process_writes_a_whole_legal_turn(tmp_path):
     text = board(4, 1, 7, "3 0 1 4 2", "1 4 0 2 3", 2, 1)
     (tmp_path / "input.txt").write_text(text)
@@ -448,10 +450,13 @@ def test_competition_in_a_separate_process_writes_a_whole_legal_turn(tmp_path):
 @pytest.mark.parametrize("player", [1, 2])
 def test_competition_with_the_pure_python_player(player, tmp_path, capsys, monkeypatch):
     # the same path with the engine left out: iterative-deepening alpha-beta in Python
+    from types import SimpleNamespace
+
     import mancala.players as players
 
-    # a fake clock that advances 1 ms at every reading: the search must stop by itself once
-    # the 0.3 s are spent, i.e. after a bounded number of readings (nodes), however slow the machine
+    # a fake clock that advances 1 ms at every reading, the search's and the turn's (whose
+    # deadline gives the later searches of a turn their budgets): the search must stop by itself
+    # once the 0.3 s are spent, i.e. after a bounded number of readings (nodes), however slow the machine
     ticks = [0]
 
     def clock():
@@ -463,6 +468,7 @@ def test_competition_with_the_pure_python_player(player, tmp_path, capsys, monke
         "best_search",
         lambda game, state, seconds: iterative_deepening(game, state, seconds, default_evaluation(game), clock=clock),
     )
+    monkeypatch.setattr(homework, "time", SimpleNamespace(monotonic=clock))
     text = board(4, player, 7, "3 0 1 4 2", "1 4 0 2 3", 2, 1)
     code, out, err = run_homework(tmp_path, text, "--time", "0.3", capsys=capsys)
     assert (code, err) == (0, "")

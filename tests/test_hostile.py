@@ -17,6 +17,8 @@ from mancala.cli import homework
 from mancala.errors import BadInput
 from mancala.server.protocol import ProtocolError, parse
 
+pytestmark = pytest.mark.processes
+
 ROOT = Path(__file__).resolve().parent.parent
 #: a small, fast arena (3 pits of 2 seeds, one opening of one ply)
 SMALL_ARENA = ("--pits", "3", "--seeds", "2", "--openings", "1", "--plies", "1", "--workers", "1", "--no-progress")

@@ -39,6 +39,8 @@ from mancala.players import RandomPlayer, make_player
 from mancala.players.command import CommandPlayer
 from mancala.record import load_record
 
+pytestmark = pytest.mark.processes
+
 REPO = Path(__file__).resolve().parent.parent
 DATA = Path(__file__).resolve().parent / "data"
 FAKE = Path(__file__).resolve().parent / "fake_mankalah_agent.py"

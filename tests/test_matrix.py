@@ -28,6 +28,9 @@ In every cell the AI makes at least two moves and the game record the surface gi
 with the rules to the same final position.  A player kind that cannot play a game by
 design (OpenSpiel's players play only the games OpenSpiel has) must be refused in one line (exit 2,
 or ``bad_request``), not crash.  Ids name the cell: ``server-kalah(preset=egyptian)-hard``.
+
+The default tier (``-m "not slow"``, docs/testing.md) runs a covering subset, on every surface a
+cell of every game row and one of every AI (:func:`covering_cells`); the rest is ``slow``.
 """
 
 from __future__ import annotations
@@ -57,7 +60,7 @@ from mancala.games.base import Game
 from mancala.players import LEVELS, ai_specs
 from mancala.record import GameRecord, load_record, record_from_json
 
-pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+pytestmark = pytest.mark.processes
 
 REPO = Path(__file__).resolve().parents[1]
 ENV = dict(os.environ, PYTHONPATH=str(REPO), MANCALA_TOKEN="")
@@ -96,9 +99,29 @@ def can_play(ai: str, game_spec: str) -> bool:
     return True
 
 
+#: the surfaces, in the order of this module (a surface's place shifts its covering cells)
+SURFACES = ("terminal", "server", "agent", "match", "arena")
+
+
+def covering_cells(surface: str) -> set[tuple[str, str]]:
+    """The cells of ``surface`` in the default tier: game row ``i`` with the AI ``i + 3s``
+    (mod the AIs; ``s`` the surface's place), row after row until every game and every AI has
+    had a cell, so each surface meets every game and every AI at least once and the surfaces
+    pair them differently.  Drawn from the catalogues, as the matrix is: a new game or AI
+    kind gets its default-tier cells without an edit here."""
+    shift = 3 * SURFACES.index(surface)
+    return {(GAME_ROWS[i % len(GAME_ROWS)], AIS[(i + shift) % len(AIS)]) for i in range(max(len(GAME_ROWS), len(AIS)))}
+
+
 def cells(surface: str) -> list:
-    """The matrix row for ``surface``: (game, ai) params with ids like ``server-bao-hard``."""
-    return [pytest.param(g, ai, id=f"{surface}-{g}-{ai}") for g in GAME_ROWS for ai in AIS]
+    """The matrix row for ``surface``: (game, ai) params with ids like ``server-bao-hard``; the
+    cells outside :func:`covering_cells` are in the slow tier."""
+    default = covering_cells(surface)
+    return [
+        pytest.param(g, ai, id=f"{surface}-{g}-{ai}", marks=() if (g, ai) in default else pytest.mark.slow)
+        for g in GAME_ROWS
+        for ai in AIS
+    ]
 
 
 # --- checking a game record -----------------------------------------------------------------
@@ -150,6 +173,13 @@ def one_line_refusal(stderr: str, returncode: int, command: str) -> str:
     assert len(lines) == 1 and "Traceback" not in stderr, stderr
     assert lines[0].startswith(f"mancala {command}: ") and "standard Kalah" in lines[0], lines[0]
     return lines[0]
+
+
+def close_pipes(proc: subprocess.Popen) -> None:
+    """Close a finished child's pipes (an unclosed one is a ResourceWarning, an error here)."""
+    for stream in (proc.stdin, proc.stdout, proc.stderr):
+        if stream is not None:
+            stream.close()
 
 
 def mancala(*args: str, cwd: Path, **kw) -> subprocess.Popen:
@@ -287,6 +317,8 @@ def play_in_terminal(root: Path, game_spec: str, ai: str) -> None:
             proc.kill()
             proc.wait()
     stderr = proc.stderr.read().decode()
+    out.selector.close()
+    close_pipes(proc)
     if not can_play(ai, game_spec):
         one_line_refusal(stderr, proc.returncode, "play")
         return
@@ -314,6 +346,13 @@ def test_matrix_has_every_game_and_ai():
     assert all(f"kalah(preset={p})" in GAME_ROWS for p in PRESETS)
     assert AIS[: len(LEVELS)] == list(LEVELS)
     assert len(AIS) > len(LEVELS)
+
+
+def test_the_default_tier_covers_every_game_and_ai_on_every_surface():
+    """The quick tier keeps, on each surface, a cell of every game row and of every AI."""
+    for surface in SURFACES:
+        default = covering_cells(surface)
+        assert {g for g, _ in default} == set(GAME_ROWS) and {a for _, a in default} == set(AIS), surface
 
 
 @pytest.mark.parametrize("game_spec, ai", cells("terminal"))
@@ -456,6 +495,9 @@ def play_agents(url: str, results: Path, root: Path, game_spec: str, ai: str) ->
                 proc.kill()
                 proc.wait()
     stderr = mine.stderr.read()
+    for proc in (mine, theirs):
+        if proc is not None:
+            close_pipes(proc)
     if not can_play(ai, game_spec):
         one_line_refusal(stderr, mine.returncode, "agent")
         return

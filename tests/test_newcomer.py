@@ -4,6 +4,7 @@ without its fix."""
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import subprocess
@@ -39,6 +40,7 @@ def one_error_line(done: subprocess.CompletedProcess, *words: str) -> str:
 # --- item 2 and 3: save paths, checked before the game starts ------------------------------
 
 
+@pytest.mark.processes
 def test_save_to_a_directory_is_refused_before_the_first_move(tmp_path):
     folder = tmp_path / "adir"
     folder.mkdir()
@@ -48,6 +50,7 @@ def test_save_to_a_directory_is_refused_before_the_first_move(tmp_path):
     assert list(folder.iterdir()) == []
 
 
+@pytest.mark.processes
 def test_save_into_a_missing_directory_is_refused_before_the_first_move(tmp_path):
     path = tmp_path / "nonexistent" / "dir" / "g.json"
     done = cli("play", "--save", str(path), stdin="3\nquit\n")
@@ -55,6 +58,7 @@ def test_save_into_a_missing_directory_is_refused_before_the_first_move(tmp_path
     assert "South plays" not in done.stdout
 
 
+@pytest.mark.processes
 @pytest.mark.skipif(hasattr(os, "geteuid") and os.geteuid() == 0, reason="root may write into read-only folders")
 def test_save_into_a_read_only_folder_is_refused(tmp_path):
     folder = tmp_path / "ro"
@@ -67,12 +71,14 @@ def test_save_into_a_read_only_folder_is_refused(tmp_path):
     one_error_line(done, str(folder / "g.json"), "permission denied")
 
 
+@pytest.mark.processes
 @pytest.mark.skipif(not os.path.isdir("/sys/kernel"), reason="needs Linux's /sys (unwritable even for root)")
 def test_save_where_nobody_may_write_is_refused():
     done = cli("play", "--save", "/sys/g.json", stdin="3\nquit\n")
     one_error_line(done, "/sys/g.json", "permission denied")
 
 
+@pytest.mark.processes
 def test_save_command_in_the_game_names_the_file_not_the_temporary_one(tmp_path):
     folder = tmp_path / "adir"
     folder.mkdir()
@@ -107,7 +113,7 @@ def run_terminal(spec: str, players: list[str], lines: list[str], width: int = 1
     from mancala.record import GameRecord  # noqa: PLC0415
     from mancala.ui.terminal import TerminalGame  # noqa: PLC0415
 
-    console = Console(record=True, width=width, file=open(os.devnull, "w"))
+    console = Console(record=True, width=width, file=io.StringIO())  # recorded, not shown
     record = kw.pop("record", None) or GameRecord(make_game(spec), players)
     read = scripted(lines)
 
@@ -243,6 +249,7 @@ def test_the_board_marks_changed_cells_and_colours_captures():
     assert board_text(game, after)[0].spans == []
 
 
+@pytest.mark.processes
 def test_piped_output_has_no_colour_codes_and_says_what_changed():
     done = cli("play", "--pits", "3", "--seeds", "2", "--p2", "greedy", stdin="1\nquit\n")
     assert done.returncode == 0, done.stderr
@@ -292,6 +299,7 @@ def test_the_bao_board_stays_on_one_side_unless_flipped():
     assert boards[4] == ("South", "North")  # flip turns it round
 
 
+@pytest.mark.processes
 def test_the_bao_board_can_be_asked_from_north():
     done = cli("play", "--game", "bao", "--view", "north", "--p1", "human", "--p2", "human", stdin="quit\n")
     assert done.returncode == 0, done.stderr
@@ -451,6 +459,7 @@ def _in_a_pty(
     return os.waitstatus_to_exitcode(status), out.decode(errors="replace")
 
 
+@pytest.mark.processes
 @pytest.mark.skipif(sys.platform == "win32", reason="pseudo-terminals are POSIX")
 def test_ctrl_c_while_the_engine_thinks_is_one_line():
     # book=off: the reply to 1 is in the opening book, answered at once
@@ -460,6 +469,7 @@ def test_ctrl_c_while_the_engine_thinks_is_one_line():
     assert "Interrupted; leaving the game." in out
 
 
+@pytest.mark.processes
 @pytest.mark.skipif(sys.platform == "win32", reason="pseudo-terminals are POSIX")
 def test_ctrl_c_at_the_prompt_is_one_line():
     # a person presses Ctrl-C at a prompt they have read: the moment after it appears belongs
@@ -469,6 +479,7 @@ def test_ctrl_c_at_the_prompt_is_one_line():
     assert code == 130 and "Traceback" not in out and "Interrupted; leaving the game." in out
 
 
+@pytest.mark.processes
 def test_sigint_during_a_python_search_is_one_line():
     import signal  # noqa: PLC0415
     import time  # noqa: PLC0415

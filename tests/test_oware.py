@@ -71,6 +71,7 @@ def test_the_repetition_game_ends_at_its_twelfth_cycle_move_and_not_before():
     assert (end.stores, game.score(end, 0)) == ((25, 23), 2)
 
 
+@pytest.mark.slow
 def test_perft_from_the_start_matches_openspiel_to_depth_seven():
     game = make_game("oware")
 
@@ -241,6 +242,7 @@ def lockstep(houses: int, seeds: int, transitions: int, seed: int) -> int:
     return games
 
 
+@pytest.mark.slow
 def test_lockstep_with_openspiel_over_a_million_transitions():
     games = lockstep(6, 4, 1_000_000, seed=2026)
     assert games > 1000

@@ -324,6 +324,7 @@ def reference_plies(game: Oware, table, state) -> dict:
     return {m: 0 if k is None else ranks[k] for m, k in first.items() if k is None or k in ranks}
 
 
+@pytest.mark.slow
 def test_conversion_plies_match_a_reference_over_the_rules():
     """The kernel's soonest converting moves are those of the reference's whole graph, and
     no move of the kernel's converts sooner than the reference says (it may say later, or

@@ -348,6 +348,7 @@ def test_a_table_in_the_search_agrees_with_a_larger_table(tmp_path, monkeypatch)
     assert proved >= 8, proved
 
 
+@pytest.mark.slow
 def test_proofs_bound_the_value_and_meet_it(tmp_path, monkeypatch):
     """A proof by search down to a 5-seed table: at every depth its bounds hold the value of
     the 8-seed table (the game played to its end), and once they meet they are that value
@@ -445,15 +446,16 @@ def test_solve_with_no_table_names_the_largest_that_fits(tmp_path, monkeypatch, 
     assert "no larger one fits the memory bound ($MANCALA_DB_MEMORY)" in capsys.readouterr().err
 
 
+@pytest.mark.processes
 def test_ctrl_c_stops_a_proof_at_once(tmp_path, monkeypatch):
     """Ctrl-C during ``mancala solve``'s proof (kernels running, 36 seeds over a 3-seed table:
-    it would go on for its whole budget) stops it within seconds, though one depth then takes
-    longer (the kernels run in a worker thread; this one waits): one line, exit 130."""
+    it would go on for its whole budget) stops it at once, not after the depth under way (the
+    kernels run in a worker thread; this one waits): one line, exit 130, and no line of the
+    depth the key interrupted (an event, not a stopwatch: a busy machine only slows both)."""
     import os  # noqa: PLC0415
     import signal  # noqa: PLC0415
     import subprocess  # noqa: PLC0415
     import sys  # noqa: PLC0415
-    import time  # noqa: PLC0415
 
     from mancala.engine.oware import endgame  # noqa: PLC0415
 
@@ -470,10 +472,9 @@ def test_ctrl_c_stops_a_proof_at_once(tmp_path, monkeypatch):
             assert line, "".join(lines)
             lines.append(line)
         proc.send_signal(signal.SIGINT)
-        sent = time.perf_counter()
-        out, err = proc.communicate(timeout=30)
-        assert time.perf_counter() - sent < 5
+        out, err = proc.communicate(timeout=120)  # a hang guard
         assert proc.returncode == 130 and err.strip().splitlines()[-1] == "mancala solve: interrupted", err
+        assert not any(line.startswith("depth 18:") for line in err.splitlines()), err
     finally:
         if proc.poll() is None:
             proc.kill()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import subprocess
@@ -214,7 +215,7 @@ def terminal(record, specs, lines, **kw):
             p.ask = None
     from rich.console import Console
 
-    console = Console(record=True, width=100, file=open(os.devnull, "w"))
+    console = Console(record=True, width=100, file=io.StringIO())  # recorded, not shown
     game = TerminalGame(record, players, console=console, read_line=scripted(lines), **kw)
     code = game.run()
     return code, console.export_text()
@@ -276,6 +277,7 @@ def test_ai_vs_ai_at_different_depths_plays_to_the_end():
     assert code == 0 and "Game over." in out and "[alphabeta:depth=4]" in out
 
 
+@pytest.mark.processes
 def test_piped_cli_session_saves_and_resumes(tmp_path):
     save = tmp_path / "game.json"
     run = lambda args, text: subprocess.run(
@@ -347,6 +349,7 @@ def test_bao_in_the_terminal_with_hint_and_an_illegal_move():
     assert str(record.moves[0]) == "A6L*"
 
 
+@pytest.mark.processes
 def test_output_cut_short_by_the_reader_is_not_a_traceback():
     """`mancala ... | head -1`: the reader closes the pipe early; no traceback, exit 0."""
     proc = subprocess.run(

@@ -20,7 +20,7 @@ from mancala.server.app import create_app
 from mancala.server.config import ServerConfig
 from mancala.server.protocol import MAX_MESSAGE_BYTES
 
-pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+pytestmark = pytest.mark.processes
 
 
 @pytest.fixture(scope="module")

@@ -15,7 +15,7 @@ from mancala.server.app import create_app, host_name
 from mancala.server.command import server_names
 from mancala.server.config import LOOPBACK_NAMES, ServerConfig
 
-pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+pytestmark = pytest.mark.processes
 
 
 @pytest.fixture(scope="module")

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from server_helpers import TEST_HOSTS, Conn
@@ -14,6 +15,8 @@ from starlette.testclient import TestClient
 from mancala.server.app import create_app
 from mancala.server.config import ServerConfig
 from mancala.server.protocol import MESSAGES
+
+pytestmark = pytest.mark.processes
 
 VALUES = st.one_of(
     st.none(),

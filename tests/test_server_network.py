@@ -23,7 +23,7 @@ from mancala.record import load_record
 from mancala.server.app import create_app
 from mancala.server.config import ServerConfig
 
-pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+pytestmark = pytest.mark.processes
 
 
 def server(**options):

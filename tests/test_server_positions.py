@@ -14,7 +14,7 @@ from mancala.games.base import position_options, position_string
 from mancala.server.app import create_app
 from mancala.server.config import ServerConfig
 
-pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+pytestmark = pytest.mark.processes
 
 #: a Bao position in the mtaji stage, North to move with a4 takasia'd (K.I.B.A. §4.5's kind)
 BAO_MTAJI = "0-1-2-1-4-8-2-2/10-0-0-10-2-1-0-1/0-2-0-0-1-1-0-0/0-0-2-2-0-2-6-4/0-0/N/-/a4"

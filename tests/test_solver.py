@@ -348,6 +348,7 @@ def test_analyse_command_on_a_position_and_a_saved_game(capsys, tmp_path):
     assert "no such file" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("preset", ["standard", "empty-capture"])
 @pytest.mark.parametrize("threads", [2, 3])
 def test_parallel_full_depth_search_matches_the_single_threaded_one(preset, threads):

@@ -15,6 +15,8 @@ from mancala.arena.report import report_paths, summarize
 from mancala.arena.tournament import TournamentSpec, comparable, judge, make_openings, read_results, run_tournament
 from mancala.games import make_game
 
+pytestmark = pytest.mark.processes
+
 GAME = "kalah(pits=3,seeds=2)"
 PLAYERS = ("greedy", "alphabeta:depth=2", "random")
 ROOT = Path(__file__).resolve().parent.parent
@@ -99,6 +101,8 @@ def test_resume_after_interruption_and_torn_line(tmp_path, monkeypatch):
     assert len(again) == len(rows) and path.read_text().splitlines() == lines
 
 
+@pytest.mark.slow
+@pytest.mark.cluster
 def test_serial_parallel_and_ray_give_the_same_games(tmp_path):
     serial = run_tournament(spec(), tmp_path / "s.jsonl", workers=1, progress=False)
     parallel = run_tournament(spec(), tmp_path / "p.jsonl", workers=2, progress=False)
