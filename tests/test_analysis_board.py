@@ -356,7 +356,7 @@ def test_the_evaluation_bar_follows_the_position_shown(page, server_url, axe_scr
     assert float(page.locator("#eval-bar .eval-fill").evaluate("(e) => parseFloat(e.style.height)")) > 90
     # the start position: a draw, the bar at half
     page.locator("#history button", has_text="Start position").click()
-    expect(bar).to_have_attribute("aria-label", re.compile(r"draw for X \((exact|estimate)\)"))
+    expect(bar).to_have_attribute("aria-label", re.compile(r"draw for X \((exact|estimate, depth \d+)\)"))
     assert page.locator("#eval-bar .eval-fill").evaluate("(e) => parseFloat(e.style.height)") == 50
     shot(page, "eval-bar")
     check_axe(page, axe_script, "evaluation bar")

@@ -72,7 +72,7 @@ export function showEvalBar(msg, newest) {
   if (!newest || !msg.moves.length) return;
   const best = msg.moves[0];
   const value = msg.player === 0 ? best.value : best.value === "inf" ? "-inf" : best.value === "-inf" ? "inf" : -best.value;
-  setEvalBar({ value, exact: best.exact, unit: msg.unit });
+  setEvalBar({ value, exact: best.exact, depth: best.depth, unit: msg.unit });
 }
 
 /** Draw the bar: the first player's share from their side of the board, the value written on it;
@@ -98,7 +98,7 @@ export function setEvalBar(v, why = "") {
   const text = fmtValue(v.value, v.unit);
   bar.querySelector(".eval-text").textContent = text;
   const unit = v.unit === "seeds" ? " seeds" : "";
-  bar.setAttribute("aria-label", `Evaluation bar: ${text}${unit} for ${first}${v.exact ? " (exact)" : " (estimate)"}`);
+  bar.setAttribute("aria-label", `Evaluation bar: ${text}${unit} for ${first}${v.exact ? " (exact)" : ` (estimate, depth ${v.depth ?? "?"})`}`);
   bar.title = bar.getAttribute("aria-label");
 }
 
