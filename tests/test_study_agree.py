@@ -11,8 +11,6 @@ the machine's load (issue 28).
 
 from __future__ import annotations
 
-from types import SimpleNamespace
-
 import pytest
 
 from mancala import analysis as study
@@ -49,30 +47,12 @@ def _assert_agree(hinted: dict, analysed: dict, reviewed: dict) -> None:
     assert reviewed["loss"] == 0
 
 
-#: seconds the study's fake clock advances at each reading: a second of budget is a million readings
-TICK = 1e-6
-
-
 @pytest.fixture(autouse=True)
 def _fresh_tables():
     """Every test starts with no kept tables."""
     study.forget_positions()
     yield
     study.forget_positions()
-
-
-@pytest.fixture(autouse=True)
-def _counted_time(monkeypatch):
-    """The study's searches read a fake clock that advances :data:`TICK` a reading: a budget is
-    a number of readings (nodes), so what a search proves in it does not depend on the
-    machine's load (the engines' own searches keep their clocks)."""
-    now = [0.0]
-
-    def perf_counter() -> float:
-        now[0] += TICK
-        return now[0]
-
-    monkeypatch.setattr(study, "time", SimpleNamespace(perf_counter=perf_counter))
 
 
 def test_kalah_start_hint_analysis_and_review_agree_exactly():
