@@ -124,6 +124,22 @@ def test_moves_are_classed_by_what_they_give_away():
     assert move_class(0, 1, "outcome") == "mistake" and move_class(-1, 1, "outcome") == "blunder"
     assert move_class(-10000, 10000, "eval") == "blunder" and move_class(9, 10, "eval") == "good"
     assert move_class("-inf", "inf", "seeds") == "blunder"
+    # a game may declare thresholds of its own (its traits' move_classes): they replace its unit's
+    tight = (("blunder", 3), ("mistake", 2), ("inaccuracy", 0.5))
+    assert move_class(7, 10, "seeds", tight) == "blunder" and move_class(2.5, 3, "seeds", tight) == "inaccuracy"
+
+
+def test_every_games_move_classes_are_known_and_largest_first():
+    from mancala.analysis import MOVE_CLASSES
+    from mancala.games import CATALOGUE
+
+    for info in CATALOGUE.values():
+        traits = info.traits
+        classes = traits.move_classes if traits.move_classes is not None else MOVE_CLASSES[traits.value_unit]
+        names = [name for name, _ in classes]
+        assert set(names) <= {"inaccuracy", "mistake", "blunder"}, info.name
+        losses = [least for _, least in classes]
+        assert losses == sorted(losses, reverse=True) and all(least > 0 for least in losses), info.name
 
 
 def test_a_review_classes_each_move(conn):

@@ -7,6 +7,7 @@ from typing import Any, Callable
 
 from mancala.analysis.values import Table, jsonable, position_values, unit
 from mancala.games.base import Game
+from mancala.games.catalogue import traits_of
 
 #: the share of a review's time a forced move's position gets (its value still counts)
 FORCED_SHARE = 0.25
@@ -35,16 +36,19 @@ def _outcome(value: float, unit_name: str) -> int:
     return (value > 0) - (value < 0)
 
 
-def move_class(value: Any, best_value: Any, unit_name: str) -> str:
+def move_class(
+    value: Any, best_value: Any, unit_name: str, thresholds: tuple[tuple[str, float], ...] | None = None
+) -> str:
     """How good a move was: ``best`` (nothing given away), ``good``, ``inaccuracy``,
-    ``mistake`` or ``blunder``, by the loss against the best move's value (thresholds in
-    :data:`MOVE_CLASSES`); a move that throws away a won or drawn result is at least a
-    ``mistake``, one that turns a win into a loss a ``blunder``."""
+    ``mistake`` or ``blunder``, by the loss against the best move's value (``thresholds``: the
+    game's own, else its value unit's in :data:`MOVE_CLASSES`); a move that throws away a won
+    or drawn result is at least a ``mistake``, one that turns a win into a loss a ``blunder``."""
     played, best = _number(value), _number(best_value)
     loss = max(0.0, best - played)
     if loss <= 1e-9:
         return "best"
-    found = next((name for name, least in MOVE_CLASSES.get(unit_name, ()) if loss >= least), "good")
+    classes = thresholds if thresholds is not None else MOVE_CLASSES.get(unit_name, ())
+    found = next((name for name, least in classes if loss >= least), "good")
     drop = _outcome(best, unit_name) - _outcome(played, unit_name)
     if drop >= 2:
         return "blunder"
@@ -109,7 +113,7 @@ def review_of(game: Game, moves: list, tables: list[Table]) -> dict:
             "proven_loss": jsonable(proven_loss(played, best)),
             "exact": bool(played["exact"] and best["exact"]),
             "forced": len(rows) == 1,
-            "class": move_class(played["value"], best["value"], unit(game)),
+            "class": move_class(played["value"], best["value"], unit(game), traits_of(game).move_classes),
         }
         if not row["exact"]:
             row["depth"] = min(r.get("depth", 0) for r in (played, best) if not r["exact"])

@@ -66,6 +66,10 @@ class Traits:
     teaching_evaluation: str | None = None
     #: whether positions may repeat forever (a random playout may then be cut short)
     may_repeat: bool = False
+    #: the review's move classes by the least loss each takes, largest first
+    #: (``(("blunder", 6), ("mistake", 3), ("inaccuracy", 1))``); None: those of the value unit
+    #: (``mancala.analysis.MOVE_CLASSES``, docs/web.md)
+    move_classes: tuple[tuple[str, float], ...] | None = None
     #: the optional capabilities it offers (keys of :data:`CAPABILITIES`)
     capabilities: frozenset[str] = frozenset()
 
