@@ -361,6 +361,7 @@ def test_analysis_review_and_search_tree(page, server_url):
     expect(page.locator("#analysis-summary")).to_contain_text("perfect play")
     expect(page.locator("#analysis-table tbody tr")).to_have_count(3)
     expect(page.locator("#analysis-table .exact").first).to_be_visible()
+    expect(page.locator("#analysis")).not_to_contain_text("null")  # no stray line where a part is absent
     page.locator("#tree-panel summary").click()
     page.fill("#tree-depth", "2")
     page.get_by_role("button", name="Show the tree").click()

@@ -24,6 +24,12 @@ export function exactMark(exact, depth) {
     : el("span", { class: "estimate", title: `an estimate from a search ${depth ?? "?"} turns deep` }, `≈ depth ${depth ?? "?"}`);
 }
 
+/** The parts of a panel that are there: a condition that did not hold leaves `null`, `false`
+ * or `0` in the list, which `replaceChildren` would write out as text. */
+function present(parts) {
+  return parts.filter((part) => part instanceof Node || (typeof part === "string" && part !== ""));
+}
+
 /** A message's expected line as text, turn by turn with each mover's name ("South 3 6, North 2")
  * when the server sent `turns`, else the bare moves. */
 export function lineText(msg) {
@@ -35,7 +41,7 @@ export function renderAnalysis(msg, name) {
   const unit = UNIT[msg.unit] ?? msg.unit;
   const rows = msg.moves.map((m, i) => el("tr", { class: i === 0 ? "best" : "" },
     el("td", {}, m.move), el("td", { class: "num" }, fmtValue(m.value, msg.unit)), el("td", {}, exactMark(m.exact, m.depth))));
-  return [
+  return present([
     el("p", { class: "summary", id: "analysis-summary" }, msg.summary || ""),
     el("p", {}, `Values for ${name} (the player to move)${unit ? ", in " + unit : ""}, best first:`),
     el("table", { class: "values", id: "analysis-table" },
@@ -45,7 +51,7 @@ export function renderAnalysis(msg, name) {
     msg.top_lines ? el("div", { id: "top-lines" }, el("h3", {}, `The engine's top ${msg.top_lines.length} lines`),
       el("ol", { class: "top-lines" }, msg.top_lines.map((t) => el("li", {},
         el("strong", {}, fmtValue(t.value, msg.unit)), " ", exactMark(t.exact, t.depth), " ", el("span", { class: "line" }, lineText(t)))))) : null,
-  ];
+  ]);
 }
 
 /** The opening explorer's content from an `explorer` message. */
@@ -54,14 +60,14 @@ export function renderExplorer(msg, name) {
   const rows = msg.moves.map((m) => el("tr", { class: m.in_book && m === msg.moves[0] ? "best" : "", dataset: { move: m.move } },
     el("td", {}, m.move), el("td", { class: "num" }, m.in_book ? fmtValue(m.value, msg.unit) : "–"),
     el("td", {}, m.in_book ? exactMark(true) : el("span", { class: "estimate" }, "not in the book"))));
-  return [
+  return present([
     el("p", { id: "explorer-text" }, `${msg.text[0].toUpperCase()}${msg.text.slice(1)}.`),
     el("div", { class: "table-scroll" }, el("table", { class: "values", id: "explorer-table" },
       el("caption", { class: "visually-hidden" }, `Book values for ${name}, the player to move`),
       el("thead", {}, el("tr", {}, el("th", {}, "move"), el("th", {}, `value for ${name}`), el("th", {}, "book"))),
       el("tbody", {}, rows))),
     el("p", { id: "explorer-line" }, msg.line.length ? ["Main line: ", el("span", { class: "line" }, lineText(msg))] : "The book has no line from here."),
-  ];
+  ]);
 }
 
 /** What a move class is called and marked with (the server classes each reviewed move). */
@@ -165,7 +171,7 @@ export function renderReview(msg, names, onGo = () => {}, current = null) {
     el("td", { class: "num" }, m.loss > 0 ? fmtValue(-m.loss, lossUnit) : "best"),
     el("td", { class: `cls ${m.class || ""}` }, cls(m).text)));
   const counts = ["inaccuracy", "mistake", "blunder"].map((c) => [c, msg.moves.filter((m) => m.class === c).length]);
-  return [
+  return present([
     renderGraph(msg, names, onGo, current),
     el("p", { id: "class-counts" }, counts.map(([c, n]) => `${n} ${CLASSES[c].text}${n === 1 ? "" : c === "mistake" ? "s" : c === "blunder" ? "s" : "ies"}`.replace("inaccuracyies", "inaccuracies")).join(", ") + "."),
     el("h3", {}, "Biggest mistakes"),
@@ -178,7 +184,7 @@ export function renderReview(msg, names, onGo = () => {}, current = null) {
     el("div", { class: "table-scroll" }, el("table", { class: "values", id: "review-table" },
       el("thead", {}, el("tr", {}, ["#", "who", "move", "value", "best", "lost", "class"].map((h) => el("th", {}, h)))),
       el("tbody", {}, rows))),
-  ];
+  ]);
 }
 
 /** A node's position in words, for its hover and focus picture (the server writes it: each
@@ -228,7 +234,7 @@ function nodeItem(node, unit) {
 /** The search-tree panel's content from a `tree` message. */
 export function renderTree(msg, unit) {
   const saved = msg.nodes.minimax - msg.nodes.alphabeta;
-  return [
+  return present([
     el("p", { class: "counts", id: "tree-counts" },
       `Nodes: minimax ${msg.nodes.minimax}, alpha-beta ${msg.nodes.alphabeta}` +
       (saved > 0 ? ` (${saved} not searched thanks to pruning)` : "")),
@@ -237,5 +243,5 @@ export function renderTree(msg, unit) {
       msg.line && msg.line.length ? ", line " : "", msg.line && msg.line.length ? el("span", { class: "line" }, lineText(msg)) : ""),
     el("p", { class: "help" }, "Expand a node with its button; ✂ marks moves alpha-beta did not search, with the reason."),
     el("ul", { class: "tree root", id: "tree-root" }, nodeItem(msg.root, unit)),
-  ];
+  ]);
 }
