@@ -38,16 +38,16 @@ class FakeWorkers:
         return Table(({"move": "1", "value": nodes, "exact": False, "depth": 3},), ("1",), nodes)
 
 
-def _position():
+def _answers_and_position():
+    """Fake workers, the shared answers over them, and a small Kalah game's start."""
+    workers = FakeWorkers()
     game = make_game("kalah(pits=3,seeds=2)")
-    return game, game.initial_state()
+    return workers, SharedAnswers(workers.run), game, game.initial_state()
 
 
 def test_equal_requests_share_one_search_and_a_larger_table_serves_a_smaller_one():
     async def scenario():
-        workers = FakeWorkers()
-        answers = SharedAnswers(workers.run)
-        game, state = _position()
+        workers, answers, game, state = _answers_and_position()
         first = asyncio.ensure_future(answers.table(game, state, 1000))
         second = asyncio.ensure_future(answers.table(game, state, 1000))
         smaller = asyncio.ensure_future(answers.table(game, state, 500))
@@ -66,9 +66,7 @@ def test_equal_requests_share_one_search_and_a_larger_table_serves_a_smaller_one
 
 def test_the_search_stops_when_the_last_request_waiting_for_it_is_cancelled():
     async def scenario():
-        workers = FakeWorkers()
-        answers = SharedAnswers(workers.run)
-        game, state = _position()
+        workers, answers, game, state = _answers_and_position()
         one = asyncio.ensure_future(answers.table(game, state, 1000))
         two = asyncio.ensure_future(answers.table(game, state, 1000))
         await asyncio.sleep(0)

@@ -23,7 +23,6 @@ from mancala.analysis.values import (
     forget_positions,
     jsonable,
     position_values,
-    remember,
     unit,
 )
 
@@ -34,7 +33,6 @@ __all__ = [
     "analysis_of",
     "budget",
     "hint_of",
-    "remember",
     "review_of",
     "review_positions",
     "top_positions",

@@ -24,8 +24,6 @@ def warm_kernels() -> None:
 #: them), and when they are not (compiling them: the first run after install), in seconds on
 #: a 2-core machine with the other core busy (benchmarks/bench_first_move.py measures it)
 LOAD_SECONDS = 6.0
-
-
 COMPILE_SECONDS = 90.0
 
 

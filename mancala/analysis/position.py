@@ -3,6 +3,8 @@ summary in words) and the opening explorer."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from mancala.analysis.values import Table, jsonable, position_values, unit
 from mancala.engine.support import engine_records, engine_support
 from mancala.games.base import Game
@@ -93,33 +95,33 @@ def _who_wins(game: Game, state, value: float) -> str:
     return f"perfect play: {winner} wins"
 
 
-def top_positions(game: Game, state, table: Table, lines: int) -> list:
-    """The positions after the ``lines`` best moves whose own tables an analysis with top
-    lines needs (the best move's line is the table's own)."""
-    out = []
+def top_positions(game: Game, state, table: Table, lines: int) -> dict[str, Any]:
+    """The positions, by the move to them, whose own tables an analysis with ``lines`` top
+    lines needs: after each of the best moves but the first (its line is the table's own),
+    unless the move ends the game."""
+    out = {}
     for k, row in enumerate(table.rows[: max(0, lines)]):
         if k == 0 and table.line[:1] == (row["move"],):
             continue
         child = game.apply(state, game.parse_move(state, row["move"]))
         if not game.is_terminal(child):
-            out.append(child)
+            out[row["move"]] = child
     return out
 
 
 def analysis_of(game: Game, state, table: Table, lines: int = 0, child_tables: dict | None = None) -> dict:
     """Every legal move's value for the player to move (the position's ``table``), the best
     line and a summary in words; with ``lines``, the expected line after each of that many
-    best moves too (``top_lines``), read from ``child_tables`` (``repr(child) -> Table`` of
-    the :func:`top_positions`)."""
+    best moves too (``top_lines``), read from ``child_tables`` (the tables of the
+    :func:`top_positions`, by the same moves)."""
     rows, line = table.copy_rows(), list(table.line)
+    children = child_tables or {}
     top: list[dict] = []
     for k, row in enumerate(rows[: max(0, lines)]):
         if k == 0 and line[:1] == [row["move"]]:
             after = line
-        else:
-            child = game.apply(state, game.parse_move(state, row["move"]))
-            rest = [] if game.is_terminal(child) else list((child_tables or {})[repr(child)].line)
-            after = [row["move"], *rest]
+        else:  # the move's own position's line (none after a move that ends the game)
+            after = [row["move"], *(children[row["move"]].line if row["move"] in children else ())]
         top.append({**row, "line": after[:16], "turns": line_by_turn(game, state, after[:16])})
     solved = bool(rows) and table.exact
     if not rows:
@@ -147,5 +149,5 @@ def analysis(game: Game, state, nodes: int, lines: int = 0) -> dict:
     """:func:`analysis_of` the position's table searched here with ``nodes`` nodes (the top
     lines' positions with half as many each)."""
     table = position_values(game, state, nodes)
-    children = {repr(c): position_values(game, c, nodes // 2) for c in top_positions(game, state, table, lines)}
+    children = {m: position_values(game, c, nodes // 2) for m, c in top_positions(game, state, table, lines).items()}
     return analysis_of(game, state, table, lines, children)

@@ -89,13 +89,12 @@ def proven_loss(played: dict, best: dict) -> float:
     return max(0.0, low - high) if low is not None and high is not None else 0.0
 
 
-def review_of(game: Game, moves: list, tables: list[Table]) -> dict:
-    """Each move's value against the best move's in the same position (``tables[k]``, the
-    table of the position where ``moves[k]`` was played), its class (:func:`move_class`) and
-    the biggest mistakes (largest losses) of the game."""
+def review_of(game: Game, moves: list, positions: list, tables: list[Table]) -> dict:
+    """Each move's value against the best move's in the same position (``positions[k]``,
+    where ``moves[k]`` was played, and ``tables[k]``, its table), its class
+    (:func:`move_class`) and the biggest mistakes (largest losses) of the game."""
     out: list[dict] = []
-    state = game.initial_state()
-    for ply, (move, table) in enumerate(zip(moves, tables), 1):
+    for ply, (move, state, table) in enumerate(zip(moves, positions, tables), 1):
         rows = table.rows
         played = next((r for r in rows if r["move"] == str(move)), rows[0])
         best = rows[0]
@@ -118,7 +117,6 @@ def review_of(game: Game, moves: list, tables: list[Table]) -> dict:
         if not row["exact"]:
             row["depth"] = min(r.get("depth", 0) for r in (played, best) if not r["exact"])
         out.append(row)
-        state = game.apply(state, move)
     mistakes = sorted((r for r in out if r["loss"] and float(r["loss"]) > 0), key=lambda r: -float(r["loss"]))[:5]
     return {"moves": out, "mistakes": mistakes, "unit": unit(game)}
 
@@ -133,4 +131,4 @@ def review(game: Game, moves: list, nodes: int, progress: Callable[[int, int], N
         tables[k] = position_values(game, *wanted[k])
         if progress is not None:
             progress(done, len(wanted))
-    return review_of(game, moves, [t for t in tables if t is not None])
+    return review_of(game, moves, [state for state, _ in wanted], [t for t in tables if t is not None])

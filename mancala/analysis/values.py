@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from dataclasses import dataclass
 
-from mancala.engine.support import budget_share, engine_support
+from mancala.engine.support import EngineSupport, budget_share, engine_support, value_row
 from mancala.evaluation import default_evaluation
 from mancala.games.base import Game
 from mancala.games.catalogue import spec_of, traits_of
@@ -61,24 +61,64 @@ class Table:
         return [dict(r) for r in self.rows]
 
 
+def _value_engine(game: Game) -> EngineSupport | None:
+    """The record of the engine that values ``game``'s moves, if one of ours plays its rules."""
+    record = engine_support(game.name)
+    return record if record is not None and record.values is not None and record.plays(game) else None
+
+
 def budget(game: Game, seconds: float) -> int:
     """The budget in nodes of a request of ``seconds`` nominal seconds on ``game``: its value
     engine's nodes per second (or Python alpha-beta's), at least 1,000 nodes."""
-    record = engine_support(game.name)
-    engine = record is not None and record.values is not None and record.plays(game)
-    rate = record.nodes_per_second if engine and record is not None else PYTHON_NODES_PER_SECOND
+    engine = _value_engine(game)
+    rate = engine.nodes_per_second if engine is not None else PYTHON_NODES_PER_SECOND
     return max(1_000, min(MAX_TABLE_NODES, round(seconds * rate)))
-
-
-#: how many positions' tables a process keeps, the newest last
-KEPT_POSITIONS = 512
-
-_kept: OrderedDict[tuple, Table] = OrderedDict()
 
 
 def position_key(game: Game, state) -> tuple:
     """What identifies a position across requests: the game's spec (its rules) and the state."""
     return (spec_of(game), repr(state))
+
+
+class KeptTables:
+    """Positions' tables kept for later requests, the most recently used last, at most
+    ``most`` of them: a kept table answers any request it :meth:`~Table.serves`, and a
+    newly searched one replaces it only when it serves more."""
+
+    def __init__(self, most: int) -> None:
+        self.most = most
+        self._tables: OrderedDict[tuple, Table] = OrderedDict()
+
+    def __len__(self) -> int:
+        return len(self._tables)
+
+    def find(self, game: Game, state, nodes: int) -> Table | None:
+        """The kept table of the position that serves a request of ``nodes``, if any."""
+        key = position_key(game, state)
+        table = self._tables.get(key)
+        if table is None or not table.serves(nodes):
+            return None
+        self._tables.move_to_end(key)
+        return table
+
+    def keep(self, game: Game, state, table: Table) -> Table:
+        """Keep ``table`` as the position's unless the kept one serves as much; the one kept."""
+        key = position_key(game, state)
+        kept = self._tables.get(key)
+        if kept is None or not kept.serves(table.nodes):
+            self._tables[key] = kept = table
+        self._tables.move_to_end(key)
+        while len(self._tables) > self.most:
+            self._tables.popitem(last=False)
+        return kept
+
+    def clear(self) -> None:
+        """Drop every kept table."""
+        self._tables.clear()
+
+
+#: the tables this process searched (a worker's, the terminal's, ``mancala analyse``'s)
+_kept = KeptTables(512)
 
 
 def position_values(game: Game, state, nodes: int) -> Table:
@@ -91,38 +131,24 @@ def position_values(game: Game, state, nodes: int) -> Table:
     with their engines (Oware reads its endgame database first); other games alpha-beta in
     Python.  A table is kept in the process and given again to any later request it
     :meth:`~Table.serves` (a request with a larger budget searches again and replaces it)."""
-    key = position_key(game, state)
-    kept = _kept.get(key)
-    if kept is not None and kept.serves(nodes):
-        _kept.move_to_end(key)
+    kept = _kept.find(game, state, nodes)
+    if kept is not None:
         return kept
     rows, line = _values(game, state, nodes)
-    table = Table(tuple(dict(r) for r in rows), tuple(line), nodes)
-    remember(game, state, table)
-    return table
+    return _kept.keep(game, state, Table(tuple(rows), tuple(line), nodes))
 
 
 def _values(game: Game, state, nodes: int) -> tuple[list[dict], list[str]]:
     """The rows and best line of a position: its engine's table where an engine of ours plays
     the game's rules, else alpha-beta in Python (its values in the game's units)."""
-    record = engine_support(game.name)
-    if record is not None and record.values is not None and record.plays(game):
-        return record.values(game, state, nodes)
+    engine = _value_engine(game)
+    if engine is not None and engine.values is not None:
+        return engine.values(game, state, nodes)
     rows, line = _searched_values(game, state, nodes)
+    record = engine_support(game.name)
     if record is not None:  # an engine's evaluation in Python: its values in the game's units
         rows = [dict(r, value=jsonable(record.value_scale(float(r["value"])))) for r in rows]
     return rows, line
-
-
-def remember(game: Game, state, table: Table) -> None:
-    """Keep ``table`` as the position's (a table searched elsewhere, handed to this process)."""
-    key = position_key(game, state)
-    kept = _kept.get(key)
-    if kept is None or not kept.serves(table.nodes):
-        _kept[key] = table
-    _kept.move_to_end(key)
-    while len(_kept) > KEPT_POSITIONS:
-        _kept.popitem(last=False)
 
 
 def forget_positions() -> None:
@@ -144,7 +170,7 @@ def _searched_values(game: Game, state, nodes: int) -> tuple[list[dict], list[st
             game, child, mover, evaluate, budget_share(nodes, used, len(moves) - i)
         )
         used += spent
-        rows.append({"move": str(move), "value": jsonable(float(value)), "exact": exact, "depth": depth + 1})
+        rows.append(value_row(move, value, exact, depth + 1))
         lines[str(move)] = [str(move)] + [str(m) for m in line]
     rows.sort(key=lambda r: -float(r["value"]))
     return rows, (lines[rows[0]["move"]][:16] if rows else [])

@@ -17,7 +17,7 @@ from collections import OrderedDict
 from typing import Any, Awaitable, Callable, Hashable
 
 from mancala.analysis import Table, position_values
-from mancala.analysis.values import position_key
+from mancala.analysis.values import KeptTables, position_key
 
 #: how many position tables and other answers the server keeps (a table is a few hundred bytes
 #: a move; a search tree up to about a megabyte)
@@ -52,25 +52,16 @@ class SharedAnswers:
 
     def __init__(self, run: Runner) -> None:
         self.run = run
-        self.tables: OrderedDict[Hashable, Table] = OrderedDict()
+        self.tables = KeptTables(MAX_TABLES)
         self.answers: OrderedDict[Hashable, Any] = OrderedDict()
         self._tables_running: dict[Hashable, _Shared] = {}
         self._answers_running: dict[Hashable, _Shared] = {}
-
-    def kept_table(self, game: Any, state: Any, nodes: int) -> Table | None:
-        """The kept table of the position that serves a request of ``nodes``, if any."""
-        key = position_key(game, state)
-        table = self.tables.get(key)
-        if table is None or not table.serves(nodes):
-            return None
-        self.tables.move_to_end(key)
-        return table
 
     async def table(self, game: Any, state: Any, nodes: int, **where: Any) -> Table:
         """The position's table for a request of ``nodes`` nodes: a kept one that serves it, a
         running one of at least as many nodes, else one searched in a worker (``where``: the
         hub's ``prefer``/``urgent``)."""
-        kept = self.kept_table(game, state, nodes)
+        kept = self.tables.find(game, state, nodes)
         if kept is not None:
             return kept
         key = position_key(game, state)
@@ -80,15 +71,7 @@ class SharedAnswers:
         return await running.wait()
 
     async def _search(self, game: Any, state: Any, nodes: int, where: dict) -> Table:
-        table = await self.run(position_values, game, state, nodes, **where)
-        key = position_key(game, state)
-        kept = self.tables.get(key)
-        if kept is None or not kept.serves(table.nodes):
-            self.tables[key] = table
-        self.tables.move_to_end(key)
-        while len(self.tables) > MAX_TABLES:
-            self.tables.popitem(last=False)
-        return self.tables[key]
+        return self.tables.keep(game, state, await self.run(position_values, game, state, nodes, **where))
 
     async def answer(self, key: Hashable, fn: Callable[..., Any], *args: Any, **where: Any) -> Any:
         """``fn(*args)``'s answer (a search tree, the explorer), computed once in a worker for

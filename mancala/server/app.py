@@ -39,10 +39,10 @@ from mancala.analysis import (
     review_positions,
     top_positions,
 )
+from mancala.analysis.values import position_key
 from mancala.errors import BadInput, IllegalMove
 from mancala.games import CATALOGUE
 from mancala.games.base import Game, position_options, position_string
-from mancala.games.catalogue import spec_of
 from mancala.players import LEVEL_SECONDS, LEVELS, PLAYER_KINDS, kind_available, player_choices
 from mancala.record import record_from_json
 from mancala.server.answers import SharedAnswers
@@ -674,12 +674,12 @@ def _study(hub: Hub, client: Client, session: GameSession, msg: Message) -> None
         async def compute() -> dict:
             table = await answers.table(game, state, nodes, **where)
             children = {}
-            for child in top_positions(game, state, table, lines):
-                children[repr(child)] = await answers.table(game, child, nodes // 2, **where)
+            for move, child in top_positions(game, state, table, lines).items():
+                children[move] = await answers.table(game, child, nodes // 2, **where)
             return analysis_of(game, state, table, lines, children)
 
     elif kind == "explore":
-        key = ("explore", spec_of(game), repr(state))
+        key = ("explore", *position_key(game, state))
 
         async def compute() -> dict:
             return dict(await answers.answer(key, explore, game, state, **where))
@@ -694,7 +694,7 @@ def _study(hub: Hub, client: Client, session: GameSession, msg: Message) -> None
             for k in range(len(wanted) - 1, -1, -1):  # the last first: Kalah's endgame proofs help the earlier
                 position, position_nodes = wanted[k]
                 tables[k] = await answers.table(game, position, position_nodes, **where)
-            return review_of(game, moves, [t for t in tables if t is not None])
+            return review_of(game, moves, [position for position, _ in wanted], [t for t in tables if t is not None])
 
     else:
         depth = msg.get("depth", 3)
@@ -707,7 +707,7 @@ def _study(hub: Hub, client: Client, session: GameSession, msg: Message) -> None
             raise ProtocolError(
                 "bad_request", f"tree: algorithm must be alphabeta or minimax, got {algorithm!r}", kind, msg.id
             )
-        key = ("tree", spec_of(game), repr(state), depth, algorithm)
+        key = ("tree", *position_key(game, state), depth, algorithm)
 
         async def compute() -> dict:
             return dict(await answers.answer(key, analysis.tree, game, state, depth, algorithm, **where))
