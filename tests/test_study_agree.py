@@ -14,6 +14,7 @@ from __future__ import annotations
 import pytest
 
 from mancala import analysis as study
+from mancala.analysis.values import MAX_TABLE_NODES
 from mancala.games import make_game
 
 
@@ -143,3 +144,9 @@ def test_a_larger_budget_serves_a_smaller_request():
     big = study.position_values(game, state, study.budget(game, 1.0))
     assert study.position_values(game, state, study.budget(game, 0.1)) is big
     assert study.hint(game, state, study.budget(game, 0.1))["move"] == big.rows[0]["move"]
+
+
+def test_an_absurd_time_is_the_largest_budget_and_a_tiny_one_the_smallest():
+    game = make_game("tictactoe")
+    assert study.budget(game, 1e308) == study.budget(game, float("inf")) == MAX_TABLE_NODES
+    assert study.budget(game, 1e-9) == 1_000

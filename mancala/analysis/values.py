@@ -72,7 +72,7 @@ def budget(game: Game, seconds: float) -> int:
     engine's nodes per second (or Python alpha-beta's), at least 1,000 nodes."""
     engine = _value_engine(game)
     rate = engine.nodes_per_second if engine is not None else PYTHON_NODES_PER_SECOND
-    return max(1_000, min(MAX_TABLE_NODES, round(seconds * rate)))
+    return max(1_000, round(min(float(MAX_TABLE_NODES), seconds * rate)))  # (an absurd time: the largest table)
 
 
 def position_key(game: Game, state) -> tuple:
