@@ -2,10 +2,8 @@
 // and the evaluation bar, each asking the server about the position shown.
 import { el } from "./boards.js";
 import { renderReview, fmtValue, lineText } from "./panels.js";
-import { $, app } from "./state.js";
+import { $, app, ui } from "./state.js";
 import { request } from "./messages.js";
-import { announce, flipped, render } from "./game.js";
-import { renderHistory, shownFields, shownLine, shownPly, viewPly } from "./history.js";
 
 /** The review panel (graph, classes, table) for the position shown. */
 export function drawReview() {
@@ -14,7 +12,7 @@ export function drawReview() {
   const focused = $("review-out").contains(document.activeElement) ? document.activeElement : null;
   const where = focused && (focused.closest("#mistakes") ? "#mistakes button" : focused.closest("#eval-graph") ? "#eval-graph .pt" : "#review-table button");
   const key = focused && focused.dataset.ply !== undefined ? `${where}[data-ply="${focused.dataset.ply}"]` : null;
-  $("review-out").replaceChildren(...renderReview(r, app.state.players.map((p) => p.name), viewPly, shownPly(app.state)));
+  $("review-out").replaceChildren(...renderReview(r, app.state.players.map((p) => p.name), ui.viewPly, ui.shownPly(app.state)));
   const again = key && $("review-out").querySelector(key);
   if (again) { // the focus stays on the row (or graph point) it was on
     if (again.closest("#eval-graph")) for (const d of $("eval-graph").querySelectorAll(".pt")) d.setAttribute("tabindex", d === again ? "0" : "-1");
@@ -28,20 +26,20 @@ export function onReview(msg) {
   app.review = { ...msg, game_id: app.state.game_id };
   drawReview();
   $("history-values").textContent = "Update the values";
-  renderHistory(app.state);
+  ui.renderHistory(app.state);
 }
 
 /** Ask for the book's values of the position shown, while the explorer is open. */
 export function updateExplorer() {
   const s = app.state;
   if (!s || !$("explorer-panel").open) return;
-  const key = `${s.game_id}:${shownLine()}:${shownPly(s)}:${s.ply}`;
+  const key = `${s.game_id}:${ui.shownLine()}:${ui.shownPly(s)}:${s.ply}`;
   if (app.exploreKey === key) return;
   app.exploreKey = key;
   const over = app.viewing ? app.viewing.to_move === null : !!s.result || s.to_move === null;
   if (over) { $("explorer-out").replaceChildren(el("p", {}, "The game is over in this position.")); return; }
   $("explorer-out").textContent = "Reading the book…";
-  app.exploreRequest = request("explore", shownFields(), "explore");
+  app.exploreRequest = request("explore", ui.shownFields(), "explore");
 }
 
 /** Ask for the value of the position shown (when the bar is on and the position changed). */
@@ -51,8 +49,8 @@ export function updateEvalBar() {
   $("eval-bar").hidden = !on;
   document.body.dataset.evalbar = on ? "on" : "off";
   if (!on) return;
-  const line = shownLine();
-  const ply = shownPly(s);
+  const line = ui.shownLine();
+  const ply = ui.shownPly(s);
   const key = `${s.game_id}:${line}:${ply}:${s.ply}`;
   if (app.evalKey === key) return;
   app.evalKey = key;
@@ -91,7 +89,7 @@ export function setEvalBar(v, why = "") {
   const scale = v.unit === "outcome" ? 1 : v.unit === "eval" ? 10 : 8; // the value that fills three quarters
   const share = Number.isFinite(n) ? 0.5 + 0.5 * (v.unit === "outcome" ? Math.sign(n) : n / (Math.abs(n) + scale / 3)) : n > 0 ? 1 : 0;
   // the first player's share grows from that player's side of the board as drawn
-  const flip = !!s && ((s.players[0].name === "North") !== flipped(s));
+  const flip = !!s && ((s.players[0].name === "North") !== ui.flipped(s));
   bar.querySelector(".eval-fill").style.height = `${(100 * (flip ? 1 - share : share)).toFixed(1)}%`;
   bar.classList.toggle("flipped", !!flip);
   bar.classList.toggle("exact", !!v.exact);
@@ -119,6 +117,6 @@ export function showHint(h) {
   box.textContent = `Hint for ${sideName(h.player)}: play ${h.move} — value ${fmtValue(h.value, h.unit)}` +
     `${h.unit === "seeds" ? " seeds" : ""} (${h.exact ? "exact" : `depth ${h.depth}, estimate`})` +
     (h.line && h.line.length > 1 ? `; expected line ${lineText(h)}` : "");
-  announce(box.textContent);
-  if (app.state && !app.animating) render(app.state, { final: true });
+  ui.announce(box.textContent);
+  if (app.state && !app.animating) ui.render(app.state, { final: true });
 }

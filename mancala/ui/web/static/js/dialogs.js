@@ -1,9 +1,8 @@
 // The dialogs: the new-game form (its games, options and players from the server's catalogues),
 // and saving and loading a game record.
 import { el } from "./boards.js";
-import { $, app } from "./state.js";
+import { $, app, ui } from "./state.js";
 import { request, showError } from "./messages.js";
-import { announce } from "./game.js";
 
 const MAX_RECORD_BYTES = 60 * 1024; // the server refuses messages over 64 KiB
 
@@ -13,7 +12,7 @@ export function download(msg) {
   document.body.append(a);
   a.click();
   setTimeout(() => { URL.revokeObjectURL(a.href); a.remove(); }, 1000);
-  announce(`Saved as ${msg.filename}.`);
+  ui.announce(`Saved as ${msg.filename}.`);
 }
 
 export async function loadFile(file) {

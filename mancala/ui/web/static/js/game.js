@@ -2,11 +2,8 @@
 // lines (whose move, the clock, who is thinking, the notices) and what is announced.
 import { boardOf, drawBoard, el, describePlayer } from "./boards.js";
 import { framesFor, frameSchedule } from "./animate.js";
-import { $, app } from "./state.js";
+import { $, app, ui } from "./state.js";
 import { clearError, setEngine } from "./messages.js";
-import { chooseHole, renderChoice, sendMove } from "./moves.js";
-import { renderHistory, showView, viewPly } from "./history.js";
-import { sideName, updateEvalBar, updateExplorer } from "./analysis.js";
 
 export function onState(s) {
   const newGame = !app.state || app.state.game_id !== s.game_id;
@@ -32,7 +29,7 @@ export function onState(s) {
     $("share-link").hidden = true;
     render(s, { final: true });
     if (app.linkPly !== null && app.linkPly !== undefined) { // a game link that names a move: show it
-      viewPly(app.linkPly);
+      ui.viewPly(app.linkPly);
       app.linkPly = null;
     }
     return;
@@ -62,7 +59,7 @@ async function drain() {
       if ($("animate").checked && !app.viewing) {
         // the status says what the board shows: this move being sown, not the position after it
         const mover = s.history[s.ply - 1];
-        $("to-move").textContent = `${mover ? mover.name : sideName(s.last.player)} plays ${s.last.move}…`;
+        $("to-move").textContent = `${mover ? mover.name : ui.sideName(s.last.player)} plays ${s.last.move}…`;
         document.body.dataset.status = "sowing";
         await playFrames(s);
         delete document.body.dataset.status;
@@ -133,12 +130,12 @@ export function flipBoard() {
   app.flip = !app.flip;
   const s = app.state;
   if (!s) return;
-  if (app.viewing) showView(app.viewing);
+  if (app.viewing) ui.showView(app.viewing);
   else render(app.animating && app.shown ? app.shown : s, { final: !app.animating });
   document.body.dataset.flipped = flipped(s) ? "yes" : "no";
   $("flip").setAttribute("aria-pressed", flipped(s) ? "true" : "false");
   app.evalKey = null;
-  updateEvalBar();
+  ui.updateEvalBar();
   announce(`The board is turned: ${flipped(s) ? "North" : "South"} at the bottom.`);
 }
 
@@ -179,7 +176,7 @@ export function render(s, { final }) {
     drawBoard($("board"), {
       board: s.board, legal: interactive ? s.legal : [], interactive, players: playersWithYou(s), flipped: flipped(s),
       lastCells: lastCells(s), hintKeys: hintKeys(s), selected: app.selected,
-      onMove: sendMove, onHole: chooseHole,
+      onMove: ui.sendMove, onHole: ui.chooseHole,
     });
   }
   // status line
@@ -219,10 +216,10 @@ export function render(s, { final }) {
       $("w-delay-out").textContent = `${s.move_delay.toFixed(1)} s`;
     }
   }
-  renderHistory(s);
-  renderChoice(s);
-  updateEvalBar();
-  updateExplorer();
+  ui.renderHistory(s);
+  ui.renderChoice(s);
+  ui.updateEvalBar();
+  ui.updateExplorer();
   $("copy-position").disabled = !s.position;
   $("copy-position").title = s.position ? "A link that opens this position" : "This game has no position notation: share the game instead";
 }

@@ -2,11 +2,8 @@
 // (a move played there tries a side line), and the links that share a position or the game.
 import { drawBoard, el } from "./boards.js";
 import { fmtValue } from "./panels.js";
-import { $, app } from "./state.js";
+import { $, app, ui } from "./state.js";
 import { request } from "./messages.js";
-import { announce, flipped, lastCells, playersWithYou, render, showRuleNote } from "./game.js";
-import { chooseHole, renderChoice, sendMove } from "./moves.js";
-import { drawReview, updateEvalBar, updateExplorer } from "./analysis.js";
 
 /** The moves played, grouped in turns (one player's moves up to the hand-over: a chain of
  * extra turns is one turn), two turns a numbered row; each move a button that shows the position
@@ -99,7 +96,7 @@ export function renderHistory(s) {
   for (const v of s.variations || []) if (v.from === 0) items.splice(1, 0, variationItem(s, v));
   if (!s.history.length) items.push(el("li", { class: "empty" }, "No moves yet."));
   list.replaceChildren(...items);
-  if (app.review && app.review.game_id === s.game_id && $("review-out").querySelector("#eval-graph")) drawReview();
+  if (app.review && app.review.game_id === s.game_id && $("review-out").querySelector("#eval-graph")) ui.drawReview();
   // the position shown in view, scrolling the list only (never the page)
   const mark = list.querySelector('[aria-current="true"]');
   if (mark) {
@@ -147,7 +144,7 @@ export async function copyLink(kind) {
   if (!copied) { box.focus(); box.select(); }
   const what = kind === "position" ? "position" : "game";
   $("share-note").textContent = copied ? `Link to this ${what} copied.` : `Copy this link to the ${what}.`;
-  announce($("share-note").textContent);
+  ui.announce($("share-note").textContent);
 }
 
 /** A side line in the move list: its moves in turns (each shows its position), then Promote
@@ -201,16 +198,16 @@ export function showView(v) {
     (v.legal && v.legal.length ? " Play a move here to try a side line." : "");
   // a move played here starts (or goes on with) a side line; the game itself is not touched
   const legal = v.legal || [];
-  drawBoard($("board"), { board: v.board, legal, interactive: legal.length > 0, players: playersWithYou(s), flipped: flipped(s),
-    lastCells: lastCells({ board: v.board, last: v.last }), selected: app.selected, onMove: sendMove, onHole: chooseHole });
-  showRuleNote(v.board);
+  drawBoard($("board"), { board: v.board, legal, interactive: legal.length > 0, players: ui.playersWithYou(s), flipped: ui.flipped(s),
+    lastCells: ui.lastCells({ board: v.board, last: v.last }), selected: app.selected, onMove: ui.sendMove, onHole: ui.chooseHole });
+  ui.showRuleNote(v.board);
   document.body.dataset.viewing = String(v.ply);
   document.body.dataset.line = inLine ? String(v.line) : "main";
   renderHistory(s);
-  renderChoice(s);
-  updateEvalBar();
-  updateExplorer();
-  if (moved) announce($("viewing-text").textContent);
+  ui.renderChoice(s);
+  ui.updateEvalBar();
+  ui.updateExplorer();
+  if (moved) ui.announce($("viewing-text").textContent);
 }
 
 export function leaveView() {
@@ -220,5 +217,5 @@ export function leaveView() {
   $("viewing").hidden = true;
   delete document.body.dataset.viewing;
   delete document.body.dataset.line;
-  if (app.state) render(app.state, { final: !app.animating });
+  if (app.state) ui.render(app.state, { final: !app.animating });
 }

@@ -4,66 +4,76 @@
 // the games, their sides and options, and the players offered come from the server's
 // catalogues (/api/games, /api/players): no list of games or levels lives in the page
 // This module wires the page's controls to the parts that handle them, then starts it.
-import { $, app } from "./state.js";
+import { $, app, ui } from "./state.js";
+import * as analysis from "./analysis.js";
+import * as dialogs from "./dialogs.js";
+import * as game from "./game.js";
+import * as history from "./history.js";
+import * as moves from "./moves.js";
 import { connect, request } from "./messages.js";
-import { delayMs, flipBoard, updateThinking } from "./game.js";
-import { onKey, sendMove } from "./moves.js";
-import { copyLink, leaveView, shownFields } from "./history.js";
-import { updateEvalBar, updateExplorer } from "./analysis.js";
-import { formChanged, formPresets, loadCatalogue, loadFile, startFromForm } from "./dialogs.js";
 import { openSetup, setupChanged, startSetup } from "./setup.js";
+
+/** Bind the actions the parts call in one another (state.js's `ui`). */
+function bindActions() {
+  Object.assign(ui,
+    { drawReview: analysis.drawReview, onReview: analysis.onReview, setEvalBar: analysis.setEvalBar, showEvalBar: analysis.showEvalBar, showHint: analysis.showHint, sideName: analysis.sideName, unitOf: analysis.unitOf, updateEvalBar: analysis.updateEvalBar, updateExplorer: analysis.updateExplorer },
+    { download: dialogs.download },
+    { announce: game.announce, flipBoard: game.flipBoard, flipped: game.flipped, lastCells: game.lastCells, onState: game.onState, playersWithYou: game.playersWithYou, render: game.render, showRuleNote: game.showRuleNote },
+    { leaveView: history.leaveView, renderHistory: history.renderHistory, showView: history.showView, shownFields: history.shownFields, shownLine: history.shownLine, shownPly: history.shownPly, stepPly: history.stepPly, viewPly: history.viewPly },
+    { chooseHole: moves.chooseHole, renderChoice: moves.renderChoice, sendMove: moves.sendMove });
+}
 
 function wire() {
   $("undo").addEventListener("click", () => request("undo", {}, "undo"));
   $("redo").addEventListener("click", () => request("redo", {}, "redo"));
   $("hint").addEventListener("click", () => request("hint", {}, "hint"));
-  $("flip").addEventListener("click", flipBoard);
+  $("flip").addEventListener("click", game.flipBoard);
   $("evalbar-on").checked = localStorage.getItem("mancala-evalbar") === "1";
   $("evalbar-on").addEventListener("change", () => {
     localStorage.setItem("mancala-evalbar", $("evalbar-on").checked ? "1" : "0");
     app.evalKey = null;
-    updateEvalBar();
+    analysis.updateEvalBar();
   });
-  $("copy-position").addEventListener("click", () => copyLink("position"));
-  $("copy-game").addEventListener("click", () => copyLink("game"));
+  $("copy-position").addEventListener("click", () => history.copyLink("position"));
+  $("copy-game").addEventListener("click", () => history.copyLink("game"));
   $("history-values").addEventListener("click", () => { $("history-values").textContent = "Evaluating…"; request("review", {}, "review"); });
   $("resign").addEventListener("click", () => { if (confirm("Resign this game?")) request("resign", {}, "resign"); });
   $("save").addEventListener("click", () => request("save", {}, "save"));
   $("load").addEventListener("click", () => $("load-file").click());
-  $("load-file").addEventListener("change", (e) => { loadFile(e.target.files[0]); e.target.value = ""; });
+  $("load-file").addEventListener("change", (e) => { dialogs.loadFile(e.target.files[0]); e.target.value = ""; });
   $("play-again").addEventListener("click", () => request("new", {}, "new"));
   $("review-btn2").addEventListener("click", () => { $("review-panel").open = true; request("review", {}, "review"); $("review-panel").scrollIntoView(); });
   $("new-game").addEventListener("click", () => { $("new-error").hidden = true; $("new-dialog").showModal(); });
   $("new-cancel").addEventListener("click", () => $("new-dialog").close());
-  $("new-form").addEventListener("submit", startFromForm);
+  $("new-form").addEventListener("submit", dialogs.startFromForm);
   $("setup").addEventListener("click", openSetup);
-  $("explorer-panel").addEventListener("toggle", () => { app.exploreKey = null; updateExplorer(); });
+  $("explorer-panel").addEventListener("toggle", () => { app.exploreKey = null; analysis.updateExplorer(); });
   $("setup-cancel").addEventListener("click", () => $("setup-dialog").close());
   $("setup-form").addEventListener("submit", startSetup);
   $("setup-form").addEventListener("input", setupChanged);
   $("setup-side").addEventListener("change", setupChanged);
-  $("f-game").addEventListener("change", () => { formPresets(); formChanged(); });
-  $("f-preset").addEventListener("change", () => formChanged(true));
+  $("f-game").addEventListener("change", () => { dialogs.formPresets(); dialogs.formChanged(); });
+  $("f-preset").addEventListener("change", () => dialogs.formChanged(true));
   for (const side of [0, 1]) {
     $(`f-p${side}`).addEventListener("change", () => { $(`f-p${side}-custom`).hidden = $(`f-p${side}`).value !== "custom"; });
   }
   $("analyse").addEventListener("click", () => {
     $("analysis").textContent = "Analysing…";
-    request("analyse", shownFields(), "analyse");
+    request("analyse", history.shownFields(), "analyse");
   });
   $("top-lines-btn").addEventListener("click", () => {
     $("analysis").textContent = "Analysing the three best moves…";
-    request("analyse", { ...shownFields(), lines: 3 }, "analyse");
+    request("analyse", { ...history.shownFields(), lines: 3 }, "analyse");
   });
   $("review").addEventListener("click", () => { $("review-out").textContent = "Reviewing…"; request("review", {}, "review"); });
   $("tree-form").addEventListener("submit", (e) => {
     e.preventDefault();
     $("tree-out").textContent = "Searching…";
     const fields = { depth: Number($("tree-depth").value), algorithm: $("tree-algo").value };
-    Object.assign(fields, shownFields());
+    Object.assign(fields, history.shownFields());
     request("tree", fields, "tree");
   });
-  $("view-back").addEventListener("click", leaveView);
+  $("view-back").addEventListener("click", history.leaveView);
   $("w-play").addEventListener("click", () => request("resume", {}, "resume-ai"));
   $("resume").addEventListener("click", () => request("resume", {}, "resume-ai"));
   $("w-pause").addEventListener("click", () => request("pause", {}, "pause"));
@@ -72,7 +82,7 @@ function wire() {
   $("w-delay").addEventListener("input", delayOut);
   $("w-delay").addEventListener("change", () => request("settings", { move_delay: Number($("w-delay").value) }, "settings"));
   delayOut();
-  const speedOut = () => { $("speed-out").textContent = `${delayMs()} ms a seed`; };
+  const speedOut = () => { $("speed-out").textContent = `${game.delayMs()} ms a seed`; };
   $("speed").addEventListener("input", speedOut);
   speedOut();
   const anim = localStorage.getItem("mancala-animate");
@@ -82,13 +92,14 @@ function wire() {
   $("move-form").addEventListener("submit", (e) => {
     e.preventDefault();
     const move = $("move-input").value.trim();
-    if (move) sendMove(move);
+    if (move) moves.sendMove(move);
     $("move-input").value = "";
   });
-  document.addEventListener("keydown", onKey);
-  setInterval(updateThinking, 200);
+  document.addEventListener("keydown", moves.onKey);
+  setInterval(game.updateThinking, 200);
 }
 
+bindActions();
 wire();
-loadCatalogue();
+dialogs.loadCatalogue();
 connect();

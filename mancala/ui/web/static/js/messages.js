@@ -3,11 +3,7 @@
 import { Connection } from "./conn.js";
 import { el } from "./boards.js";
 import { renderAnalysis, renderExplorer, renderTree } from "./panels.js";
-import { $, app } from "./state.js";
-import { onState } from "./game.js";
-import { showView } from "./history.js";
-import { onReview, setEvalBar, showEvalBar, showHint, sideName, unitOf } from "./analysis.js";
-import { download } from "./dialogs.js";
+import { $, app, ui } from "./state.js";
 
 export function connect() {
   app.conn = new Connection(onMessage, () => {
@@ -84,20 +80,20 @@ function onMessage(msg) {
       else sessionStorage.setItem("mancala-resume", JSON.stringify({ game_id: msg.game_id, resume: "" }));
       app.seats = msg.seats;
       break;
-    case "state": onState(msg); break;
+    case "state": ui.onState(msg); break;
     case "error": onError(msg, what); break;
-    case "hint": showHint(msg); break;
+    case "hint": ui.showHint(msg); break;
     case "analysis":
-      if (what === "evalbar") showEvalBar(msg, id === app.evalRequest);
-      else $("analysis").replaceChildren(...renderAnalysis(msg, sideName(msg.player)));
+      if (what === "evalbar") ui.showEvalBar(msg, id === app.evalRequest);
+      else $("analysis").replaceChildren(...renderAnalysis(msg, ui.sideName(msg.player)));
       break;
-    case "review": onReview(msg); break;
+    case "review": ui.onReview(msg); break;
     case "explorer":
-      if (id === app.exploreRequest) $("explorer-out").replaceChildren(...renderExplorer(msg, sideName(msg.player)));
+      if (id === app.exploreRequest) $("explorer-out").replaceChildren(...renderExplorer(msg, ui.sideName(msg.player)));
       break;
-    case "tree": $("tree-out").replaceChildren(...renderTree(msg, app.state && unitOf(app.state))); break;
-    case "view": showView(msg); break;
-    case "record": download(msg); break;
+    case "tree": $("tree-out").replaceChildren(...renderTree(msg, app.state && ui.unitOf(app.state))); break;
+    case "view": ui.showView(msg); break;
+    case "record": ui.download(msg); break;
     default: break;
   }
 }
@@ -135,7 +131,7 @@ function onError(msg, what) {
   // the answer to a panel's request is shown in that panel, and only there
   if (what === "review") $("history-values").textContent = "Show the values";
   if (what === "evalbar") { // (a match, a finished position): the bar says it has no value
-    if (msg.id === app.evalRequest) setEvalBar(null, msg.message);
+    if (msg.id === app.evalRequest) ui.setEvalBar(null, msg.message);
     return;
   }
   const panel = { analyse: "analysis", review: "review-out", tree: "tree-out", explore: "explorer-out" }[what];

@@ -1,10 +1,8 @@
 // The player's moves: a click or a typed move sent to the server, Bao's choice of direction and
 // nyumba, and the keyboard (the move list's arrows, the pit numbers, the shortcut letters).
 import { boardOf, el } from "./boards.js";
-import { $, app } from "./state.js";
+import { $, app, ui } from "./state.js";
 import { request } from "./messages.js";
-import { flipBoard, flipped, render } from "./game.js";
-import { leaveView, showView, stepPly, viewPly } from "./history.js";
 
 export function sendMove(move) {
   $("error").hidden = true;
@@ -32,8 +30,8 @@ export function chooseHole(hole) {
   if (moves.length === 1) { sendMove(moves[0].move); return; }
   app.selected = hole;
   app.choiceStage = { hole, dir: null };
-  if (app.viewing) showView(app.viewing);
-  else render(s, { final: true });
+  if (app.viewing) ui.showView(app.viewing);
+  else ui.render(s, { final: true });
   const first = $("choice-buttons").querySelector("button");
   if (first) first.focus();
 }
@@ -44,7 +42,7 @@ function baoArrow(s, m) {
   // which way the first seed goes on screen, from the hole's row and its owner (the board
   // turned round: the other way)
   const north = m.hole === m.hole.toLowerCase();
-  const flip = flipped(s);
+  const flip = ui.flipped(s);
   if (m.kichwa) return ((m.kichwa === "left") !== north) !== flip ? "◀" : "▶"; // North's left is South's right
   let r = 0;
   s.board.rows.forEach((row, i) => { if (row.some((h) => h.name === m.hole)) r = i; });
@@ -110,8 +108,8 @@ function cancelChoice() {
   const hole = app.selected;
   app.selected = null;
   app.choiceStage = null;
-  if (app.viewing) showView(app.viewing);
-  else if (app.state) render(app.state, { final: true });
+  if (app.viewing) ui.showView(app.viewing);
+  else if (app.state) ui.render(app.state, { final: true });
   const btn = hole && document.querySelector(`[data-hole="${hole}"]`);
   if (btn) btn.focus();
 }
@@ -122,12 +120,12 @@ export function onKey(event) {
   if (tag === "input" || tag === "select" || tag === "textarea" || $("new-dialog").open || $("setup-dialog").open) return;
   const s = app.state;
   if (event.key === "Escape" && app.selected) { cancelChoice(); return; }
-  if (event.key === "Escape" && app.viewing) { leaveView(); return; }
+  if (event.key === "Escape" && app.viewing) { ui.leaveView(); return; }
   // the move list: ← → one move back or on, Home the start, End the game as it stands
   const step = { ArrowLeft: -1, ArrowRight: 1, Home: -Infinity, End: Infinity }[event.key];
   if (step !== undefined && s && !$("board").contains(document.activeElement)) {
-    if (Number.isFinite(step)) stepPly(s, step);
-    else viewPly(step < 0 ? 0 : s.ply);
+    if (Number.isFinite(step)) ui.stepPly(s, step);
+    else ui.viewPly(step < 0 ? 0 : s.ply);
     event.preventDefault();
     return;
   }
@@ -153,7 +151,7 @@ export function onKey(event) {
   if (key === "u" && !$("undo").disabled) request("undo", {}, "undo");
   else if (key === "r" && !$("redo").disabled) request("redo", {}, "redo");
   else if (key === "h" && !$("hint").disabled) request("hint", {}, "hint");
-  else if (key === "f" && !$("flip").disabled) flipBoard();
+  else if (key === "f" && !$("flip").disabled) ui.flipBoard();
 }
 
 function moveFocus(key) {

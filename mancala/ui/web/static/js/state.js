@@ -4,6 +4,11 @@
 
 export const $ = (id) => document.getElementById(id);
 
+/** The page's parts' actions that another part calls (render, announce, viewPly, sendMove, ...),
+ * bound once by main.js before the page starts: a part calls another through it, so that no
+ * module imports one that imports it back (the parts call each other both ways). */
+export const ui = {};
+
 export const app = {
   conn: null,
   state: null, // the newest state from the server
