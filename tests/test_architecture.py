@@ -236,8 +236,29 @@ def name_checks() -> dict[str, int]:
     return out
 
 
+def js_circles() -> list[list[str]]:
+    """The import circles between the page's script modules (``import ... from "./x.js"``)."""
+    edges = {
+        path.name: set(re.findall(r'^import .* from "\./([\w-]+\.js)";', path.read_text(encoding="utf-8"), flags=re.M))
+        for path in STATIC.rglob("*.js")
+    }
+    found = []
+
+    def visit(name: str, trail: list[str]) -> None:
+        for target in sorted(edges.get(name, ())):
+            if target in trail:
+                found.append(trail[trail.index(target) :] + [target])
+            elif len(trail) < len(edges):
+                visit(target, trail + [target])
+
+    for name in sorted(edges):
+        visit(name, [name])
+    return found
+
+
 def test_no_import_circles():
     assert circles() == []
+    assert js_circles() == [], "a part of the page calls another through state.js's ui instead"
 
 
 def test_no_import_runs_against_the_flow():
