@@ -67,6 +67,11 @@ PERFT = {
     "oware(preset=awari)": (1, 6, 36, 190, 1014, 5219),
     "oware(preset=wari)": (1, 6, 36, 190, 1014, 5219),
     "tictactoe": (1, 9, 72, 504, 3024),
+    # Togyz Kumalak's are togyz-kumalak-rules.md §4.1's (MancalaGames to depth 4, an outside
+    # engine to 8; depth 7 is tests/test_togyz.py's, slow); Pantusov's tuzdik in house 9 parts
+    # from them at depth 5, checked there against an independent sketch of the rules
+    "togyz(preset=federation)": (1, 9, 73, 613, 5199, 43184),
+    "togyz(preset=pantusov)": (1, 9, 73, 613, 5199, 43135),
     "toynim": (1, 3, 9, 23, 31),
 }
 

@@ -12,7 +12,7 @@ from mancala.engine.support import engine_records, engine_support
 from mancala.errors import BadInput
 from mancala.games import CATALOGUE, make_game, parse_spec
 from mancala.games.base import position_notation
-from mancala.games.catalogue import game_info, start_options_of, takes_start
+from mancala.games.catalogue import find_game, game_info, start_options_of, takes_start
 from mancala.players import PLAYER_KINDS
 
 #: the examples under ``mancala --help`` and ``mancala play --help``
@@ -124,20 +124,21 @@ def _rule_options(name: str, args: argparse.Namespace) -> dict[str, Any]:
     """--preset, --pits, --seeds and --to-move as the options of a game that has them (Kalah:
     ``pits``, ``seeds``, ``first``; Oware: a preset, ``houses``, ``seeds``); raises
     :class:`BadInput` for one it does not have."""
-    info = CATALOGUE.get(name)
+    info = find_game(name)
     fields = set(info.rules().to_dict()) if info is not None and info.rules is not None else set()
     size = "pits" if "pits" in fields else "houses" if "houses" in fields else None
     given = {"--preset": args.preset, "--pits": args.pits, "--seeds": args.seeds, "--to-move": args.first}
     usable = {
         "--preset": bool(info and info.presets),
         "--pits": size is not None,
-        "--seeds": "seeds" in fields,
+        "--seeds": "seeds" in fields or "stones" in fields,
         "--to-move": "first" in fields,
     }
     wrong = [option for option, value in given.items() if value is not None and not usable[option]]
     if wrong:
         raise BadInput(f"{'/'.join(wrong)}: {name} has no such option{'s' if len(wrong) > 1 else ''}")
-    options: dict[str, Any] = {"preset": args.preset, "seeds": args.seeds, "first": args.first}
+    count = "stones" if "stones" in fields else "seeds"
+    options: dict[str, Any] = {"preset": args.preset, count: args.seeds, "first": args.first}
     if size is not None:
         options[size] = args.pits
     return {k: v for k, v in options.items() if v is not None}

@@ -9,6 +9,7 @@ Games are registered by name and built from a spec string, OpenSpiel style::
     make_game("tictactoe")
     make_game("bao")                        # Bao la Kiswahili, Zanzibar rules
     make_game("oware(preset=awari)")        # Oware, Romein and Bal's rules
+    make_game("togyz")                      # Togyz Kumalak, the federation's rules
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from mancala.games.base import Game, outcome_text, winner
 from mancala.games.catalogue import (
     CATALOGUE,
     GameInfo,
+    find_game,
     game_info,
     load_plugins,
     normalise_name,
@@ -32,6 +34,7 @@ from mancala.games.catalogue import (
 from mancala.games.kalah import PRESETS, Kalah, KalahRules
 from mancala.games.oware import Oware, OwareRules
 from mancala.games.tictactoe import TicTacToe
+from mancala.games.togyz import TogyzKumalak, TogyzRules
 
 load_plugins()
 
@@ -45,6 +48,8 @@ __all__ = [
     "KalahRules",
     "PRESETS",
     "TicTacToe",
+    "TogyzKumalak",
+    "TogyzRules",
     "game_info",
     "game_spec",
     "make_game",
@@ -65,7 +70,8 @@ def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
     m = re.fullmatch(r"\s*([a-z_-]+)\s*(?:\((.*)\))?\s*", spec, flags=re.I | re.S)
     if not m:
         raise BadInput(f"cannot read game spec {spec!r}: expected name or name(key=value,...)")
-    name = normalise_name(m.group(1))
+    known = find_game(m.group(1))
+    name = known.name if known is not None else normalise_name(m.group(1))
     options: dict[str, str] = {}
     body = (m.group(2) or "").strip()
     if body:
@@ -84,9 +90,7 @@ def make_game(spec: str = "kalah", **overrides) -> Game:
     """The game named by ``spec`` (see the module doc), with keyword overrides."""
     name, options = parse_spec(spec)
     options.update({k: v for k, v in overrides.items() if v is not None})
-    if name not in CATALOGUE:
-        raise BadInput(f"unknown game {name!r}; known games: {', '.join(CATALOGUE)}")
-    return CATALOGUE[name].make(options)
+    return game_info(name).make(options)
 
 
 def kalah_rules(options: dict) -> KalahRules:

@@ -114,6 +114,9 @@ class GameInfo:
     start_text: str = "a position string (docs/web.md, Links)"
     #: where it stands in lists (the new-game form, help): lower first, then by registration
     rank: int = 100
+    #: other names people use for it (``togyzqumalaq``), read as :attr:`name` everywhere a game
+    #: is named (written as :func:`normalise_name` leaves them)
+    aliases: tuple[str, ...] = ()
 
 
 #: the registered games, by name, in the order they registered
@@ -188,10 +191,20 @@ def normalise_name(name: str) -> str:
     return name.strip().lower().replace("-", "").replace("_", "")
 
 
+def find_game(name: str) -> GameInfo | None:
+    """The catalogue entry a game name (or one of its aliases) names, written any way
+    :func:`normalise_name` reads, or None."""
+    key = normalise_name(name)
+    info = CATALOGUE.get(key)
+    if info is None:
+        info = next((i for i in CATALOGUE.values() if key in i.aliases), None)
+    return info
+
+
 def game_info(game_or_name: Any) -> GameInfo:
     """The catalogue entry of a game object or a game name."""
     name = game_or_name if isinstance(game_or_name, str) else getattr(game_or_name, "name", None)
-    info = CATALOGUE.get(normalise_name(str(name)))
+    info = find_game(str(name))
     if info is None:
         raise BadInput(f"unknown game {name!r}; known games: {', '.join(CATALOGUE)}")
     return info
