@@ -808,7 +808,7 @@ TOGYZ = register(
         "federation",
         seeds=lambda state: sum(state.houses) + sum(state.kazans),
         traits=Traits(
-            board="text",
+            board="togyz",
             sides=("South", "North"),
             margin_unit="stones",
             value_unit="seeds",

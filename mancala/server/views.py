@@ -17,6 +17,7 @@ from mancala.games.catalogue import traits_of
 from mancala.games.kalah import Capture, Kalah, KalahState, Remaining, opposite_index, pit_index, store_index
 from mancala.games.oware import Oware, OwareEvent, OwareState, house_name, seat_name
 from mancala.games.tictactoe import LINES, TicTacToe, TicTacToeState
+from mancala.games.togyz import TogyzKumalak, TogyzState, house_label
 
 
 @dataclass(frozen=True)
@@ -590,10 +591,116 @@ def _oware_end_text(game: Oware, after: OwareState, ev: OwareEvent, cells: list[
     return f"game over: {why}. Final count: {count}"
 
 
+# --- Togyz Kumalak ------------------------------------------------------------------------
+
+
+def _togyz_board(game: TogyzKumalak, state: TogyzState) -> dict:
+    n = state.size
+    return {
+        "kind": "togyz",
+        "houses": n,
+        # the houses in sowing order (South's 1.. then North's 1..), then South's and North's kazans
+        "cells": [*state.houses, *state.kazans],
+        "stores": [2 * n, 2 * n + 1],
+        "names": [str(i % n + 1) for i in range(2 * n)],
+        "rows": {"south": list(range(n)), "north": list(range(2 * n - 1, n - 1, -1))},
+        # each player's tuzdik: the house (board index) on the opponent's row, or null
+        "tuzdiks": [t if t >= 0 else None for t in state.tuzdiks],
+        "to_move": state.seat,
+        "finished": state.finished,
+        "total": game.rules.total,
+        "unscored": 0,
+        "restricted": None,
+    }
+
+
+def _togyz_legal(game: TogyzKumalak, state: TogyzState) -> list[dict]:
+    n = state.size
+    return [{"move": str(m), "cell": m.house, "number": m.house % n + 1} for m in game.legal_moves(state)]
+
+
+def _togyz_last(game: TogyzKumalak, before: TogyzState, move, after: TogyzState) -> dict:
+    """The move stone by stone (the first back into the origin unless it is a single stone; a
+    stone reaching a tuzdik goes to its owner's kazan), the capture or the tuzdik made, and the
+    end's share-out, with notices in words."""
+    ev = after.last
+    if ev is None:
+        return {"notices": [], "steps": []}
+    n = before.size
+    origin = move.house
+    count = before.houses[origin]
+    steps: list[dict] = [{"kind": "pickup", "cell": origin, "seeds": count}]
+    first = origin + 1 if count == 1 else origin
+    cells = list(before.houses)
+    cells[origin] = 0
+    for k in range(count):
+        cell = (first + k) % (2 * n)
+        owner = before.tuzdik_owner(cell)
+        if owner is not None:
+            steps.append({"kind": "deliver", "cell": cell, "store": 2 * n + owner})
+        elif steps[-1]["kind"] == "sow":
+            steps[-1]["cells"].append(cell)
+            cells[cell] += 1
+        else:
+            steps.append({"kind": "sow", "cells": [cell]})
+            cells[cell] += 1
+    if ev.capture is not None:
+        steps.append({"kind": "capture", "cell": ev.capture[0], "seeds": ev.capture[1], "store": 2 * n + ev.seat})
+        cells[ev.capture[0]] = 0
+    if ev.tuzdik is not None:
+        steps.append({"kind": "tuzdik", "cell": ev.tuzdik, "seeds": 3, "store": 2 * n + ev.seat, "owner": ev.seat})
+        cells[ev.tuzdik] = 0
+    if after.finished and ev.end != "majority":
+        left = [h for h in range(2 * n) if cells[h]]
+        if left:
+            moves = [{"from": h, "to": 2 * n + h // n, "seeds": cells[h]} for h in left]
+            steps.append({"kind": "sweep", "moves": moves, "stores": list(after.kazans)})
+    return {"notices": _togyz_notices(game, after, ev), "steps": steps}
+
+
+def _togyz_notices(game: TogyzKumalak, after: TogyzState, ev) -> list[dict]:
+    n = after.size
+    me, other = seat_name(ev.seat), seat_name(1 - ev.seat)
+    notices = []
+    for owner in (0, 1):
+        if ev.delivered[owner]:
+            k = ev.delivered[owner]
+            text = f"{k} stone{'s' if k != 1 else ''} fell into {seat_name(owner)}'s tuzdik: {seat_name(owner)}'s kazan"
+            notices.append({"kind": "tuzdik_delivery", "text": text})
+    if ev.capture is not None:
+        text = f"{me} captures {ev.capture[1]} stones from {house_label(n, ev.capture[0])}: an even count"
+        notices.append({"kind": "capture", "text": text})
+    if ev.tuzdik is not None:
+        text = (
+            f"tuzdik! 3 stones make {house_label(n, ev.tuzdik)} {me}'s tuzdik for the rest of the game: "
+            f"+3 now, and every stone sown there goes to {me}'s kazan"
+        )
+        notices.append({"kind": "tuzdik", "text": text})
+    if ev.refused is not None:
+        why = {
+            "owned": f"{me} already has a tuzdik (one a player)",
+            "last-house": f"house {n}, the last of a row, cannot be a tuzdik",
+            "opposite": f"{other}'s tuzdik has the same number (a tuzdik may not face the other)",
+        }[ev.refused]
+        notices.append({"kind": "tuzdik_refused", "text": f"3 stones in {house_label(n, ev.landing)}, but no tuzdik: {why}"})
+    if after.finished:
+        if ev.end == "majority":
+            best = max((0, 1), key=lambda s: after.kazans[s])
+            why = f"{seat_name(best)} has {after.kazans[best]} of the {game.rules.total} stones, more than half"
+        elif ev.end == "no-move":
+            why = f"{other} has no stones to move, so {me} takes every stone left on the board"
+        else:
+            why = f"the limit of {game.rules.max_plies} moves is reached: each side takes the stones of its own row"
+        count = f"South {game.final_stones(after, 0)}, North {game.final_stones(after, 1)}"
+        notices.append({"kind": "game_over", "text": f"game over: {why}. Final count: {count}"})
+    return notices
+
+
 #: the boards the page draws, by board kind (a game's ``Traits.board``)
 VIEWS: dict[str, GameView] = {
     "kalah": GameView(_kalah_board, _kalah_legal, _kalah_last),
     "bao": GameView(_bao_board, _bao_legal, _bao_last),
     "tictactoe": GameView(lambda game, state: _ttt_board(state), _ttt_legal, _ttt_last),
     "oware": GameView(_oware_board, _oware_legal, _oware_last),
+    "togyz": GameView(_togyz_board, _togyz_legal, _togyz_last),
 }

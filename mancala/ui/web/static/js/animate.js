@@ -55,9 +55,10 @@ export function kalahFrames(before, steps) {
   return frames;
 }
 
-/** Frames for an Oware move: pick-up, seed by seed sowing (a lap passing its origin by, the
- * origin marked all along), a grand slam's houses, the captures house by house (the landing
- * house first, then backwards) into the mover's store, the end's share-out. */
+/** Frames for an Oware or Togyz Kumalak move: pick-up, seed by seed sowing (a lap passing its
+ * origin by, the origin marked all along; a stone reaching a tuzdik going on to its owner's
+ * kazan), a grand slam's houses, the captures house by house (the landing house first, then
+ * backwards) into the mover's store, a tuzdik made, the end's share-out. */
 export function owareFrames(before, steps) {
   const board = clone(before);
   board.restricted = null; // the note on the position before the move: not the one after
@@ -96,11 +97,25 @@ export function owareFrames(before, steps) {
       board.cells[step.cell] = 0;
       board.cells[step.store] += step.seeds;
       frames.push({ board: clone(board), hot: new Set([step.store]), origin, slow: true });
+    } else if (step.kind === "deliver") {
+      // a stone sown into a tuzdik goes on to its owner's kazan
+      board.cells[step.store] += 1;
+      hand = Math.max(0, hand - 1);
+      frames.push({ board: clone(board), hot: new Set([step.cell, step.store]), origin, inHand: hand, slow: true,
+        say: `${name(step.cell)} is a tuzdik: the stone goes to its owner's kazan`, sayKind: "tuzdik" });
+    } else if (step.kind === "tuzdik") {
+      frames.push({ board: clone(board), captured: new Set([step.cell]), origin, inHand: step.seeds, slow: true,
+        say: "tuzdik! 3 stones: the house is the mover's for the rest of the game", sayKind: "tuzdik" });
+      board.cells[step.cell] = 0;
+      board.cells[step.store] += step.seeds;
+      board.tuzdiks = [...(board.tuzdiks || [null, null])];
+      board.tuzdiks[step.owner] = step.cell;
+      frames.push({ board: clone(board), hot: new Set([step.store, step.cell]), origin, slow: true });
     } else if (step.kind === "sweep") {
       for (const mv of step.moves) board.cells[mv.from] = 0;
       board.stores.forEach((cell, seat) => { board.cells[cell] = step.stores[seat]; });
       frames.push({ board: clone(board), hot: new Set(step.moves.map((m) => m.to).filter((c) => c !== null)), slow: true,
-        say: "game over: the seeds left are shared out", sayKind: "game_over" });
+        say: `game over: the ${board.kind === "togyz" ? "stones" : "seeds"} left are shared out`, sayKind: "game_over" });
     }
   }
   return frames;
@@ -168,4 +183,4 @@ export function framesFor(last) {
 }
 
 /** How each board kind's moves are animated (any other: each step's cell lit in turn). */
-const FRAMES = { kalah: kalahFrames, oware: owareFrames, bao: baoFrames };
+const FRAMES = { kalah: kalahFrames, oware: owareFrames, togyz: owareFrames, bao: baoFrames };

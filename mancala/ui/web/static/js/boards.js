@@ -1,4 +1,4 @@
-// Drawing the boards (Kalah, Oware, Bao, tic-tac-toe, any other game as text) from the server's `board` object (docs/protocol.md).
+// Drawing the boards (Kalah, Oware, Togyz Kumalak, Bao, tic-tac-toe, any other game as text) from the server's `board` object (docs/protocol.md).
 // Pure DOM building: no rules here. What is clickable comes from the server's `legal` list.
 
 const SEED_COLOURS = ["var(--seed-a)", "var(--seed-b)", "var(--seed-c)", "var(--seed-d)"];
@@ -190,28 +190,39 @@ export function drawKalah(view) {
   return out;
 }
 
+/** How a two-row board of houses and stores speaks (Oware's seeds and stores, Togyz Kumalak's
+ * stones and kazans), by board kind. */
+const ROW_WORDS = {
+  oware: { title: "Oware", unit: "seed", store: (seat) => `${SEAT_NAMES[seat]}'s store`, storeTag: (seat) => SEAT_NAMES[seat] },
+  togyz: { title: "Togyz Kumalak", unit: "stone", store: (seat) => `${SEAT_NAMES[seat]}'s kazan`, storeTag: (seat) => SEAT_NAMES[seat] },
+};
+
 /**
- * Oware: North's row on top (f..a left to right, as South sees it), South's row (A..F) below,
- * North's captured seeds on the left, South's on the right.  Each house shows its letter; only
- * the legal houses are buttons in the Tab order.  While a move is animated `view.origin` is the
- * house sown from (marked: a lap leaves it empty) and `view.skip` the house the hand passes by.
- * `view.flipped` turns the board round (South's row on top, F..A; North's a..f below).
+ * Two rows of houses (Oware, Togyz Kumalak): North's row on top (its last house to its first,
+ * left to right, as South sees it), South's row below, North's store (kazan) on the left,
+ * South's on the right.  Each house shows its name (Oware's letter, Togyz Kumalak's number);
+ * only the legal houses are buttons in the Tab order.  A tuzdik (`board.tuzdiks`: each
+ * player's house on the other's row) is marked with its owner.  While a move is animated
+ * `view.origin` is the house sown from and `view.skip` the house the hand passes by.
+ * `view.flipped` turns the board round (South's row on top, last house to first; North's below).
  */
-export function drawOware(view) {
+export function drawRows(view) {
   const b = view.board;
   const n = b.houses;
+  const words = ROW_WORDS[b.kind] || ROW_WORDS.oware;
+  const tuzdikOf = new Map((b.tuzdiks || []).map((cell, owner) => [cell, owner]).filter(([cell]) => cell !== null));
   const legalByCell = new Map((view.legal || []).map((m) => [m.cell, m]));
-  const frame = pitBoard(view, n, "kalah oware", (seat) => seat,
-    (top, bottom) => `Oware board, ${n} houses a side: ${SEAT_NAMES[top]}'s row on top, ${SEAT_NAMES[bottom]}'s below`);
+  const frame = pitBoard(view, n, "kalah oware" + (b.kind === "togyz" ? " togyz" : ""), (seat) => seat,
+    (top, bottom) => `${words.title} board, ${n} houses a side: ${SEAT_NAMES[top]}'s row on top, ${SEAT_NAMES[bottom]}'s below`);
   const { grid, who, flip, topSeat, bottomSeat } = frame;
   const store = (seat, col) => {
     const cell = b.stores[seat];
     const count = b.cells[cell];
     return el("div", {
       class: "store" + cls(view, cell), role: "img", dataset: { cell }, style: `grid-column:${col}`,
-      "aria-label": `${SEAT_NAMES[seat]}'s store (${who(seat)}): ${plural(count, "seed")} captured`,
+      "aria-label": `${words.store(seat)} (${who(seat)}): ${plural(count, words.unit)} captured`,
     }, seedDots(count, cell + 100, true), el("span", { class: "count", text: count }),
-    el("span", { class: "who", text: SEAT_NAMES[seat] }));
+    el("span", { class: "who", text: words.storeTag(seat) }));
   };
   grid.append(store(topSeat, 1));
   const house = (cell, seat, row, col) => {
@@ -219,18 +230,24 @@ export function drawOware(view) {
     const name = b.names[cell];
     const move = view.interactive ? legalByCell.get(cell) : null;
     const skipping = view.skip === cell;
-    const label = `House ${name} (${SEAT_NAMES[seat]}), ${plural(count, "seed")}` +
+    const owner = tuzdikOf.has(cell) ? tuzdikOf.get(cell) : null;
+    const label = `House ${name} (${SEAT_NAMES[seat]}), ` +
+      (owner !== null ? `${SEAT_NAMES[owner]}'s tuzdik: stones sown here go to ${SEAT_NAMES[owner]}'s kazan`
+        : plural(count, words.unit)) +
       (move ? ", legal move" : "") + (skipping ? ", skipped" : "");
     const button = el("button", {
       type: "button", "aria-label": label,
-      class: "pit" + (move ? " legal" : "") + (view.origin === cell ? " origin" : "") + (skipping ? " skipping" : "") + cls(view, cell),
+      class: "pit" + (move ? " legal" : "") + (owner !== null ? " tuzdik" : "") + (view.origin === cell ? " origin" : "") +
+        (skipping ? " skipping" : "") + cls(view, cell),
       "aria-disabled": move ? null : "true", tabindex: move ? null : "-1",
       dataset: { cell, r: row, c: col, name, seat },
       onclick: move ? () => view.onMove(move.move) : null,
-    }, seedDots(count, cell), el("span", { class: "count", text: count }));
+    }, owner !== null ? el("span", { class: "tuzdik-mark", "aria-hidden": "true", text: "✕" }) : seedDots(count, cell),
+    owner !== null ? null : el("span", { class: "count", text: count }));
     return el("div", { class: "pit-cell", style: `grid-row:${row + 2};grid-column:${col + 2}` }, button,
       el("span", { class: "num", "aria-hidden": "true", text: name }),
-      skipping ? el("span", { class: "badge", "aria-hidden": "true", text: "skipped" }) : null);
+      skipping ? el("span", { class: "badge", "aria-hidden": "true", text: "skipped" }) : null,
+      owner !== null ? el("span", { class: "badge", "aria-hidden": "true", text: `${SEAT_NAMES[owner]}'s tuzdik` }) : null);
   };
   const north = flip ? [...b.rows.north].reverse() : b.rows.north;
   const south = flip ? [...b.rows.south].reverse() : b.rows.south;
@@ -384,10 +401,16 @@ export const BOARDS = {
     resultText: (b) => ` South store ${b.cells[b.stores[0]]} – North store ${b.cells[b.stores[1]]}.`,
   },
   oware: {
-    draw: drawOware,
+    draw: drawRows,
     lastCells: sownCells,
     keyMoves: (legal, k) => legal.filter((m) => m.number === k),
-    resultText: (b) => ` Seeds: South ${owareSeeds(b, 0)} – North ${owareSeeds(b, 1)}.`,
+    resultText: (b) => ` Seeds: South ${rowSeeds(b, 0)} – North ${rowSeeds(b, 1)}.`,
+  },
+  togyz: {
+    draw: drawRows,
+    lastCells: sownCells,
+    keyMoves: (legal, k) => legal.filter((m) => m.number === k),
+    resultText: (b) => ` Stones: South ${rowSeeds(b, 0)} – North ${rowSeeds(b, 1)}.`,
   },
   bao: { draw: drawBao, lastCells: baoCells, twoStepMoves: true },
   tictactoe: { draw: drawTicTacToe, lastCells: stepCells, keyMoves: (legal, k) => legal.filter((m) => m.cell === k) },
@@ -422,8 +445,9 @@ function stepCells(last) {
   return new Set((last.steps || []).map((step) => step.cell));
 }
 
-/** Oware: the seeds a side ends with (its store, and its own row once the game is over). */
-function owareSeeds(b, seat) {
+/** Oware, Togyz Kumalak: the seeds a side ends with (its store, and its own row once the game
+ * is over). */
+function rowSeeds(b, seat) {
   const row = seat === 0 ? b.rows.south : b.rows.north;
   return b.cells[b.stores[seat]] + (b.finished ? row.reduce((a, c) => a + b.cells[c], 0) : 0);
 }
