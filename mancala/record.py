@@ -36,8 +36,8 @@ from typing import Any
 
 from mancala.atomic import check_writable, write_atomically, write_problem
 from mancala.errors import BadInput, IllegalMove
-from mancala.games import game_spec, make_game
-from mancala.games.base import Game, winner
+from mancala.games import CATALOGUE, game_spec, make_game
+from mancala.games.base import Game, game_text_of, winner
 from mancala.jsonread import JSONLimitError, loads, read_text
 
 FORMAT = "mancala-game"
@@ -142,8 +142,43 @@ def load_record(path: str | os.PathLike) -> GameRecord:
     except JSONLimitError as e:
         raise BadInput(f"{path} line {e.lineno}: not a saved game (JSON {e.msg})") from None
     except json.JSONDecodeError as e:
-        raise BadInput(f"{path} line {e.lineno}: not valid JSON ({e.msg}); the file is corrupt") from None
+        outside = record_from_game_text(text, str(path))
+        if outside is None:
+            raise BadInput(f"{path} line {e.lineno}: not valid JSON ({e.msg}); the file is corrupt") from None
+        return outside
     return record_from_json(data, str(path))
+
+
+def record_from_game_text(text: str, where: str = "game record", spec: str | None = None) -> GameRecord | None:
+    """A game record from a record kept outside this program (PlayOK's files): read by the
+    game ``spec`` names, or by the first game of the catalogue that declares the ``game_text``
+    capability and reads it; None when no game takes the text for its own.  A record a game
+    takes but whose moves are illegal raises :class:`BadInput` naming the move."""
+    candidates = (
+        [spec] if spec else [info.name for info in CATALOGUE.values() if "game_text" in info.traits.capabilities]
+    )
+    for name in candidates:
+        reader = game_text_of(make_game(name))
+        if reader is None:
+            continue
+        try:
+            options, moves = reader.read_game_text(text)
+        except BadInput:
+            if spec:
+                raise
+            continue
+        game = make_game(name, **options)
+        record = GameRecord(game, ["human", "human"])
+        state = game.initial_state()
+        for number, text_move in enumerate(moves, start=1):
+            try:
+                move = game.parse_move(state, text_move)
+            except IllegalMove as e:
+                raise BadInput(f"{where}: move {number} ({text_move!r}) is illegal: {e}") from None
+            record.moves.append(move)
+            state = game.apply(state, move)
+        return record
+    return None
 
 
 def record_from_json(data: Any, where: str = "game record") -> GameRecord:

@@ -130,6 +130,24 @@ class DecidesWinner(Protocol):
         ...
 
 
+class GameText(Protocol):
+    """The ``game_text`` capability: game records as players keep them (PlayOK's files)."""
+
+    def read_game_text(self, text: str) -> tuple[dict, list[str]]:
+        """The rules options a record names (a start position) and its moves, as text the
+        game's ``parse_move`` reads; raises BadInput for a text that is not such a record."""
+        ...
+
+    def write_game_text(self, start, moves: Sequence) -> str:
+        """The record of ``moves`` played from ``start``, as those files write it."""
+        ...
+
+
+def game_text_of(game: Game) -> GameText | None:
+    """``game`` as :class:`GameText` when it declares the ``game_text`` capability."""
+    return cast(GameText, game) if has_capability(game, "game_text") else None
+
+
 def position_notation(game: Game) -> PositionNotation | None:
     """``game`` as a :class:`PositionNotation` when it declares the ``position`` capability."""
     return cast(PositionNotation, game) if has_capability(game, "position") else None

@@ -31,6 +31,10 @@ CAPABILITIES: dict[str, tuple[str, ...]] = {
     "seat_names": ("seat_name",),
     # a winner not given by the score's sign (Bao's ends): ``winner(state)``
     "winner": ("winner",),
+    # game records as players keep them outside this program (PlayOK's files):
+    # ``read_game_text(text) -> (rules options, moves as text)`` (raises BadInput for a text
+    # that is not such a record) and ``write_game_text(start, moves) -> text``
+    "game_text": ("read_game_text", "write_game_text"),
 }
 
 #: what the values of a game's analysis count: the margin in its unit, an evaluation's

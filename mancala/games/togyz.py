@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, Sequence
 
 from mancala.errors import BadInput, IllegalMove
 from mancala.games.base import RulesGame, Segment, layout_text
@@ -48,6 +48,8 @@ MAX_PLIES = 100_000
 MAX_TEXT = 400
 
 _WHOLE = re.compile(r"[0-9]+")
+#: a move of a game record: origin and landing house, then ``(n)`` or ``X``
+_RECORD_MOVE = re.compile(r"[1-9][1-9](?:\([0-9]+\)|[Xx])?")
 
 
 @dataclass(frozen=True)
@@ -482,6 +484,39 @@ class TogyzKumalak(RulesGame):
             return text + f"({after.kazans[event.seat]})"
         return text
 
+    def read_game_text(self, text: str) -> tuple[dict[str, Any], list[str]]:
+        """The rules options (a ``[Position "…"]`` header's start) and the moves of a game
+        record as PlayOK and 9qum.com write it (:func:`read_record_moves`); raises
+        :class:`BadInput` for a text that is not one."""
+        headers, moves = read_record_moves(text)
+        if not moves or not all(_RECORD_MOVE.fullmatch(m) for m in moves):
+            odd = next((m for m in moves if not _RECORD_MOVE.fullmatch(m)), None)
+            what = f"{odd[:20]!r} is not a move such as 76, 98(10) or 25X" if odd else "it holds no moves"
+            raise BadInput(f"not a Togyz Kumalak game record: {what}")
+        options = togyz_start_options(headers["Position"]) if "Position" in headers else {}
+        return options, moves
+
+    def write_game_text(self, start: TogyzState, moves: Sequence[TogyzMove]) -> str:
+        """``moves`` played from ``start`` as a PlayOK-style record: headers (the start
+        position when it is not the usual one), numbered pairs of two-digit moves with ``(n)``
+        and ``X`` (``1. ...`` when North moves first), then the result."""
+        state, words = start, ["..."] if start.seat == 1 else []
+        for move in moves:
+            after = self.apply(state, move)
+            words.append(self.record_move(state, move, after))
+            state = after
+        parts: list[str] = []
+        for i, word in enumerate(words):
+            parts += [f"{i // 2 + 1}.", word] if i % 2 == 0 else [word]
+        result = "*"
+        if state.finished:
+            margin = self.score(state, 0)
+            result = "1-0" if margin > 0 else "0-1" if margin < 0 else "1/2-1/2"
+        headers = ['[Event "mancala"]', f'[Result "{result}"]']
+        if start != self.position(tuple([self.rules.stones] * len(start.houses)), (0, 0), (-1, -1), 0):
+            headers.append(f'[Position "{self.position_string(start)}"]')
+        return "\n".join(headers) + "\n\n" + " ".join([*parts, result]) + "\n"
+
     # --- the rules ---------------------------------------------------------
 
     def landing(self, houses: tuple[int, ...], origin: int) -> int:
@@ -763,7 +798,7 @@ def read_record_moves(text: str) -> tuple[dict[str, str], list[str]]:
         else:
             body.append(stripped)
     words = re.sub(r"\{[^}]*\}", " ", " ".join(body)).split()
-    moves = [w for w in words if not re.fullmatch(r"[0-9]+\.+|1-0|0-1|1/2-1/2|\*", w)]
+    moves = [w for w in words if not re.fullmatch(r"[0-9]*\.+|1-0|0-1|1/2-1/2|\*", w)]
     return headers, moves
 
 
@@ -813,7 +848,7 @@ TOGYZ = register(
             margin_unit="stones",
             value_unit="seeds",
             may_repeat=True,
-            capabilities=frozenset({"position", "layout", "move_help"}),
+            capabilities=frozenset({"position", "layout", "move_help", "game_text"}),
         ),
         start_options=togyz_start_options,
         start_text="a position such as 9,9,9,9,9,9,9,9,9/9,9,9,9,9,9,9,9,9 0-0 S (X for a tuzdik)",

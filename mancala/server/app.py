@@ -44,7 +44,7 @@ from mancala.errors import BadInput, IllegalMove
 from mancala.games import CATALOGUE
 from mancala.games.base import Game, position_options, position_string
 from mancala.players import LEVEL_SECONDS, LEVELS, PLAYER_KINDS, kind_available, player_choices
-from mancala.record import record_from_json
+from mancala.record import MAX_RECORD_BYTES, record_from_game_text, record_from_json
 from mancala.server.answers import SharedAnswers
 from mancala.server.config import ServerConfig
 from mancala.server.hub import Hub
@@ -563,7 +563,16 @@ def _game_at(msg: Message) -> Game:
 def _load(hub: Hub, client: Client, msg: Message) -> None:
     _in_match(client, "load", msg.id)
     try:
-        record = record_from_json(msg.get("record"), "the game record")
+        text = msg.get("text")
+        if text is not None and msg.get("record") is None:  # a record kept outside (PlayOK's)
+            if len(text) > MAX_RECORD_BYTES:
+                raise BadInput(f"the game text is larger than {MAX_RECORD_BYTES // 2**20} MB")
+            outside = record_from_game_text(text, "the game text")
+            if outside is None:
+                raise BadInput("the file is neither a mancala game record (JSON) nor a game record a game here reads")
+            record = outside
+        else:
+            record = record_from_json(msg.get("record"), "the game record")
     except BadInput as e:
         raise ProtocolError("bad_record", f"{e}; the current game goes on", "load", msg.id) from None
     specs = ["human" if p.strip().lower() == "remote" else p for p in record.players]

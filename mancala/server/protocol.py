@@ -54,7 +54,7 @@ MESSAGES: dict[str, dict[str, tuple[tuple[type, ...], bool]]] = {
     "step": {},
     "settings": {"move_delay": (_NUM, False)},
     "save": {},
-    "load": {"record": ((dict,), True)},
+    "load": {"record": ((dict,), False), "text": ((str,), False)},
     "new": dict(_NEW_GAME),
     "resign": {},
     "ping": {},

@@ -682,7 +682,9 @@ def _togyz_notices(game: TogyzKumalak, after: TogyzState, ev) -> list[dict]:
             "last-house": f"house {n}, the last of a row, cannot be a tuzdik",
             "opposite": f"{other}'s tuzdik has the same number (a tuzdik may not face the other)",
         }[ev.refused]
-        notices.append({"kind": "tuzdik_refused", "text": f"3 stones in {house_label(n, ev.landing)}, but no tuzdik: {why}"})
+        notices.append(
+            {"kind": "tuzdik_refused", "text": f"3 stones in {house_label(n, ev.landing)}, but no tuzdik: {why}"}
+        )
     if after.finished:
         if ev.end == "majority":
             best = max((0, 1), key=lambda s: after.kazans[s])

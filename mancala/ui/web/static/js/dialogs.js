@@ -21,11 +21,13 @@ export async function loadFile(file) {
     showError(`That file is too large (${Math.ceil(file.size / 1024)} KB): a game record is at most ${MAX_RECORD_BYTES / 1024} KB. Your current game goes on.`);
     return;
   }
+  const text = await file.text();
   let record;
   try {
-    record = JSON.parse(await file.text());
+    record = JSON.parse(text);
   } catch (e) {
-    showError(`Could not load ${file.name}: it is not a JSON game record (${e.message}). Your current game goes on.`);
+    // not our JSON record: perhaps a game record kept elsewhere (PlayOK's), which the server reads
+    request("load", { text }, "load");
     return;
   }
   request("load", { record }, "load");
