@@ -17,6 +17,7 @@ from typing import Any
 
 from mancala import __version__, analysis
 from mancala.games.base import Game
+from mancala.record import Ending
 from mancala.server.config import ServerConfig
 from mancala.server.journal import Journal
 from mancala.server.protocol import MAX_MESSAGE_BYTES, ProtocolError, message
@@ -131,6 +132,7 @@ class Hub:
         move_delay: float | None,
         moves: list | None = None,
         variations: list | None = None,
+        ending: Ending | None = None,
     ) -> GameSession:
         """A new game created by ``client`` (which takes its human seats)."""
         if len(self.sessions) >= self.config.max_games:
@@ -145,7 +147,15 @@ class Hub:
         if clock is None and self.config.clock and any(str(s).strip().lower() == "remote" for s in specs):
             clock = dict(self.config.clock)
         session = GameSession(
-            self, game, specs, creator=client, clock=clock, move_delay=move_delay, moves=moves, variations=variations
+            self,
+            game,
+            specs,
+            creator=client,
+            clock=clock,
+            move_delay=move_delay,
+            moves=moves,
+            variations=variations,
+            ending=ending,
         )
         seats = [p for p, s in enumerate(session.seats) if s.kind == "human"]
         for p in seats:

@@ -32,7 +32,7 @@ from mancala.players import (
     player_title,
     uses_engine,
 )
-from mancala.record import GameRecord
+from mancala.record import Ending, GameRecord
 from mancala.server.clock import Clock
 from mancala.server.config import ServerConfig
 from mancala.server.journal import Journal
@@ -147,6 +147,7 @@ class GameSession:
         move_delay: float | None = None,
         moves: list | None = None,
         variations: list | None = None,
+        ending: Ending | None = None,
     ) -> None:
         self.hub = hub
         self.id = hub.new_id()
@@ -168,7 +169,6 @@ class GameSession:
         self.move_delay = float(move_delay) if move_delay is not None else (0.6 if self.all_ai else 0.0)
         self.thinking: dict | None = None
         self.generation = 0
-        self.forced_result: dict | None = None
         self.started = _now_iso()
         self.ended: str | None = None
         self.last_move_time = time.monotonic()
@@ -186,6 +186,8 @@ class GameSession:
         #: side lines beside the main line (the analysis board's move tree), kept in the record:
         #: (the main line's moves before the line, the line's moves)
         self.record.variations = [(start, list(line)) for start, line in variations or []]
+        #: how the game ended off the board (a loaded record's too): resignation, time, disconnect
+        self.record.ending = ending
         #: a loaded game that was already over is not a result of this server
         self.written = self.over()
 
@@ -210,6 +212,15 @@ class GameSession:
     def strict(self) -> bool:
         """A match: a remote seat or a clock (undo, hints and analysis are refused while it runs)."""
         return self.network or self.clock is not None
+
+    @property
+    def forced_result(self) -> dict | None:
+        """The result of a game that ended off the board (the record's ending), else None."""
+        ending = self.record.ending
+        if ending is None:
+            return None
+        score = [1, -1] if ending.winner == 0 else [-1, 1]
+        return {"winner": ending.winner, "score": score, "reason": ending.reason, "text": ending.text(self.names())}
 
     def over(self) -> bool:
         """Whether the game has ended (on the board, by resignation, time or disconnect)."""
@@ -470,9 +481,7 @@ class GameSession:
         self.step_pending = False
         if move not in self.game.legal_moves(self.state):
             log.error("AI %s chose an illegal move %s in game %s", seat.spec, move, self.id)
-            self.forced_result = self._win_for(1 - mover, "illegal", f"{self.names()[mover]} chose an illegal move")
-            self.finish()
-            self.broadcast()
+            self.forfeit(mover, "illegal", "chose an illegal move")
             return
         self.play(move)
 
@@ -508,10 +517,6 @@ class GameSession:
 
     # --- the end -------------------------------------------------------------------
 
-    def _win_for(self, winner: int, reason: str, why: str) -> dict:
-        score = [1, -1] if winner == 0 else [-1, 1]
-        return {"winner": winner, "score": score, "reason": reason, "text": f"{self.names()[winner]} wins: {why}."}
-
     def resign(self, client: Client, request_id: Any = None) -> None:
         """The client's player resigns (the one to move among its seats, else its first)."""
         if self.over():
@@ -525,16 +530,17 @@ class GameSession:
             )
         mover = self.game.to_move(self.state)
         loser = mover if mover in client.seats else client.seats[0]
-        self.forced_result = self._win_for(1 - loser, "resign", f"{self.names()[loser]} resigned")
+        self.record.ending = Ending("resign", loser, "resigned")
         self.cancel_thinking()
         self.finish()
         self.broadcast(client, request_id)
 
     def forfeit(self, loser: int, reason: str, why: str) -> None:
-        """``loser`` loses by ``reason`` (``time``, ``disconnect``)."""
+        """``loser`` loses by ``reason`` (``time``, ``disconnect``, ``illegal``); ``why`` says
+        what happened after the loser's name (``ran out of time (3 s per move)``)."""
         if self.over():
             return
-        self.forced_result = self._win_for(1 - loser, reason, why)
+        self.record.ending = Ending(reason, loser, why)
         self.cancel_thinking()
         self.finish()
         self.broadcast()
@@ -612,14 +618,12 @@ class GameSession:
         self.broadcast()
 
     def _out_of_time(self, player: int, why: str) -> None:
-        self.forfeit(player, "time", f"{self.names()[player]} {why}")
+        self.forfeit(player, "time", why)
 
     def _grace_over(self, player: int, since: float) -> None:
         seat = self.seats[player]
         if seat.holder is None and seat.gone_since == since and not self.over() and self.id in self.hub.sessions:
-            self.forfeit(
-                player, "disconnect", f"{self.names()[player]} did not come back within {self.hub.config.grace:g} s"
-            )
+            self.forfeit(player, "disconnect", f"did not come back within {self.hub.config.grace:g} s")
             if not self.clients:
                 self.hub.free(self)
 
