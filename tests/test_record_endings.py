@@ -5,6 +5,7 @@ illegal move is saved with its end (record version 4's ``ended``; version 2's ``
 
 from __future__ import annotations
 
+import io
 import json
 from pathlib import Path
 
@@ -171,3 +172,17 @@ def test_a_server_game_ended_off_the_board_replays_as_ended(tmp_path, capsys, ho
 def test_an_unfinished_game_says_who_is_to_move_in_its_review(capsys):
     assert main(["analyse", str(RECORDS / "v3-variations.json"), "--seconds", "0.05"]) == 0
     assert "The game stops here, unfinished: X (human) to move." in capsys.readouterr().out
+
+
+def test_a_game_resigned_in_the_terminal_replays_as_resigned(tmp_path, capsys, monkeypatch):
+    path = tmp_path / "g.json"
+    monkeypatch.setattr("sys.stdin", io.StringIO("4\nresign\n"))
+    assert main(["play", "--game", "tictactoe", "--p2", "random:seed=3", "--save", str(path)]) == 0
+    words = "X (human) resigned: O (random:seed=3) wins."
+    assert f"Game over. {words}" in capsys.readouterr().out
+    assert json.loads(path.read_text())["resigned"] == 0
+    assert main(["play", "--load", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert f"Game over. {words}" in out and "to move" not in out
+    assert main(["analyse", str(path), "--seconds", "0.05"]) == 0
+    assert f"The game is over: {words}" in capsys.readouterr().out
