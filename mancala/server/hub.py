@@ -44,7 +44,7 @@ class Hub:
         self.engine_estimate = analysis.warm_up_estimate()
         self.pool: WorkerPool | None = None
         #: the results folder: finished games and the journal of the running ones
-        self.journal = Journal(self.config.results, self._running_records)
+        self.journal = Journal(self.config.results, self._running_records, self._result_written)
         self.interrupted: list[dict] = []
         self._warm_task: asyncio.Task | None = None
 
@@ -93,8 +93,9 @@ class Hub:
             self.broadcast(session)
 
     async def stop(self) -> None:
-        """Shut down: unfinished games are left in the journal (listed as interrupted next time)."""
-        self.journal.flush()
+        """Shut down: unfinished games are left in the journal (listed as interrupted next time),
+        with the finished ones whose files could not be written (written next time)."""
+        self.journal.close()
         for session in list(self.sessions.values()):
             session.cancel_thinking()
             if session.clock is not None and session.clock.handle is not None:
@@ -174,6 +175,12 @@ class Hub:
         if self.sessions.get(session.id) is session and not session.clients:
             del self.sessions[session.id]
             self.journal.update()
+
+    def _result_written(self, game_id: str) -> None:
+        """A finished game's file that could not be written is written at last: tell its clients."""
+        session = self.sessions.get(game_id)
+        if session is not None:
+            self.broadcast(session)
 
     def _running_records(self) -> list[dict]:
         """The records of the games under way, as the journal keeps them."""

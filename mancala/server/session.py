@@ -176,6 +176,8 @@ class GameSession:
         self.clock = Clock.from_spec(clock) if clock else None
         self.think_task: asyncio.Task | None = None
         self.written = False
+        #: whether this game's result went to the results folder (``state``'s ``result.saved`` then says if it is written)
+        self.in_results = False
         #: the resume token of the client that created the game (and of its human seats)
         self.creator_token = secrets.token_urlsafe(16)
         #: connections that created the game (or came back with its creator's token): with
@@ -553,7 +555,7 @@ class GameSession:
         if self.ended is None:
             self.ended = _now_iso()
         if not self.written:
-            self.written = True
+            self.written = self.in_results = True
             self.hub.journal.write_result(self.id, self.record_json(for_results=True))
         self.hub.journal.update()
 
