@@ -90,6 +90,7 @@ class Hub:
             log.exception("engine warm-up failed")
         self.engine_ready = True
         for session in list(self.sessions.values()):
+            session.start_clock()  # an AI of the engine's clock waited for it
             self.broadcast(session)
 
     async def stop(self) -> None:

@@ -54,6 +54,9 @@ MAX_BEST_DEPTH = 20
 MAX_BEST_NODES = 50_000_000
 #: Bao's never-ending-move cap the server allows (the rules' default; "no limit" could hang it)
 MAX_BAO_LAPS = 1_000_000
+#: how much longer than its time an AI of the compiled engine's flag waits for its move, whose
+#: engine's preparation (compiling it, the first time, or loading it) its clock does not count
+ENGINE_PATIENCE = 3 * analysis.COMPILE_SECONDS
 
 
 @dataclass
@@ -290,11 +293,18 @@ class GameSession:
 
     # --- moves ------------------------------------------------------------------
 
-    def play(self, move, requester: Client | None = None, request_id: Any = None) -> None:
-        """Play a legal move (any player), then go on: clocks, end of game, the next AI turn."""
+    def play(
+        self, move, requester: Client | None = None, request_id: Any = None, prepared: float | None = None
+    ) -> None:
+        """Play a legal move (any player), then go on: clocks, end of game, the next AI turn.
+        ``prepared``: an AI's move, and the seconds its engine's preparation took (not its
+        thinking: its clock does not count them); an AI's move that came too late loses on time."""
         mover = self.game.to_move(self.state)
         if self.clock is not None:
-            self.clock.charge(mover)
+            late = self.clock.charge(mover, prepared or 0.0)
+            if late is not None and prepared is not None:
+                self._out_of_time(mover, late)
+                return
         self.lines.push(move)
         self.last_move_time = time.monotonic()
         self.after_change(requester, request_id)
@@ -306,7 +316,7 @@ class GameSession:
             self.finish()
         else:
             if self.clock is not None and not self.waiting:
-                self.clock.start(self.game.to_move(self.state), self._out_of_time)
+                self._run_clock()
             self.hub.journal.update()
             self.schedule()
         self.broadcast(requester, request_id)
@@ -415,7 +425,19 @@ class GameSession:
     def start_clock(self) -> None:
         """Start the clock of the player to move, once the game has started (not yet running)."""
         if self.clock is not None and self.clock.running is None and not self.over() and not self.waiting:
-            self.clock.start(self.game.to_move(self.state), self._out_of_time)
+            self._run_clock()
+
+    def _run_clock(self) -> None:
+        """Start the clock of the player to move, unless it is an AI of the compiled engine while
+        the server warms the engine up (:meth:`start_clock` then, when it is ready); such an AI's
+        flag waits :data:`ENGINE_PATIENCE` for a move its engine's preparation delayed."""
+        assert self.clock is not None  # called only for a game with a clock
+        mover = self.game.to_move(self.state)
+        seat = self.seats[mover]
+        engine_ai = seat.kind == "ai" and seat.engine
+        if engine_ai and not self.hub.engine_ready:
+            return
+        self.clock.start(mover, self._out_of_time, ENGINE_PATIENCE if engine_ai else 0.0)
 
     def cancel_thinking(self) -> None:
         """Abandon a search under way (its answer will be ignored)."""
@@ -442,8 +464,9 @@ class GameSession:
     async def _think(self, generation: int, mover: int) -> None:
         seat = self.seats[mover]
         try:
-            move, memory = await self.hub.run(
-                analysis.think,
+            move, memory, prepared = await self.hub.run(
+                analysis.think_prepared,
+                seat.engine,
                 self.game_spec,
                 self.state,
                 seat.spec,
@@ -485,7 +508,7 @@ class GameSession:
             log.error("AI %s chose an illegal move %s in game %s", seat.spec, move, self.id)
             self.forfeit(mover, "illegal", "chose an illegal move")
             return
-        self.play(move)
+        self.play(move, prepared=prepared)
 
     def pause(self, on: bool, client: Client | None = None, request_id: Any = None) -> None:
         """Pause (at once: a search under way is abandoned) or resume an AI-vs-AI game."""
