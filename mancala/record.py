@@ -257,6 +257,8 @@ def record_from_json(data: Any, where: str = "game record") -> GameRecord:
             f"{path}: the game ended on the board after move {len(record.moves)}, so it cannot also have ended "
             f'by {record.ending.reason!r}; remove "resigned" or "ended"'
         )
+    if record.ending is None and version < 4 and not game.is_terminal(state):
+        record.ending = _older_server_ending(data)
     if "variations" in data:
         if version < 3:
             raise BadInput(f'{path}: "variations" needs format version 3, the file says {version}')
@@ -276,7 +278,7 @@ def read_ending(data: dict, version: int, where: str) -> Ending | None:
             raise BadInput(f'{where}: bad "resigned" (expected the player who resigned, 0 or 1)')
         return Ending("resign", data["resigned"])
     if "ended" not in data:
-        return _older_server_ending(data.get("result"))
+        return None
     if version < 4:
         raise BadInput(f'{where}: "ended" needs format version 4, the file says {version}')
     ended = data["ended"]
@@ -290,10 +292,11 @@ def read_ending(data: dict, version: int, where: str) -> Ending | None:
     return Ending(ended["reason"], loser, why)
 
 
-def _older_server_ending(result: Any) -> Ending | None:
-    """The ending a game server's results file written before version 4 names only in its
-    ``result`` (``{"reason": "time", "winner": 0, ...}``), or None."""
-    if not isinstance(result, dict) or result.get("reason") not in REASONS:
+def _older_server_ending(data: dict) -> Ending | None:
+    """The ending a game server's results file written before version 4 (with its ``server``
+    section) names only in its ``result`` (``{"reason": "time", "winner": 0, ...}``), or None."""
+    result = data.get("result")
+    if not isinstance(data.get("server"), dict) or not isinstance(result, dict) or result.get("reason") not in REASONS:
         return None
     winner = result.get("winner")
     if winner not in (0, 1) or isinstance(winner, bool):

@@ -42,6 +42,13 @@ def test_older_records_still_load(name, over, ending, version):
     assert record.to_json()["version"] == version  # written again as the oldest version that holds it
 
 
+def test_only_an_older_servers_results_file_takes_its_end_from_its_result():
+    data = json.loads((RECORDS / "v1-server-lost-on-time.json").read_text())
+    assert record_from_json(data).ending == Ending("time", 1)
+    del data["server"]  # a record of another program: its result is a note, the game goes on
+    assert record_from_json(data).ending is None
+
+
 def tictactoe(*moves: str) -> GameRecord:
     """A tic-tac-toe record of two people with ``moves`` played."""
     game = make_game("tictactoe")
