@@ -22,6 +22,16 @@ main line's first ``N`` moves (side lines of side lines are written whole from t
 so a record holds a move tree as a list of lines).  A record without side lines is still
 written as version 1 (or 2), so older readers keep reading it; versions 1 and 2 load unchanged.
 
+Version 4 adds ``"ended"``: how a game ended off the board, other than by a resignation
+(which stays ``resigned``, version 2): ``{"reason": R, "loser": P, "why": "..."}``, ``R`` one
+of :data:`REASONS` (``time``: a clock ran out; ``disconnect``: the player left a match and
+did not come back; ``illegal``: a program chose an illegal move), ``P`` the player who lost
+and ``why`` what happened in words after the loser's name (optional).  The game is then over
+after the moves listed; ``result`` also says ``"winner"`` and ``"reason"``.  A record of a
+game that ended otherwise is still written as version 1, 2 or 3.  A game server's results file
+written before version 4 (version 1, its end only in ``result``'s ``reason`` and ``winner``)
+loads with that end too.
+
 A record is replayed move by move on load, so a file that names an illegal
 move is rejected with the move's number rather than giving a wrong board.
 """
@@ -37,16 +47,44 @@ from typing import Any
 from mancala.atomic import check_writable, write_atomically, write_problem
 from mancala.errors import BadInput, IllegalMove
 from mancala.games import CATALOGUE, game_spec, make_game
-from mancala.games.base import Game, game_text_of, winner
+from mancala.games.base import Game, game_text_of, outcome_text, winner
 from mancala.jsonread import JSONLimitError, loads, read_text
 
 FORMAT = "mancala-game"
-#: the newest version this module reads and writes (2: ``resigned``, 3: ``variations``)
-VERSION = 3
+#: the newest version this module reads and writes (2: ``resigned``, 3: ``variations``, 4: ``ended``)
+VERSION = 4
+#: the ways a game ends off the board, and what the loser did in words (an ending's default ``why``)
+REASONS = {
+    "resign": "resigned",
+    "time": "ran out of time",
+    "disconnect": "left and did not come back",
+    "illegal": "chose an illegal move",
+}
+#: the longest ``why`` of an ending a record may hold
+MAX_WHY = 200
 #: the most side lines a record may hold
 MAX_VARIATIONS = 200
 #: the largest saved game read, in bytes (a 10,000-move game takes about 100 KB)
 MAX_RECORD_BYTES = 8 * 2**20
+
+
+@dataclass(frozen=True)
+class Ending:
+    """How a game ended off the board: ``loser`` lost by ``reason`` (one of :data:`REASONS`);
+    ``why`` says what happened after the loser's name (``ran out of time (3 s per move)``)."""
+
+    reason: str
+    loser: int
+    why: str = ""
+
+    @property
+    def winner(self) -> int:
+        """The player who won."""
+        return 1 - self.loser
+
+    def text(self, names: list[str]) -> str:
+        """The end in words, ``names`` the players' (``South (human) resigned: North (easy) wins.``)."""
+        return f"{names[self.loser]} {self.why or REASONS[self.reason]}: {names[self.winner]} wins."
 
 
 @dataclass
@@ -56,20 +94,46 @@ class GameRecord:
     game: Game
     players: list[str]
     moves: list[Any] = field(default_factory=list)
-    #: the player who resigned (ending the game), or None
-    resigned: int | None = None
     #: side lines beside the main line: (the main line's moves before it, its moves)
     variations: list[tuple[int, list[Any]]] = field(default_factory=list)
+    #: how the game ended off the board (a resignation, time, a disconnect), or None
+    ending: Ending | None = None
+
+    @property
+    def resigned(self) -> int | None:
+        """The player who resigned (ending the game), or None."""
+        return self.ending.loser if self.ending is not None and self.ending.reason == "resign" else None
 
     def is_over(self) -> bool:
-        """Whether the game has ended, on the board or by a resignation."""
-        return self.resigned is not None or self.game.is_terminal(self.final_state())
+        """Whether the game has ended, on the board or off it (a resignation, time, a disconnect)."""
+        return self.ending is not None or self.game.is_terminal(self.final_state())
 
     def winner(self) -> int | None:
         """The winning player (None: a draw or not finished)."""
-        if self.resigned is not None:
-            return 1 - self.resigned
+        if self.ending is not None:
+            return self.ending.winner
         return winner(self.game, self.final_state())
+
+    def names(self) -> list[str]:
+        """``South (human)``, ``North (medium)``: each player's seat at the end and spec."""
+        state = self.final_state()
+        return [f"{self.game.player_name(p, state)} ({self.players[p]})" for p in (0, 1)]
+
+    def end_text(self, names: list[str] | None = None) -> str | None:
+        """How the game ended in words (``names`` the players', default :meth:`names`), an end
+        off the board included (``South (human) ran out of time: North (easy) wins.``); None
+        while it runs."""
+        names = names or self.names()
+        if self.ending is not None:
+            return self.ending.text(names)
+        state = self.final_state()
+        return outcome_text(self.game, state, names) if self.game.is_terminal(state) else None
+
+    def version(self) -> int:
+        """The oldest record version that holds this game (so older readers keep reading it)."""
+        if self.ending is not None and self.ending.reason != "resign":
+            return 4
+        return 3 if self.variations else 1 if self.resigned is None else 2
 
     def states(self) -> list:
         """Every position of the game, from the start to the current one."""
@@ -89,15 +153,24 @@ class GameRecord:
         state = self.final_state()
         data: dict[str, Any] = {
             "format": FORMAT,
-            "version": 3 if self.variations else 1 if self.resigned is None else 2,
+            "version": self.version(),
             "game": game_spec(self.game),
             "players": list(self.players),
             "moves": [str(m) for m in self.moves],
             "result": {"finished": self.is_over(), "score": [self.game.score(state, 0), self.game.score(state, 1)]},
         }
-        if self.resigned is not None:
-            data["resigned"] = self.resigned
-            data["result"].update(winner=1 - self.resigned, resigned=self.resigned)
+        ending = self.ending
+        if ending is not None:
+            data["result"].update(winner=ending.winner, reason=ending.reason)
+            if ending.reason == "resign":
+                data["resigned"] = ending.loser
+                data["result"]["resigned"] = ending.loser
+            else:
+                data["ended"] = {
+                    "reason": ending.reason,
+                    "loser": ending.loser,
+                    "why": ending.why or REASONS[ending.reason],
+                }
         if self.variations:
             data["variations"] = [{"from": start, "moves": [str(m) for m in moves]} for start, moves in self.variations]
         return data
@@ -205,13 +278,7 @@ def record_from_json(data: Any, where: str = "game record") -> GameRecord:
     players = [str(p) for p in data["players"]]
     if len(players) != 2:
         raise BadInput(f'{path}: "players" must name two players, got {len(players)}')
-    record = GameRecord(game, players)
-    if "resigned" in data:
-        if version < 2:
-            raise BadInput(f'{path}: "resigned" needs format version 2, the file says {version}')
-        if data["resigned"] not in (0, 1) or isinstance(data["resigned"], bool):
-            raise BadInput(f'{path}: bad "resigned" (expected the player who resigned, 0 or 1)')
-        record.resigned = data["resigned"]
+    record = GameRecord(game, players, ending=read_ending(data, version, path))
     state = game.initial_state()
     for number, text_move in enumerate(data["moves"], start=1):
         try:
@@ -220,11 +287,56 @@ def record_from_json(data: Any, where: str = "game record") -> GameRecord:
             raise BadInput(f"{path}: move {number} ({text_move!r}) is illegal: {e}") from None
         record.moves.append(move)
         state = game.apply(state, move)
+    if record.ending is not None and game.is_terminal(state):
+        raise BadInput(
+            f"{path}: the game ended on the board after move {len(record.moves)}, so it cannot also have ended "
+            f'by {record.ending.reason!r}; remove "resigned" or "ended"'
+        )
+    if record.ending is None and version < 4 and not game.is_terminal(state):
+        record.ending = _older_server_ending(data)
     if "variations" in data:
         if version < 3:
             raise BadInput(f'{path}: "variations" needs format version 3, the file says {version}')
         record.variations = read_variations(game, record.moves, data["variations"], path)
     return record
+
+
+def read_ending(data: dict, version: int, where: str) -> Ending | None:
+    """How the game ended off the board, from a record's ``resigned`` (version 2) or ``ended``
+    (version 4), or None; raises :class:`BadInput` naming ``where`` and what is wrong."""
+    if "resigned" in data and "ended" in data:
+        raise BadInput(f'{where}: both "resigned" and "ended": a game ends once; keep one')
+    if "resigned" in data:
+        if version < 2:
+            raise BadInput(f'{where}: "resigned" needs format version 2, the file says {version}')
+        if data["resigned"] not in (0, 1) or isinstance(data["resigned"], bool):
+            raise BadInput(f'{where}: bad "resigned" (expected the player who resigned, 0 or 1)')
+        return Ending("resign", data["resigned"])
+    if "ended" not in data:
+        return None
+    if version < 4:
+        raise BadInput(f'{where}: "ended" needs format version 4, the file says {version}')
+    ended = data["ended"]
+    if not isinstance(ended, dict) or ended.get("reason") not in REASONS:
+        raise BadInput(f'{where}: bad "ended" (expected {{"reason": R, "loser": P}}, R one of {", ".join(REASONS)})')
+    loser, why = ended.get("loser"), ended.get("why", "")
+    if loser not in (0, 1) or isinstance(loser, bool):
+        raise BadInput(f'{where}: bad "ended": "loser" must be the player who lost, 0 or 1')
+    if not isinstance(why, str) or len(why) > MAX_WHY:
+        raise BadInput(f'{where}: bad "ended": "why" must be a text of at most {MAX_WHY} characters')
+    return Ending(ended["reason"], loser, why)
+
+
+def _older_server_ending(data: dict) -> Ending | None:
+    """The ending a game server's results file written before version 4 (with its ``server``
+    section) names only in its ``result`` (``{"reason": "time", "winner": 0, ...}``), or None."""
+    result = data.get("result")
+    if not isinstance(data.get("server"), dict) or not isinstance(result, dict) or result.get("reason") not in REASONS:
+        return None
+    winner = result.get("winner")
+    if winner not in (0, 1) or isinstance(winner, bool):
+        return None
+    return Ending(result["reason"], 1 - winner)
 
 
 def read_variations(game: Game, main: list[Any], data: Any, where: str) -> list[tuple[int, list[Any]]]:

@@ -4,10 +4,13 @@ server's workers, the board, the terminal and ``mancala analyse`` all ask it, so
 position and budget give the same answer everywhere (docs/architecture.md)."""
 
 from mancala.analysis.moves import (
+    COMPILE_SECONDS,
     LOAD_SECONDS,
     forget,
     game_of,
+    ready_engine,
     think,
+    think_prepared,
     warm_engine,
     warm_kernels,
     warm_up_estimate,
@@ -36,6 +39,7 @@ __all__ = [
     "review_of",
     "review_positions",
     "top_positions",
+    "COMPILE_SECONDS",
     "LOAD_SECONDS",
     "MAX_TREE_DEPTH",
     "MAX_TREE_NODES",
@@ -49,8 +53,10 @@ __all__ = [
     "jsonable",
     "move_class",
     "position_values",
+    "ready_engine",
     "review",
     "think",
+    "think_prepared",
     "tree",
     "unit",
     "warm_engine",

@@ -3,10 +3,12 @@ position, player spec and memory), the players kept per seat, and the engines' w
 
 from __future__ import annotations
 
+import time
 from collections import OrderedDict
 from functools import lru_cache
 from typing import Any
 
+from mancala.engine.support import engine_support
 from mancala.games import make_game
 from mancala.games.base import Game
 from mancala.players import Memory, Player, player_memory, rebuild_player, restore_memory
@@ -94,6 +96,32 @@ def think(
                 _SEATED.popitem(last=False)
     move = player.choose(game_of(game_spec), state)
     return move, player_memory(player)
+
+
+def ready_engine(game: Game) -> float:
+    """Make ``game``'s engine ready in this process (compile or load its kernels, tables and
+    databases: its record's ``prepare``, else ``warm_up``); the seconds that took (about 0 when
+    it was ready)."""
+    record = engine_support(game.name)
+    if record is None or not record.plays(game):
+        return 0.0
+    start = time.monotonic()
+    if record.prepare is not None:
+        record.prepare(game, None)
+    elif record.warm_up is not None:
+        record.warm_up()
+    return time.monotonic() - start
+
+
+def think_prepared(
+    engine: bool, game_spec: str, state, spec: str, memory: Memory | None = None, seat: str | None = None
+) -> tuple[Any, Memory, float]:
+    """:func:`think`, after making the game's engine ready in this process when the player
+    searches with it (``engine``); also the seconds that preparation took, which is not the
+    player's thinking (the server's clock does not count it)."""
+    prepared = ready_engine(game_of(game_spec)) if engine else 0.0
+    move, after = think(game_spec, state, spec, memory, seat)
+    return move, after, prepared
 
 
 def forget(seat: str) -> None:

@@ -62,16 +62,19 @@ def run(args: argparse.Namespace) -> int:
         if not args.last:
             return _review(record, args.seconds if args.seconds is not None else 1.0)
         game, state = record.game, record.final_state()
+        ended = None if record.ending is None else record.end_text()
     else:
         if args.last:
             raise BadInput("--last analyses the last position of a saved game: give the game's file")
         game, state = build_game(args)
-    return _analysis(game, state, args.seconds if args.seconds is not None else 5.0)
+        ended = None
+    return _analysis(game, state, args.seconds if args.seconds is not None else 5.0, ended)
 
 
-def _analysis(game, state, seconds: float) -> int:
+def _analysis(game, state, seconds: float, ended: str | None = None) -> int:
     """One position's analysis: every legal move's value (its engine's, or its endgame
-    database's where it has one) and the best line."""
+    database's where it has one) and the best line; ``ended`` says how a game that ended off
+    the board there ended (a resignation, time, a disconnect), before the analysis."""
     from mancala.analysis import analysis, budget  # noqa: PLC0415 (the engines load only when needed)
     from mancala.analysis.text import analysis_lines  # noqa: PLC0415
 
@@ -81,6 +84,8 @@ def _analysis(game, state, seconds: float) -> int:
             f"The game is over: {outcome_text(game, state, [game.player_name(0, state), game.player_name(1, state)])}"
         )
         return 0
+    if ended:
+        print(f"The game is over: {ended} Its last position, had the game gone on:")
     prepare_engine(game)
     print("\n".join(analysis_lines(game, state, analysis(game, state, budget(game, seconds)))))
     return 0
@@ -107,4 +112,11 @@ def _review(record, seconds: float) -> int:
                 game, moves, budget(game, seconds), progress=lambda done, total: bar.update(task, completed=done)
             )
     print("\n".join(review_lines(game, list(record.players), result, seconds)))
+    end = record.end_text()
+    print(f"The game is over: {end}" if end else f"The game stops here, unfinished: {_to_move(record)} to move.")
     return 0
+
+
+def _to_move(record) -> str:
+    """Who is to move at the end of an unfinished record (``South (human)``)."""
+    return record.names()[record.game.to_move(record.final_state())]

@@ -577,7 +577,16 @@ def _load(hub: Hub, client: Client, msg: Message) -> None:
         raise ProtocolError("bad_record", f"{e}; the current game goes on", "load", msg.id) from None
     specs = ["human" if p.strip().lower() == "remote" else p for p in record.players]
     try:
-        session = hub.create(client, record.game, specs, None, None, moves=record.moves, variations=record.variations)
+        session = hub.create(
+            client,
+            record.game,
+            specs,
+            None,
+            None,
+            moves=record.moves,
+            variations=record.variations,
+            ending=record.ending,
+        )
     except BadInput as e:
         raise ProtocolError("bad_record", f"the game record: {e}; the current game goes on", "load", msg.id) from None
     _switch(client, session, [p for p, s in enumerate(session.seats) if s.kind == "human"], msg.id, True)

@@ -17,6 +17,7 @@ from typing import Any
 
 from mancala import __version__, analysis
 from mancala.games.base import Game
+from mancala.record import Ending
 from mancala.server.config import ServerConfig
 from mancala.server.journal import Journal
 from mancala.server.protocol import MAX_MESSAGE_BYTES, ProtocolError, message
@@ -43,7 +44,7 @@ class Hub:
         self.engine_estimate = analysis.warm_up_estimate()
         self.pool: WorkerPool | None = None
         #: the results folder: finished games and the journal of the running ones
-        self.journal = Journal(self.config.results, self._running_records)
+        self.journal = Journal(self.config.results, self._running_records, self._result_written)
         self.interrupted: list[dict] = []
         self._warm_task: asyncio.Task | None = None
 
@@ -89,11 +90,13 @@ class Hub:
             log.exception("engine warm-up failed")
         self.engine_ready = True
         for session in list(self.sessions.values()):
+            session.start_clock()  # an AI of the engine's clock waited for it
             self.broadcast(session)
 
     async def stop(self) -> None:
-        """Shut down: unfinished games are left in the journal (listed as interrupted next time)."""
-        self.journal.flush()
+        """Shut down: unfinished games are left in the journal (listed as interrupted next time),
+        with the finished ones whose files could not be written (written next time)."""
+        self.journal.close()
         for session in list(self.sessions.values()):
             session.cancel_thinking()
             if session.clock is not None and session.clock.handle is not None:
@@ -131,6 +134,7 @@ class Hub:
         move_delay: float | None,
         moves: list | None = None,
         variations: list | None = None,
+        ending: Ending | None = None,
     ) -> GameSession:
         """A new game created by ``client`` (which takes its human seats)."""
         if len(self.sessions) >= self.config.max_games:
@@ -145,7 +149,15 @@ class Hub:
         if clock is None and self.config.clock and any(str(s).strip().lower() == "remote" for s in specs):
             clock = dict(self.config.clock)
         session = GameSession(
-            self, game, specs, creator=client, clock=clock, move_delay=move_delay, moves=moves, variations=variations
+            self,
+            game,
+            specs,
+            creator=client,
+            clock=clock,
+            move_delay=move_delay,
+            moves=moves,
+            variations=variations,
+            ending=ending,
         )
         seats = [p for p, s in enumerate(session.seats) if s.kind == "human"]
         for p in seats:
@@ -164,6 +176,12 @@ class Hub:
         if self.sessions.get(session.id) is session and not session.clients:
             del self.sessions[session.id]
             self.journal.update()
+
+    def _result_written(self, game_id: str) -> None:
+        """A finished game's file that could not be written is written at last: tell its clients."""
+        session = self.sessions.get(game_id)
+        if session is not None:
+            self.broadcast(session)
 
     def _running_records(self) -> list[dict]:
         """The records of the games under way, as the journal keeps them."""

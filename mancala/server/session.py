@@ -32,7 +32,7 @@ from mancala.players import (
     player_title,
     uses_engine,
 )
-from mancala.record import GameRecord
+from mancala.record import Ending, GameRecord
 from mancala.server.clock import Clock
 from mancala.server.config import ServerConfig
 from mancala.server.journal import Journal
@@ -54,6 +54,9 @@ MAX_BEST_DEPTH = 20
 MAX_BEST_NODES = 50_000_000
 #: Bao's never-ending-move cap the server allows (the rules' default; "no limit" could hang it)
 MAX_BAO_LAPS = 1_000_000
+#: how much longer than its time an AI of the compiled engine's flag waits for its move, whose
+#: engine's preparation (compiling it, the first time, or loading it) its clock does not count
+ENGINE_PATIENCE = 3 * analysis.COMPILE_SECONDS
 
 
 @dataclass
@@ -147,6 +150,7 @@ class GameSession:
         move_delay: float | None = None,
         moves: list | None = None,
         variations: list | None = None,
+        ending: Ending | None = None,
     ) -> None:
         self.hub = hub
         self.id = hub.new_id()
@@ -168,7 +172,6 @@ class GameSession:
         self.move_delay = float(move_delay) if move_delay is not None else (0.6 if self.all_ai else 0.0)
         self.thinking: dict | None = None
         self.generation = 0
-        self.forced_result: dict | None = None
         self.started = _now_iso()
         self.ended: str | None = None
         self.last_move_time = time.monotonic()
@@ -176,6 +179,8 @@ class GameSession:
         self.clock = Clock.from_spec(clock) if clock else None
         self.think_task: asyncio.Task | None = None
         self.written = False
+        #: whether this game's result went to the results folder (``state``'s ``result.saved`` then says if it is written)
+        self.in_results = False
         #: the resume token of the client that created the game (and of its human seats)
         self.creator_token = secrets.token_urlsafe(16)
         #: connections that created the game (or came back with its creator's token): with
@@ -186,6 +191,8 @@ class GameSession:
         #: side lines beside the main line (the analysis board's move tree), kept in the record:
         #: (the main line's moves before the line, the line's moves)
         self.record.variations = [(start, list(line)) for start, line in variations or []]
+        #: how the game ended off the board (a loaded record's too): resignation, time, disconnect
+        self.record.ending = ending
         #: a loaded game that was already over is not a result of this server
         self.written = self.over()
 
@@ -210,6 +217,15 @@ class GameSession:
     def strict(self) -> bool:
         """A match: a remote seat or a clock (undo, hints and analysis are refused while it runs)."""
         return self.network or self.clock is not None
+
+    @property
+    def forced_result(self) -> dict | None:
+        """The result of a game that ended off the board (the record's ending), else None."""
+        ending = self.record.ending
+        if ending is None:
+            return None
+        score = [1, -1] if ending.winner == 0 else [-1, 1]
+        return {"winner": ending.winner, "score": score, "reason": ending.reason, "text": ending.text(self.names())}
 
     def over(self) -> bool:
         """Whether the game has ended (on the board, by resignation, time or disconnect)."""
@@ -277,11 +293,18 @@ class GameSession:
 
     # --- moves ------------------------------------------------------------------
 
-    def play(self, move, requester: Client | None = None, request_id: Any = None) -> None:
-        """Play a legal move (any player), then go on: clocks, end of game, the next AI turn."""
+    def play(
+        self, move, requester: Client | None = None, request_id: Any = None, prepared: float | None = None
+    ) -> None:
+        """Play a legal move (any player), then go on: clocks, end of game, the next AI turn.
+        ``prepared``: an AI's move, and the seconds its engine's preparation took (not its
+        thinking: its clock does not count them); an AI's move that came too late loses on time."""
         mover = self.game.to_move(self.state)
         if self.clock is not None:
-            self.clock.charge(mover)
+            late = self.clock.charge(mover, prepared or 0.0)
+            if late is not None and prepared is not None:
+                self._out_of_time(mover, late)
+                return
         self.lines.push(move)
         self.last_move_time = time.monotonic()
         self.after_change(requester, request_id)
@@ -293,7 +316,7 @@ class GameSession:
             self.finish()
         else:
             if self.clock is not None and not self.waiting:
-                self.clock.start(self.game.to_move(self.state), self._out_of_time)
+                self._run_clock()
             self.hub.journal.update()
             self.schedule()
         self.broadcast(requester, request_id)
@@ -402,7 +425,19 @@ class GameSession:
     def start_clock(self) -> None:
         """Start the clock of the player to move, once the game has started (not yet running)."""
         if self.clock is not None and self.clock.running is None and not self.over() and not self.waiting:
-            self.clock.start(self.game.to_move(self.state), self._out_of_time)
+            self._run_clock()
+
+    def _run_clock(self) -> None:
+        """Start the clock of the player to move, unless it is an AI of the compiled engine while
+        the server warms the engine up (:meth:`start_clock` then, when it is ready); such an AI's
+        flag waits :data:`ENGINE_PATIENCE` for a move its engine's preparation delayed."""
+        assert self.clock is not None  # called only for a game with a clock
+        mover = self.game.to_move(self.state)
+        seat = self.seats[mover]
+        engine_ai = seat.kind == "ai" and seat.engine
+        if engine_ai and not self.hub.engine_ready:
+            return
+        self.clock.start(mover, self._out_of_time, ENGINE_PATIENCE if engine_ai else 0.0)
 
     def cancel_thinking(self) -> None:
         """Abandon a search under way (its answer will be ignored)."""
@@ -429,8 +464,9 @@ class GameSession:
     async def _think(self, generation: int, mover: int) -> None:
         seat = self.seats[mover]
         try:
-            move, memory = await self.hub.run(
-                analysis.think,
+            move, memory, prepared = await self.hub.run(
+                analysis.think_prepared,
+                seat.engine,
                 self.game_spec,
                 self.state,
                 seat.spec,
@@ -470,11 +506,9 @@ class GameSession:
         self.step_pending = False
         if move not in self.game.legal_moves(self.state):
             log.error("AI %s chose an illegal move %s in game %s", seat.spec, move, self.id)
-            self.forced_result = self._win_for(1 - mover, "illegal", f"{self.names()[mover]} chose an illegal move")
-            self.finish()
-            self.broadcast()
+            self.forfeit(mover, "illegal", "chose an illegal move")
             return
-        self.play(move)
+        self.play(move, prepared=prepared)
 
     def pause(self, on: bool, client: Client | None = None, request_id: Any = None) -> None:
         """Pause (at once: a search under way is abandoned) or resume an AI-vs-AI game."""
@@ -508,10 +542,6 @@ class GameSession:
 
     # --- the end -------------------------------------------------------------------
 
-    def _win_for(self, winner: int, reason: str, why: str) -> dict:
-        score = [1, -1] if winner == 0 else [-1, 1]
-        return {"winner": winner, "score": score, "reason": reason, "text": f"{self.names()[winner]} wins: {why}."}
-
     def resign(self, client: Client, request_id: Any = None) -> None:
         """The client's player resigns (the one to move among its seats, else its first)."""
         if self.over():
@@ -525,16 +555,17 @@ class GameSession:
             )
         mover = self.game.to_move(self.state)
         loser = mover if mover in client.seats else client.seats[0]
-        self.forced_result = self._win_for(1 - loser, "resign", f"{self.names()[loser]} resigned")
+        self.record.ending = Ending("resign", loser, "resigned")
         self.cancel_thinking()
         self.finish()
         self.broadcast(client, request_id)
 
     def forfeit(self, loser: int, reason: str, why: str) -> None:
-        """``loser`` loses by ``reason`` (``time``, ``disconnect``)."""
+        """``loser`` loses by ``reason`` (``time``, ``disconnect``, ``illegal``); ``why`` says
+        what happened after the loser's name (``ran out of time (3 s per move)``)."""
         if self.over():
             return
-        self.forced_result = self._win_for(1 - loser, reason, why)
+        self.record.ending = Ending(reason, loser, why)
         self.cancel_thinking()
         self.finish()
         self.broadcast()
@@ -547,7 +578,7 @@ class GameSession:
         if self.ended is None:
             self.ended = _now_iso()
         if not self.written:
-            self.written = True
+            self.written = self.in_results = True
             self.hub.journal.write_result(self.id, self.record_json(for_results=True))
         self.hub.journal.update()
 
@@ -612,14 +643,12 @@ class GameSession:
         self.broadcast()
 
     def _out_of_time(self, player: int, why: str) -> None:
-        self.forfeit(player, "time", f"{self.names()[player]} {why}")
+        self.forfeit(player, "time", why)
 
     def _grace_over(self, player: int, since: float) -> None:
         seat = self.seats[player]
         if seat.holder is None and seat.gone_since == since and not self.over() and self.id in self.hub.sessions:
-            self.forfeit(
-                player, "disconnect", f"{self.names()[player]} did not come back within {self.hub.config.grace:g} s"
-            )
+            self.forfeit(player, "disconnect", f"did not come back within {self.hub.config.grace:g} s")
             if not self.clients:
                 self.hub.free(self)
 

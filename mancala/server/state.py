@@ -89,14 +89,27 @@ def common_state(session: GameSession) -> dict:
         engine_detail=None
         if session.hub.engine_ready
         else {"what": session.hub.preparing_what(), "left": round(session.hub.preparing_left())},
-        result=session.result(),
+        result=result_of(session),
     )
+
+
+def result_of(session: GameSession) -> dict | None:
+    """The ``state``'s ``result``: the game's, with ``saved`` (whether its file is written in
+    the results folder: false while it waits to be, see ``server/journal.py``) once it went there."""
+    result = session.result()
+    saved = session.hub.journal.saved(session.id) if session.in_results else None
+    return result if result is None or saved is None else dict(result, saved=saved)
 
 
 def status(session: GameSession, mover: int | None) -> str:
     """One line for the status bar."""
-    result = session.result()
+    result = result_of(session)
     if result is not None:
+        if result.get("saved") is False:
+            return (
+                f"Game over. {result['text']} Not saved yet: the results folder cannot be written "
+                f"({session.hub.journal.problem}); the server keeps the game and saves it when it can."
+            )
         return "Game over. " + result["text"]
     if session.waiting:
         return f"Waiting for the remote player to join game {session.id}."

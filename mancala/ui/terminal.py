@@ -36,7 +36,7 @@ from mancala.engine.support import engine_support
 from mancala.errors import BadInput, IllegalMove
 from mancala.games.base import Game, layout_of, move_help_of, outcome_text, seat_names_of
 from mancala.players import BestPlayer, HumanPlayer, Player
-from mancala.record import GameRecord, save_record
+from mancala.record import Ending, GameRecord, save_record
 
 DEFAULT_SAVE = "mancala-save.json"
 HELP = (
@@ -277,7 +277,7 @@ class TerminalGame:
                     move = self.ask_human(state)
                     if move is None:  # the record changed (undo, resign)
                         state = self.record.final_state()
-                        if self.record.resigned is None:
+                        if self.record.ending is None:
                             self.show(state)
                         continue
                 else:
@@ -304,12 +304,9 @@ class TerminalGame:
         return 0
 
     def result_text(self, state) -> str:
-        """The result in words, a resignation included."""
+        """The result in words, an end off the board included (a resignation, time, a disconnect)."""
         names = [self.name(0, state), self.name(1, state)]
-        if self.record.resigned is not None:
-            loser = self.record.resigned
-            return f"{names[loser]} resigned: {names[1 - loser]} wins."
-        return outcome_text(self.game, state, names)
+        return self.record.end_text(names) or outcome_text(self.game, state, names)
 
     def ask_human(self, state):
         """Read lines until a legal move (returned) or a command that changed the record (None)."""
@@ -371,7 +368,7 @@ class TerminalGame:
 
     def resign(self, player: int) -> None:
         """End the game: ``player`` resigns (recorded, and saved when saving after every move)."""
-        self.record.resigned = player
+        self.record.ending = Ending("resign", player)
         self.unsaved = True
         if self.autosave and self.save_path:
             self.write_save(self.save_path)

@@ -190,7 +190,9 @@ export function render(s, { final }) {
     const b = s.board;
     const result = boardOf(b.kind).resultText;
     const stores = result ? result(b) : "";
-    $("result-text").textContent = s.result.text + stores;
+    // a finished game the server could not write yet (a full disk): it says so, and again once written
+    const unsaved = s.result.saved === false ? " Not saved yet: the server cannot write its results now; it keeps the game and saves it when it can." : "";
+    $("result-text").textContent = s.result.text + stores + unsaved;
   } else {
     $("result").hidden = true;
   }
