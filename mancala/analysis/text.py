@@ -5,13 +5,19 @@ from __future__ import annotations
 
 from mancala.analysis.position import value_words
 from mancala.games.base import Game
+from mancala.games.catalogue import traits_of
 
 #: what a value counts, by the unit its game declares
 _UNIT_WORDS = {
-    "seeds": "its final margin in seeds with best play",
+    "seeds": "its final margin in {unit} with best play",
     "eval": "its evaluation (a won game is worth more than any estimate)",
     "outcome": "the outcome with best play (+1 a win, 0 a draw, -1 a loss)",
 }
+
+
+def _unit_words(game: Game, unit: str) -> str:
+    """What values of ``unit`` count, in the game's own word for what it counts (seeds, stones)."""
+    return _UNIT_WORDS[unit].format(unit=traits_of(game).margin_unit or "seeds")
 
 
 def _value(value: object, exact: bool) -> str:
@@ -23,7 +29,7 @@ def analysis_lines(game: Game, state, result: dict) -> list[str]:
     """The text of one position's analysis (an :func:`~mancala.analysis.analysis` answer)."""
     mover = game.player_name(game.to_move(state), state)
     lines = [
-        f"{mover} to move; values are {_UNIT_WORDS[result['unit']]} "
+        f"{mover} to move; values are {_unit_words(game, result['unit'])} "
         f"(exact: proved; an estimate names the depth it was searched to): {result['summary']}"
     ]
     for row in result["moves"]:
@@ -42,7 +48,7 @@ def review_lines(game: Game, players: list[str], review: dict, seconds: float) -
     moves = review["moves"]
     out = [
         f"Review of {game!r}: {len(moves)} move{'s' if len(moves) != 1 else ''}, {seconds:g} s a position. "
-        f"Values are the mover's: {_UNIT_WORDS[review['unit']]}; ~ marks an estimate, the rest is proved."
+        f"Values are the mover's: {_unit_words(game, review['unit'])}; ~ marks an estimate, the rest is proved."
     ]
     out.append(f"{'move':>4}  {'player':<22} {'played':>6} {'value':>8}  {'best':>5} {'value':>8}  {'lost':>5}  class")
     for m in moves:
@@ -58,7 +64,7 @@ def review_lines(game: Game, players: list[str], review: dict, seconds: float) -
         for m in review["mistakes"][:3]:
             loss, proven = float(m["loss"]), float(m["proven_loss"])
             proved = " (proved)" if m["exact"] else f" (at least {proven:g} proved)" if proven > 0 else " (estimated)"
-            unit = " seeds" if review["unit"] == "seeds" else ""
+            unit = f" {traits_of(game).margin_unit or 'seeds'}" if review["unit"] == "seeds" else ""
             out.append(
                 f"  move {m['ply']}: {m['mover']} played {m['move']} ({_value(m['value'], m['exact'])}) "
                 f"instead of {m['best']} ({_value(m['best_value'], m['exact'])}): {loss:g}{unit} lost{proved}"

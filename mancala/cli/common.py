@@ -80,7 +80,9 @@ def add_game_arguments(parser: argparse.ArgumentParser) -> None:
         "--position",
         help="start position: Kalah: 2n+2 numbers in sowing order (South pits 1..n, "
         "South store, North pits 1..n, North store); Oware: houses A-F, a-f, the stores and S or N "
-        "like '4-4-4-4-4-4-4-4-4-4-4-4-0-0-S'; tic-tac-toe: 9 cells like 'XX./.O./...'; Bao: its position "
+        "like '4-4-4-4-4-4-4-4-4-4-4-4-0-0-S'; Togyz Kumalak: South's houses/North's (X a tuzdik), "
+        "the kazans and S or N like '9,9,9,9,9,9,9,9,9/9,9,9,9,9,9,9,9,9 0-0 S'; "
+        "tic-tac-toe: 9 cells like 'XX./.O./...'; Bao: its position "
         "string (docs/bao.md) like '0-0-0-0-0-0-0-0/0-2-2-6-0-0-0-0/0-0-0-0-6-2-2-0/0-0-0-0-0-0-0-0/22-22/S/Hh'",
     )
     g.add_argument(

@@ -95,7 +95,7 @@ export function setEvalBar(v, why = "") {
   bar.classList.toggle("exact", !!v.exact);
   const text = fmtValue(v.value, v.unit);
   bar.querySelector(".eval-text").textContent = text;
-  const unit = v.unit === "seeds" ? " seeds" : "";
+  const unit = v.unit === "seeds" ? ` ${unitWord(s)}` : "";
   bar.setAttribute("aria-label", `Evaluation bar: ${text}${unit} for ${first}${v.exact ? " (exact)" : ` (estimate, depth ${v.depth ?? "?"})`}`);
   bar.title = bar.getAttribute("aria-label");
 }
@@ -103,6 +103,11 @@ export function setEvalBar(v, why = "") {
 export function sideName(player) {
   const s = app.state;
   return s ? s.players[player].name : String(player);
+}
+
+/** The word for what a margin counts in a state's game (seeds, stones). */
+function unitWord(s) {
+  return (s && s.game.margin_unit) || "seeds";
 }
 
 /** What a state's values count (`seeds`, `eval`, `outcome`), as its game declares. */
@@ -115,7 +120,7 @@ export function showHint(h) {
   const box = $("hint-out");
   box.hidden = false;
   box.textContent = `Hint for ${sideName(h.player)}: play ${h.move} — value ${fmtValue(h.value, h.unit)}` +
-    `${h.unit === "seeds" ? " seeds" : ""} (${h.exact ? "exact" : `depth ${h.depth}, estimate`})` +
+    `${h.unit === "seeds" ? ` ${unitWord(app.state)}` : ""} (${h.exact ? "exact" : `depth ${h.depth}, estimate`})` +
     (h.line && h.line.length > 1 ? `; expected line ${lineText(h)}` : "");
   ui.announce(box.textContent);
   if (app.state && !app.animating) ui.render(app.state, { final: true });
