@@ -655,8 +655,16 @@ def _study(hub: Hub, client: Client, session: GameSession, msg: Message) -> None
         raise ProtocolError("refused", "review is available once the match is over", kind, msg.id)
     if kind == "review" and not session.record.moves:
         raise ProtocolError("refused", "review: no move has been played yet", kind, msg.id)
+    if len(client.tasks) >= hub.config.max_requests:
+        raise ProtocolError(
+            "limit",
+            f"{kind}: you already have {len(client.tasks)} requests waiting for their answers, the limit "
+            f"per connection; wait for an answer before asking again",
+            kind,
+            msg.id,
+        )
     answers = shared_answers(hub)
-    where: dict[str, Any] = {"prefer": f"{session.id}/study"}
+    where: dict[str, Any] = {"prefer": f"{session.id}/study", "owner": client}
     key: tuple[Any, ...]
     compute: Callable[[], Awaitable[dict]]
     if kind == "hint":  # the analysis' table (at least its budget), so the two agree

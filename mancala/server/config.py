@@ -38,3 +38,6 @@ class ServerConfig:
     clock: dict | None = None
     #: messages queued unread before a client is disconnected as a slow reader
     max_queue: int = 256
+    #: study requests (hint, analyse, review, tree, explore) one connection may have waiting
+    #: for their answers: one more is refused (``limit``); the page sends at most six at once
+    max_requests: int = 8

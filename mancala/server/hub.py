@@ -13,7 +13,7 @@ import logging
 import os
 import secrets
 import time
-from typing import Any
+from typing import Any, Hashable
 
 from mancala import __version__, analysis
 from mancala.games.base import Game
@@ -104,14 +104,24 @@ class Hub:
             pool, self.pool = self.pool, None
             pool.shutdown()  # searches under way are abandoned: end the workers now
 
-    async def run(self, fn, *args, affinity: str | None = None, prefer: str | None = None, urgent: bool = True):
+    async def run(
+        self,
+        fn,
+        *args,
+        affinity: str | None = None,
+        prefer: str | None = None,
+        urgent: bool = True,
+        owner: Hashable | None = None,
+        reply: bool = False,
+    ):
         """Run ``fn(*args)`` in a worker process and await its answer (cancelling the
-        caller stops the work).  ``urgent`` work (a person waits for it) goes ahead of the
-        rest; work with an ``affinity`` runs in the worker that ran that key before, work that
+        caller stops the work).  An AI's ``reply`` to a person goes first, then ``urgent``
+        work (a person waits for it), then the rest, each shared fairly between ``owner``s;
+        work with an ``affinity`` runs in the worker that ran that key before, work that
         ``prefer``s a key there when that worker is idle (see :class:`WorkerPool`)."""
         if self.pool is None:
             self.pool = WorkerPool(self.config.workers, _worker_init)
-        return await self.pool.run(fn, *args, affinity=affinity, prefer=prefer, urgent=urgent)
+        return await self.pool.run(fn, *args, affinity=affinity, prefer=prefer, urgent=urgent, owner=owner, reply=reply)
 
     def new_id(self) -> str:
         """A fresh game id."""
@@ -197,6 +207,7 @@ class Hub:
             "games": self.config.max_games,
             "games_per_client": self.config.max_games_per_client,
             "queue": self.config.max_queue,
+            "requests": self.config.max_requests,
             "tree_depth": analysis.MAX_TREE_DEPTH,
             "tree_nodes": analysis.MAX_TREE_NODES,
             "grace_seconds": self.config.grace,

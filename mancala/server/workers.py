@@ -1,5 +1,5 @@
 """Worker processes for the server's CPU work (AI moves, hints, analysis, trees), driven
-from the event loop.
+from the event loop, shared fairly between the clients that ask for it.
 
 Why not ``concurrent.futures.ProcessPoolExecutor``: a search whose answer nobody wants any
 more (the player undid the move, the tab closed) must stop, and a worker that dies (killed,
@@ -19,7 +19,7 @@ import signal
 import threading
 import time
 from collections import deque
-from typing import Any, Callable
+from typing import Any, Callable, Hashable, Iterator
 
 from mancala.errors import MancalaError
 
@@ -79,6 +79,11 @@ def _worker_main(conn, init: Callable[[], None] | None, parent: int) -> None:
             conn.send((task_id, False, RuntimeError(f"{type(reply[2]).__name__}: {e}")))
 
 
+#: the shares of work, first served first: an AI's reply to a person, work a person waits for
+#: (a hint, an analysis), work nobody waits for (AI-vs-AI games, the engine's warm-up)
+REPLY, STUDY, BACKGROUND = "reply", "study", "background"
+
+
 class _Worker:
     """One worker process, its pipe and the task it runs."""
 
@@ -87,8 +92,8 @@ class _Worker:
         self.conn = conn
         self.future: asyncio.Future | None = None
         self.task_id: int | None = None
-        #: whether the task it runs is background work (nobody waiting for it)
-        self.background = False
+        #: the share the task it runs comes from (:data:`REPLY`, :data:`STUDY`, :data:`BACKGROUND`)
+        self.share = STUDY
         #: the affinity keys of the tasks it has run (their players live in this process)
         self.keys: set[str] = set()
 
@@ -104,21 +109,101 @@ class _Task:
         args: tuple,
         affinity: str | None,
         prefer: str | None = None,
+        owner: Hashable | None = None,
+        share: str = STUDY,
     ) -> None:
         self.future, self.task_id, self.fn, self.args, self.affinity = future, task_id, fn, args, affinity
         #: a key whose worker is preferred when idle (what it keeps helps), any worker else
         self.prefer = prefer
+        #: whose work it is (a client, a game): workers are shared fairly between owners
+        self.owner = owner
+        self.share = share
+
+
+class Shares:
+    """The tasks waiting for a worker, queued by owner, and which of them runs next.
+
+    Replies to people go first; then work a person waits for; then background work.  Within
+    each share the owners take turns: the owner served longest ago (or never) is served
+    first, so one owner's queue of a hundred tasks delays another owner's one task by at most
+    one task, never by the hundred.  An owner's own tasks run in the order they came.
+    """
+
+    def __init__(self) -> None:
+        self.queues: dict[Hashable | None, deque[_Task]] = {}
+        #: when each owner with queued tasks was last served (0: not yet)
+        self.stamps: dict[Hashable | None, int] = {}
+        self._clock = itertools.count(1)
+
+    def add(self, task: _Task) -> None:
+        """Queue ``task`` behind its owner's earlier tasks."""
+        self.queues.setdefault(task.owner, deque()).append(task)
+        self.stamps.setdefault(task.owner, 0)
+
+    def __len__(self) -> int:
+        return sum(len(q) for q in self.queues.values())
+
+    def __iter__(self) -> Iterator[_Task]:
+        for queue in list(self.queues.values()):
+            yield from list(queue)
+
+    def queued(self, owner: Hashable | None) -> int:
+        """How many tasks of ``owner`` wait."""
+        return len(self.queues.get(owner, ()))
+
+    def remove(self, task: _Task) -> None:
+        """Forget ``task`` (taken by a worker, or no longer wanted)."""
+        queue = self.queues.get(task.owner)
+        if queue is not None and task in queue:
+            queue.remove(task)
+            if not queue:
+                del self.queues[task.owner]
+                self.stamps.pop(task.owner, None)
+
+    def clear(self) -> list[_Task]:
+        """Forget every task; returns them."""
+        tasks = list(self)
+        self.queues.clear()
+        self.stamps.clear()
+        return tasks
+
+    def pick(
+        self, worker_for: Callable[[_Task], _Worker | None], allowed: Callable[[str], bool]
+    ) -> tuple[_Task, _Worker] | None:
+        """The task to run next and its worker (None: none can run now): shares in order,
+        those ``allowed`` only; within a share the owner served longest ago first."""
+        for task in [t for t in self if t.future.done()]:
+            self.remove(task)
+        owners = sorted(self.queues, key=lambda owner: self.stamps[owner])
+        for share in (REPLY, STUDY, BACKGROUND):
+            if not allowed(share):
+                continue
+            for owner in owners:
+                for task in self.queues[owner]:
+                    if task.share != share:
+                        continue
+                    worker = worker_for(task)
+                    if worker is None:
+                        continue
+                    self.remove(task)
+                    if owner in self.queues:
+                        self.stamps[owner] = next(self._clock)
+                    return task, worker
+        return None
 
 
 class WorkerPool:
     """``size`` worker processes; :meth:`run` awaits a function's result from one of them.
 
-    Urgent tasks (a person is waiting: an AI's reply in a human game, a hint) are dispatched
-    before background ones (AI-vs-AI games, warming the engine), and background tasks never
-    hold the last free worker when there are two or more, so a person's request waits at
-    most for one task to end, never behind a queue of them.  A task with an ``affinity`` key
-    runs in the worker that ran that key before (while that worker lives): how an outside
-    program's player stays in the process that started it.
+    The work is queued by owner (a client, a game) in three shares (:class:`Shares`): an AI's
+    reply to a person first, then work a person waits for (a hint, an analysis), then
+    background work (AI-vs-AI games, warming the engine); within a share the owners take
+    turns.  With two or more workers neither studies nor background work ever hold the last
+    free worker, so a person's AI reply waits at most for one task to end (another reply),
+    whatever the other clients queue, and a hint waits at most for one task of each other
+    owner.  A task with an ``affinity`` key runs in the worker that ran that key before
+    (while that worker lives): how an outside program's player stays in the process that
+    started it.
 
     Must be used from one event loop.  Cancelling the awaiting task cancels the work.
     """
@@ -129,8 +214,7 @@ class WorkerPool:
         self.context = multiprocessing.get_context("spawn")
         self.workers: list[_Worker] = []
         self.idle: deque[_Worker] = deque()
-        self.urgent: deque[_Task] = deque()
-        self.background: deque[_Task] = deque()
+        self.shares = Shares()
         self.ids = itertools.count(1)
         self.loop: asyncio.AbstractEventLoop | None = None
         self.closed = False
@@ -159,17 +243,27 @@ class WorkerPool:
             self._spawn()
 
     async def run(
-        self, fn: Callable, *args: Any, affinity: str | None = None, prefer: str | None = None, urgent: bool = True
+        self,
+        fn: Callable,
+        *args: Any,
+        affinity: str | None = None,
+        prefer: str | None = None,
+        urgent: bool = True,
+        owner: Hashable | None = None,
+        reply: bool = False,
     ) -> Any:
         """``fn(*args)`` in a worker; its exception is raised here.  Cancelling the caller
         ends the work (the worker is replaced).  ``affinity``: run in the worker that ran
-        that key before (waiting for it); ``prefer``: that worker if it is idle, else any."""
+        that key before (waiting for it); ``prefer``: that worker if it is idle, else any.
+        ``owner``: whose work it is (workers are shared fairly between owners); ``reply``:
+        an AI's reply to a person (served first), else ``urgent``: a person waits for it
+        (a hint), else background work."""
         if self.closed:
             raise RuntimeError("the server is stopping")
         self._ensure_started()
         future = self._loop().create_future()
-        task = _Task(future, next(self.ids), fn, args, affinity, prefer)
-        (self.urgent if urgent else self.background).append(task)
+        share = REPLY if reply else STUDY if urgent else BACKGROUND
+        self.shares.add(_Task(future, next(self.ids), fn, args, affinity, prefer, owner, share))
         self._dispatch()
         try:
             return await future
@@ -189,29 +283,28 @@ class WorkerPool:
                     return worker
         return self.idle[0] if self.idle else None
 
-    def _dispatch(self) -> None:
-        for queue, background in ((self.urgent, False), (self.background, True)):
-            for task in list(queue):
-                if not self.idle:
-                    return
-                if task.future.done():
-                    queue.remove(task)
-                    continue
-                if (
-                    background
-                    and self.size > 1
-                    and sum(1 for w in self.workers if w.future is not None and w.background) >= self.size - 1
-                ):
-                    return
-                worker = self._worker_for(task)
-                if worker is None:
-                    continue
-                queue.remove(task)
-                self._send(worker, task, background)
+    def _allowed(self, share: str) -> bool:
+        """Whether a task of ``share`` may take an idle worker now: replies always; studies
+        and background work each up to all workers but one (with two or more)."""
+        if share == REPLY or self.size == 1:
+            return True
+        return sum(1 for w in self.workers if w.future is not None and w.share == share) < self.size - 1
 
-    def _send(self, worker: _Worker, task: _Task, background: bool) -> None:
+    def _dispatch(self) -> None:
+        while self.idle:
+            picked = self.shares.pick(self._worker_for, self._allowed)
+            if picked is None:
+                return
+            task, worker = picked
+            self._send(worker, task)
+
+    def queued(self, owner: Hashable | None) -> int:
+        """How many tasks of ``owner`` wait for a worker."""
+        return self.shares.queued(owner)
+
+    def _send(self, worker: _Worker, task: _Task) -> None:
         self.idle.remove(worker)
-        worker.future, worker.task_id, worker.background = task.future, task.task_id, background
+        worker.future, worker.task_id, worker.share = task.future, task.task_id, task.share
         for key in (task.affinity, task.prefer):
             if key is not None:
                 worker.keys.add(key)
@@ -257,8 +350,9 @@ class WorkerPool:
             if worker.future is future:
                 self._loop().call_later(ABANDON_GRACE, self._end_if_running, worker, worker.task_id)
                 return
-        self.urgent = deque(t for t in self.urgent if t.future is not future)
-        self.background = deque(t for t in self.background if t.future is not future)
+        for task in self.shares:
+            if task.future is future:
+                self.shares.remove(task)
 
     def _end_if_running(self, worker: _Worker, task_id: int | None) -> None:
         if worker.task_id == task_id and worker in self.workers and not self.closed:
@@ -293,11 +387,9 @@ class WorkerPool:
     def shutdown(self) -> None:
         """End every worker (tasks under way are abandoned)."""
         self.closed = True
-        for task in (*self.urgent, *self.background):
+        for task in self.shares.clear():
             if not task.future.done():
                 task.future.cancel()
-        self.urgent.clear()
-        self.background.clear()
         for worker in list(self.workers):
             if worker.future is not None and not worker.future.done():
                 worker.future.cancel()

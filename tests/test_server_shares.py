@@ -1,0 +1,82 @@
+"""Fair shares on the server (issue 33): one connection that floods the server with studies
+does not delay another person's AI reply (a worker is kept for replies), is refused past its bound of waiting
+requests, and its queued work is dropped when it leaves."""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+import pytest
+from server_helpers import TEST_HOSTS, Conn
+from starlette.testclient import TestClient
+
+from mancala.analysis import Table
+from mancala.server.app import create_app, shared_answers
+from mancala.server.config import ServerConfig
+
+pytestmark = pytest.mark.processes
+
+#: the longest a held study waits for its gate, and the test for the server to settle: hang
+#: guards, not speed assertions
+HOLD_LIMIT = 300.0
+
+
+def held(gate: str) -> int:
+    """A study that ends when the test opens its gate (a file), not after a nap."""
+    deadline = time.monotonic() + HOLD_LIMIT
+    while not os.path.exists(gate):
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"the gate {gate} was never opened")
+        time.sleep(0.01)
+    return os.getpid()
+
+
+def _settle(check) -> None:
+    deadline = time.monotonic() + HOLD_LIMIT
+    while not check():
+        assert time.monotonic() < deadline, "the server never settled"
+        time.sleep(0.01)
+
+
+def test_a_flood_does_not_delay_a_person_s_reply_is_bounded_and_dropped_when_it_leaves(tmp_path: Path):
+    config = ServerConfig(hosts=TEST_HOSTS, warm=False, workers=2, idle_grace=0.0)
+    app = create_app(config)
+    hub = app.state.hub
+    gates = [tmp_path / f"gate{i}" for i in range(config.max_requests)]
+    with TestClient(app) as client:
+        answers = shared_answers(hub)
+        studies: list[int] = []
+
+        async def flood_run(fn, *args, **where):
+            """Every study of the flood is a task held in a worker until its gate opens."""
+            gate = gates[len(studies)]
+            studies.append(len(studies))
+            await hub.run(held, str(gate), **where)
+            return Table(({"move": "1", "value": 0, "exact": False, "depth": 1},), ("1",), 1)
+
+        answers.run = flood_run
+        with client.websocket_connect("/ws") as ws1, client.websocket_connect("/ws") as ws2:
+            flooder, person = Conn(ws1), Conn(ws2)
+            flooder.hello(client="flooder")
+            person.hello(client="person")
+            flooder.create("kalah", ["human", "human"])
+            for ply in range(config.max_requests):
+                flooder.send("analyse", ply=0, seconds=0.05 + ply / 100)  # all different: no sharing
+            refused = flooder.ask("analyse", "analysis", ply=0, seconds=9)
+            assert refused["type"] == "error" and refused["code"] == "limit"
+            assert f"{config.max_requests} requests waiting" in refused["message"]
+            # one study runs, held; the rest wait: studies never take the last free worker
+            _settle(lambda: hub.pool is not None and hub.pool.busy() == 1 and len(hub.pool.shares) == 7)
+
+            person.create("kalah", ["human", "greedy"])
+            person.ask("move", move="1")
+            reply = person.settle(lambda s: s["to_move"] == 0 and bool(s["legal"]) or s["result"] is not None)
+            assert reply["ply"] >= 2  # the AI has replied, every study still held
+            assert hub.pool.busy() == 1 and len(hub.pool.shares) == 7
+            ws1.close()
+            # the flooder has left: its queued studies are dropped, the one under way abandoned
+            _settle(lambda: len(hub.pool.shares) == 0)
+        for gate in gates:
+            gate.touch()
