@@ -80,3 +80,21 @@ def test_a_flood_does_not_delay_a_person_s_reply_is_bounded_and_dropped_when_it_
             _settle(lambda: len(hub.pool.shares) == 0)
         for gate in gates:
             gate.touch()
+
+
+#: issue 33's attack: Bao with 1000 seeds in every hole (its moves sow for ever)
+HUGE_BAO = "/".join(["-".join(["1000"] * 8)] * 4) + "/0-0/S/-"
+
+
+def test_a_tree_past_the_worker_memory_bound_is_answered_with_a_limit_and_the_worker_replaced():
+    config = ServerConfig(hosts=TEST_HOSTS, warm=False, workers=2, idle_grace=0.0, worker_memory_mb=300)
+    app = create_app(config)
+    with TestClient(app) as client, client.websocket_connect("/ws") as ws:
+        conn = Conn(ws)
+        conn.hello(client="attack")
+        conn.create("bao", ["human", "human"], position=HUGE_BAO)
+        answer = conn.ask("tree", "tree", depth=3)
+        assert answer["type"] == "error" and answer["code"] == "limit", answer
+        assert "more than 300 MB of memory" in answer["message"] and "ask for less" in answer["message"]
+        conn.create("kalah", ["human", "human"])
+        assert conn.ask("tree", "tree", depth=2)["type"] == "tree"  # the server goes on

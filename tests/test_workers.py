@@ -13,7 +13,7 @@ import pytest
 from mancala import analysis as study
 from mancala.games import make_game
 from mancala.players import make_player, player_memory, rebuild_player
-from mancala.server.workers import ABANDON_GRACE, BACKGROUND, REPLY, STUDY, Shares, WorkerPool, _Task
+from mancala.server.workers import ABANDON_GRACE, BACKGROUND, REPLY, STUDY, Shares, WorkerLimit, WorkerPool, _Task
 
 pytestmark = pytest.mark.processes
 
@@ -264,3 +264,47 @@ def test_with_one_worker_a_person_s_reply_runs_right_after_the_task_under_way(tm
 
     label, later = asyncio.run(scenario())
     assert label == "reply" and not any(later)
+
+
+# --- bounded work (issue 33): a worker past its memory or time bound is replaced -----------
+
+
+def hoard(megabytes: int, gate: str) -> int:
+    """Hold ``megabytes`` of memory until the test opens ``gate`` (never, here)."""
+    block = bytearray(megabytes * 2**20)
+    for i in range(0, len(block), 4096):  # touched: resident, not merely reserved
+        block[i] = 1
+    held(gate, "hoard")
+    return len(block)
+
+
+def test_a_worker_past_the_memory_bound_is_replaced_and_its_task_fails_with_a_reason(tmp_path):
+    async def scenario():
+        pool = WorkerPool(1, memory_mb=150)
+        try:
+            before = await pool.run(where)
+            with pytest.raises(WorkerLimit, match="more than 150 MB of memory, the bound of a worker"):
+                await pool.run(hoard, 300, str(tmp_path / "never"))
+            after = await pool.run(where)  # a fresh worker serves the next task
+            return before, after
+        finally:
+            pool.shutdown()
+
+    before, after = asyncio.run(scenario())
+    assert before != after
+
+
+def test_a_task_past_its_seconds_is_ended_with_a_reason(tmp_path):
+    async def scenario():
+        pool = WorkerPool(1)
+        try:
+            before = await pool.run(where)
+            with pytest.raises(WorkerLimit, match="longer than 0.2 s, the most one request may take"):
+                await pool.run(held, str(tmp_path / "never"), "slow", seconds=0.2)
+            quick = await pool.run(where, seconds=HOLD_LIMIT)  # a task within its time is answered
+            return before, quick
+        finally:
+            pool.shutdown()
+
+    before, quick = asyncio.run(scenario())
+    assert before != quick

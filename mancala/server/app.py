@@ -52,6 +52,7 @@ from mancala.server.protocol import MAX_MESSAGE_BYTES, Message, ProtocolError, e
 from mancala.server.session import DEFAULT_PLAYERS, Client, GameSession, build_game
 from mancala.server.state import state_message
 from mancala.server.views import board_view, last_view, legal_view, traits_view
+from mancala.server.workers import WorkerLimit
 
 log = logging.getLogger("mancala.server")
 
@@ -664,7 +665,7 @@ def _study(hub: Hub, client: Client, session: GameSession, msg: Message) -> None
             msg.id,
         )
     answers = shared_answers(hub)
-    where: dict[str, Any] = {"prefer": f"{session.id}/study", "owner": client}
+    where: dict[str, Any] = {"prefer": f"{session.id}/study", "owner": client, "seconds": hub.config.study_seconds}
     key: tuple[Any, ...]
     compute: Callable[[], Awaitable[dict]]
     if kind == "hint":  # the analysis' table (at least its budget), so the two agree
@@ -732,6 +733,11 @@ def _study(hub: Hub, client: Client, session: GameSession, msg: Message) -> None
             return
         except ValueError as e:
             client.send(error("bad_request", str(e), kind, msg.id))
+            return
+        except WorkerLimit as e:  # a request too large for a worker: refused, not a bug
+            client.send(
+                error("limit", f"{kind}: {e}: ask for less (a smaller depth, budget or position)", kind, msg.id)
+            )
             return
         except Exception as e:  # noqa: BLE001
             log.exception("%s failed", kind)

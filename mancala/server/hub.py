@@ -17,7 +17,7 @@ from typing import Any, Hashable
 
 from mancala import __version__, analysis
 from mancala.games.base import Game
-from mancala.server.config import ServerConfig
+from mancala.server.config import WORKER_MEMORY_MB, ServerConfig
 from mancala.server.journal import Journal
 from mancala.server.protocol import MAX_MESSAGE_BYTES, ProtocolError, message
 from mancala.server.session import Client, GameSession, Seat
@@ -25,9 +25,6 @@ from mancala.server.state import common_state, state_message
 from mancala.server.workers import WorkerPool
 
 log = logging.getLogger("mancala.server")
-
-#: the engine memory bound of each worker process ($MANCALA_MEMORY_MB, when not set)
-WORKER_MEMORY_MB = 512
 
 
 class Hub:
@@ -113,15 +110,19 @@ class Hub:
         urgent: bool = True,
         owner: Hashable | None = None,
         reply: bool = False,
+        seconds: float | None = None,
     ):
         """Run ``fn(*args)`` in a worker process and await its answer (cancelling the
         caller stops the work).  An AI's ``reply`` to a person goes first, then ``urgent``
         work (a person waits for it), then the rest, each shared fairly between ``owner``s;
         work with an ``affinity`` runs in the worker that ran that key before, work that
-        ``prefer``s a key there when that worker is idle (see :class:`WorkerPool`)."""
+        ``prefer``s a key there when that worker is idle (see :class:`WorkerPool`); work
+        past ``seconds`` or past the worker memory bound raises :class:`~mancala.server.workers.WorkerLimit`."""
         if self.pool is None:
-            self.pool = WorkerPool(self.config.workers, _worker_init)
-        return await self.pool.run(fn, *args, affinity=affinity, prefer=prefer, urgent=urgent, owner=owner, reply=reply)
+            self.pool = WorkerPool(self.config.workers, _worker_init, memory_mb=self.config.worker_memory_mb)
+        return await self.pool.run(
+            fn, *args, affinity=affinity, prefer=prefer, urgent=urgent, owner=owner, reply=reply, seconds=seconds
+        )
 
     def new_id(self) -> str:
         """A fresh game id."""
@@ -210,6 +211,8 @@ class Hub:
             "requests": self.config.max_requests,
             "tree_depth": analysis.MAX_TREE_DEPTH,
             "tree_nodes": analysis.MAX_TREE_NODES,
+            "worker_memory_mb": self.config.worker_memory_mb,
+            "study_seconds": self.config.study_seconds,
             "grace_seconds": self.config.grace,
             "idle_seconds": self.config.idle_grace,
         }

@@ -44,6 +44,25 @@ class WorkerDied(MancalaError, RuntimeError):
     """The worker running a task stopped before answering (killed, or out of memory)."""
 
 
+class WorkerLimit(WorkerDied):
+    """A task went past its worker's bound of memory or of time: the worker was ended and
+    replaced, and the task fails with this (a request too large, not a bug)."""
+
+
+#: seconds between two looks at the busy workers' memory
+WATCH_EVERY = 0.25
+
+
+def resident_bytes(pid: int) -> int | None:
+    """The memory process ``pid`` holds (its resident set, from ``/proc``; None where there
+    is no ``/proc`` or the process is gone)."""
+    try:
+        with open(f"/proc/{pid}/statm") as f:
+            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        return None
+
+
 def _watch_parent(parent: int) -> None:
     """End this worker when the server that started it is gone."""
     while True:
@@ -96,6 +115,8 @@ class _Worker:
         self.share = STUDY
         #: the affinity keys of the tasks it has run (their players live in this process)
         self.keys: set[str] = set()
+        #: ends the task it runs when its time is up (None: no time limit)
+        self.timer: asyncio.TimerHandle | None = None
 
 
 class _Task:
@@ -111,6 +132,7 @@ class _Task:
         prefer: str | None = None,
         owner: Hashable | None = None,
         share: str = STUDY,
+        seconds: float | None = None,
     ) -> None:
         self.future, self.task_id, self.fn, self.args, self.affinity = future, task_id, fn, args, affinity
         #: a key whose worker is preferred when idle (what it keeps helps), any worker else
@@ -118,6 +140,8 @@ class _Task:
         #: whose work it is (a client, a game): workers are shared fairly between owners
         self.owner = owner
         self.share = share
+        #: the most seconds it may run in its worker (None: no limit)
+        self.seconds = seconds
 
 
 class Shares:
@@ -205,12 +229,25 @@ class WorkerPool:
     (while that worker lives): how an outside program's player stays in the process that
     started it.
 
+    Every worker's memory is bounded: one found holding more than ``memory_mb`` (a look every
+    :data:`WATCH_EVERY` seconds, by ``resident(pid)``) is ended and replaced, and its task
+    fails with :class:`WorkerLimit`, as does a task still running after its ``seconds``.
+
     Must be used from one event loop.  Cancelling the awaiting task cancels the work.
     """
 
-    def __init__(self, size: int, init: Callable[[], None] | None = None) -> None:
+    def __init__(
+        self,
+        size: int,
+        init: Callable[[], None] | None = None,
+        memory_mb: float | None = None,
+        resident: Callable[[int], int | None] = resident_bytes,
+    ) -> None:
         self.size = max(1, size)
         self.init = init
+        self.memory_mb = memory_mb
+        self.resident = resident
+        self._watching: asyncio.TimerHandle | None = None
         self.context = multiprocessing.get_context("spawn")
         self.workers: list[_Worker] = []
         self.idle: deque[_Worker] = deque()
@@ -251,19 +288,21 @@ class WorkerPool:
         urgent: bool = True,
         owner: Hashable | None = None,
         reply: bool = False,
+        seconds: float | None = None,
     ) -> Any:
         """``fn(*args)`` in a worker; its exception is raised here.  Cancelling the caller
         ends the work (the worker is replaced).  ``affinity``: run in the worker that ran
         that key before (waiting for it); ``prefer``: that worker if it is idle, else any.
         ``owner``: whose work it is (workers are shared fairly between owners); ``reply``:
         an AI's reply to a person (served first), else ``urgent``: a person waits for it
-        (a hint), else background work."""
+        (a hint), else background work.  ``seconds``: the most it may run in its worker
+        (then :class:`WorkerLimit`)."""
         if self.closed:
             raise RuntimeError("the server is stopping")
         self._ensure_started()
         future = self._loop().create_future()
         share = REPLY if reply else STUDY if urgent else BACKGROUND
-        self.shares.add(_Task(future, next(self.ids), fn, args, affinity, prefer, owner, share))
+        self.shares.add(_Task(future, next(self.ids), fn, args, affinity, prefer, owner, share, seconds))
         self._dispatch()
         try:
             return await future
@@ -308,9 +347,19 @@ class WorkerPool:
         for key in (task.affinity, task.prefer):
             if key is not None:
                 worker.keys.add(key)
+        if task.seconds is not None:
+            worker.timer = self._loop().call_later(
+                task.seconds,
+                self._fail,
+                worker,
+                task.task_id,
+                f"it ran longer than {task.seconds:g} s, the most one request may take",
+            )
+        self._watch_soon()
         try:
             worker.conn.send((task.task_id, task.fn, task.args))
         except Exception as e:  # noqa: BLE001 (arguments that cannot be pickled, a broken pipe)
+            self._stop_timer(worker)
             worker.future = worker.task_id = None
             if not task.future.done():
                 task.future.set_exception(e)
@@ -333,6 +382,7 @@ class WorkerPool:
         except Exception as e:  # noqa: BLE001 (a reply that cannot be unpickled)
             ok, value = False, e
         future = worker.future
+        self._stop_timer(worker)
         worker.future = worker.task_id = None
         self.idle.append(worker)
         if future is not None and not future.done():
@@ -358,7 +408,48 @@ class WorkerPool:
         if worker.task_id == task_id and worker in self.workers and not self.closed:
             self._replace(worker)
 
+    @staticmethod
+    def _stop_timer(worker: _Worker) -> None:
+        if worker.timer is not None:
+            worker.timer.cancel()
+            worker.timer = None
+
+    def _fail(self, worker: _Worker, task_id: int | None, why: str) -> None:
+        """End ``worker`` if it still runs task ``task_id`` (past a bound: ``why``), answer
+        that task with :class:`WorkerLimit` and start a fresh worker."""
+        if worker.task_id != task_id or task_id is None or worker not in self.workers or self.closed:
+            return
+        future = worker.future
+        log.warning("a worker task was ended: %s", why)
+        self._replace(worker)
+        if future is not None and not future.done():
+            future.set_exception(WorkerLimit(f"{why}; its worker was ended"))
+
+    def _watch_soon(self) -> None:
+        """Look at the busy workers' memory in :data:`WATCH_EVERY` seconds (if bounded)."""
+        if self.memory_mb is not None and self._watching is None and not self.closed:
+            self._watching = self._loop().call_later(WATCH_EVERY, self._watch)
+
+    def _watch(self) -> None:
+        self._watching = None
+        bound = self.memory_mb
+        if bound is None or self.closed:
+            return
+        for worker in list(self.workers):
+            if worker.future is None:
+                continue
+            held = self.resident(worker.process.pid)
+            if held is not None and held > bound * 2**20:
+                self._fail(
+                    worker,
+                    worker.task_id,
+                    f"it needed more than {bound:g} MB of memory, the bound of a worker",
+                )
+        if self.busy():
+            self._watch_soon()
+
     def _retire(self, worker: _Worker) -> None:
+        self._stop_timer(worker)
         if worker in self.workers:
             self.workers.remove(worker)
         if worker in self.idle:
@@ -387,6 +478,9 @@ class WorkerPool:
     def shutdown(self) -> None:
         """End every worker (tasks under way are abandoned)."""
         self.closed = True
+        if self._watching is not None:
+            self._watching.cancel()
+            self._watching = None
         for task in self.shares.clear():
             if not task.future.done():
                 task.future.cancel()
