@@ -51,6 +51,8 @@ def start_server(workers: int) -> tuple[subprocess.Popen, str]:
             "1000",
             "--max-games-per-client",
             "1000",
+            "--games-per-minute",
+            "0",
         ],
         stdout=subprocess.PIPE,
         text=True,

@@ -98,3 +98,46 @@ def test_a_tree_past_the_worker_memory_bound_is_answered_with_a_limit_and_the_wo
         assert "more than 300 MB of memory" in answer["message"] and "ask for less" in answer["message"]
         conn.create("kalah", ["human", "human"])
         assert conn.ask("tree", "tree", depth=2)["type"] == "tree"  # the server goes on
+
+
+class FakeClock:
+    """Seconds that pass when the test says so."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_games_started_by_one_client_are_limited_per_minute_on_a_fake_clock():
+    config = ServerConfig(hosts=TEST_HOSTS, warm=False, workers=1, idle_grace=0.0, games_per_minute=3)
+    app = create_app(config)
+    clock = FakeClock()
+    app.state.hub.games_rate.clock = clock
+    with TestClient(app) as client, client.websocket_connect("/ws") as ws:
+        conn = Conn(ws)
+        assert conn.hello(client="attack")["limits"]["games_per_minute"] == 3
+        for _ in range(3):  # create, resign, again: issue 33's attack, 538 games in 30 s
+            conn.create("kalah", ["human", "human"])
+            conn.ask("resign")
+        clock.now += 30
+        refused = conn.ask("create", "joined", game="kalah", players=["human", "human"])
+        assert refused["type"] == "error" and refused["code"] == "limit"
+        assert refused["message"] == "you started 3 games in the last minute, the limit per client; try again in 30 s"
+        assert conn.ask("new", "joined")["code"] == "limit"  # "play again" starts a game too
+        clock.now += 30  # the first game is a minute old: one more may start
+        assert conn.ask("create", "joined", game="kalah", players=["human", "human"])["type"] == "joined"
+
+
+def test_mancala_web_and_serve_limit_games_per_minute_by_default(tmp_path):
+    from mancala.cli.main import build_parser
+    from mancala.errors import BadInput
+    from mancala.server.command import GAMES_PER_MINUTE, _config, serve_config
+
+    assert serve_config(build_parser().parse_args(["serve", "--results", str(tmp_path)])).games_per_minute == 60
+    assert _config(build_parser().parse_args(["web"]), None, None).games_per_minute == GAMES_PER_MINUTE == 60
+    unlimited = build_parser().parse_args(["serve", "--results", str(tmp_path), "--games-per-minute", "0"])
+    assert serve_config(unlimited).games_per_minute is None
+    with pytest.raises(BadInput, match="--games-per-minute must be 0 \\(no limit\\) or more, got -1"):
+        _config(build_parser().parse_args(["web", "--games-per-minute", "-1"]), None, None)

@@ -32,6 +32,9 @@ class ServerConfig:
     hosts: tuple[str, ...] = LOOPBACK_NAMES
     max_games: int = 200
     max_games_per_client: int = 50
+    #: games (``create``, ``new``, ``load``) one client address may start in a minute, so also
+    #: the results it leaves (None: no limit; ``mancala web``/``serve`` set 60)
+    games_per_minute: int | None = None
     #: seconds a disconnected player of a network game may take to come back
     grace: float = 60.0
     #: seconds a game nobody is connected to is kept (a page reload) before it is freed

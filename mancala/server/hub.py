@@ -19,6 +19,7 @@ from mancala import __version__, analysis
 from mancala.games.base import Game
 from mancala.server.config import WORKER_MEMORY_MB, ServerConfig
 from mancala.server.journal import Journal
+from mancala.server.limits import RateLimit
 from mancala.server.protocol import MAX_MESSAGE_BYTES, ProtocolError, message
 from mancala.server.session import Client, GameSession, Seat
 from mancala.server.state import common_state, state_message
@@ -42,6 +43,8 @@ class Hub:
         #: the results folder: finished games and the journal of the running ones
         self.journal = Journal(self.config.results, self._running_records)
         self.interrupted: list[dict] = []
+        #: the games each client address started in the last minute (None: no limit)
+        self.games_rate = RateLimit(self.config.games_per_minute) if self.config.games_per_minute else None
         self._warm_task: asyncio.Task | None = None
 
     # --- life cycle ------------------------------------------------------------------
@@ -153,6 +156,13 @@ class Hub:
             raise ProtocolError(
                 "limit", f"you already run {mine} games, the limit per client; finish or leave one first"
             )
+        wait = self.games_rate.take(client.address) if self.games_rate is not None else 0.0
+        if wait:
+            raise ProtocolError(
+                "limit",
+                f"you started {self.config.games_per_minute} games in the last minute, the limit per client; "
+                f"try again in {wait:.0f} s",
+            )
         if clock is None and self.config.clock and any(str(s).strip().lower() == "remote" for s in specs):
             clock = dict(self.config.clock)
         session = GameSession(
@@ -207,6 +217,7 @@ class Hub:
             "message_bytes": MAX_MESSAGE_BYTES,
             "games": self.config.max_games,
             "games_per_client": self.config.max_games_per_client,
+            "games_per_minute": self.config.games_per_minute,
             "queue": self.config.max_queue,
             "requests": self.config.max_requests,
             "tree_depth": analysis.MAX_TREE_DEPTH,
