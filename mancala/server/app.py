@@ -395,8 +395,19 @@ def _hello(hub: Hub, client: Client, msg: Message) -> None:
             "hello",
             msg.id,
         )
+    history = msg.get("history", "full")
+    if history not in ("full", "delta"):
+        raise ProtocolError(
+            "bad_request",
+            f'hello: history must be "full" (every state carries the whole move list) or "delta" '
+            f"(only the moves not sent before), got {history!r}",
+            "hello",
+            msg.id,
+        )
     client.greeted = True
     client.name = str(msg.get("client", ""))[:80] or None
+    client.delta_history = history == "delta"
+    client.history_sent = None
     client.send(hub.welcome(msg.id))
 
 
@@ -499,6 +510,7 @@ def _switch(
         token = session.creator_token
     if creator:
         session.creators.add(client)
+    client.history_sent = None  # its next state carries the whole move list
     session.attach(client, seats)
     client.send(
         message(

@@ -139,6 +139,10 @@ class Client:
     session: GameSession | None = None
     seats: list[int] = field(default_factory=list)
     tasks: set[asyncio.Task] = field(default_factory=set)
+    #: whether its ``state`` messages carry only the moves it has not been sent (``hello``'s
+    #: ``"history": "delta"``), and what it was sent: (game id, the history entries)
+    delta_history: bool = False
+    history_sent: tuple[str, list] | None = None
 
 
 class GameSession:
