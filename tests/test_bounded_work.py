@@ -49,3 +49,14 @@ def test_the_solve_estimate_is_the_positions_the_seeds_in_the_pits_can_form():
     assert solve_positions(state) == MAX_SOLVE_POSITIONS == math.comb(60, 12)  # (6,4) itself: allowed
     assert solve_positions(make_game("kalah(pits=6,seeds=5)").initial_state()) > 10 * MAX_SOLVE_POSITIONS
     assert solve_positions(make_game("kalah(pits=4,seeds=3)").initial_state()) == math.comb(32, 8)
+
+
+def test_a_review_s_search_is_bounded_in_all_however_long_the_game():
+    from mancala.server.app import REVIEW_TOTAL_SECONDS, review_seconds
+    from mancala.server.protocol import ProtocolError
+
+    assert review_seconds(0.2, 80) == 0.2  # a usual game: the budget asked
+    assert review_seconds(5.0, 80) == 2.0  # clamped as before
+    assert review_seconds(0.2, 1829) * 1829 == pytest.approx(REVIEW_TOTAL_SECONDS)  # issue 33's endless game
+    with pytest.raises(ProtocolError, match="review: 15,001 moves are more than a review may value"):
+        review_seconds(0.2, 15_001)

@@ -638,6 +638,28 @@ def _join(hub: Hub, client: Client, msg: Message) -> None:
     session.broadcast(client, msg.id)
 
 
+#: the most nominal seconds of search one ``review`` asks for in all: a long game's positions
+#: each get a smaller budget (at least the least a position may have), a longer one is refused
+REVIEW_TOTAL_SECONDS = 300.0
+#: the least nominal seconds a review gives a position
+REVIEW_LEAST_SECONDS = 0.02
+
+
+def review_seconds(asked: float, moves: int) -> float:
+    """The nominal seconds a review of ``moves`` moves gives each position: ``asked`` (clamped to
+    0.02-2 s), less when the whole would be over :data:`REVIEW_TOTAL_SECONDS`; raises
+    :class:`ProtocolError` (``limit``) for a game too long to review even at the least."""
+    seconds = _clamp(asked, REVIEW_LEAST_SECONDS, 2.0)
+    if moves * REVIEW_LEAST_SECONDS > REVIEW_TOTAL_SECONDS:
+        raise ProtocolError(
+            "limit",
+            f"review: {moves:,} moves are more than a review may value ({REVIEW_TOTAL_SECONDS / REVIEW_LEAST_SECONDS:,.0f} "
+            f"at {REVIEW_LEAST_SECONDS:g} s a position, {REVIEW_TOTAL_SECONDS:g} s in all); analyse the positions you want",
+            "review",
+        )
+    return min(seconds, REVIEW_TOTAL_SECONDS / max(1, moves))
+
+
 #: the shared answers of each hub (one server: one hub)
 _ANSWERS: "weakref.WeakKeyDictionary[Hub, SharedAnswers]" = weakref.WeakKeyDictionary()
 
@@ -707,7 +729,11 @@ def _study(hub: Hub, client: Client, session: GameSession, msg: Message) -> None
 
     elif kind == "review":
         moves = list(session.record.moves)
-        nodes = budget(game, _clamp(msg.get("seconds", REVIEW_SECONDS), 0.02, 2.0))
+        try:
+            nodes = budget(game, review_seconds(msg.get("seconds", REVIEW_SECONDS), len(moves)))
+        except ProtocolError as e:
+            e.request_id = msg.id
+            raise
 
         async def compute() -> dict:
             wanted = review_positions(game, moves, nodes)
