@@ -96,7 +96,7 @@ def common_state(session: GameSession) -> dict:
         position=position_string(game, state),
         _legal=legal,
         last=last,
-        history=session.history,
+        history=list(session.history),
         variations=session.lines.view(),
         can_redo=bool(session.redo_stack) and not session.strict,
         thinking=thinking,
