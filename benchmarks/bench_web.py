@@ -9,6 +9,11 @@
    ``medium``, the game ``mancala web`` opens with) on an idle server, then with
    ``--busy-games`` (100) AI-vs-AI games running; prints both medians and their ratio
    (issue 17's goal: within 2x).
+4. Fair shares: the same reply while ``--flooders`` (1) other clients flood the server with
+   analyses (issue 33's attack: 40 pipelined ``analyse`` requests of 7-10 s with ``lines: 5``
+   from one connection, one more each time one is answered); prints the median beside the
+   idle one and their ratio (issue 33's goal: within 2x), and how many requests the server
+   answered and refused (past its bound of requests waiting per connection).
 
 The server runs in its own process (``mancala web --no-browser --port 0``), as a user
 starts it; the benchmark is a separate client process.  Prints median and p95 in ms.
@@ -51,6 +56,8 @@ def start_server(workers: int) -> tuple[subprocess.Popen, str]:
             "1000",
             "--max-games-per-client",
             "1000",
+            "--games-per-minute",
+            "0",
         ],
         stdout=subprocess.PIPE,
         text=True,
@@ -135,6 +142,47 @@ async def ai_game(url: str, stop: asyncio.Event, moves: list[int]) -> None:
                     await send(ws, "new", id=2)
 
 
+async def flood(url: str, stop: asyncio.Event, counts: dict[str, int]) -> None:
+    """One client flooding the server with analyses until ``stop``: a hot-seat Kalah game of
+    20 moves, then 40 pipelined ``analyse`` requests (7-10 s, ``lines: 5``, positions in turn,
+    so the shared tables do not answer them at once), one more for each answer."""
+    async with websockets.connect(url, max_size=2**22) as ws:
+        await send(ws, "hello", id=0)
+        await answer(ws, 0)
+        await send(ws, "create", id=1, game="kalah", players=["human", "human"])
+        state = await answer(ws, 1)
+        while state["type"] != "state":
+            state = await answer(ws, 1)
+        rid = 1
+        for k in range(20):
+            if state["result"] is not None or not state["legal"]:
+                break
+            rid += 1
+            await send(ws, "move", id=rid, move=state["legal"][k % len(state["legal"])]["move"])
+            state = await answer(ws, rid)
+        plies = state["ply"]
+
+        async def ask() -> None:
+            nonlocal rid
+            rid += 1
+            await send(ws, "analyse", id=rid, ply=rid % (plies + 1), seconds=7 + rid % 4, lines=5)
+
+        for _ in range(40):
+            await ask()
+        while not stop.is_set():
+            try:
+                msg = json.loads(await asyncio.wait_for(ws.recv(), 0.2))
+            except asyncio.TimeoutError:
+                continue
+            if msg["type"] == "analysis":
+                counts["answered"] += 1
+                await ask()
+            elif msg["type"] == "error":
+                counts["refused" if msg["code"] == "limit" else "failed"] += 1
+                if msg["code"] != "limit":
+                    await ask()
+
+
 def summary(times: list[float]) -> tuple[float, float]:
     """(median, p95) in milliseconds."""
     ordered = sorted(times)
@@ -186,6 +234,20 @@ async def run(args) -> None:
             f"{args.busy_games} AI-vs-AI games running median {busy * 1000:.0f} ms, max "
             f"{max(busy_times) * 1000:.0f} ms; ratio {busy / idle:.2f} (goal: at most 2)"
         )
+        stop = asyncio.Event()
+        counts = {"answered": 0, "refused": 0, "failed": 0}
+        tasks = [asyncio.create_task(flood(url, stop, counts)) for _ in range(args.flooders)]
+        await asyncio.sleep(5.0)  # the flood is under way: every study worker busy, queues full
+        flood_times = await reply_probe(url, args.replies)
+        stop.set()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        flooded = statistics.median(flood_times)
+        print(
+            f"AI reply in a human game (you vs medium): idle median {idle * 1000:.0f} ms; with "
+            f"{args.flooders} client(s) flooding the server with analyses median {flooded * 1000:.0f} ms, max "
+            f"{max(flood_times) * 1000:.0f} ms; ratio {flooded / idle:.2f} (goal: at most 2); the flood's "
+            f"requests: {counts['answered']} answered, {counts['refused']} refused (limit), {counts['failed']} failed"
+        )
         print(f"machine: {os.cpu_count()} cores (shared with other work while measuring)")
     finally:
         proc.terminate()
@@ -200,6 +262,7 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--replies", type=int, default=30, help="AI replies timed in each phase of part 3")
     parser.add_argument("--busy-games", type=int, default=100, help="AI-vs-AI games running in part 3")
+    parser.add_argument("--flooders", type=int, default=1, help="clients flooding the server with analyses in part 4")
     asyncio.run(run(parser.parse_args()))
 
 

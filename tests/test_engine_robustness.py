@@ -77,7 +77,7 @@ def _interrupt_child(args: list[str], tmp_path, ready: str | None) -> tuple[int,
     "args,ready",
     [
         (["analyse", "--seeds", "6", "--seconds", "60"], "South"),  # (no opening book for 6 seeds)
-        (["solve", "--pits", "6", "--seeds", "6", "--no-progress"], None),
+        (["solve", "--pits", "6", "--seeds", "6", "--no-progress", "--no-limit"], None),
         (["play", "--p1", "best:time=60", "--p2", "best:time=60"], "South"),
     ],
 )

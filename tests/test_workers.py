@@ -13,7 +13,7 @@ import pytest
 from mancala import analysis as study
 from mancala.games import make_game
 from mancala.players import make_player, player_memory, rebuild_player
-from mancala.server.workers import ABANDON_GRACE, WorkerPool
+from mancala.server.workers import ABANDON_GRACE, BACKGROUND, REPLY, STUDY, Shares, WorkerLimit, WorkerPool, _Task
 
 pytestmark = pytest.mark.processes
 
@@ -152,7 +152,8 @@ def test_a_task_that_prefers_a_key_runs_in_its_worker_when_that_one_is_free(tmp_
         try:
             home = await pool.run(where, prefer="g1/study")
             again = [await pool.run(where, prefer="g1/study") for _ in range(4)]
-            busy = asyncio.ensure_future(pool.run(held, str(gate), "long", prefer="g1/study"))
+            # (background work: studies keep a worker free for people's replies, issue 33)
+            busy = asyncio.ensure_future(pool.run(held, str(gate), "long", prefer="g1/study", urgent=False))
             while not pool.busy():  # the held task is in its worker
                 await asyncio.sleep(0.01)
             elsewhere = await pool.run(where, prefer="g1/study")  # its worker is busy: any other, not a wait
@@ -164,3 +165,146 @@ def test_a_task_that_prefers_a_key_runs_in_its_worker_when_that_one_is_free(tmp_
 
     home, again, elsewhere = asyncio.run(scenario())
     assert set(again) == {home} and elsewhere != home
+
+
+# --- fair shares (issue 33): a flooding client delays a person by one task at most ----------
+
+
+class _FakeWorker:
+    """Stands for a worker in :class:`Shares`'s choice: anything idle takes any task."""
+
+
+def _queued(shares: Shares, owner: str, count: int, **kinds) -> list:
+    """Queue ``count`` tasks of ``owner`` (of the share ``kinds`` names) with open futures."""
+    loop = asyncio.new_event_loop()
+    try:
+        tasks = []
+        for i in range(count):
+            task = _Task(loop.create_future(), i, where, (), None, None, owner, kinds.get("share", STUDY))
+            shares.add(task)
+            tasks.append(task)
+        return tasks
+    finally:
+        loop.close()
+
+
+def test_owners_take_turns_so_a_queue_of_forty_delays_another_owner_by_one_task():
+    shares, worker = Shares(), _FakeWorker()
+    flood = _queued(shares, "flooder", 40)
+    order = [shares.pick(lambda task: worker, lambda share: True)[0] for _ in range(2)]  # two workers busy
+    person = _queued(shares, "person", 1)  # a hint: the next worker to free takes it
+    order.append(shares.pick(lambda task: worker, lambda share: True)[0])
+    assert order == [flood[0], flood[1], person[0]]
+    assert shares.queued("flooder") == 38 and shares.queued("person") == 0
+
+
+def test_a_reply_to_a_person_goes_before_every_study_and_background_task():
+    shares, worker = Shares(), _FakeWorker()
+    _queued(shares, "flooder", 10)
+    _queued(shares, "ai-games", 10, share=BACKGROUND)
+    reply = _queued(shares, "person", 1, share=REPLY)
+    assert shares.pick(lambda task: worker, lambda share: True)[0] is reply[0]
+    # studies may not take the worker kept for replies: a reply that comes next still finds one
+    nothing = shares.pick(lambda task: worker, lambda share: share == REPLY)
+    assert nothing is None
+
+
+def test_a_person_s_ai_reply_waits_for_no_study_when_a_flood_holds_the_other_worker(tmp_path):
+    async def scenario():
+        pool = WorkerPool(2)
+        try:
+            await pool.run(where)  # the workers are up
+            flood = [
+                asyncio.ensure_future(pool.run(held, str(tmp_path / "gate"), f"study{i}", owner="flooder"))
+                for i in range(40)
+            ]
+            while not pool.busy():
+                await asyncio.sleep(0.01)
+            reply = await pool.run(where, reply=True, owner="person")  # answered while every study is held
+            unfinished = sum(not t.done() for t in flood)
+            running, waiting = pool.busy(), pool.queued("flooder")
+            for task in flood:
+                task.cancel()
+            await asyncio.gather(*flood, return_exceptions=True)
+            left = pool.queued("flooder")
+            return reply, unfinished, running, waiting, left
+        finally:
+            pool.shutdown()
+
+    reply, unfinished, running, waiting, left = asyncio.run(scenario())
+    assert isinstance(reply, int)
+    assert unfinished == 40 and running == 1 and waiting == 39  # studies kept one worker free
+    assert left == 0  # the flooder gone: its queued work is dropped
+
+
+def test_with_one_worker_a_person_s_reply_runs_right_after_the_task_under_way(tmp_path):
+    async def scenario():
+        pool = WorkerPool(1)
+        try:
+            await pool.run(where)
+            gates = [tmp_path / f"gate{i}" for i in range(8)]
+            flood = [
+                asyncio.ensure_future(pool.run(held, str(gate), f"study{i}", owner="flooder"))
+                for i, gate in enumerate(gates)
+            ]
+            while not pool.busy():
+                await asyncio.sleep(0.01)
+            reply = asyncio.ensure_future(pool.run(held, str(tmp_path / "reply"), "reply", reply=True, owner="person"))
+            await asyncio.sleep(0)
+            (tmp_path / "reply").touch()  # the reply may end as soon as it starts
+            gates[0].touch()  # the one task under way ends: the reply is next, not study 1
+            label, _ = await reply
+            later = [t.done() for t in flood[1:]]
+            for gate in gates[1:]:
+                gate.touch()
+            await asyncio.gather(*flood)
+            return label, later
+        finally:
+            pool.shutdown()
+
+    label, later = asyncio.run(scenario())
+    assert label == "reply" and not any(later)
+
+
+# --- bounded work (issue 33): a worker past its memory or time bound is replaced -----------
+
+
+def hoard(megabytes: int, gate: str) -> int:
+    """Hold ``megabytes`` of memory until the test opens ``gate`` (never, here)."""
+    block = bytearray(megabytes * 2**20)
+    for i in range(0, len(block), 4096):  # touched: resident, not merely reserved
+        block[i] = 1
+    held(gate, "hoard")
+    return len(block)
+
+
+def test_a_worker_past_the_memory_bound_is_replaced_and_its_task_fails_with_a_reason(tmp_path):
+    async def scenario():
+        pool = WorkerPool(1, memory_mb=150)
+        try:
+            before = await pool.run(where)
+            with pytest.raises(WorkerLimit, match="more than 150 MB of memory, the bound of a worker"):
+                await pool.run(hoard, 300, str(tmp_path / "never"))
+            after = await pool.run(where)  # a fresh worker serves the next task
+            return before, after
+        finally:
+            pool.shutdown()
+
+    before, after = asyncio.run(scenario())
+    assert before != after
+
+
+def test_a_task_past_its_seconds_is_ended_with_a_reason(tmp_path):
+    async def scenario():
+        pool = WorkerPool(1)
+        try:
+            before = await pool.run(where)
+            with pytest.raises(WorkerLimit, match="longer than 0.2 s, the most one request may take"):
+                await pool.run(held, str(tmp_path / "never"), "slow", seconds=0.2)
+            quick = await pool.run(where, seconds=HOLD_LIMIT)  # a task within its time is answered
+            return before, quick
+        finally:
+            pool.shutdown()
+
+    before, quick = asyncio.run(scenario())
+    assert before != quick

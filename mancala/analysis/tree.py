@@ -8,7 +8,7 @@ from typing import Any
 from mancala.analysis.values import jsonable
 from mancala.evaluation import teaching_evaluation
 from mancala.games.base import Game, position_string
-from mancala.search.core import Node, Tracer, alphabeta, minimax
+from mancala.search.core import Node, NodeLimit, TooManyNodes, Tracer, alphabeta, minimax
 from mancala.search.explain import line_by_turn, position_words, prune_reason
 
 #: the deepest search tree the ``tree`` request draws, in turns, and its most nodes
@@ -20,10 +20,6 @@ MAX_TREE_NODES = 5_000
 
 #: minimax is only counted up to this many nodes (beyond it the count is reported as a bound)
 MAX_MINIMAX_COUNT = 200_000
-
-
-class _TooBig(Exception):
-    """The tree grew past its node cap."""
 
 
 class TreeTracer(Tracer):
@@ -40,7 +36,7 @@ class TreeTracer(Tracer):
         """Record a node under its parent, with the window it received."""
         self.count += 1
         if self.count > self.limit:
-            raise _TooBig
+            raise TooManyNodes
         window = None if node.alpha is None else [jsonable(node.alpha), jsonable(node.beta)]
         d = {
             "move": None if node.move is None else str(node.move),
@@ -82,20 +78,6 @@ class TreeTracer(Tracer):
             d["prune_reason"] = prune_reason(node, skipped)
 
 
-class _Counter(Tracer):
-    """Counts nodes, giving up past a cap."""
-
-    def __init__(self, limit: int) -> None:
-        self.count = 0
-        self.limit = limit
-
-    def enter(self, node: Node) -> None:
-        """Count one node; stop the search past the cap."""
-        self.count += 1
-        if self.count > self.limit:
-            raise _TooBig
-
-
 def tree(game: Game, state, depth: int, algorithm: str = "alphabeta") -> dict:
     """The search tree of ``state`` to ``depth`` turns as JSON, with node counts of
     minimax and alpha-beta.  Raises ValueError when the tree is too big to draw."""
@@ -104,17 +86,17 @@ def tree(game: Game, state, depth: int, algorithm: str = "alphabeta") -> dict:
     search = alphabeta if algorithm == "alphabeta" else minimax
     try:
         result = search(game, state, depth, evaluate, tracer=tracer)
-    except _TooBig:
+    except TooManyNodes:
         raise ValueError(
             f"the {algorithm} tree at depth {depth} has more than {MAX_TREE_NODES} nodes; choose a smaller depth"
         ) from None
-    counter = _Counter(MAX_MINIMAX_COUNT)
+    counter = NodeLimit(MAX_MINIMAX_COUNT)
     counts: dict[str, Any] = {}
     if algorithm == "alphabeta":
         counts["alphabeta"] = result.nodes
         try:
             counts["minimax"] = minimax(game, state, depth, evaluate, tracer=counter).nodes
-        except _TooBig:
+        except TooManyNodes:
             counts["minimax"] = f">{MAX_MINIMAX_COUNT}"
     else:
         counts["minimax"] = result.nodes

@@ -62,6 +62,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     solve.add_argument("--workers", type=int, help="with --ray local: CPUs of the local Ray (default: all)")
     solve.add_argument(
+        "--no-limit",
+        action="store_true",
+        help="Kalah: start a proof larger than standard Kalah(6,4)'s from its start too (refused without this)",
+    )
+    solve.add_argument(
         "--seconds",
         type=float,
         help="Oware above its endgame database: the most time the proof by search may take (default 60); "
@@ -84,6 +89,14 @@ def run(args: argparse.Namespace) -> int:
     game, state = solver_position(args)
     if game.is_terminal(state):
         raise BadInput("that position is already finished: there is nothing to solve")
+    from mancala.engine.solver import MAX_SOLVE_POSITIONS, solve_positions  # noqa: PLC0415
+
+    if not args.no_limit and solve_positions(state) > MAX_SOLVE_POSITIONS:
+        raise BadInput(
+            f"the seeds in play can form about {solve_positions(state):.1e} positions, more than the "
+            f"{MAX_SOLVE_POSITIONS:.1e} of standard Kalah(6,4) from its start (a few minutes' proof): this "
+            f"proof could run for days; give --no-limit to start it anyway"
+        )
     if args.ray is not None:
         return _solve_on_ray(args, game, state)
     if args.split_plies is not None or args.workers is not None:

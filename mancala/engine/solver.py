@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import os
 import threading
 import time
@@ -156,6 +157,19 @@ def _line_move(game: Kalah, state: KalahState, value: int) -> tuple[KalahMove, i
         raise RuntimeError(f"the perfect line lost its value {value} at {state}")
     return move, nodes
 
+
+def solve_positions(state: KalahState) -> int:
+    """About how large a proof of ``state`` is: the positions the seeds in its pits can form
+    (each way of spreading at most that many seeds over the pits of both rows), the estimate
+    ``mancala solve`` compares with :data:`MAX_SOLVE_POSITIONS` before it starts."""
+    pits = 2 * state.pits
+    return math.comb(sum(state.row(0)) + sum(state.row(1)) + pits, pits)
+
+
+#: the largest proof ``mancala solve`` starts without ``--no-limit``: standard Kalah(6,4) from
+#: its start (48 seeds in 12 pits, about 1.4e12 positions), which proves here in one to four
+#: minutes; (6,5) is ten times as many, (6,6) eighty, and each takes far longer than that
+MAX_SOLVE_POSITIONS = math.comb(48 + 12, 12)
 
 #: seeds in the pits up to which a solve's table is :data:`SMALL_SOLVE_MB` (Kalah(6,4), (5,5))
 SMALL_SOLVE_SEEDS = 50

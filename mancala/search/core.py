@@ -80,6 +80,25 @@ class Tracer:
         outside the window)."""
 
 
+class TooManyNodes(Exception):
+    """A search went past its node limit (:class:`NodeLimit`)."""
+
+
+class NodeLimit(Tracer):
+    """Counts the nodes a search enters and stops it (:class:`TooManyNodes`) past ``limit``:
+    how a request's size is measured before its answer is drawn or printed."""
+
+    def __init__(self, limit: int) -> None:
+        self.count = 0
+        self.limit = limit
+
+    def enter(self, node: Node) -> None:
+        """Count one node; stop the search past the limit."""
+        self.count += 1
+        if self.count > self.limit:
+            raise TooManyNodes
+
+
 @dataclass(frozen=True)
 class SearchResult:
     """What a search found."""

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from mancala.games.base import Game, layout_of, seat_names_of
-from mancala.search.core import INF, Evaluation, Node, SearchResult, Tracer, alphabeta
+from mancala.search.core import INF, Evaluation, Node, NodeLimit, SearchResult, TooManyNodes, Tracer, alphabeta
 
 
 def number(value: float | None) -> str:
@@ -173,6 +173,17 @@ def explain(
         f"{result.nodes} nodes visited, {tracer.prunes} prunes."
     )
     return result
+
+
+def explain_nodes(game: Game, state, depth: int, evaluate: Evaluation, limit: int) -> int | None:
+    """How many nodes :func:`explain` would narrate to ``depth``, counted by a silent search
+    that gives up past ``limit`` (None: more than ``limit``)."""
+    counter = NodeLimit(limit)
+    try:
+        alphabeta(game, state, depth, evaluate, tracer=counter)
+    except TooManyNodes:
+        return None
+    return counter.count
 
 
 def jsonable(value: Any) -> Any:

@@ -92,6 +92,8 @@ class RemoteAgent:
         #: the ply we answered last (a state for it may arrive more than once)
         self.answered: int | None = None
         self.shown = 0
+        #: the game's moves as the server's states have given them (each only the new ones)
+        self.history: list[dict] = []
 
     # --- one connection ---------------------------------------------------------------
 
@@ -103,6 +105,7 @@ class RemoteAgent:
             ws,
             "hello",
             client=f"mancala agent {self.player.spec}"[:80],
+            history="delta",  # each state carries only the moves not sent before
             **({"token": self.token} if self.token else {}),
         )
         welcome = self._expect(ws, "welcome", "hello")
@@ -152,6 +155,9 @@ class RemoteAgent:
             raise ServerRefused(f"the server refused our {about or 'message'}: {msg.get('message')} ({code})")
         if kind != "state":
             return
+        if "history_from" in msg:  # the moves not sent before: the whole list made again
+            self.history = self.history[: msg["history_from"]] + list(msg.get("history") or [])
+            msg = dict(msg, history=self.history)
         self._show(msg)
         if msg.get("result") is not None:
             self.result = msg["result"]

@@ -52,6 +52,7 @@ from mancala.server.protocol import MAX_MESSAGE_BYTES, Message, ProtocolError, e
 from mancala.server.session import DEFAULT_PLAYERS, Client, GameSession, build_game
 from mancala.server.state import state_message
 from mancala.server.views import board_view, last_view, legal_view, traits_view
+from mancala.server.workers import WorkerLimit
 
 log = logging.getLogger("mancala.server")
 
@@ -394,8 +395,19 @@ def _hello(hub: Hub, client: Client, msg: Message) -> None:
             "hello",
             msg.id,
         )
+    history = msg.get("history", "full")
+    if history not in ("full", "delta"):
+        raise ProtocolError(
+            "bad_request",
+            f'hello: history must be "full" (every state carries the whole move list) or "delta" '
+            f"(only the moves not sent before), got {history!r}",
+            "hello",
+            msg.id,
+        )
     client.greeted = True
     client.name = str(msg.get("client", ""))[:80] or None
+    client.delta_history = history == "delta"
+    client.history_sent = None
     client.send(hub.welcome(msg.id))
 
 
@@ -498,6 +510,7 @@ def _switch(
         token = session.creator_token
     if creator:
         session.creators.add(client)
+    client.history_sent = None  # its next state carries the whole move list
     session.attach(client, seats)
     client.send(
         message(
@@ -643,6 +656,28 @@ def _join(hub: Hub, client: Client, msg: Message) -> None:
     session.broadcast(client, msg.id)
 
 
+#: the most nominal seconds of search one ``review`` asks for in all: a long game's positions
+#: each get a smaller budget (at least the least a position may have), a longer one is refused
+REVIEW_TOTAL_SECONDS = 300.0
+#: the least nominal seconds a review gives a position
+REVIEW_LEAST_SECONDS = 0.02
+
+
+def review_seconds(asked: float, moves: int) -> float:
+    """The nominal seconds a review of ``moves`` moves gives each position: ``asked`` (clamped to
+    0.02-2 s), less when the whole would be over :data:`REVIEW_TOTAL_SECONDS`; raises
+    :class:`ProtocolError` (``limit``) for a game too long to review even at the least."""
+    seconds = _clamp(asked, REVIEW_LEAST_SECONDS, 2.0)
+    if moves * REVIEW_LEAST_SECONDS > REVIEW_TOTAL_SECONDS:
+        raise ProtocolError(
+            "limit",
+            f"review: {moves:,} moves are more than a review may value ({REVIEW_TOTAL_SECONDS / REVIEW_LEAST_SECONDS:,.0f} "
+            f"at {REVIEW_LEAST_SECONDS:g} s a position, {REVIEW_TOTAL_SECONDS:g} s in all); analyse the positions you want",
+            "review",
+        )
+    return min(seconds, REVIEW_TOTAL_SECONDS / max(1, moves))
+
+
 #: the shared answers of each hub (one server: one hub)
 _ANSWERS: "weakref.WeakKeyDictionary[Hub, SharedAnswers]" = weakref.WeakKeyDictionary()
 
@@ -673,8 +708,16 @@ def _study(hub: Hub, client: Client, session: GameSession, msg: Message) -> None
         raise ProtocolError("refused", "review is available once the match is over", kind, msg.id)
     if kind == "review" and not session.record.moves:
         raise ProtocolError("refused", "review: no move has been played yet", kind, msg.id)
+    if len(client.tasks) >= hub.config.max_requests:
+        raise ProtocolError(
+            "limit",
+            f"{kind}: you already have {len(client.tasks)} requests waiting for their answers, the limit "
+            f"per connection; wait for an answer before asking again",
+            kind,
+            msg.id,
+        )
     answers = shared_answers(hub)
-    where: dict[str, Any] = {"prefer": f"{session.id}/study"}
+    where: dict[str, Any] = {"prefer": f"{session.id}/study", "owner": client, "seconds": hub.config.study_seconds}
     key: tuple[Any, ...]
     compute: Callable[[], Awaitable[dict]]
     if kind == "hint":  # the analysis' table (at least its budget), so the two agree
@@ -704,7 +747,11 @@ def _study(hub: Hub, client: Client, session: GameSession, msg: Message) -> None
 
     elif kind == "review":
         moves = list(session.record.moves)
-        nodes = budget(game, _clamp(msg.get("seconds", REVIEW_SECONDS), 0.02, 2.0))
+        try:
+            nodes = budget(game, review_seconds(msg.get("seconds", REVIEW_SECONDS), len(moves)))
+        except ProtocolError as e:
+            e.request_id = msg.id
+            raise
 
         async def compute() -> dict:
             wanted = review_positions(game, moves, nodes)
@@ -742,6 +789,11 @@ def _study(hub: Hub, client: Client, session: GameSession, msg: Message) -> None
             return
         except ValueError as e:
             client.send(error("bad_request", str(e), kind, msg.id))
+            return
+        except WorkerLimit as e:  # a request too large for a worker: refused, not a bug
+            client.send(
+                error("limit", f"{kind}: {e}: ask for less (a smaller depth, budget or position)", kind, msg.id)
+            )
             return
         except Exception as e:  # noqa: BLE001
             log.exception("%s failed", kind)

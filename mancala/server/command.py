@@ -21,6 +21,9 @@ DEFAULT_PORT = 8000
 DEFAULT_MOVE_TIME = 120.0
 #: how many ports after the default ``mancala web`` tries when it is taken
 PORT_TRIES = 20
+#: games one client address may start in a minute (so also the results it leaves): far more
+#: than a person plays, far fewer than the 538 in 30 s of issue 33's attack
+GAMES_PER_MINUTE = 60
 
 
 def register(sub) -> None:
@@ -87,6 +90,13 @@ def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--max-games", type=int, default=200, help="games the server holds at once (default 200)")
     parser.add_argument(
         "--max-games-per-client", type=int, default=50, help="running games one client address may create (default 50)"
+    )
+    parser.add_argument(
+        "--games-per-minute",
+        type=int,
+        default=GAMES_PER_MINUTE,
+        help=f"games one client address may start in a minute, so also the results it leaves "
+        f"(default {GAMES_PER_MINUTE}; 0: no limit)",
     )
     parser.add_argument(
         "--allow-host",
@@ -159,12 +169,15 @@ def _config(args: argparse.Namespace, results: Path | None, clock: dict | None):
     for name in ("grace", "max_games", "max_games_per_client", "workers"):
         if getattr(args, name) is not None and getattr(args, name) <= 0:
             raise BadInput(f"--{name.replace('_', '-')} must be more than 0")
+    if args.games_per_minute < 0:
+        raise BadInput(f"--games-per-minute must be 0 (no limit) or more, got {args.games_per_minute}")
     return ServerConfig(
         token=token,
         allow_origins=tuple(args.allow_origin),
         hosts=server_names(args),
         max_games=args.max_games,
         max_games_per_client=args.max_games_per_client,
+        games_per_minute=args.games_per_minute or None,
         grace=args.grace,
         results=results,
         workers=args.workers,

@@ -7,6 +7,14 @@ from pathlib import Path
 
 from mancala.server.workers import default_workers
 
+#: the engine memory bound of each worker process ($MANCALA_MEMORY_MB, when not set)
+WORKER_MEMORY_MB = 512
+#: the most memory a worker process may hold: its engine's bound and 256 MB besides (Python
+#: and the compiled kernels take about 200 MB); one past it is ended and replaced
+WORKER_BOUND_MB = WORKER_MEMORY_MB + 256
+#: the most seconds a study's task (a table, a tree, the explorer) may run in its worker
+STUDY_SECONDS = 120.0
+
 #: the names of this machine seen from itself: what a server bound to loopback answers to
 LOOPBACK_NAMES = ("localhost", "127.0.0.1", "::1")
 
@@ -24,6 +32,9 @@ class ServerConfig:
     hosts: tuple[str, ...] = LOOPBACK_NAMES
     max_games: int = 200
     max_games_per_client: int = 50
+    #: games (``create``, ``new``, ``load``) one client address may start in a minute, so also
+    #: the results it leaves (None: no limit; ``mancala web``/``serve`` set 60)
+    games_per_minute: int | None = None
     #: seconds a disconnected player of a network game may take to come back
     grace: float = 60.0
     #: seconds a game nobody is connected to is kept (a page reload) before it is freed
@@ -38,3 +49,10 @@ class ServerConfig:
     clock: dict | None = None
     #: messages queued unread before a client is disconnected as a slow reader
     max_queue: int = 256
+    #: study requests (hint, analyse, review, tree, explore) one connection may have waiting
+    #: for their answers: one more is refused (``limit``); the page sends at most six at once
+    max_requests: int = 8
+    #: the most memory (MB) a worker process may hold before it is ended (None: unbounded)
+    worker_memory_mb: float | None = WORKER_BOUND_MB
+    #: the most seconds one task of a study may run in a worker (None: no limit)
+    study_seconds: float | None = STUDY_SECONDS

@@ -13,22 +13,20 @@ import logging
 import os
 import secrets
 import time
-from typing import Any
+from typing import Any, Hashable
 
 from mancala import __version__, analysis
 from mancala.games.base import Game
 from mancala.record import Ending
-from mancala.server.config import ServerConfig
+from mancala.server.config import WORKER_MEMORY_MB, ServerConfig
 from mancala.server.journal import Journal
+from mancala.server.limits import RateLimit
 from mancala.server.protocol import MAX_MESSAGE_BYTES, ProtocolError, message
 from mancala.server.session import Client, GameSession, Seat
 from mancala.server.state import common_state, state_message
 from mancala.server.workers import WorkerPool
 
 log = logging.getLogger("mancala.server")
-
-#: the engine memory bound of each worker process ($MANCALA_MEMORY_MB, when not set)
-WORKER_MEMORY_MB = 512
 
 
 class Hub:
@@ -46,6 +44,8 @@ class Hub:
         #: the results folder: finished games and the journal of the running ones
         self.journal = Journal(self.config.results, self._running_records, self._result_written)
         self.interrupted: list[dict] = []
+        #: the games each client address started in the last minute (None: no limit)
+        self.games_rate = RateLimit(self.config.games_per_minute) if self.config.games_per_minute else None
         self._warm_task: asyncio.Task | None = None
 
     # --- life cycle ------------------------------------------------------------------
@@ -107,14 +107,28 @@ class Hub:
             pool, self.pool = self.pool, None
             pool.shutdown()  # searches under way are abandoned: end the workers now
 
-    async def run(self, fn, *args, affinity: str | None = None, prefer: str | None = None, urgent: bool = True):
+    async def run(
+        self,
+        fn,
+        *args,
+        affinity: str | None = None,
+        prefer: str | None = None,
+        urgent: bool = True,
+        owner: Hashable | None = None,
+        reply: bool = False,
+        seconds: float | None = None,
+    ):
         """Run ``fn(*args)`` in a worker process and await its answer (cancelling the
-        caller stops the work).  ``urgent`` work (a person waits for it) goes ahead of the
-        rest; work with an ``affinity`` runs in the worker that ran that key before, work that
-        ``prefer``s a key there when that worker is idle (see :class:`WorkerPool`)."""
+        caller stops the work).  An AI's ``reply`` to a person goes first, then ``urgent``
+        work (a person waits for it), then the rest, each shared fairly between ``owner``s;
+        work with an ``affinity`` runs in the worker that ran that key before, work that
+        ``prefer``s a key there when that worker is idle (see :class:`WorkerPool`); work
+        past ``seconds`` or past the worker memory bound raises :class:`~mancala.server.workers.WorkerLimit`."""
         if self.pool is None:
-            self.pool = WorkerPool(self.config.workers, _worker_init)
-        return await self.pool.run(fn, *args, affinity=affinity, prefer=prefer, urgent=urgent)
+            self.pool = WorkerPool(self.config.workers, _worker_init, memory_mb=self.config.worker_memory_mb)
+        return await self.pool.run(
+            fn, *args, affinity=affinity, prefer=prefer, urgent=urgent, owner=owner, reply=reply, seconds=seconds
+        )
 
     def new_id(self) -> str:
         """A fresh game id."""
@@ -145,6 +159,13 @@ class Hub:
         if mine >= self.config.max_games_per_client:
             raise ProtocolError(
                 "limit", f"you already run {mine} games, the limit per client; finish or leave one first"
+            )
+        wait = self.games_rate.take(client.address) if self.games_rate is not None else 0.0
+        if wait:
+            raise ProtocolError(
+                "limit",
+                f"you started {self.config.games_per_minute} games in the last minute, the limit per client; "
+                f"try again in {wait:.0f} s",
             )
         if clock is None and self.config.clock and any(str(s).strip().lower() == "remote" for s in specs):
             clock = dict(self.config.clock)
@@ -214,9 +235,13 @@ class Hub:
             "message_bytes": MAX_MESSAGE_BYTES,
             "games": self.config.max_games,
             "games_per_client": self.config.max_games_per_client,
+            "games_per_minute": self.config.games_per_minute,
             "queue": self.config.max_queue,
+            "requests": self.config.max_requests,
             "tree_depth": analysis.MAX_TREE_DEPTH,
             "tree_nodes": analysis.MAX_TREE_NODES,
+            "worker_memory_mb": self.config.worker_memory_mb,
+            "study_seconds": self.config.study_seconds,
             "grace_seconds": self.config.grace,
             "idle_seconds": self.config.idle_grace,
         }

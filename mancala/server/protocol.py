@@ -31,7 +31,7 @@ _NEW_GAME: dict[str, tuple[tuple[type, ...], bool]] = {
 }
 #: type -> {field: (accepted python types, required)}
 MESSAGES: dict[str, dict[str, tuple[tuple[type, ...], bool]]] = {
-    "hello": {"token": ((str,), False), "client": ((str,), False)},
+    "hello": {"token": ((str,), False), "client": ((str,), False), "history": ((str,), False)},
     "create": {**_NEW_GAME, "position": ((str,), False)},
     "join": {"game_id": ((str,), True), "seat": ((int,), False), "resume": ((str,), False)},
     "watch": {"game_id": ((str,), True)},

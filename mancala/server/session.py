@@ -114,7 +114,15 @@ class Host(Protocol):
     def broadcast(self, session: GameSession, request_from: Client | None, request_id: Any) -> None:
         """Send a game's state to every client of it."""
 
-    def run(self, fn: Callable, *args: Any, affinity: str | None = None, urgent: bool = True) -> Awaitable[Any]:
+    def run(
+        self,
+        fn: Callable,
+        *args: Any,
+        affinity: str | None = None,
+        urgent: bool = True,
+        owner: Any = None,
+        reply: bool = False,
+    ) -> Awaitable[Any]:
         """Run ``fn(*args)`` in a worker process (see :meth:`~mancala.server.hub.Hub.run`)."""
 
     def free(self, session: GameSession) -> None:
@@ -134,6 +142,10 @@ class Client:
     session: GameSession | None = None
     seats: list[int] = field(default_factory=list)
     tasks: set[asyncio.Task] = field(default_factory=set)
+    #: whether its ``state`` messages carry only the moves it has not been sent (``hello``'s
+    #: ``"history": "delta"``), and what it was sent: (game id, the history entries)
+    delta_history: bool = False
+    history_sent: tuple[str, list] | None = None
 
 
 class GameSession:
@@ -166,6 +178,8 @@ class GameSession:
         self.redo_stack: list[list] = []
         self.clients: set[Client] = set()
         self.creator_address = creator.address if creator else None
+        #: whose work its AI moves are, for the workers' fair shares: the connection that created it
+        self.owner: Any = creator if creator is not None else self.id
         self.paused = False
         self.step_pending = False
         self.all_ai = all(s.kind == "ai" for s in self.seats)
@@ -474,6 +488,8 @@ class GameSession:
                 f"{self.id}/{mover}",
                 affinity=None if seat.portable else f"{self.id}/{mover}",
                 urgent=not self.all_ai,
+                reply=not self.all_ai,
+                owner=self.owner,
             )
             if generation != self.generation:
                 return

@@ -28,7 +28,25 @@ def state_message(
     out = message("state", request_id)
     out.update((k, v) for k, v in common.items() if k != "_legal")
     out.update(you=you, legal=legal, can_undo=session.can_undo(client))
+    if client is not None and client.delta_history:
+        start, out["history"] = history_delta(session, client)
+        out["history_from"] = start
     return out
+
+
+def history_delta(session: GameSession, client: Client) -> tuple[int, list[dict]]:
+    """The moves of ``session``'s history ``client`` has not been sent, and where they start
+    (the length of the history it was sent that still holds: an undo or a promoted side line
+    takes back the rest); counts them as sent."""
+    history = session.history
+    start = 0
+    if client.history_sent is not None and client.history_sent[0] == session.id:
+        sent = client.history_sent[1]
+        end = min(len(sent), len(history))
+        while start < end and sent[start] is history[start]:
+            start += 1
+    client.history_sent = (session.id, list(history))
+    return start, history[start:]
 
 
 def common_state(session: GameSession) -> dict:

@@ -1,5 +1,5 @@
 """Worker processes for the server's CPU work (AI moves, hints, analysis, trees), driven
-from the event loop.
+from the event loop, shared fairly between the clients that ask for it.
 
 Why not ``concurrent.futures.ProcessPoolExecutor``: a search whose answer nobody wants any
 more (the player undid the move, the tab closed) must stop, and a worker that dies (killed,
@@ -19,7 +19,7 @@ import signal
 import threading
 import time
 from collections import deque
-from typing import Any, Callable
+from typing import Any, Callable, Hashable, Iterator
 
 from mancala.errors import MancalaError
 
@@ -42,6 +42,25 @@ def default_workers() -> int:
 
 class WorkerDied(MancalaError, RuntimeError):
     """The worker running a task stopped before answering (killed, or out of memory)."""
+
+
+class WorkerLimit(WorkerDied):
+    """A task went past its worker's bound of memory or of time: the worker was ended and
+    replaced, and the task fails with this (a request too large, not a bug)."""
+
+
+#: seconds between two looks at the busy workers' memory
+WATCH_EVERY = 0.25
+
+
+def resident_bytes(pid: int) -> int | None:
+    """The memory process ``pid`` holds (its resident set, from ``/proc``; None where there
+    is no ``/proc`` or the process is gone)."""
+    try:
+        with open(f"/proc/{pid}/statm") as f:
+            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        return None
 
 
 def _watch_parent(parent: int) -> None:
@@ -79,6 +98,11 @@ def _worker_main(conn, init: Callable[[], None] | None, parent: int) -> None:
             conn.send((task_id, False, RuntimeError(f"{type(reply[2]).__name__}: {e}")))
 
 
+#: the shares of work, first served first: an AI's reply to a person, work a person waits for
+#: (a hint, an analysis), work nobody waits for (AI-vs-AI games, the engine's warm-up)
+REPLY, STUDY, BACKGROUND = "reply", "study", "background"
+
+
 class _Worker:
     """One worker process, its pipe and the task it runs."""
 
@@ -87,10 +111,12 @@ class _Worker:
         self.conn = conn
         self.future: asyncio.Future | None = None
         self.task_id: int | None = None
-        #: whether the task it runs is background work (nobody waiting for it)
-        self.background = False
+        #: the share the task it runs comes from (:data:`REPLY`, :data:`STUDY`, :data:`BACKGROUND`)
+        self.share = STUDY
         #: the affinity keys of the tasks it has run (their players live in this process)
         self.keys: set[str] = set()
+        #: ends the task it runs when its time is up (None: no time limit)
+        self.timer: asyncio.TimerHandle | None = None
 
 
 class _Task:
@@ -104,33 +130,128 @@ class _Task:
         args: tuple,
         affinity: str | None,
         prefer: str | None = None,
+        owner: Hashable | None = None,
+        share: str = STUDY,
+        seconds: float | None = None,
     ) -> None:
         self.future, self.task_id, self.fn, self.args, self.affinity = future, task_id, fn, args, affinity
         #: a key whose worker is preferred when idle (what it keeps helps), any worker else
         self.prefer = prefer
+        #: whose work it is (a client, a game): workers are shared fairly between owners
+        self.owner = owner
+        self.share = share
+        #: the most seconds it may run in its worker (None: no limit)
+        self.seconds = seconds
+
+
+class Shares:
+    """The tasks waiting for a worker, queued by owner, and which of them runs next.
+
+    Replies to people go first; then work a person waits for; then background work.  Within
+    each share the owners take turns: the owner served longest ago (or never) is served
+    first, so one owner's queue of a hundred tasks delays another owner's one task by at most
+    one task, never by the hundred.  An owner's own tasks run in the order they came.
+    """
+
+    def __init__(self) -> None:
+        self.queues: dict[Hashable | None, deque[_Task]] = {}
+        #: when each owner with queued tasks was last served (0: not yet)
+        self.stamps: dict[Hashable | None, int] = {}
+        self._clock = itertools.count(1)
+
+    def add(self, task: _Task) -> None:
+        """Queue ``task`` behind its owner's earlier tasks."""
+        self.queues.setdefault(task.owner, deque()).append(task)
+        self.stamps.setdefault(task.owner, 0)
+
+    def __len__(self) -> int:
+        return sum(len(q) for q in self.queues.values())
+
+    def __iter__(self) -> Iterator[_Task]:
+        for queue in list(self.queues.values()):
+            yield from list(queue)
+
+    def queued(self, owner: Hashable | None) -> int:
+        """How many tasks of ``owner`` wait."""
+        return len(self.queues.get(owner, ()))
+
+    def remove(self, task: _Task) -> None:
+        """Forget ``task`` (taken by a worker, or no longer wanted)."""
+        queue = self.queues.get(task.owner)
+        if queue is not None and task in queue:
+            queue.remove(task)
+            if not queue:
+                del self.queues[task.owner]
+                self.stamps.pop(task.owner, None)
+
+    def clear(self) -> list[_Task]:
+        """Forget every task; returns them."""
+        tasks = list(self)
+        self.queues.clear()
+        self.stamps.clear()
+        return tasks
+
+    def pick(
+        self, worker_for: Callable[[_Task], _Worker | None], allowed: Callable[[str], bool]
+    ) -> tuple[_Task, _Worker] | None:
+        """The task to run next and its worker (None: none can run now): shares in order,
+        those ``allowed`` only; within a share the owner served longest ago first."""
+        for task in [t for t in self if t.future.done()]:
+            self.remove(task)
+        owners = sorted(self.queues, key=lambda owner: self.stamps[owner])
+        for share in (REPLY, STUDY, BACKGROUND):
+            if not allowed(share):
+                continue
+            for owner in owners:
+                for task in self.queues[owner]:
+                    if task.share != share:
+                        continue
+                    worker = worker_for(task)
+                    if worker is None:
+                        continue
+                    self.remove(task)
+                    if owner in self.queues:
+                        self.stamps[owner] = next(self._clock)
+                    return task, worker
+        return None
 
 
 class WorkerPool:
     """``size`` worker processes; :meth:`run` awaits a function's result from one of them.
 
-    Urgent tasks (a person is waiting: an AI's reply in a human game, a hint) are dispatched
-    before background ones (AI-vs-AI games, warming the engine), and background tasks never
-    hold the last free worker when there are two or more, so a person's request waits at
-    most for one task to end, never behind a queue of them.  A task with an ``affinity`` key
-    runs in the worker that ran that key before (while that worker lives): how an outside
-    program's player stays in the process that started it.
+    The work is queued by owner (a client, a game) in three shares (:class:`Shares`): an AI's
+    reply to a person first, then work a person waits for (a hint, an analysis), then
+    background work (AI-vs-AI games, warming the engine); within a share the owners take
+    turns.  With two or more workers neither studies nor background work ever hold the last
+    free worker, so a person's AI reply waits at most for one task to end (another reply),
+    whatever the other clients queue, and a hint waits at most for one task of each other
+    owner.  A task with an ``affinity`` key runs in the worker that ran that key before
+    (while that worker lives): how an outside program's player stays in the process that
+    started it.
+
+    Every worker's memory is bounded: one found holding more than ``memory_mb`` (a look every
+    :data:`WATCH_EVERY` seconds, by ``resident(pid)``) is ended and replaced, and its task
+    fails with :class:`WorkerLimit`, as does a task still running after its ``seconds``.
 
     Must be used from one event loop.  Cancelling the awaiting task cancels the work.
     """
 
-    def __init__(self, size: int, init: Callable[[], None] | None = None) -> None:
+    def __init__(
+        self,
+        size: int,
+        init: Callable[[], None] | None = None,
+        memory_mb: float | None = None,
+        resident: Callable[[int], int | None] = resident_bytes,
+    ) -> None:
         self.size = max(1, size)
         self.init = init
+        self.memory_mb = memory_mb
+        self.resident = resident
+        self._watching: asyncio.TimerHandle | None = None
         self.context = multiprocessing.get_context("spawn")
         self.workers: list[_Worker] = []
         self.idle: deque[_Worker] = deque()
-        self.urgent: deque[_Task] = deque()
-        self.background: deque[_Task] = deque()
+        self.shares = Shares()
         self.ids = itertools.count(1)
         self.loop: asyncio.AbstractEventLoop | None = None
         self.closed = False
@@ -159,17 +280,29 @@ class WorkerPool:
             self._spawn()
 
     async def run(
-        self, fn: Callable, *args: Any, affinity: str | None = None, prefer: str | None = None, urgent: bool = True
+        self,
+        fn: Callable,
+        *args: Any,
+        affinity: str | None = None,
+        prefer: str | None = None,
+        urgent: bool = True,
+        owner: Hashable | None = None,
+        reply: bool = False,
+        seconds: float | None = None,
     ) -> Any:
         """``fn(*args)`` in a worker; its exception is raised here.  Cancelling the caller
         ends the work (the worker is replaced).  ``affinity``: run in the worker that ran
-        that key before (waiting for it); ``prefer``: that worker if it is idle, else any."""
+        that key before (waiting for it); ``prefer``: that worker if it is idle, else any.
+        ``owner``: whose work it is (workers are shared fairly between owners); ``reply``:
+        an AI's reply to a person (served first), else ``urgent``: a person waits for it
+        (a hint), else background work.  ``seconds``: the most it may run in its worker
+        (then :class:`WorkerLimit`)."""
         if self.closed:
             raise RuntimeError("the server is stopping")
         self._ensure_started()
         future = self._loop().create_future()
-        task = _Task(future, next(self.ids), fn, args, affinity, prefer)
-        (self.urgent if urgent else self.background).append(task)
+        share = REPLY if reply else STUDY if urgent else BACKGROUND
+        self.shares.add(_Task(future, next(self.ids), fn, args, affinity, prefer, owner, share, seconds))
         self._dispatch()
         try:
             return await future
@@ -189,35 +322,44 @@ class WorkerPool:
                     return worker
         return self.idle[0] if self.idle else None
 
-    def _dispatch(self) -> None:
-        for queue, background in ((self.urgent, False), (self.background, True)):
-            for task in list(queue):
-                if not self.idle:
-                    return
-                if task.future.done():
-                    queue.remove(task)
-                    continue
-                if (
-                    background
-                    and self.size > 1
-                    and sum(1 for w in self.workers if w.future is not None and w.background) >= self.size - 1
-                ):
-                    return
-                worker = self._worker_for(task)
-                if worker is None:
-                    continue
-                queue.remove(task)
-                self._send(worker, task, background)
+    def _allowed(self, share: str) -> bool:
+        """Whether a task of ``share`` may take an idle worker now: replies always; studies
+        and background work each up to all workers but one (with two or more)."""
+        if share == REPLY or self.size == 1:
+            return True
+        return sum(1 for w in self.workers if w.future is not None and w.share == share) < self.size - 1
 
-    def _send(self, worker: _Worker, task: _Task, background: bool) -> None:
+    def _dispatch(self) -> None:
+        while self.idle:
+            picked = self.shares.pick(self._worker_for, self._allowed)
+            if picked is None:
+                return
+            task, worker = picked
+            self._send(worker, task)
+
+    def queued(self, owner: Hashable | None) -> int:
+        """How many tasks of ``owner`` wait for a worker."""
+        return self.shares.queued(owner)
+
+    def _send(self, worker: _Worker, task: _Task) -> None:
         self.idle.remove(worker)
-        worker.future, worker.task_id, worker.background = task.future, task.task_id, background
+        worker.future, worker.task_id, worker.share = task.future, task.task_id, task.share
         for key in (task.affinity, task.prefer):
             if key is not None:
                 worker.keys.add(key)
+        if task.seconds is not None:
+            worker.timer = self._loop().call_later(
+                task.seconds,
+                self._fail,
+                worker,
+                task.task_id,
+                f"it ran longer than {task.seconds:g} s, the most one request may take",
+            )
+        self._watch_soon()
         try:
             worker.conn.send((task.task_id, task.fn, task.args))
         except Exception as e:  # noqa: BLE001 (arguments that cannot be pickled, a broken pipe)
+            self._stop_timer(worker)
             worker.future = worker.task_id = None
             if not task.future.done():
                 task.future.set_exception(e)
@@ -240,6 +382,7 @@ class WorkerPool:
         except Exception as e:  # noqa: BLE001 (a reply that cannot be unpickled)
             ok, value = False, e
         future = worker.future
+        self._stop_timer(worker)
         worker.future = worker.task_id = None
         self.idle.append(worker)
         if future is not None and not future.done():
@@ -257,14 +400,56 @@ class WorkerPool:
             if worker.future is future:
                 self._loop().call_later(ABANDON_GRACE, self._end_if_running, worker, worker.task_id)
                 return
-        self.urgent = deque(t for t in self.urgent if t.future is not future)
-        self.background = deque(t for t in self.background if t.future is not future)
+        for task in self.shares:
+            if task.future is future:
+                self.shares.remove(task)
 
     def _end_if_running(self, worker: _Worker, task_id: int | None) -> None:
         if worker.task_id == task_id and worker in self.workers and not self.closed:
             self._replace(worker)
 
+    @staticmethod
+    def _stop_timer(worker: _Worker) -> None:
+        if worker.timer is not None:
+            worker.timer.cancel()
+            worker.timer = None
+
+    def _fail(self, worker: _Worker, task_id: int | None, why: str) -> None:
+        """End ``worker`` if it still runs task ``task_id`` (past a bound: ``why``), answer
+        that task with :class:`WorkerLimit` and start a fresh worker."""
+        if worker.task_id != task_id or task_id is None or worker not in self.workers or self.closed:
+            return
+        future = worker.future
+        log.warning("a worker task was ended: %s", why)
+        self._replace(worker)
+        if future is not None and not future.done():
+            future.set_exception(WorkerLimit(f"{why}; its worker was ended"))
+
+    def _watch_soon(self) -> None:
+        """Look at the busy workers' memory in :data:`WATCH_EVERY` seconds (if bounded)."""
+        if self.memory_mb is not None and self._watching is None and not self.closed:
+            self._watching = self._loop().call_later(WATCH_EVERY, self._watch)
+
+    def _watch(self) -> None:
+        self._watching = None
+        bound = self.memory_mb
+        if bound is None or self.closed:
+            return
+        for worker in list(self.workers):
+            if worker.future is None:
+                continue
+            held = self.resident(worker.process.pid)
+            if held is not None and held > bound * 2**20:
+                self._fail(
+                    worker,
+                    worker.task_id,
+                    f"it needed more than {bound:g} MB of memory, the bound of a worker",
+                )
+        if self.busy():
+            self._watch_soon()
+
     def _retire(self, worker: _Worker) -> None:
+        self._stop_timer(worker)
         if worker in self.workers:
             self.workers.remove(worker)
         if worker in self.idle:
@@ -293,11 +478,12 @@ class WorkerPool:
     def shutdown(self) -> None:
         """End every worker (tasks under way are abandoned)."""
         self.closed = True
-        for task in (*self.urgent, *self.background):
+        if self._watching is not None:
+            self._watching.cancel()
+            self._watching = None
+        for task in self.shares.clear():
             if not task.future.done():
                 task.future.cancel()
-        self.urgent.clear()
-        self.background.clear()
         for worker in list(self.workers):
             if worker.future is not None and not worker.future.done():
                 worker.future.cancel()

@@ -11,7 +11,8 @@ export function connect() {
     $("conn").textContent = "connection lost — reload the page to reconnect";
     document.body.dataset.conn = "closed";
   });
-  const hello = { client: "mancala web board" };
+  // each state then carries only the moves not sent before (`history_from`: where they go)
+  const hello = { client: "mancala web board", history: "delta" };
   if (app.params.get("token")) hello.token = app.params.get("token");
   app.conn.send("hello", hello);
   if (app.params.get("join")) { // a second browser taking a remote seat: ?join=GAME_ID
@@ -80,7 +81,7 @@ function onMessage(msg) {
       else sessionStorage.setItem("mancala-resume", JSON.stringify({ game_id: msg.game_id, resume: "" }));
       app.seats = msg.seats;
       break;
-    case "state": ui.onState(msg); break;
+    case "state": ui.onState(withHistory(msg)); break;
     case "error": onError(msg, what); break;
     case "hint": ui.showHint(msg); break;
     case "analysis":
@@ -96,6 +97,14 @@ function onMessage(msg) {
     case "record": ui.download(msg); break;
     default: break;
   }
+}
+
+/** A state whose `history` holds only the moves not sent before, from `history_from` on, made
+ * whole again from the moves kept: the rest of the page reads the whole list. */
+function withHistory(msg) {
+  if (msg.history_from === undefined) return msg;
+  app.history = app.history.slice(0, msg.history_from).concat(msg.history);
+  return { ...msg, history: app.history };
 }
 
 function onError(msg, what) {

@@ -24,4 +24,5 @@ export const app = {
   games: null,
   params: new URLSearchParams(location.search),
   pending: new Map(), // request id -> what it was
+  history: [], // the game's whole move list, kept from the states' deltas (messages.js)
 };
