@@ -293,3 +293,60 @@ def test_piped_input_that_is_not_text_is_refused_not_looped_on(tmp_path):
 @pytest.mark.parametrize("name", ["/", ".", ".."])
 def test_arena_refuses_a_results_name_that_is_a_folder(name, tmp_path):
     refused(mancala("arena", "greedy", "random", "--results", name, *SMALL_ARENA, cwd=tmp_path), name, "names a folder")
+
+
+# --- whole numbers: the digits 0-9 only, never a traceback -------------------------------------
+
+#: a Bao position with one count written as a circled digit (``isdigit`` accepts it, ``int`` not)
+BAO_CIRCLED = "2-2-2-2-2-2-2-2/2-2-2-2-2-2-2-2/2-2-2-2-2-2-2-2/2-2-2-2-2-2-2-\u2460/0-0/S/-"
+
+
+def cli(capsys, *args: str) -> tuple[int, str]:
+    """Run the CLI's main in this process; returns its exit code and its stderr."""
+    from mancala.cli import main  # noqa: PLC0415
+
+    code = main(list(args))
+    return code, capsys.readouterr().err
+
+
+def refused_here(code: int, err: str, *fragments: str) -> str:
+    """:func:`refused` for :func:`cli`'s answer."""
+    return refused(subprocess.CompletedProcess([], code, "", err), *fragments)
+
+
+@pytest.mark.parametrize(
+    ("args", "fragments"),
+    [
+        (("--game", "oware", "--position", "\u2074-4-4-4-4-4-4-4-4-4-4-4-0-0-S"), ("cannot read Oware position",)),
+        (("--game", "kalah", "--position", "\u2074-4-4-4-4-4-0-4-4-4-4-4-4-0-S"), ("cannot read Kalah position",)),
+        (
+            ("--game", "kalah", "--position", "\u00b2,4,4,4,4,4,0,4,4,4,4,4,4,0"),
+            ("start must be a whole number", "0-9"),
+        ),
+        (("--game", "bao", "--position", BAO_CIRCLED), ("cannot read Bao position", "8 whole numbers")),
+        (("--game", "kalah(pits=\u2074)"), ("pits must be a whole number",)),
+    ],
+)
+def test_a_position_or_option_in_other_digits_is_one_line(args, fragments, capsys):
+    refused_here(*cli(capsys, "explain", *args), *fragments)
+
+
+def test_a_ray_port_in_other_digits_is_one_line(tmp_path, capsys):
+    refused_here(*cli(capsys, "arena", "greedy", "random", "--ray", "127.0.0.1:\u2074\u2074"), "expected host:port")
+
+
+@pytest.mark.parametrize("value", ["\u2074", "\u2460", "abc", "1_000"])
+def test_the_oware_table_bound_in_other_digits_is_one_line(value, monkeypatch, capsys):
+    monkeypatch.setenv("MANCALA_OWARE_TABLE_BYTES", value)
+    refused_here(*cli(capsys, "solve", "--game", "oware"), "$MANCALA_OWARE_TABLE_BYTES must be a whole number")
+
+
+def test_whole_numbers_are_the_digits_0_to_9():
+    from mancala.errors import is_whole_number, whole_number  # noqa: PLC0415
+
+    assert [is_whole_number(t) for t in ("0", "42", "\u2074", "\u0663", "1_0", "", "-3", " 3")] == [
+        True, True, False, False, False, False, False, False,
+    ]  # fmt: skip
+    assert whole_number(" 7 ", "x") == 7 and whole_number("-3", "x", signed=True) == -3
+    with pytest.raises(BadInput, match="x must be a whole number"):
+        whole_number("\u2460", "x")

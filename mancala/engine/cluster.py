@@ -14,7 +14,7 @@ import contextlib
 from collections.abc import Iterator
 from typing import Any
 
-from mancala.errors import BadInput
+from mancala.errors import BadInput, is_whole_number
 
 
 def ray_module() -> Any:
@@ -52,7 +52,7 @@ def check_address(address: str, timeout: float = CONNECT_SECONDS) -> None:
 
     address = address.removeprefix("ray://")
     host, sep, port_text = address.rpartition(":")
-    if not sep or not host or not port_text.isdigit() or not 0 < int(port_text) < 65536:
+    if not sep or not host or not is_whole_number(port_text) or not 0 < int(port_text) < 65536:
         raise BadInput(f"--ray {address}: expected host:port (e.g. 10.0.0.5:6379) or 'local'")
     try:
         with socket.create_connection((host.strip("[]"), int(port_text)), timeout=timeout):

@@ -56,7 +56,7 @@ import re
 from dataclasses import dataclass, field, replace
 from enum import Enum
 
-from mancala.errors import BadInput, IllegalMove
+from mancala.errors import BadInput, IllegalMove, is_whole_number
 from mancala.games.base import RulesGame, Segment, layout_text
 from mancala.games.catalogue import GameInfo, Traits, register
 from mancala.games.options import bool_option, enum_option, int_option
@@ -1138,11 +1138,11 @@ def read_position(text: str, rules: BaoRules) -> BaoState:
     rows = []
     for name, part in zip(_ROWS, parts[:4]):
         counts = re.split(r"\s*[-,\s]\s*", part)
-        if len(counts) != 8 or not all(c.isdigit() for c in counts):
+        if len(counts) != 8 or not all(is_whole_number(c) for c in counts):
             raise bad(f"{name} must be 8 whole numbers joined by '-', got {part!r}")
         rows.append([int(c) for c in counts])
     stocks = re.split(r"\s*[-,\s]\s*", parts[4])
-    if len(stocks) != 2 or not all(c.isdigit() for c in stocks):
+    if len(stocks) != 2 or not all(is_whole_number(c) for c in stocks):
         raise bad(f"the stocks must be two whole numbers, South's then North's, e.g. 22-22; got {parts[4]!r}")
     side = parts[5].upper()
     if side not in ("S", "N"):

@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from mancala.errors import BadInput, IllegalMove
+from mancala.errors import BadInput, IllegalMove, echo, whole_number
 from mancala.games.base import Game
 from mancala.games.kalah import Kalah, KalahMove, KalahRules, KalahState, Sowing
 from mancala.players.registry import PlayerKind, register_kind
@@ -230,10 +230,7 @@ def make_module_player(spec: str) -> ModulePlayer:
         options[key.strip().lower()] = value.strip()
     ply = 4
     if "ply" in options:
-        try:
-            ply = int(options.pop("ply"))
-        except ValueError:
-            raise BadInput(f"player {spec!r}: ply must be a whole number") from None
+        ply = whole_number(options.pop("ply"), f"player {echo(spec)}: ply")
     type_name = options.pop("type", None)
     if options:
         raise BadInput(f"player {spec!r}: unknown option(s) {', '.join(options)}")
