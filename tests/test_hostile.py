@@ -350,3 +350,28 @@ def test_whole_numbers_are_the_digits_0_to_9():
     assert whole_number(" 7 ", "x") == 7 and whole_number("-3", "x", signed=True) == -3
     with pytest.raises(BadInput, match="x must be a whole number"):
         whole_number("\u2460", "x")
+
+
+# --- memory bounds: a finite, positive number ---------------------------------------------------
+
+
+@pytest.mark.parametrize("game", ["oware", "kalah"])
+@pytest.mark.parametrize("memory", ["inf", "nan", "-1"])
+def test_db_build_refuses_a_memory_bound_that_is_not_a_positive_number(game, memory, capsys):
+    refused_here(
+        *cli(capsys, "db", "build", "--game", game, "--seeds", "2", "--memory", memory),
+        "--memory must be a positive number of gigabytes",
+    )
+
+
+@pytest.mark.parametrize(
+    ("variable", "value", "args", "words"),
+    [
+        ("MANCALA_DB_MEMORY", "abc", ("db", "build", "--game", "oware", "--seeds", "2"), "$MANCALA_DB_MEMORY"),
+        ("MANCALA_DB_MEMORY", "1e9", ("db", "build", "--game", "oware", "--seeds", "2"), "$MANCALA_DB_MEMORY"),
+        ("MANCALA_MEMORY_MB", "inf", ("solve", "--game", "kalah(pits=3,seeds=2)"), "$MANCALA_MEMORY_MB"),
+    ],
+)
+def test_a_memory_variable_that_is_not_a_number_is_one_line(variable, value, args, words, monkeypatch, capsys):
+    monkeypatch.setenv(variable, value)
+    refused_here(*cli(capsys, *args), words)
