@@ -8,6 +8,7 @@ temporary file is deleted, and whatever file was there before stays as it was.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import secrets
 from pathlib import Path
@@ -26,10 +27,15 @@ class StagedFile:
         self.temp = self.path.with_name(f".{self.path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
         # os.open with 0o666 so the final file gets the usual permissions (umask applied)
         fd = os.open(self.temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
-        if binary:
-            self.stream: IO = open(fd, "wb", buffering=buffering)
-        else:
-            self.stream = open(fd, "w", encoding=encoding, newline="\n", buffering=buffering)
+        try:
+            if binary:
+                self.stream: IO = open(fd, "wb", buffering=buffering)
+            else:
+                self.stream = open(fd, "w", encoding=encoding, newline="\n", buffering=buffering)
+        except BaseException:  # e.g. an unknown encoding: neither the descriptor nor the file stays
+            os.close(fd)
+            os.unlink(self.temp)
+            raise
         self.committed = False
 
     def commit(self) -> None:
@@ -41,13 +47,16 @@ class StagedFile:
         self.committed = True
 
     def discard(self) -> None:
-        """Close and delete the temporary file (harmless after :meth:`commit`)."""
-        if not self.committed:
-            self.stream.close()
-            try:
-                os.unlink(self.temp)
-            except FileNotFoundError:
-                pass
+        """Close and delete the temporary file (harmless after :meth:`commit`).  The file is
+        deleted even when closing it fails: a write that failed (a full disk) fails again at
+        the close, which flushes what is still buffered; the error that made the writer give
+        up is the one that counts, so the close's is dropped."""
+        if self.committed:
+            return
+        with contextlib.suppress(OSError):
+            self.stream.close()  # a failed flush still closes the descriptor
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(self.temp)
 
     def __enter__(self) -> "StagedFile":
         return self

@@ -3,6 +3,8 @@ a traceback, a hang or unbounded work), and no file is lost, clobbered or half-w
 
 from __future__ import annotations
 
+import errno
+import io
 import json
 import os
 import subprocess
@@ -375,3 +377,51 @@ def test_db_build_refuses_a_memory_bound_that_is_not_a_positive_number(game, mem
 def test_a_memory_variable_that_is_not_a_number_is_one_line(variable, value, args, words, monkeypatch, capsys):
     monkeypatch.setenv(variable, value)
     refused_here(*cli(capsys, *args), words)
+
+
+# --- a full disk: no temporary file is left ------------------------------------------------------
+
+
+class _FullDisk(io.FileIO):
+    """A file on a full disk: every write fails with ENOSPC (so the buffered layers above it
+    fail at their flush, and again at their close)."""
+
+    def write(self, data):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+
+def _full_disk_open(fd, mode="r", buffering=-1, encoding=None, newline=None):
+    """``open(fd, mode, ...)`` as :mod:`mancala.atomic` calls it, on :class:`_FullDisk`."""
+    buffered = io.BufferedWriter(_FullDisk(fd, "w"), buffer_size=buffering if buffering > 1 else io.DEFAULT_BUFFER_SIZE)
+    return buffered if "b" in mode else io.TextIOWrapper(buffered, encoding=encoding, newline=newline)
+
+
+@pytest.fixture
+def full_disk(monkeypatch):
+    """Every file :mod:`mancala.atomic` writes is on a full disk."""
+    from mancala import atomic  # noqa: PLC0415
+
+    monkeypatch.setattr(atomic, "open", _full_disk_open, raising=False)
+
+
+@pytest.mark.parametrize("size", [10, 3 << 20])  # fails at the flush; fails at the write
+@pytest.mark.parametrize("binary", [False, True])
+def test_an_atomic_write_on_a_full_disk_leaves_no_temporary_file(size, binary, tmp_path, full_disk):
+    from mancala.atomic import write_atomically  # noqa: PLC0415
+
+    (tmp_path / "old.json").write_text("kept")
+    with pytest.raises(OSError) as caught:
+        write_atomically(tmp_path / "old.json", b"x" * size if binary else "x" * size)
+    assert caught.value.errno == errno.ENOSPC
+    assert snapshot(tmp_path) == {"old.json": b"kept"} and os.listdir(tmp_path) == ["old.json"]
+
+
+def test_play_save_on_a_full_disk_says_so_and_leaves_no_temporary_file(tmp_path, monkeypatch, capsys, full_disk):
+    monkeypatch.chdir(tmp_path)
+    players = ("--p1", "random:seed=1", "--p2", "random:seed=2")
+    from mancala.cli import main  # noqa: PLC0415
+
+    assert main(["play", "--game", "kalah(pits=3,seeds=2)", *players, "--save", "game.json"]) == 0
+    out, err = capsys.readouterr()
+    assert "Not saved: game.json: cannot write it (No space left on device)" in out and "Traceback" not in err
+    assert os.listdir(tmp_path) == []

@@ -24,7 +24,7 @@ from typing import Sequence
 
 from mancala.arena.match import Tally
 from mancala.arena.ratings import Rating, fit_bradley_terry, needs_ridge
-from mancala.atomic import write_atomically
+from mancala.atomic import StagedFile, write_atomically
 from mancala.errors import BadInput
 
 
@@ -166,14 +166,12 @@ def plot(results: Sequence[dict], path: str | os.PathLike, title: str = "") -> N
     fig.colorbar(im, ax=ax2, fraction=0.046, label="row player's score")
     fig.suptitle(title or f"{', '.join(sorted({r['game'] for r in results}))}: {len(results)} games", fontsize=10)
     fig.tight_layout()
-    tmp = Path(path).with_name(f".{Path(path).name}.{os.getpid()}.tmp.png")
     try:
-        fig.savefig(tmp, dpi=110, metadata={"Software": PNG_MARK})
-        os.replace(tmp, path)
+        with StagedFile(path, binary=True) as staged:
+            fig.savefig(staged.stream, format="png", dpi=110, metadata={"Software": PNG_MARK})
+            staged.commit()
     finally:
         plt.close(fig)
-        if tmp.exists():
-            tmp.unlink()
 
 
 #: the first line of every Markdown report (the mark that it is ours to rewrite)
