@@ -24,6 +24,9 @@ class BadInput(MancalaError, ValueError):
 
 #: the most characters of a user's text that an error message repeats (:func:`echo`)
 ECHO_LIMIT = 40
+#: the most digits of a whole number read (far above any count, size or port; ``int`` itself
+#: refuses more than 4,300 with a ``ValueError``)
+MAX_DIGITS = 100
 
 
 def echo(text: object, limit: int = ECHO_LIMIT) -> str:
@@ -37,12 +40,13 @@ def echo(text: object, limit: int = ECHO_LIMIT) -> str:
 
 
 def is_whole_number(text: str, *, signed: bool = False) -> bool:
-    """Whether ``text`` is a whole number written in the digits 0-9 (after a ``-`` or ``+``
-    when ``signed``).  The one test of the package: ``str.isdigit`` also accepts ``²``, ``⁴``
-    or ``①``, which ``int`` refuses, and ``int`` accepts other scripts' digits and ``1_000``."""
+    """Whether ``text`` is a whole number written in 1 to :data:`MAX_DIGITS` of the digits 0-9
+    (after a ``-`` or ``+`` when ``signed``), so ``int(text)`` reads it.  The one test of the
+    package: ``str.isdigit`` also accepts ``²``, ``⁴`` or ``①``, which ``int`` refuses, and
+    ``int`` accepts other scripts' digits and ``1_000``."""
     if signed and text[:1] in ("-", "+"):
         text = text[1:]
-    return text.isascii() and text.isdigit()
+    return len(text) <= MAX_DIGITS and text.isascii() and text.isdigit()
 
 
 def whole_number(text: str, what: str, *, signed: bool = False) -> int:
@@ -51,5 +55,5 @@ def whole_number(text: str, what: str, *, signed: bool = False) -> int:
     a field) otherwise.  Every whole number a user types is read by this."""
     stripped = str(text).strip()
     if not is_whole_number(stripped, signed=signed):
-        raise BadInput(f"{what} must be a whole number (digits 0-9); got {echo(text)}")
+        raise BadInput(f"{what} must be a whole number (at most {MAX_DIGITS} digits 0-9); got {echo(text)}")
     return int(stripped)

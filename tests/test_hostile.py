@@ -425,3 +425,35 @@ def test_play_save_on_a_full_disk_says_so_and_leaves_no_temporary_file(tmp_path,
     out, err = capsys.readouterr()
     assert "Not saved: game.json: cannot write it (No space left on device)" in out and "Traceback" not in err
     assert os.listdir(tmp_path) == []
+
+
+# --- what an error repeats of a long input is cut ------------------------------------------------
+
+LONG = "x" * 100_000
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("explain", "--game", LONG),
+        ("explain", "--game", f"kalah({LONG})"),
+        ("explain", "--game", f"kalah(pits={'9' * 100_000})"),
+        ("explain", "--game", f"kalah(preset={LONG})"),
+        ("explain", "--game", f"bao({LONG}=1)"),
+        ("explain", "--game", f"oware(must_feed={LONG})"),
+        ("explain", "--game", f"oware(grand_slam={LONG})"),
+        ("explain", "--position", "4" * 100_000),
+        ("solve", "--game", f"tictactoe{LONG}"),
+        ("play", "--p1", LONG),
+        ("play", "--p1", f"alphabeta:{LONG}=3"),
+        ("play", "--p1", f"alphabeta:depth={'3' * 100_000}"),
+        ("play", "--p1", f"best:time={LONG}"),
+        ("play", "--p1", f"module:{LONG}"),
+        ("play", "--p1", f"module:x.py,ply={LONG}"),
+    ],
+    ids=lambda args: " ".join(a[:24] for a in args),
+)
+def test_a_100000_character_input_is_not_echoed_whole(args, tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    line = refused_here(*cli(capsys, *args))
+    assert len(line) < 500, line[:600]

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 
-from mancala.errors import BadInput
+from mancala.errors import BadInput, echo
 from mancala.games.bao import Bao, BaoRules
 from mancala.games.base import Game, outcome_text, winner
 from mancala.games.catalogue import (
@@ -64,18 +64,18 @@ def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
     """Split ``name(key=value,...)`` into the name and the options (as text)."""
     m = re.fullmatch(r"\s*([a-z_-]+)\s*(?:\((.*)\))?\s*", spec, flags=re.I | re.S)
     if not m:
-        raise BadInput(f"cannot read game spec {spec!r}: expected name or name(key=value,...)")
+        raise BadInput(f"cannot read game spec {echo(spec)}: expected name or name(key=value,...)")
     name = normalise_name(m.group(1))
     options: dict[str, str] = {}
     body = (m.group(2) or "").strip()
     if body:
         for part in body.split(","):
             if "=" not in part:
-                raise BadInput(f"cannot read {part.strip()!r} in game spec {spec!r}: expected key=value")
+                raise BadInput(f"cannot read {echo(part.strip())} in game spec {echo(spec)}: expected key=value")
             key, value = part.split("=", 1)
             key = key.strip().replace("-", "_")
             if key in options:
-                raise BadInput(f"game spec {spec!r} gives {key} twice; give each option once")
+                raise BadInput(f"game spec {echo(spec)} gives {key} twice; give each option once")
             options[key] = value.strip()
     return name, options
 
@@ -85,7 +85,7 @@ def make_game(spec: str = "kalah", **overrides) -> Game:
     name, options = parse_spec(spec)
     options.update({k: v for k, v in overrides.items() if v is not None})
     if name not in CATALOGUE:
-        raise BadInput(f"unknown game {name!r}; known games: {', '.join(CATALOGUE)}")
+        raise BadInput(f"unknown game {echo(name)}; known games: {', '.join(CATALOGUE)}")
     return CATALOGUE[name].make(options)
 
 

@@ -418,7 +418,7 @@ class Kalah(RulesGame):
             move = SWAP
         else:
             m = re.fullmatch(r"([0-9]+)\s*([lr]?)", t)
-            if not m:
+            if not m or not is_whole_number(m.group(1)):
                 raise IllegalMove(f"{text.strip()!r} is not a move: {self._expected(state)}")
             directed = self.rules.sowing is Sowing.CHOICE
             move = KalahMove(int(m.group(1)), m.group(2) == "l", directed)

@@ -27,7 +27,7 @@ def enum_option(name: str, enum: type[E], value) -> E:
             return enum(candidate)
         except ValueError:
             pass
-    raise BadInput(f"{name} must be one of {', '.join(str(e.value) for e in enum)}; got {value!r}")
+    raise BadInput(f"{name} must be one of {', '.join(str(e.value) for e in enum)}; got {echo(value)}")
 
 
 def bool_option(name: str, value) -> bool:
@@ -39,7 +39,7 @@ def bool_option(name: str, value) -> bool:
         return True
     if text in ("0", "false", "no", "off"):
         return False
-    raise BadInput(f"{name} must be true or false; got {value!r}")
+    raise BadInput(f"{name} must be true or false; got {echo(value)}")
 
 
 def int_option(name: str, value) -> int:
@@ -85,6 +85,6 @@ class RulesOptions:
         kwargs = {}
         for name, value in data.items():
             if name not in known:
-                raise BadInput(f"unknown {cls.OPTIONS_OF} option {name!r}; known: {', '.join(known)}")
+                raise BadInput(f"unknown {cls.OPTIONS_OF} option {echo(name)}; known: {', '.join(known)}")
             kwargs[name] = cls.coerce_option(name, value)
         return cls(**kwargs)
