@@ -57,6 +57,8 @@ def test_a_watcher_cannot_steer_an_ai_game(client, intent, fields):
         answer = watcher.ask(intent, **fields)
         assert answer["type"] == "error" and answer["code"] == "not_allowed", answer
         assert "watching" in answer["message"]
+        # one wording for every intent ("may settings it" read wrong)
+        assert answer["message"].endswith("only its players and the one who created it may do that")
         # nothing changed: still paused, same delay, no result, the same first position
         state = owner.ask("ping", "pong") and owner.ask("view", "view", ply=0)
         assert state["board"] == before["board"]
