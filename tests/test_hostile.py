@@ -457,3 +457,34 @@ def test_a_100000_character_input_is_not_echoed_whole(args, tmp_path, monkeypatc
     monkeypatch.chdir(tmp_path)
     line = refused_here(*cli(capsys, *args))
     assert len(line) < 500, line[:600]
+
+
+# --- a FIFO where a file is read: refused at once, never waited on ------------------------------
+
+
+def _fifo_tables(folder: Path) -> None:
+    """FIFOs in ``folder`` (the cache) in place of a Kalah database and Oware's first tier."""
+    from mancala.engine import bridge, endgame  # noqa: PLC0415
+    from mancala.engine.oware import endgame as oware_endgame  # noqa: PLC0415
+    from mancala.games import make_game  # noqa: PLC0415
+
+    kalah = make_game("kalah(pits=3,seeds=2)")
+    os.mkfifo(folder / endgame.file_name(bridge.play_key(kalah.rules), 4))
+    os.mkfifo(folder / oware_endgame.tier_path(make_game("oware").rules, 0).name)
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (("db", "check", "--game", "kalah(pits=3,seeds=2)", "--seeds", "4"), "not a regular file"),
+        (("db", "check", "--game", "oware", "--seeds", "0"), "not a regular file"),
+        (("solve", "--game", "oware"), "not a regular file"),
+        (("play", "--load", "fifo.json"), "fifo.json: cannot read it (not a regular file)"),
+        (("analyse", "fifo.json"), "not a regular file"),
+    ],
+)
+def test_a_fifo_in_place_of_a_file_we_read_is_refused_at_once(args, words, tmp_path, monkeypatch):
+    monkeypatch.setenv("MANCALA_CACHE_DIR", str(tmp_path))
+    _fifo_tables(tmp_path)
+    os.mkfifo(tmp_path / "fifo.json")
+    refused(mancala(*args, cwd=tmp_path, timeout=60), words)  # before: waits for a writer forever

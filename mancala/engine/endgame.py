@@ -52,7 +52,7 @@ from mancala.engine.kernels import (
     rank,
     sweep,
 )
-from mancala.errors import whole_number
+from mancala.errors import BadInput, whole_number
 
 MAGIC = b"MANCALA-ENDGAME-3\n"
 FORMAT = 3
@@ -664,7 +664,7 @@ def load(path: Path, key: tuple, k: int) -> np.ndarray | None:
     """The values stored at ``path`` if the file is intact and matches; else None.  The
     payload is read once into its array (no copies: a 22-seed database is 343 MB)."""
     try:
-        with open(path, "rb") as f:
+        with jsonread.open_regular(path) as f:
             if f.read(len(MAGIC)) != MAGIC:
                 return None
             line = f.readline(1 << 16)
@@ -677,6 +677,8 @@ def load(path: Path, key: tuple, k: int) -> np.ndarray | None:
             ):
                 return None  # another database, or truncated, or longer than its header says
             return read_payload(f, size, meta.get("sha256"), pages.zeros(size, np.uint8))
+    except jsonread.NotRegularFile:
+        raise BadInput(f"{path}: not a regular file, so not an endgame database; remove it") from None
     except (OSError, ValueError, AttributeError, TypeError):
         return None
 

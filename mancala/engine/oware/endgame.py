@@ -720,7 +720,7 @@ def read_tier(rules: OwareRules, tier: int, into: np.ndarray) -> bool:
     :class:`CorruptTable` when the file is damaged or holds other rules or another tier."""
     path = tier_path(rules, tier)
     try:
-        f = open(path, "rb")
+        f = jsonread.open_regular(path)
     except FileNotFoundError:
         return False
     except OSError as e:
