@@ -488,3 +488,37 @@ def test_a_fifo_in_place_of_a_file_we_read_is_refused_at_once(args, words, tmp_p
     _fifo_tables(tmp_path)
     os.mkfifo(tmp_path / "fifo.json")
     refused(mancala(*args, cwd=tmp_path, timeout=60), words)  # before: waits for a writer forever
+
+
+# --- every file we write replaces only a file of ours (as arena's report does) -----------------
+
+
+@pytest.mark.parametrize(
+    ("args", "name", "words"),
+    [
+        (("play", "--p2", "random", "--save", "notes.txt"), "notes.txt", "not a game saved by mancala"),
+        (("book", "build", "--pits", "3", "--seeds", "2", "--out", "notes.txt"), "notes.txt", "not an opening book"),
+        (("book", "build", "--pits", "3", "--seeds", "2", "--out", "b.json"), "b.json.partial", "not a partial book"),
+    ],
+)
+def test_a_file_that_is_not_ours_is_never_replaced(args, name, words, tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / name).write_text('{"format": "my notes"}\n')
+    refused_here(*cli(capsys, *args), name, words, "left as it is")
+    assert snapshot(tmp_path) == {name: b'{"format": "my notes"}\n'}
+
+
+def test_the_terminal_save_command_never_replaces_a_file_that_is_not_ours(tmp_path, monkeypatch, capsys):
+    from mancala.cli import main  # noqa: PLC0415
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "notes.txt").write_text("my notes\n")
+    monkeypatch.setattr(sys, "stdin", io.StringIO("1\nsave notes.txt\nsave g.json\nquit\n"))
+    assert main(["play", "--game", "kalah(pits=3,seeds=2)", "--p2", "random:seed=1"]) == 0
+    out = capsys.readouterr().out
+    assert "Not saved: notes.txt: already exists and is not a game saved by mancala" in out
+    assert (tmp_path / "notes.txt").read_text() == "my notes\n"
+    assert "Saved to g.json" in out  # a saved game of ours is written (and may be written again)
+    from mancala.record import load_record, save_record  # noqa: PLC0415
+
+    save_record(load_record(tmp_path / "g.json"), tmp_path / "g.json")

@@ -24,7 +24,7 @@ from typing import Sequence
 
 from mancala.arena.match import Tally
 from mancala.arena.ratings import Rating, fit_bradley_terry, needs_ridge
-from mancala.atomic import StagedFile, write_atomically
+from mancala.atomic import StagedFile, file_head, refuse_foreign, write_atomically
 from mancala.errors import BadInput
 
 
@@ -182,21 +182,16 @@ PNG_MARK = "mancala arena"
 _MD_TABLE = "| pairing (A vs B) |"
 
 
-def _head(path: Path, size: int = 8192) -> bytes:
-    with open(path, "rb") as f:
-        return f.read(size)
-
-
 def _our_markdown(path: Path) -> bool:
     """Whether the Markdown file ``path`` is a report of ours (marked, or an older one)."""
-    head = _head(path, 64 * 1024).decode("utf-8", "replace")
+    head = file_head(path).decode("utf-8", "replace")
     return head.startswith(MD_MARK) or (head.startswith("game: ") and _MD_TABLE in head)
 
 
 def _our_plot(path: Path, md: Path) -> bool:
     """Whether the PNG ``path`` is a report plot of ours (marked, or a Matplotlib plot
     beside a Markdown report of ours, as older versions wrote them)."""
-    head = _head(path)
+    head = file_head(path, 8192)
     if not head.startswith(b"\x89PNG"):
         return False
     if b"Software\x00" + PNG_MARK.encode() in head:
@@ -208,21 +203,9 @@ def check_report_paths(results_path: str | os.PathLike) -> None:
     """Raise :class:`BadInput` (one line) when a report file of ``results_path`` (see
     :func:`report_paths`) already exists and is not a report of ours, or cannot be read."""
     md, png = report_paths(results_path)
-    for path, ours in ((md, lambda: _our_markdown(md)), (png, lambda: _our_plot(png, md))):
-        if not os.path.lexists(path):
-            continue
-        try:
-            mine = path.is_file() and ours()
-        except OSError as e:
-            raise BadInput(
-                f"{path}: cannot read it to check that it is an earlier report ({e.strerror}); "
-                f"move it away or give the results file another name"
-            ) from None
-        if not mine:
-            raise BadInput(
-                f"{path}: already exists and is not a report written by mancala arena; it was left "
-                f"as it is: move it away or give the results file another name"
-            )
+    what, instead = "a report written by mancala arena", "give the results file another name"
+    refuse_foreign(md, _our_markdown, what, instead)
+    refuse_foreign(png, lambda path: _our_plot(path, md), what, instead)
 
 
 def report_paths(results_path: str | os.PathLike) -> tuple[Path, Path]:
