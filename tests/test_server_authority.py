@@ -154,6 +154,21 @@ def test_the_names_a_server_answers_to():
     assert "evil.example" not in wide
 
 
+@pytest.mark.parametrize("host", ["127.0.0.1", "127.0.0.2", "localhost", "::1", "0.0.0.0", "::", "192.0.2.7"])
+def test_the_server_answers_at_the_address_it_prints(host):
+    from urllib.parse import urlsplit
+
+    from mancala.server.command import address
+
+    names = server_names(argparse.Namespace(host=host, allow_host=[]))
+    printed = address(host, 8000)
+    assert host_name(urlsplit(printed).netloc) in names, (printed, names)
+    if host in ("0.0.0.0", "::"):
+        assert host not in names and host_name(urlsplit(printed).netloc) != host  # a wildcard names no machine
+    with TestClient(create_app(ServerConfig(hosts=names, warm=False, workers=1)), base_url=printed) as client:
+        assert client.get("/api/games").status_code == 200  # not 421
+
+
 # --- what a waiting person is told (issue 17, item 8) ------------------------------------
 
 
