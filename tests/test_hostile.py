@@ -390,9 +390,12 @@ class _FullDisk(io.FileIO):
         raise OSError(errno.ENOSPC, "No space left on device")
 
 
-def _full_disk_open(fd, mode="r", buffering=-1, encoding=None, newline=None):
-    """``open(fd, mode, ...)`` as :mod:`mancala.atomic` calls it, on :class:`_FullDisk`."""
-    buffered = io.BufferedWriter(_FullDisk(fd, "w"), buffer_size=buffering if buffering > 1 else io.DEFAULT_BUFFER_SIZE)
+def _full_disk_open(file, mode="r", buffering=-1, encoding=None, newline=None):
+    """``open(file, mode, ...)``, writing or appending on :class:`_FullDisk` (reading as ever)."""
+    if "w" not in mode and "a" not in mode:
+        return open(file, mode, buffering, encoding, newline=newline)
+    raw = _FullDisk(file, "a" if "a" in mode else "w")
+    buffered = io.BufferedWriter(raw, buffer_size=buffering if buffering > 1 else io.DEFAULT_BUFFER_SIZE)
     return buffered if "b" in mode else io.TextIOWrapper(buffered, encoding=encoding, newline=newline)
 
 
@@ -522,3 +525,26 @@ def test_the_terminal_save_command_never_replaces_a_file_that_is_not_ours(tmp_pa
     from mancala.record import load_record, save_record  # noqa: PLC0415
 
     save_record(load_record(tmp_path / "g.json"), tmp_path / "g.json")
+
+
+def test_arena_results_on_a_full_disk_is_one_line(tmp_path, monkeypatch, capsys):
+    from mancala.arena import tournament  # noqa: PLC0415
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(tournament, "open", _full_disk_open, raising=False)
+    refused_here(
+        *cli(capsys, "arena", "greedy", "random", "--results", "r.jsonl", *SMALL_ARENA),
+        "cannot write results to r.jsonl: No space left on device",
+        "run the same command again to resume",
+    )
+
+
+def test_the_arena_report_on_a_full_disk_is_one_line_and_leaves_no_temporary_file(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    assert cli(capsys, "arena", "greedy", "random", "--results", "r.jsonl", *SMALL_ARENA)[0] == 0
+    before = snapshot(tmp_path)
+    from mancala import atomic  # noqa: PLC0415
+
+    monkeypatch.setattr(atomic, "open", _full_disk_open, raising=False)
+    refused_here(*cli(capsys, "arena", "report", "r.jsonl"), "r.md: cannot write it (No space left on device)")
+    assert snapshot(tmp_path) == before and sorted(os.listdir(tmp_path)) == sorted(before)

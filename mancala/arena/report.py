@@ -24,7 +24,7 @@ from typing import Sequence
 
 from mancala.arena.match import Tally
 from mancala.arena.ratings import Rating, fit_bradley_terry, needs_ridge
-from mancala.atomic import StagedFile, file_head, refuse_foreign, write_atomically
+from mancala.atomic import StagedFile, file_head, refuse_foreign, write_atomically, write_problem
 from mancala.errors import BadInput
 
 
@@ -223,7 +223,12 @@ def write_report(results: Sequence[dict], results_path: str | os.PathLike) -> st
     text = report_text(results)
     md, png = report_paths(results_path)
     check_report_paths(results_path)
-    write_atomically(md, MD_MARK + "\n" + text)
-    if results:
-        plot(results, png)
+    writing = md
+    try:
+        write_atomically(md, MD_MARK + "\n" + text)
+        writing = png
+        if results:
+            plot(results, png)
+    except OSError as e:  # e.g. a full disk: one line naming the file (the results are kept)
+        raise BadInput(write_problem(writing, e)) from None
     return text
