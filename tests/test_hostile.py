@@ -548,3 +548,16 @@ def test_the_arena_report_on_a_full_disk_is_one_line_and_leaves_no_temporary_fil
     monkeypatch.setattr(atomic, "open", _full_disk_open, raising=False)
     refused_here(*cli(capsys, "arena", "report", "r.jsonl"), "r.md: cannot write it (No space left on device)")
     assert snapshot(tmp_path) == before and sorted(os.listdir(tmp_path)) == sorted(before)
+
+
+@pytest.mark.parametrize(
+    ("options", "words"),
+    [
+        (("--ray", "local"), "--ray shapes a Kalah proof on Ray"),
+        (("--workers", "2"), "--workers shapes a Kalah proof on Ray"),
+        (("--split-plies", "2"), "--split-plies shapes a Kalah proof on Ray"),
+        (("--endgame-seeds", "4"), "--endgame-seeds sizes Kalah's database"),
+    ],
+)
+def test_solve_oware_refuses_what_only_kalahs_solver_reads(options, words, capsys):
+    refused_here(*cli(capsys, "solve", "--game", "oware", *options), words)
