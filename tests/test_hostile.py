@@ -561,3 +561,35 @@ def test_the_arena_report_on_a_full_disk_is_one_line_and_leaves_no_temporary_fil
 )
 def test_solve_oware_refuses_what_only_kalahs_solver_reads(options, words, capsys):
     refused_here(*cli(capsys, "solve", "--game", "oware", *options), words)
+
+
+# --- the server's journal: a corrupt one is said, and kept ---------------------------------------
+
+
+@pytest.mark.parametrize(
+    "content",
+    [b'{"format": "mancala-journal", "games": [', b"[]", b'{"games": 5}', b'{"format": "other", "games": []}', b""],
+)
+def test_a_corrupt_journal_is_one_warning_naming_it_and_is_kept(content, tmp_path, caplog):
+    from mancala.server.journal import JOURNAL_NAME, Journal  # noqa: PLC0415
+
+    (tmp_path / JOURNAL_NAME).write_bytes(content)
+    with caplog.at_level("WARNING", logger="mancala.server"):
+        assert Journal(tmp_path, list).open() == []
+    [warning] = [r.getMessage() for r in caplog.records]
+    assert f"the journal {tmp_path / JOURNAL_NAME} is unreadable" in warning and "not restored" in warning
+    assert (tmp_path / (JOURNAL_NAME + ".corrupt")).read_bytes() == content  # kept for a person to look at
+    assert json.loads((tmp_path / JOURNAL_NAME).read_text())["games"] == []  # a fresh journal
+
+
+def test_journal_entries_that_are_not_games_are_said(tmp_path, caplog):
+    from mancala.server.journal import JOURNAL_NAME, Journal  # noqa: PLC0415
+
+    game = {"game_id": "g1", "started": "20260101", "game": "kalah", "moves": []}
+    (tmp_path / JOURNAL_NAME).write_text(json.dumps({"format": "mancala-journal", "version": 1, "games": [5, game]}))
+    with caplog.at_level("WARNING", logger="mancala.server"):
+        found = Journal(tmp_path, list).open()
+    assert [g["game_id"] for g in found] == ["g1"]
+    assert [r.getMessage() for r in caplog.records] == [
+        f"the journal {tmp_path / JOURNAL_NAME} holds entries that are not games; they are passed over"
+    ]
