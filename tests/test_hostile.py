@@ -3,12 +3,15 @@ a traceback, a hang or unbounded work), and no file is lost, clobbered or half-w
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import io
 import json
 import os
+import socket
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -593,3 +596,78 @@ def test_journal_entries_that_are_not_games_are_said(tmp_path, caplog):
     assert [r.getMessage() for r in caplog.records] == [
         f"the journal {tmp_path / JOURNAL_NAME} holds entries that are not games; they are passed over"
     ]
+
+
+# --- --ray at a service that is not Ray: one line, at once ---------------------------------------
+
+#: an HTTP/2 SETTINGS frame's header, as Ray's gRPC sends it first
+SETTINGS_FRAME = bytes([0, 0, 0, 4, 0, 0, 0, 0, 0])
+
+
+@contextlib.contextmanager
+def tcp_service(answer: bytes | None):
+    """A TCP service on 127.0.0.1 that accepts every connection and sends ``answer`` (None:
+    says nothing, and holds the connection open until the block ends); yields its port."""
+    server = socket.create_server(("127.0.0.1", 0))
+    held: list[socket.socket] = []
+    stop = threading.Event()
+
+    def serve() -> None:
+        server.settimeout(0.05)
+        while not stop.is_set():
+            try:
+                conn, _ = server.accept()
+            except TimeoutError:
+                continue
+            held.append(conn)
+            if answer is not None:
+                conn.sendall(answer)
+
+    thread = threading.Thread(target=serve)
+    thread.start()
+    try:
+        yield server.getsockname()[1]
+    finally:
+        stop.set()
+        thread.join()
+        for conn in held:
+            conn.close()
+        server.close()
+
+
+@pytest.mark.parametrize(
+    ("answer", "words"),
+    [
+        (None, "no answer to Ray's handshake within 0.5 s"),
+        (b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n", "it does not speak Ray's protocol (gRPC)"),
+        (b"+OK\r\n", "it does not speak Ray's protocol (gRPC)"),
+    ],
+)
+def test_ray_refuses_a_service_that_is_not_ray(answer, words, monkeypatch):
+    from mancala.engine import cluster  # noqa: PLC0415
+
+    monkeypatch.setattr(cluster, "CONNECT_SECONDS", 0.5)
+    with tcp_service(answer) as port, pytest.raises(BadInput, match="is not a Ray cluster") as refused:
+        cluster.check_address(f"127.0.0.1:{port}")
+    assert words in str(refused.value)
+    with tcp_service(SETTINGS_FRAME + bytes(24)) as port:  # what Ray's gRPC says first: taken for Ray
+        cluster.check_address(f"127.0.0.1:{port}")
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("arena", "greedy", "random", *SMALL_ARENA),
+        ("db", "build", "--game", "kalah", "--seeds", "2"),
+        ("solve", "--pits", "3", "--seeds", "2"),
+    ],
+    ids=lambda args: args[0],
+)
+def test_every_command_refuses_ray_at_a_silent_service_in_one_line(args, tmp_path, monkeypatch, capsys):
+    from mancala.engine import cluster  # noqa: PLC0415
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("MANCALA_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setattr(cluster, "CONNECT_SECONDS", 0.5)
+    with tcp_service(None) as port:
+        refused_here(*cli(capsys, *args, "--ray", f"127.0.0.1:{port}"), "is not a Ray cluster", "no answer")
