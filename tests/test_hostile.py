@@ -12,6 +12,7 @@ import socket
 import subprocess
 import sys
 import threading
+import types
 from pathlib import Path
 
 import pytest
@@ -671,3 +672,64 @@ def test_every_command_refuses_ray_at_a_silent_service_in_one_line(args, tmp_pat
     monkeypatch.setattr(cluster, "CONNECT_SECONDS", 0.5)
     with tcp_service(None) as port:
         refused_here(*cli(capsys, *args, "--ray", f"127.0.0.1:{port}"), "is not a Ray cluster", "no answer")
+
+
+# --- Ray failing during the work: a line of ours -------------------------------------------------
+
+
+class _FakeRayError(Exception):
+    """Stands for ``ray.exceptions.RayError`` (a node, worker or agent of Ray died)."""
+
+
+class _FakeRay:
+    """A connected Ray whose cluster fails on the first work (as when Ray's dashboard agent or
+    a raylet is killed during a build)."""
+
+    exceptions = types.SimpleNamespace(RayError=_FakeRayError)
+
+    def is_initialized(self) -> bool:
+        return True  # (so nothing is started, probed or shut down)
+
+    def cluster_resources(self) -> dict:
+        return {"CPU": 2}
+
+
+def _cluster_fails(*args, **kwargs):
+    raise _FakeRayError(
+        "The node with node id: 1f2e has been marked dead because the detector has missed too many heartbeats\nmore of Ray's log"
+    )
+
+
+@pytest.mark.parametrize(
+    ("args", "where"),
+    [
+        (("db", "build", "--game", "kalah", "--seeds", "4", "--no-progress"), "build_on_ray"),
+        (("solve", "--pits", "3", "--seeds", "2", "--no-progress"), "solve_on_ray"),
+    ],
+    ids=lambda v: v[0] if isinstance(v, tuple) else v,
+)
+def test_ray_failing_during_the_work_is_a_line_of_ours_and_exit_2(args, where, tmp_path, monkeypatch, capsys):
+    from mancala.engine import cluster, distributed  # noqa: PLC0415
+
+    monkeypatch.setenv("MANCALA_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(cluster, "ray_module", _FakeRay)
+    monkeypatch.setattr(cluster, "check_versions", lambda ray: None)  # (the nodes run this mancala)
+    monkeypatch.setattr(distributed, where, _cluster_fails)
+    code, err = cli(capsys, *args, "--ray", "10.0.0.5:6379")
+    assert code == 2 and "Traceback" not in err, err
+    assert err.splitlines()[-1] == (
+        f"mancala {args[0]}: the Ray cluster at 10.0.0.5:6379 failed during the work (_FakeRayError: The node with "
+        "node id: 1f2e has been marked dead because the detector has missed too many heartbeats); what was "
+        "finished is kept (a build's shards, an arena's results): run the same command again once the cluster is whole"
+    )
+
+
+def test_an_error_of_ours_raised_in_a_ray_task_keeps_its_own_line(monkeypatch):
+    from mancala.engine import cluster  # noqa: PLC0415
+
+    class OursFromATask(_FakeRayError, BadInput):
+        """What Ray raises for a task that raised BadInput: both Ray's error and its cause."""
+
+    monkeypatch.setattr(cluster, "ray_module", _FakeRay)
+    with pytest.raises(BadInput, match="^the shard is too big$"), cluster.connected("local"):
+        raise OursFromATask("the shard is too big")

@@ -16,7 +16,7 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
-from mancala.errors import BadInput, is_whole_number
+from mancala.errors import BadInput, MancalaError, is_whole_number
 
 
 def ray_module() -> Any:
@@ -108,7 +108,10 @@ def connected(address: str, workers: int | None = None, *, ship_package: bool = 
     """Ray, connected to the cluster at ``address`` for the ``with`` block (``local``: a Ray of
     ``workers`` CPUs on this machine, shut down afterwards).  A driver already connected
     (``ray.is_initialized()``) is used as it is and left connected.  ``ship_package`` sends this
-    mancala to the workers as a runtime environment instead of checking theirs."""
+    mancala to the workers as a runtime environment instead of checking theirs.  A failure of
+    the cluster during the block (a node, a worker or one of Ray's own processes dying: any
+    ``ray.exceptions.RayError`` but one of ours raised in a task) is one :class:`BadInput`
+    line saying so, not Ray's traceback."""
     ray = ray_module()
     if not address.strip():
         raise BadInput("--ray is empty; give a cluster address (host:port) or 'local'")
@@ -136,6 +139,16 @@ def connected(address: str, workers: int | None = None, *, ship_package: bool = 
         if address != "local" and not ship_package:
             check_versions(ray)
         yield ray
+    except ray.exceptions.RayError as e:
+        if isinstance(e, MancalaError):  # ours, raised in a task (Ray's error is also its cause's type)
+            raise
+        lines = [line.strip() for line in str(e).splitlines() if line.strip()]
+        said = f"{type(e).__name__}: {lines[0][:200]}" if lines else type(e).__name__
+        where = "this machine's Ray" if address == "local" else f"the Ray cluster at {address}"
+        raise BadInput(
+            f"{where} failed during the work ({said}); what was finished is kept (a build's shards, an "
+            f"arena's results): run the same command again once the cluster is whole"
+        ) from None
     finally:
         if started:
             ray.shutdown()
