@@ -308,10 +308,12 @@ BAO_CIRCLED = "2-2-2-2-2-2-2-2/2-2-2-2-2-2-2-2/2-2-2-2-2-2-2-2/2-2-2-2-2-2-2-\u2
 
 
 def cli(capsys, *args: str) -> tuple[int, str]:
-    """Run the CLI's main in this process; returns its exit code and its stderr."""
-    from mancala.cli import main  # noqa: PLC0415
+    """Run the command line in this process, as the CLI's main does (a command given --ray as
+    its Ray driver process would, here: see test_a_ray_driver_that_ray_ends_gets_a_line_of_ours);
+    returns its exit code and its stderr."""
+    from mancala.cli.main import build_parser, run  # noqa: PLC0415
 
-    code = main(list(args))
+    code = run(build_parser().parse_args(list(args)))
     return code, capsys.readouterr().err
 
 
@@ -733,3 +735,31 @@ def test_an_error_of_ours_raised_in_a_ray_task_keeps_its_own_line(monkeypatch):
     monkeypatch.setattr(cluster, "ray_module", _FakeRay)
     with pytest.raises(BadInput, match="^the shard is too big$"), cluster.connected("local"):
         raise OursFromATask("the shard is too big")
+
+
+def _ended_by_ray(args) -> None:
+    """A Ray driver that Ray ends, as when its raylet dies: exit code 1, no word of ours."""
+    os._exit(1)
+
+
+def _ends_in_its_own_words(args) -> None:
+    """A Ray driver that refuses its work in one line of ours."""
+    print(f"mancala {args.command}: a line of ours", file=sys.stderr, flush=True)
+    os._exit(2)
+
+
+@pytest.mark.parametrize(
+    ("target", "code", "last"),
+    [
+        (_ended_by_ray, 2, "mancala db: the Ray driver ended without a word of ours (exit code 1;"),
+        (_ends_in_its_own_words, 2, "mancala db: a line of ours"),
+    ],
+)
+def test_a_ray_driver_that_ray_ends_gets_a_line_of_ours(target, code, last, capfd):
+    from mancala.cli.main import build_parser, ray_driver  # noqa: PLC0415
+
+    args = build_parser().parse_args(["db", "build", "--game", "kalah", "--seeds", "4", "--ray", "10.0.0.5:6379"])
+    assert ray_driver(target, args) == code
+    err = capfd.readouterr().err
+    assert err.splitlines()[-1].startswith(last) and len(err.splitlines()) == 1, err
+    assert "what was finished is kept" in err or target is _ends_in_its_own_words
