@@ -80,7 +80,7 @@ def refuse_foreign(path: str | os.PathLike, ours: Callable[[Path], bool], what: 
     """Raise :class:`BadInput` (one line, naming ``path``) when ``path`` exists and is not
     ``what`` (``ours(path)`` says whether a regular file is, e.g. from its :func:`file_head`),
     or cannot be read to tell; the file is left as it is.  Every writer that replaces a file
-    a person named asks this first.  ``instead``: what else the person can do (``give --save
+    a person named asks this first.  ``instead``: what else the person can do (``save to
     another file``)."""
     path = Path(path)
     if not os.path.lexists(path):

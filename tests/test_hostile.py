@@ -756,7 +756,8 @@ def _ends_in_its_own_words(args) -> None:
     ],
 )
 def test_a_ray_driver_that_ray_ends_gets_a_line_of_ours(target, code, last, capfd):
-    from mancala.cli.main import build_parser, ray_driver  # noqa: PLC0415
+    from mancala.cli.driver import ray_driver  # noqa: PLC0415
+    from mancala.cli.main import build_parser  # noqa: PLC0415
 
     args = build_parser().parse_args(["db", "build", "--game", "kalah", "--seeds", "4", "--ray", "10.0.0.5:6379"])
     assert ray_driver(target, args) == code

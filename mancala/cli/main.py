@@ -3,22 +3,20 @@
 Each subcommand lives in a module of its own that declares its options and runs it
 (``register(subcommands)`` adds its parser, whose ``func`` default is its handler); this module
 parses the command line, calls the handler and turns the errors a user can cause into one line
-on stderr and exit code 2.  A command given ``--ray`` runs in a child process, the Ray driver
-(:func:`ray_driver`): Ray ends its driver with exit code 1 and nothing but its own log lines
-when the raylet it is attached to dies, and this process then says so in a line of ours.
+on stderr and exit code 2.  A command given ``--ray`` runs in a child process, its Ray driver
+(:mod:`mancala.cli.driver`), so that Ray ending it is one line of ours too.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
-import signal
 import sys
-from multiprocessing import get_context
 from types import ModuleType
-from typing import Callable, Sequence
+from typing import Sequence
 
 from mancala.cli.common import EXAMPLES
+from mancala.cli.driver import ray_driver
 from mancala.errors import MancalaError
 
 
@@ -53,9 +51,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not getattr(args, "func", None):
         parser.print_help()
         return 0
-    if getattr(args, "ray", None) and not getattr(args, "driver", False):
-        args.driver = True
-        return ray_driver(drive, args)
+    if getattr(args, "ray", None):  # (the child runs ``run``)
+        return ray_driver(run, args)
     return run(args)
 
 
@@ -73,43 +70,6 @@ def run(args: argparse.Namespace) -> int:
     except BrokenPipeError:  # the reader went away (e.g. `mancala solve | head -1`): stop quietly
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
-
-
-def drive(args: argparse.Namespace) -> None:
-    """The Ray driver's process (:func:`ray_driver`): :func:`run`, its code the exit code; in a
-    process group of its own, so that Ctrl-C reaches it once, passed on by its parent."""
-    os.setpgid(0, 0)
-    sys.exit(run(args))
-
-
-def ray_driver(target: Callable[[argparse.Namespace], None], args: argparse.Namespace) -> int:
-    """Run ``target(args)`` (:func:`drive`) in a child process and wait for it, passing Ctrl-C and
-    SIGTERM on; its own endings (0; one line and 2; Ctrl-C and 130) are this command's.  Any other
-    is Ray's, which stops its driver with exit code 1 and only its own log lines when the raylet
-    it is attached to dies (a node, or its dashboard agent, whose fate the raylet shares, killed):
-    then one line says so, exit code 2."""
-    child = get_context("spawn").Process(target=target, args=(args,), name="mancala-ray-driver")
-    child.start()
-    old_term = signal.signal(signal.SIGTERM, lambda signum, frame: child.terminate())
-    try:
-        while child.exitcode is None:
-            try:
-                child.join()
-            except KeyboardInterrupt:  # the child ends in its own words
-                os.kill(child.pid, signal.SIGINT)  # type: ignore[arg-type]
-    finally:
-        signal.signal(signal.SIGTERM, old_term)
-    code = child.exitcode
-    if code in (0, 2, 130):
-        return code
-    how = f"exit code {code}" if code > 0 else f"signal {-code}"
-    print(
-        f"mancala {args.command}: the Ray driver ended without a word of ours ({how}; Ray's own lines, if any, "
-        f"are above): a node of the cluster, a raylet or one of Ray's agents died; what was finished is kept "
-        f"(a build's shards, an arena's results): run the same command again once the cluster is whole",
-        file=sys.stderr,
-    )
-    return 2
 
 
 if __name__ == "__main__":
