@@ -3,15 +3,21 @@
 
 A file is written under a temporary name in its final directory and moved into place
 with ``os.replace`` (atomic on POSIX) once it is complete and synced; on any failure the
-temporary file is deleted, and whatever file was there before stays as it was.
+temporary file is deleted, and whatever file was there before stays as it was.  A file is
+replaced only when it is one of ours (:func:`refuse_foreign`): a saved game, a book, an
+arena report; anything else someone put there is left as it is.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
+import re
 import secrets
 from pathlib import Path
-from typing import IO
+from typing import IO, Callable
+
+from mancala.errors import BadInput
 
 
 class StagedFile:
@@ -26,10 +32,15 @@ class StagedFile:
         self.temp = self.path.with_name(f".{self.path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
         # os.open with 0o666 so the final file gets the usual permissions (umask applied)
         fd = os.open(self.temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
-        if binary:
-            self.stream: IO = open(fd, "wb", buffering=buffering)
-        else:
-            self.stream = open(fd, "w", encoding=encoding, newline="\n", buffering=buffering)
+        try:
+            if binary:
+                self.stream: IO = open(fd, "wb", buffering=buffering)
+            else:
+                self.stream = open(fd, "w", encoding=encoding, newline="\n", buffering=buffering)
+        except BaseException:  # e.g. an unknown encoding: neither the descriptor nor the file stays
+            os.close(fd)
+            os.unlink(self.temp)
+            raise
         self.committed = False
 
     def commit(self) -> None:
@@ -41,19 +52,54 @@ class StagedFile:
         self.committed = True
 
     def discard(self) -> None:
-        """Close and delete the temporary file (harmless after :meth:`commit`)."""
-        if not self.committed:
-            self.stream.close()
-            try:
-                os.unlink(self.temp)
-            except FileNotFoundError:
-                pass
+        """Close and delete the temporary file (harmless after :meth:`commit`).  The file is
+        deleted even when closing it fails: a write that failed (a full disk) fails again at
+        the close, which flushes what is still buffered; the error that made the writer give
+        up is the one that counts, so the close's is dropped."""
+        if self.committed:
+            return
+        with contextlib.suppress(OSError):
+            self.stream.close()  # a failed flush still closes the descriptor
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(self.temp)
 
     def __enter__(self) -> "StagedFile":
         return self
 
     def __exit__(self, *exc) -> None:
         self.discard()
+
+
+def file_head(path: str | os.PathLike, size: int = 64 * 1024) -> bytes:
+    """The first ``size`` bytes of the file ``path`` (to tell whether it is one of ours)."""
+    with open(path, "rb") as f:
+        return f.read(size)
+
+
+def refuse_foreign(path: str | os.PathLike, ours: Callable[[Path], bool], what: str, instead: str) -> None:
+    """Raise :class:`BadInput` (one line, naming ``path``) when ``path`` exists and is not
+    ``what`` (``ours(path)`` says whether a regular file is, e.g. from its :func:`file_head`),
+    or cannot be read to tell; the file is left as it is.  Every writer that replaces a file
+    a person named asks this first.  ``instead``: what else the person can do (``save to
+    another file``)."""
+    path = Path(path)
+    if not os.path.lexists(path):
+        return
+    try:
+        mine = path.is_file() and ours(path)
+    except OSError as e:
+        raise BadInput(
+            f"{path}: cannot read it to check that it is {what} ({e.strerror or e}); move it away or {instead}"
+        ) from None
+    if not mine:
+        raise BadInput(f"{path}: already exists and is not {what}; it was left as it is: move it away or {instead}")
+
+
+def json_format(name: str) -> Callable[[Path], bool]:
+    """For :func:`refuse_foreign`: whether a file is JSON of ours whose ``"format"`` is
+    ``name`` (a saved game's ``mancala-game``, a book's ``mancala-book``), read from its head."""
+    pattern = re.compile(rb'"format"\s*:\s*"' + re.escape(name.encode()) + rb'"')
+    return lambda path: pattern.search(file_head(path)) is not None
 
 
 def write_problem(path: str | os.PathLike, error: OSError) -> str:

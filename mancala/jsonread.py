@@ -12,14 +12,20 @@ Two limits keep a hostile or damaged input from costing a traceback or unbounded
 Both problems raise :class:`JSONLimitError`, a :class:`json.JSONDecodeError` (so a
 ``ValueError``): code that already handles bad JSON reports them the same way, with the
 line where the problem was found.
+
+Every file the package reads back (saved games, books, the server's journal, endgame tables)
+is opened by :func:`open_regular`, which refuses a FIFO, a device or a folder at once: a FIFO
+opened to read would wait for a writer forever.
 """
 
 from __future__ import annotations
 
+import errno
+import io
 import json
 import os
 import re
-from pathlib import Path
+import stat
 from typing import Any, Callable
 
 #: the default nesting limit: far above any format of this project (a results line nests 3 deep)
@@ -74,10 +80,31 @@ def loads(
     return json.loads(text, parse_constant=parse_constant)
 
 
+class NotRegularFile(OSError):
+    """A path that names a FIFO, a device, a socket or a folder where a file was expected
+    (an ``OSError``: code that reports a file it cannot read reports this one alike)."""
+
+
+def open_regular(path: str | os.PathLike) -> io.BufferedReader:
+    """``path`` opened to read bytes, when it is a regular file (a symbolic link to one is
+    followed); raises :class:`NotRegularFile` at once otherwise, without waiting for a FIFO's
+    writer (it is opened non-blocking, then checked), or the ``OSError`` of the open."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise NotRegularFile(errno.EINVAL, "not a regular file", str(path))
+        os.set_blocking(fd, True)
+        return open(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
+
+
 def read_text(path: str | os.PathLike, max_bytes: int = MAX_BYTES) -> str:
     """The UTF-8 text of ``path``, reading at most ``max_bytes + 1`` bytes; raises
-    :class:`JSONLimitError` when the file is larger, ``OSError`` or ``UnicodeDecodeError``."""
-    with open(Path(path), "rb") as f:
+    :class:`JSONLimitError` when the file is larger, ``OSError`` (:class:`NotRegularFile`
+    for a FIFO or a device) or ``UnicodeDecodeError``."""
+    with open_regular(path) as f:
         data = f.read(max_bytes + 1)
     if len(data) > max_bytes:
         raise JSONLimitError(f"more than the limit of {max_bytes:,} bytes", "", 0)
@@ -89,4 +116,14 @@ def read_file(path: str | os.PathLike, *, max_bytes: int = MAX_BYTES, max_depth:
     return loads(read_text(path, max_bytes), max_bytes=max_bytes, max_depth=max_depth)
 
 
-__all__ = ["MAX_DEPTH", "MAX_BYTES", "JSONLimitError", "check_depth", "loads", "read_text", "read_file"]
+__all__ = [
+    "MAX_DEPTH",
+    "MAX_BYTES",
+    "JSONLimitError",
+    "NotRegularFile",
+    "check_depth",
+    "loads",
+    "open_regular",
+    "read_text",
+    "read_file",
+]

@@ -44,7 +44,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from mancala.atomic import check_writable, write_atomically, write_problem
+from mancala.atomic import check_writable, json_format, refuse_foreign, write_atomically, write_problem
 from mancala.errors import BadInput, IllegalMove
 from mancala.games import CATALOGUE, game_spec, make_game
 from mancala.games.base import Game, game_text_of, outcome_text, winner
@@ -178,9 +178,12 @@ class GameRecord:
 
 def save_record(record: GameRecord, path: str | os.PathLike) -> None:
     """Write ``record`` to ``path`` atomically: a temp file beside it, then a rename,
-    so a crash never leaves a half-written file in place of a good one."""
+    so a crash never leaves a half-written file in place of a good one.  A file there that
+    is not a saved game is left as it is (:class:`BadInput`)."""
     path = Path(path)
     text = json.dumps(record.to_json(), indent=2) + "\n"
+    if not path.is_dir():  # (a folder: the write below says so)
+        refuse_foreign(path, json_format(FORMAT), "a game saved by mancala", "save to another file")
     try:
         write_atomically(path, text)
     except (IsADirectoryError, NotADirectoryError, FileNotFoundError, PermissionError) as e:
@@ -188,12 +191,14 @@ def save_record(record: GameRecord, path: str | os.PathLike) -> None:
 
 
 def check_save_path(path: str | os.PathLike) -> None:
-    """Raise :class:`BadInput` (one line) unless a game can be saved at ``path``: used
-    before a game starts, so a bad ``--save`` is refused before the first move."""
+    """Raise :class:`BadInput` (one line) unless a game can be saved at ``path`` (writable,
+    and not a file other than a saved game): used before a game starts, so a bad ``--save``
+    is refused before the first move."""
     try:
         check_writable(path)
     except OSError as e:
         raise BadInput(write_problem(path, e)) from None
+    refuse_foreign(path, json_format(FORMAT), "a game saved by mancala", "save to another file")
 
 
 def load_record(path: str | os.PathLike) -> GameRecord:

@@ -127,8 +127,9 @@ def cache(tmp_path, monkeypatch):
 def test_cluster_nodes_run_this_mancala(cluster):
     from mancala.engine import cluster as connect  # noqa: PLC0415
 
-    _, _, ray = cluster
+    made, _, ray = cluster
     connect.check_versions(ray)  # raises BadInput when a node differs
+    connect.check_address(made.address)  # a real cluster's address passes the probe a non-Ray service fails
 
 
 @pytest.mark.cluster

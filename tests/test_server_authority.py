@@ -57,6 +57,8 @@ def test_a_watcher_cannot_steer_an_ai_game(client, intent, fields):
         answer = watcher.ask(intent, **fields)
         assert answer["type"] == "error" and answer["code"] == "not_allowed", answer
         assert "watching" in answer["message"]
+        # one wording for every intent ("may settings it" read wrong)
+        assert answer["message"].endswith("only its players and the one who created it may do that")
         # nothing changed: still paused, same delay, no result, the same first position
         state = owner.ask("ping", "pong") and owner.ask("view", "view", ply=0)
         assert state["board"] == before["board"]
@@ -150,6 +152,21 @@ def test_the_names_a_server_answers_to():
     assert "mancala.example.org" in wide and "0.0.0.0" not in wide and "localhost" in wide
     assert "192.0.2.7" in names("192.0.2.7")
     assert "evil.example" not in wide
+
+
+@pytest.mark.parametrize("host", ["127.0.0.1", "127.0.0.2", "localhost", "::1", "0.0.0.0", "::", "192.0.2.7"])
+def test_the_server_answers_at_the_address_it_prints(host):
+    from urllib.parse import urlsplit
+
+    from mancala.server.command import address
+
+    names = server_names(argparse.Namespace(host=host, allow_host=[]))
+    printed = address(host, 8000)
+    assert host_name(urlsplit(printed).netloc) in names, (printed, names)
+    if host in ("0.0.0.0", "::"):
+        assert host not in names and host_name(urlsplit(printed).netloc) != host  # a wildcard names no machine
+    with TestClient(create_app(ServerConfig(hosts=names, warm=False, workers=1)), base_url=printed) as client:
+        assert client.get("/api/games").status_code == 200  # not 421
 
 
 # --- what a waiting person is told (issue 17, item 8) ------------------------------------

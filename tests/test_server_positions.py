@@ -98,6 +98,12 @@ def test_create_at_a_position_and_view_carry_the_position(conn):
         ("bao", START_POSITION.replace("0-2-2-6", "0-2-2-0"), "North's nyumba a5 is empty"),
         ("bao", START_POSITION + "/A3", "a takasia happens only once both stocks are empty"),
         ("kalah", "4" * 500, "at most 400 characters"),
+        # digits that str.isdigit accepts and int refuses (superscripts, circled)
+        ("kalah", "\u2074-4-4-4-4-4-0-4-4-4-4-4-4-0-S", "cannot read Kalah position"),
+        ("kalah", "\u00b2 4 4 4 4 4 0 4 4 4 4 4 4 0", "start must be a whole number"),
+        ("oware", "\u2074-4-4-4-4-4-4-4-4-4-4-4-0-0-S", "cannot read Oware position"),
+        ("bao", START_POSITION.replace("0-2-2-6", "0-2-2-\u2465"), "8 whole numbers"),
+        ("bao", START_POSITION.replace("22-22", "22-\u00b2\u00b2"), "the stocks must be two whole numbers"),
     ],
 )
 def test_a_bad_position_is_one_clear_line_and_no_game(conn, game, position, words):

@@ -24,7 +24,7 @@ from typing import Sequence
 
 from mancala.arena.match import Tally
 from mancala.arena.ratings import Rating, fit_bradley_terry, needs_ridge
-from mancala.atomic import write_atomically
+from mancala.atomic import StagedFile, file_head, refuse_foreign, write_atomically, write_problem
 from mancala.errors import BadInput
 
 
@@ -166,14 +166,12 @@ def plot(results: Sequence[dict], path: str | os.PathLike, title: str = "") -> N
     fig.colorbar(im, ax=ax2, fraction=0.046, label="row player's score")
     fig.suptitle(title or f"{', '.join(sorted({r['game'] for r in results}))}: {len(results)} games", fontsize=10)
     fig.tight_layout()
-    tmp = Path(path).with_name(f".{Path(path).name}.{os.getpid()}.tmp.png")
     try:
-        fig.savefig(tmp, dpi=110, metadata={"Software": PNG_MARK})
-        os.replace(tmp, path)
+        with StagedFile(path, binary=True) as staged:
+            fig.savefig(staged.stream, format="png", dpi=110, metadata={"Software": PNG_MARK})
+            staged.commit()
     finally:
         plt.close(fig)
-        if tmp.exists():
-            tmp.unlink()
 
 
 #: the first line of every Markdown report (the mark that it is ours to rewrite)
@@ -184,21 +182,16 @@ PNG_MARK = "mancala arena"
 _MD_TABLE = "| pairing (A vs B) |"
 
 
-def _head(path: Path, size: int = 8192) -> bytes:
-    with open(path, "rb") as f:
-        return f.read(size)
-
-
 def _our_markdown(path: Path) -> bool:
     """Whether the Markdown file ``path`` is a report of ours (marked, or an older one)."""
-    head = _head(path, 64 * 1024).decode("utf-8", "replace")
+    head = file_head(path).decode("utf-8", "replace")
     return head.startswith(MD_MARK) or (head.startswith("game: ") and _MD_TABLE in head)
 
 
 def _our_plot(path: Path, md: Path) -> bool:
     """Whether the PNG ``path`` is a report plot of ours (marked, or a Matplotlib plot
     beside a Markdown report of ours, as older versions wrote them)."""
-    head = _head(path)
+    head = file_head(path, 8192)
     if not head.startswith(b"\x89PNG"):
         return False
     if b"Software\x00" + PNG_MARK.encode() in head:
@@ -210,21 +203,9 @@ def check_report_paths(results_path: str | os.PathLike) -> None:
     """Raise :class:`BadInput` (one line) when a report file of ``results_path`` (see
     :func:`report_paths`) already exists and is not a report of ours, or cannot be read."""
     md, png = report_paths(results_path)
-    for path, ours in ((md, lambda: _our_markdown(md)), (png, lambda: _our_plot(png, md))):
-        if not os.path.lexists(path):
-            continue
-        try:
-            mine = path.is_file() and ours()
-        except OSError as e:
-            raise BadInput(
-                f"{path}: cannot read it to check that it is an earlier report ({e.strerror}); "
-                f"move it away or give the results file another name"
-            ) from None
-        if not mine:
-            raise BadInput(
-                f"{path}: already exists and is not a report written by mancala arena; it was left "
-                f"as it is: move it away or give the results file another name"
-            )
+    what, instead = "a report written by mancala arena", "give the results file another name"
+    refuse_foreign(md, _our_markdown, what, instead)
+    refuse_foreign(png, lambda path: _our_plot(path, md), what, instead)
 
 
 def report_paths(results_path: str | os.PathLike) -> tuple[Path, Path]:
@@ -242,7 +223,12 @@ def write_report(results: Sequence[dict], results_path: str | os.PathLike) -> st
     text = report_text(results)
     md, png = report_paths(results_path)
     check_report_paths(results_path)
-    write_atomically(md, MD_MARK + "\n" + text)
-    if results:
-        plot(results, png)
+    writing = md
+    try:
+        write_atomically(md, MD_MARK + "\n" + text)
+        writing = png
+        if results:
+            plot(results, png)
+    except OSError as e:  # e.g. a full disk: one line naming the file (the results are kept)
+        raise BadInput(write_problem(writing, e)) from None
     return text

@@ -383,10 +383,13 @@ def read_results(path: str | os.PathLike, *, repair: bool = False) -> list[dict]
 
 
 class ResultsWriter:
-    """Appends result lines to the results file: one write, flush and fsync per line."""
+    """Appends result lines to the results file: one write, flush and fsync per line.  A line
+    that cannot be written (a full disk) is one :class:`BadInput` line; the lines before it are
+    kept, and a line cut short is repaired when the same command resumes."""
 
     def __init__(self, path: str | os.PathLike) -> None:
         self.path = Path(path)
+        self.failed = False
         try:
             if self.path.parent and not self.path.parent.exists():
                 raise BadInput(f"cannot write results to {self.path}: folder {self.path.parent} does not exist")
@@ -396,13 +399,24 @@ class ResultsWriter:
 
     def append(self, row: dict) -> None:
         """Write one result line durably."""
-        self.stream.write(json.dumps(row, separators=(",", ":")) + "\n")
-        self.stream.flush()
-        os.fsync(self.stream.fileno())
+        try:
+            self.stream.write(json.dumps(row, separators=(",", ":")) + "\n")
+            self.stream.flush()
+            os.fsync(self.stream.fileno())
+        except OSError as e:
+            self.failed = True
+            raise BadInput(
+                f"cannot write results to {self.path}: {e.strerror or e}; the games recorded before are kept: "
+                f"make room and run the same command again to resume"
+            ) from None
 
     def close(self) -> None:
-        """Close the file."""
-        self.stream.close()
+        """Close the file (after a failed write, whose line the close cannot flush either, quietly)."""
+        try:
+            self.stream.close()
+        except OSError:
+            if not self.failed:
+                raise
 
 
 # --- running ----------------------------------------------------------------------------

@@ -80,6 +80,7 @@ def _build(args: argparse.Namespace) -> int:
         check_writable(out)
     except OSError as e:
         raise BadInput(write_problem(out, e)) from None
+    B.refuse_book_paths(out)
     partial = out.with_name(out.name + ".partial")
     prepare_engine(game)
     console = None if args.no_progress else terminal_console()

@@ -9,7 +9,7 @@ import sys
 from typing import Any, cast
 
 from mancala.engine.support import engine_records, engine_support
-from mancala.errors import BadInput
+from mancala.errors import BadInput, echo
 from mancala.games import CATALOGUE, make_game, parse_spec
 from mancala.games.base import position_notation
 from mancala.games.catalogue import find_game, game_info, start_options_of, takes_start
@@ -175,7 +175,7 @@ def solver_position(args: argparse.Namespace) -> tuple[Any, Any]:
     record = engine_support(game.name)
     if record is None or not record.solves:
         solvers = ", ".join(CATALOGUE[r.game].title for r in engine_records() if r.solves and r.game in CATALOGUE)
-        raise BadInput(f"the engine's solver plays {solvers} only; {args.game!r} is not one of them")
+        raise BadInput(f"the engine's solver plays {solvers} only; {echo(args.game)} is not one of them")
     return game, state
 
 

@@ -9,6 +9,7 @@ Kalah's databases are also built by the engine when a solve asks for them (``man
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 import time
 from typing import Any, cast
@@ -103,10 +104,11 @@ def run(args: argparse.Namespace) -> int:
         raise BadInput(f"--seeds must be 0-{MAX_SEEDS}, got {args.seeds}")
     if not 0 <= args.sample <= 10**9:
         raise BadInput(f"--sample must be 0-1000000000 positions, got {args.sample}")
-    if args.memory is not None and not args.memory > 0:
-        raise BadInput(f"--memory must be a positive number of gigabytes, got {args.memory:g}")
+    memory = memory_bytes(args)
     from mancala.engine.oware import endgame as E  # noqa: PLC0415 (numba loads only when needed)
 
+    if memory is None:  # $MANCALA_DB_MEMORY, read before the build says a word
+        memory = E.memory_limit()
     rules = cast(Any, game).rules  # (a game whose record builds tables: it has rules)
     E.check_rules(rules, args.seeds)
     began = time.perf_counter()
@@ -122,7 +124,6 @@ def run(args: argparse.Namespace) -> int:
             )
         verb = f"checked (checksums, and {args.sample:,} positions a tier against their moves)"
     else:
-        memory = None if args.memory is None else int(args.memory * 2**30)
         print(
             f"building the Oware endgame database of {args.seeds} seeds ({rules.describe()} rules), "
             f"about {E.memory_needed(rules, args.seeds) / 2**30:.2f} GiB of memory",
@@ -148,6 +149,16 @@ def _size(nbytes: int) -> str:
     return f"{nbytes / 2**30:.2f} GiB" if nbytes >= 2**30 else f"{nbytes / 2**20:.1f} MB"
 
 
+def memory_bytes(args: argparse.Namespace) -> int | None:
+    """``--memory`` in bytes (None when not given); raises :class:`BadInput` unless it is a
+    positive, finite number of gigabytes (``inf`` and ``nan`` are refused)."""
+    if args.memory is None:
+        return None
+    if not math.isfinite(args.memory) or not args.memory > 0:
+        raise BadInput(f"--memory must be a positive number of gigabytes, got {args.memory:g}")
+    return int(args.memory * 2**30)
+
+
 def _run_kalah(args: argparse.Namespace, game) -> int:
     """``mancala db build|check --game kalah...``: one machine, or a Ray cluster (``--ray``)."""
     from mancala.engine import bridge, endgame  # noqa: PLC0415 (numba loads only when needed)
@@ -161,8 +172,7 @@ def _run_kalah(args: argparse.Namespace, game) -> int:
         raise BadInput(f"--seeds must be 0-{endgame.MAX_K} for Kalah, got {args.seeds}")
     if not 0 <= args.sample <= 10**9:
         raise BadInput(f"--sample must be 0-1000000000 positions, got {args.sample}")
-    if args.memory is not None and not args.memory > 0:
-        raise BadInput(f"--memory must be a positive number of gigabytes, got {args.memory:g}")
+    memory = memory_bytes(args)
     key = bridge.play_key(rules)
     k = args.seeds
     n = rules.pits
@@ -183,7 +193,6 @@ def _run_kalah(args: argparse.Namespace, game) -> int:
         )
         return 0
     need = endgame.nbytes(n, k)
-    memory = int(args.memory * 2**30) if args.memory is not None else None
     if args.ray is None:
         if memory is not None and need > memory:
             raise BadInput(

@@ -45,7 +45,7 @@ from typing import IO, Any, Callable, Sequence
 from mancala import players
 from mancala.atomic import StagedFile, check_writable, write_problem
 from mancala.cli.common import add_command
-from mancala.errors import BadInput, MancalaError
+from mancala.errors import BadInput, MancalaError, is_whole_number
 from mancala.evaluation.basic import score_difference
 from mancala.games.kalah import PRESETS, Kalah, KalahMove, KalahState
 from mancala.search.core import INF, Node, SearchResult, Tracer, alphabeta, greedy, minimax, turn_moves
@@ -74,8 +74,6 @@ MAX_LOG_LINES = 30_000_000
 ESTIMATE_PROBES = 256
 #: the deepest line of moves a search may follow (each move is a level of recursion)
 MAX_LINE_MOVES = 300
-
-_WHOLE_NUMBER = re.compile(r"[0-9]+")
 
 
 # --- input.txt ---------------------------------------------------------------------------
@@ -166,7 +164,7 @@ class _Lines:
     def number(self, number: int, expected: str, allowed: Callable[[int], bool] = lambda v: True) -> int:
         """Line ``number`` as one whole number accepted by ``allowed``."""
         fields = self.text(number).split()
-        if len(fields) != 1 or not _WHOLE_NUMBER.fullmatch(fields[0]) or not allowed(int(fields[0])):
+        if len(fields) != 1 or not is_whole_number(fields[0]) or not allowed(int(fields[0])):
             raise self.error(number, expected)
         return int(fields[0])
 
@@ -182,7 +180,7 @@ class _Lines:
         for field in fields:
             if re.fullmatch(r"-[0-9]+", field):
                 raise self.error(number, expected, f"{_quote(text)} ({field} is negative)")
-            if not _WHOLE_NUMBER.fullmatch(field):
+            if not is_whole_number(field):
                 raise self.error(number, expected)
             if int(field) > MAX_STONES:
                 raise self.error(number, expected, f"{_quote(text)} ({field} is more than {MAX_STONES})")

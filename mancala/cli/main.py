@@ -3,7 +3,8 @@
 Each subcommand lives in a module of its own that declares its options and runs it
 (``register(subcommands)`` adds its parser, whose ``func`` default is its handler); this module
 parses the command line, calls the handler and turns the errors a user can cause into one line
-on stderr and exit code 2.
+on stderr and exit code 2.  A command given ``--ray`` runs in a child process, its Ray driver
+(:mod:`mancala.cli.driver`), so that Ray ending it is one line of ours too.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from types import ModuleType
 from typing import Sequence
 
 from mancala.cli.common import EXAMPLES
+from mancala.cli.driver import ray_driver
 from mancala.errors import MancalaError
 
 
@@ -49,6 +51,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not getattr(args, "func", None):
         parser.print_help()
         return 0
+    if getattr(args, "ray", None):  # (the child runs ``run``)
+        return ray_driver(run, args)
+    return run(args)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Call the parsed command's handler; the errors a user can cause are one line on stderr
+    and exit code 2, Ctrl-C exit code 130."""
     try:
         return args.func(args)
     except MancalaError as e:

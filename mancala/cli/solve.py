@@ -145,6 +145,15 @@ def _solve_from_table(args: argparse.Namespace) -> int:
     from mancala.engine.support import engine_records, engine_support  # noqa: PLC0415
     from mancala.games import game_spec  # noqa: PLC0415
 
+    for given, option in ((args.ray, "--ray"), (args.split_plies, "--split-plies"), (args.workers, "--workers")):
+        if given is not None:  # (Kalah's solver reads them; a table answers here, on this machine)
+            raise BadInput(
+                f"{option} shapes a Kalah proof on Ray; this game is answered from its endgame database here"
+            )
+    if args.endgame_seeds is not None:
+        raise BadInput(
+            "--endgame-seeds sizes Kalah's database; this game uses the largest one built (mancala db build)"
+        )
     if args.seconds is not None and not 0 < args.seconds <= 86400:
         raise BadInput(f"--seconds must be more than 0 and at most 86400 (a day), got {args.seconds:g}")
     game, state = build_game(args)

@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import Callable, Iterable
 
 from mancala import jsonread
-from mancala.atomic import write_atomically, write_problem
+from mancala.atomic import json_format, refuse_foreign, write_atomically, write_problem
 from mancala.engine import bridge
 from mancala.errors import BadInput
 from mancala.games.kalah import SWAP, Kalah, KalahMove, KalahRules, KalahState
@@ -221,8 +221,21 @@ def load_book(path: str | os.PathLike, rules: list | None = None) -> Book:
     return loads(text, str(path), rules)
 
 
+def refuse_book_paths(path: str | os.PathLike) -> None:
+    """Raise :class:`BadInput` when a build writing the book ``path`` would replace a file
+    that is not ours: ``path`` itself unless it is a book, its ``.partial`` unless it is a
+    partial book (:func:`build_book`)."""
+    path = Path(path)
+    instead = "give --out another file"
+    refuse_foreign(path, json_format(FORMAT), "an opening book written by mancala book", instead)
+    partial = path.with_name(path.name + ".partial")
+    refuse_foreign(partial, json_format(FORMAT + "-partial"), "a partial book of mancala book build", instead)
+
+
 def save_book(book: Book, path: str | os.PathLike) -> None:
-    """Write ``book`` to ``path`` atomically (a temporary file beside it, then renamed)."""
+    """Write ``book`` to ``path`` atomically (a temporary file beside it, then renamed); a
+    file there that is not a book is left as it is (:func:`refuse_book_paths`)."""
+    refuse_book_paths(path)
     try:
         write_atomically(path, dumps(book))
     except OSError as e:

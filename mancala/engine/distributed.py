@@ -110,7 +110,7 @@ def load_shard(folder: Path, key: tuple, pits: int, s: int, a: int) -> np.ndarra
     """A kept shard if its file is whole and its checksum holds; else None (solved again)."""
     size = endgame.shard_size(pits, s, a)
     try:
-        with open(_shard_path(folder, s, a), "rb") as f:
+        with jsonread.open_regular(_shard_path(folder, s, a)) as f:
             if f.read(len(SHARD_MAGIC)) != SHARD_MAGIC:
                 return None
             meta = jsonread.loads(f.readline(1 << 16))

@@ -52,6 +52,7 @@ from mancala.engine.kernels import (
     rank,
     sweep,
 )
+from mancala.errors import BadInput, whole_number
 
 MAGIC = b"MANCALA-ENDGAME-3\n"
 FORMAT = 3
@@ -127,7 +128,7 @@ def default_seeds(pits: int, total: int | None = None) -> int:
     within :data:`DEFAULT_ENTRIES` entries (a build of about half a second), at most ``total``."""
     env = os.environ.get("MANCALA_ENDGAME_SEEDS")
     if env is not None:
-        k = int(env)
+        k = whole_number(env, "$MANCALA_ENDGAME_SEEDS")
     else:
         k = 0
         while k < MAX_K and entries(pits, k + 1) <= DEFAULT_ENTRIES:
@@ -505,7 +506,7 @@ def thread_count(variable: str, most: int) -> int:
     """Worker threads: ``$variable`` if set, else the cores this process may use, at most ``most``."""
     env = os.environ.get(variable)
     if env:
-        return max(1, int(env))
+        return max(1, whole_number(env, f"${variable}"))
     try:
         cores = len(os.sched_getaffinity(0))
     except (AttributeError, OSError):
@@ -663,7 +664,7 @@ def load(path: Path, key: tuple, k: int) -> np.ndarray | None:
     """The values stored at ``path`` if the file is intact and matches; else None.  The
     payload is read once into its array (no copies: a 22-seed database is 343 MB)."""
     try:
-        with open(path, "rb") as f:
+        with jsonread.open_regular(path) as f:
             if f.read(len(MAGIC)) != MAGIC:
                 return None
             line = f.readline(1 << 16)
@@ -676,6 +677,8 @@ def load(path: Path, key: tuple, k: int) -> np.ndarray | None:
             ):
                 return None  # another database, or truncated, or longer than its header says
             return read_payload(f, size, meta.get("sha256"), pages.zeros(size, np.uint8))
+    except jsonread.NotRegularFile:
+        raise BadInput(f"{path}: not a regular file, so not an endgame database; remove it") from None
     except (OSError, ValueError, AttributeError, TypeError):
         return None
 

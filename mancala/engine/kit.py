@@ -195,6 +195,14 @@ class TableSearcher:
         idx = int(h & np.uint64(len(self.tkey) - 1))
         return int(self.tdat[idx] >> 16) - 1 if self.tkey[idx] == h else -1
 
+    def watched(self, kernel: Callable[[], T]) -> T:
+        """``kernel()``, a search on this searcher's control array, run by :func:`run_watched`:
+        Ctrl-C lands in this thread, stops the search (``ctl[C_ABORT]``) and is raised here as
+        ``KeyboardInterrupt``.  A search with a deadline reads the clock through :func:`now`, a
+        call back into Python: a Ctrl-C arriving in its own thread would turn into
+        ``SystemError: ... returned a result with an exception set``."""
+        return run_watched(kernel, lambda: self.ctl.__setitem__(C_ABORT, 1), name="mancala-search")
+
 
 #: one fixed-depth search: ``run(depth, deadline, node limit, first move) -> (value, best
 #: move, complete, exact)``

@@ -16,7 +16,7 @@ from mancala.engine.jobs import Job, current_job
 from mancala.engine.kernels import EXTRA, OVER, PASS, gen_moves, make_move, rank
 from mancala.engine.kernels import R_SIZE as K_RULES
 from mancala.engine.tables import Context, context, database
-from mancala.errors import BadInput
+from mancala.errors import BadInput, whole_number
 from mancala.evaluation.terms import engine_weights
 from mancala.games.kalah import Kalah, KalahMove, KalahState
 
@@ -77,8 +77,10 @@ class Searcher:
         ctl[:K_RULES] = bridge.rules_array(game.rules)
         ctl[S.C_HW] = hw
         self.estimates = self._set_evaluation(ctl, evaluation, hw, sum(state.board))
-        ctl[S.C_ETC] = int(os.environ.get("MANCALA_ETC", DEFAULT_ETC))
-        self._ttmin = int(os.environ.get("MANCALA_TTMIN", DEFAULT_TTMIN if ttmin is None else ttmin))
+        ctl[S.C_ETC] = whole_number(os.environ.get("MANCALA_ETC", str(DEFAULT_ETC)), "$MANCALA_ETC")
+        self._ttmin = whole_number(
+            os.environ.get("MANCALA_TTMIN", str(DEFAULT_TTMIN if ttmin is None else ttmin)), "$MANCALA_TTMIN"
+        )
         self.ctl = ctl
         self.ctx: Context
         self._attach()

@@ -4,6 +4,7 @@ contexts dropped first."""
 
 from __future__ import annotations
 
+import math
 import os
 import threading
 from collections import OrderedDict
@@ -120,8 +121,8 @@ def memory_limit() -> int:
             mb = float(env)
         except ValueError:
             raise BadInput(f"$MANCALA_MEMORY_MB must be a number of megabytes, got {env!r}") from None
-        if not mb > 0:
-            raise BadInput(f"$MANCALA_MEMORY_MB must be more than 0, got {env!r}")
+        if not 0 < mb < math.inf:
+            raise BadInput(f"$MANCALA_MEMORY_MB must be more than 0 and finite, got {env!r}")
         return int(mb * 2**20)
     return DEFAULT_MEMORY_MB * 2**20
 

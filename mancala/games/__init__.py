@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 
-from mancala.errors import BadInput
+from mancala.errors import BadInput, echo
 from mancala.games.bao import Bao, BaoRules
 from mancala.games.base import Game, outcome_text, winner
 from mancala.games.catalogue import (
@@ -69,7 +69,7 @@ def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
     """Split ``name(key=value,...)`` into the name and the options (as text)."""
     m = re.fullmatch(r"\s*([a-z_-]+)\s*(?:\((.*)\))?\s*", spec, flags=re.I | re.S)
     if not m:
-        raise BadInput(f"cannot read game spec {spec!r}: expected name or name(key=value,...)")
+        raise BadInput(f"cannot read game spec {echo(spec)}: expected name or name(key=value,...)")
     known = find_game(m.group(1))
     name = known.name if known is not None else normalise_name(m.group(1))
     options: dict[str, str] = {}
@@ -77,11 +77,11 @@ def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
     if body:
         for part in body.split(","):
             if "=" not in part:
-                raise BadInput(f"cannot read {part.strip()!r} in game spec {spec!r}: expected key=value")
+                raise BadInput(f"cannot read {echo(part.strip())} in game spec {echo(spec)}: expected key=value")
             key, value = part.split("=", 1)
             key = key.strip().replace("-", "_")
             if key in options:
-                raise BadInput(f"game spec {spec!r} gives {key} twice; give each option once")
+                raise BadInput(f"game spec {echo(spec)} gives {key} twice; give each option once")
             options[key] = value.strip()
     return name, options
 

@@ -56,7 +56,7 @@ import re
 from dataclasses import dataclass, field, replace
 from enum import Enum
 
-from mancala.errors import BadInput, IllegalMove
+from mancala.errors import BadInput, IllegalMove, echo, is_whole_number
 from mancala.games.base import RulesGame, Segment, layout_text
 from mancala.games.catalogue import GameInfo, Traits, register
 from mancala.games.options import bool_option, enum_option, int_option
@@ -139,7 +139,7 @@ class BaoRules:
         for name in ("max_plies", "max_laps"):
             value = getattr(self, name)
             if not isinstance(value, int) or value < 0:
-                raise BadInput(f"{name} must be a whole number >= 0 (0 = no limit), got {value!r}")
+                raise BadInput(f"{name} must be a whole number >= 0 (0 = no limit), got {echo(value)}")
         if self.start is not None:  # checked under these rules, and written the one way
             object.__setattr__(self, "start", write_position(read_position(self.start, self)))
 
@@ -156,7 +156,7 @@ class BaoRules:
         for name, value in data.items():
             key = str(name).strip().replace("-", "_")
             if key not in _RULE_DEFAULTS:
-                raise BadInput(f"unknown Bao option {name!r}; known: {', '.join(_RULE_DEFAULTS)}")
+                raise BadInput(f"unknown Bao option {echo(name)}; known: {', '.join(_RULE_DEFAULTS)}")
             kwargs[key] = _coerce_option(key, value)
         return cls(**kwargs)
 
@@ -1138,11 +1138,11 @@ def read_position(text: str, rules: BaoRules) -> BaoState:
     rows = []
     for name, part in zip(_ROWS, parts[:4]):
         counts = re.split(r"\s*[-,\s]\s*", part)
-        if len(counts) != 8 or not all(c.isdigit() for c in counts):
+        if len(counts) != 8 or not all(is_whole_number(c) for c in counts):
             raise bad(f"{name} must be 8 whole numbers joined by '-', got {part!r}")
         rows.append([int(c) for c in counts])
     stocks = re.split(r"\s*[-,\s]\s*", parts[4])
-    if len(stocks) != 2 or not all(c.isdigit() for c in stocks):
+    if len(stocks) != 2 or not all(is_whole_number(c) for c in stocks):
         raise bad(f"the stocks must be two whole numbers, South's then North's, e.g. 22-22; got {parts[4]!r}")
     side = parts[5].upper()
     if side not in ("S", "N"):

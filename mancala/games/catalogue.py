@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
-from mancala.errors import BadInput
+from mancala.errors import BadInput, echo
 
 #: the optional capabilities a game may declare (:attr:`Traits.capabilities`), each with the
 #: methods it promises; the conformance suite holds every game to exactly what it declares
@@ -210,7 +210,7 @@ def game_info(game_or_name: Any) -> GameInfo:
     name = game_or_name if isinstance(game_or_name, str) else getattr(game_or_name, "name", None)
     info = find_game(str(name))
     if info is None:
-        raise BadInput(f"unknown game {name!r}; known games: {', '.join(CATALOGUE)}")
+        raise BadInput(f"unknown game {echo(name)}; known games: {', '.join(CATALOGUE)}")
     return info
 
 
@@ -223,7 +223,7 @@ def options_with_preset(info: GameInfo, options: dict[str, str]) -> dict[str, An
         return options
     preset = str(options.pop("preset", info.default_preset)).strip().lower()
     if preset not in info.presets:
-        raise BadInput(f"unknown {info.title} preset {preset!r}; presets: {', '.join(info.presets)}")
+        raise BadInput(f"unknown {info.title} preset {echo(preset)}; presets: {', '.join(info.presets)}")
     data = info.presets[preset].to_dict()
     data.update(options)
     return data

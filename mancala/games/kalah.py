@@ -25,7 +25,7 @@ from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import Any
 
-from mancala.errors import BadInput, IllegalMove
+from mancala.errors import BadInput, IllegalMove, is_whole_number
 from mancala.games.base import RulesGame, Segment, layout_text
 from mancala.games.catalogue import GameInfo, Traits, options_with_preset, register
 from mancala.games.options import RulesOptions, bool_option, enum_option, int_option
@@ -417,8 +417,8 @@ class Kalah(RulesGame):
         if t in ("swap", "pie"):
             move = SWAP
         else:
-            m = re.fullmatch(r"(\d+)\s*([lr]?)", t)
-            if not m:
+            m = re.fullmatch(r"([0-9]+)\s*([lr]?)", t)
+            if not m or not is_whole_number(m.group(1)):
                 raise IllegalMove(f"{text.strip()!r} is not a move: {self._expected(state)}")
             directed = self.rules.sowing is Sowing.CHOICE
             move = KalahMove(int(m.group(1)), m.group(2) == "l", directed)
@@ -667,7 +667,7 @@ def kalah_start_options(text: str) -> dict[str, Any]:
         "the pits and stores in board order (South's pits, South's store, North's pits, North's store) "
         "and S or N, joined by '-', e.g. 4-4-4-4-4-4-0-4-4-4-4-4-4-0-S"
     )
-    if len(parts) < 5 or len(parts) % 2 == 0 or not all(p.isdigit() for p in parts[:-1]):
+    if len(parts) < 5 or len(parts) % 2 == 0 or not all(is_whole_number(p) for p in parts[:-1]):
         raise BadInput(f"cannot read Kalah position {text[:80]!r}: expected {expected}")
     if parts[-1].upper() not in ("S", "N"):
         raise BadInput(f"cannot read Kalah position {text[:80]!r}: the side to move must be S or N")

@@ -7,11 +7,12 @@ one-line errors.
 
 from __future__ import annotations
 
+import operator
 from dataclasses import fields
 from enum import Enum
 from typing import Any, TypeVar
 
-from mancala.errors import BadInput
+from mancala.errors import BadInput, echo, whole_number
 
 E = TypeVar("E", bound=Enum)
 
@@ -26,7 +27,7 @@ def enum_option(name: str, enum: type[E], value) -> E:
             return enum(candidate)
         except ValueError:
             pass
-    raise BadInput(f"{name} must be one of {', '.join(str(e.value) for e in enum)}; got {value!r}")
+    raise BadInput(f"{name} must be one of {', '.join(str(e.value) for e in enum)}; got {echo(value)}")
 
 
 def bool_option(name: str, value) -> bool:
@@ -38,17 +39,19 @@ def bool_option(name: str, value) -> bool:
         return True
     if text in ("0", "false", "no", "off"):
         return False
-    raise BadInput(f"{name} must be true or false; got {value!r}")
+    raise BadInput(f"{name} must be true or false; got {echo(value)}")
 
 
 def int_option(name: str, value) -> int:
-    """``value`` as a whole number."""
-    if isinstance(value, bool):
-        raise BadInput(f"{name} must be a whole number; got {value!r}")
-    try:
-        return int(str(value).strip()) if isinstance(value, str) else int(value)
-    except (TypeError, ValueError):
-        raise BadInput(f"{name} must be a whole number; got {value!r}") from None
+    """``value`` as a whole number: an ``int``, or text read by :func:`~mancala.errors.whole_number`
+    (the digits 0-9, a sign allowed)."""
+    if isinstance(value, str):
+        return whole_number(value, name, signed=True)
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if not isinstance(value, bool) and hasattr(value, "__index__"):
+        return operator.index(value)  # an int, numpy's too
+    raise BadInput(f"{name} must be a whole number; got {echo(value)}")
 
 
 class RulesOptions:
@@ -82,6 +85,6 @@ class RulesOptions:
         kwargs = {}
         for name, value in data.items():
             if name not in known:
-                raise BadInput(f"unknown {cls.OPTIONS_OF} option {name!r}; known: {', '.join(known)}")
+                raise BadInput(f"unknown {cls.OPTIONS_OF} option {echo(name)}; known: {', '.join(known)}")
             kwargs[name] = cls.coerce_option(name, value)
         return cls(**kwargs)

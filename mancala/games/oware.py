@@ -34,7 +34,7 @@ from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import Any
 
-from mancala.errors import BadInput, IllegalMove
+from mancala.errors import BadInput, IllegalMove, is_whole_number
 from mancala.games.base import RulesGame, Segment, layout_text
 from mancala.games.catalogue import GameInfo, Traits, options_with_preset, register
 from mancala.games.options import RulesOptions, bool_option, enum_option, int_option
@@ -390,7 +390,7 @@ class Oware(RulesGame):
         n = self.rules.houses
         if re.fullmatch(r"[A-Za-z]", t):
             k = ord(t.lower()) - ord("a")
-        elif re.fullmatch(r"\d+", t):
+        elif is_whole_number(t):
             k = int(t) - 1
         else:
             raise IllegalMove(f"{t!r} is not an Oware move: {self._expected(state)}")
@@ -677,7 +677,7 @@ def read_position_string(text: str, houses: int) -> tuple[list[int], list[int], 
         raise BadInput(f"cannot read Oware position {text[:80]!r}: expected {expected}")
     if parts[-1].upper() not in ("S", "N"):
         raise BadInput(f"cannot read Oware position {text!r}: the side to move must be S or N")
-    if not all(p.isdigit() for p in parts[:-1]):
+    if not all(is_whole_number(p) for p in parts[:-1]):
         raise BadInput(f"cannot read Oware position {text!r}: expected {expected}")
     numbers = [int(p) for p in parts[:-1]]
     return numbers[: 2 * houses], numbers[2 * houses :], "SN".index(parts[-1].upper())

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from mancala.errors import BadInput, IllegalMove
+from mancala.errors import BadInput, IllegalMove, echo, is_whole_number
 from mancala.games.base import Segment
 from mancala.games.catalogue import GameInfo, Traits, register
 
@@ -154,10 +154,9 @@ class TicTacToe:
 
     def parse_move(self, state: TicTacToeState, text: str) -> TicTacToeMove:
         """A move from a cell number 0-8."""
-        try:
-            move = TicTacToeMove(int(text.strip()))
-        except ValueError:
-            raise IllegalMove(f"{text.strip()!r} is not a cell number; {self._expected(state)}") from None
+        if not is_whole_number(text.strip()):
+            raise IllegalMove(f"{echo(text.strip())} is not a cell number; {self._expected(state)}")
+        move = TicTacToeMove(int(text.strip()))
         if move not in self.legal_moves(state):
             raise IllegalMove(self._reason(state, move))
         return move

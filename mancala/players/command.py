@@ -6,7 +6,7 @@ from __future__ import annotations
 import time
 import weakref
 
-from mancala.errors import BadInput
+from mancala.errors import BadInput, echo
 from mancala.games.kalah import KalahMove, KalahState
 from mancala.mankalah.process import AgentProcess
 from mancala.mankalah.protocol import (
@@ -57,7 +57,7 @@ class CommandPlayer:
         """Tell the program what happened since its last move and read its move."""
         if not is_mankalah(game):
             raise BadInput(
-                f"{self.spec}: external agents speak the ManKalah protocol and play only "
+                f"{echo(self.spec)}: external agents speak the ManKalah protocol and play only "
                 f"{GAME_SPEC} (e.g. mancala play --preset mankalah)"
             )
         agent = self.agent if self.agent is not None else self._start(game)
@@ -112,7 +112,7 @@ class CommandPlayer:
             self.me = me
             self._send(start_message(me))
         elif me != self.me:
-            raise BadInput(f"{self.spec} plays {SIDES[self.me]}'s moves only")
+            raise BadInput(f"{echo(self.spec)} plays {SIDES[self.me]}'s moves only")
         assert self.known is not None  # set when the program started
         path = _opponent_path(game, self.known, state, self.me)
         if path is None:

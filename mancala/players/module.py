@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from mancala.errors import BadInput, IllegalMove
+from mancala.errors import BadInput, IllegalMove, echo, whole_number
 from mancala.games.base import Game
 from mancala.games.kalah import Kalah, KalahMove, KalahRules, KalahState, Sowing
 from mancala.players.registry import PlayerKind, register_kind
@@ -105,8 +105,12 @@ def _num(player) -> int:
 def load_module(path: str):
     """Import the Python file ``path`` (its folder on ``sys.path`` while it loads)."""
     file = Path(path)
-    if not file.is_file():
-        raise BadInput(f"module player: no Python file {path}")
+    try:
+        found = file.is_file()
+    except OSError:  # e.g. a name too long for the file system
+        found = False
+    if not found:
+        raise BadInput(f"module player: no Python file {echo(path)}")
     name = f"_mancala_starter_{file.stem}_{next(_counter)}"
     spec = importlib.util.spec_from_file_location(name, file)
     if spec is None or spec.loader is None:
@@ -221,22 +225,19 @@ def make_module_player(spec: str) -> ModulePlayer:
     first, *rest = body.split(",")
     path, _, class_name = first.strip().partition(":")
     if not path:
-        raise BadInput(f"player {spec!r}: expected module:path/to/file.py[:Class]")
+        raise BadInput(f"player {echo(spec)}: expected module:path/to/file.py[:Class]")
     options = {}
     for part in rest:
         key, eq, value = part.partition("=")
         if not eq:
-            raise BadInput(f"cannot read {part.strip()!r} in player {spec!r}: expected key=value")
+            raise BadInput(f"cannot read {echo(part.strip())} in player {echo(spec)}: expected key=value")
         options[key.strip().lower()] = value.strip()
     ply = 4
     if "ply" in options:
-        try:
-            ply = int(options.pop("ply"))
-        except ValueError:
-            raise BadInput(f"player {spec!r}: ply must be a whole number") from None
+        ply = whole_number(options.pop("ply"), f"player {echo(spec)}: ply")
     type_name = options.pop("type", None)
     if options:
-        raise BadInput(f"player {spec!r}: unknown option(s) {', '.join(options)}")
+        raise BadInput(f"player {echo(spec)}: unknown option(s) {echo(', '.join(options))}")
     return ModulePlayer(path, class_name or None, ply, type_name, spec=spec.strip())
 
 

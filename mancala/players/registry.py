@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from importlib.util import find_spec
 from typing import Callable
 
-from mancala.errors import BadInput
+from mancala.errors import BadInput, echo
 from mancala.players.base import Memory, Player, restore_memory
 from mancala.players.spec import parse_player_spec, take_option
 
@@ -92,10 +92,10 @@ def make_player(spec: str, ask: Callable | None = None) -> Player:
     name, options = parse_player_spec(spec)
     kind = _NAMES.get(name)
     if kind is None:
-        raise BadInput(f"unknown player {name!r}: choose {', '.join(_choices_text())}")
+        raise BadInput(f"unknown player {echo(name)}: choose {', '.join(_choices_text())}")
     player = kind.make(spec, options, ask)
     if options:
-        raise BadInput(f"player {spec!r}: unknown option(s) {', '.join(options)}")
+        raise BadInput(f"player {echo(spec)}: unknown option(s) {echo(', '.join(options))}")
     return player
 
 

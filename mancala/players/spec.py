@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from typing import Any, Callable
 
-from mancala.errors import BadInput
+from mancala.errors import BadInput, echo, whole_number
 
 #: the deepest search a player spec may ask for, in turns (deeper never finishes anyway)
 MAX_DEPTH = 64
@@ -19,7 +19,7 @@ def parse_player_spec(spec: str) -> tuple[str, dict[str, str]]:
     m = re.fullmatch(r"\s*([a-z-]+)\s*(?::(.*))?", spec, flags=re.I)
     if not m:
         raise BadInput(
-            f"cannot read player {spec!r}: expected e.g. human, random, greedy, "
+            f"cannot read player {echo(spec)}: expected e.g. human, random, greedy, "
             f"minimax:depth=4, alphabeta:depth=6, beginner, easy, medium, hard, expert, strongest, best:time=1"
         )
     options: dict[str, str] = {}
@@ -29,7 +29,7 @@ def parse_player_spec(spec: str) -> tuple[str, dict[str, str]]:
             options["eval"] += "," + part
             continue
         if "=" not in part:
-            raise BadInput(f"cannot read {part!r} in player {spec!r}: expected key=value")
+            raise BadInput(f"cannot read {echo(part)} in player {echo(spec)}: expected key=value")
         key, value = part.split("=", 1)
         last = key.strip().lower()
         options[last] = value.strip()
@@ -38,13 +38,17 @@ def parse_player_spec(spec: str) -> tuple[str, dict[str, str]]:
 
 def take_option(options: dict[str, str], name: str, convert: Callable[[str], Any], default, spec: str):
     """Remove option ``name`` from a player spec's ``options`` and convert it (``default`` when
-    absent); a value that does not convert is one line naming the player ``spec``."""
+    absent; ``int`` reads it by :func:`~mancala.errors.whole_number`); a value that does not
+    convert is one line naming the player ``spec``."""
     if name not in options:
         return default
+    value = options.pop(name)
+    if convert is int:
+        return whole_number(value, f"player {echo(spec)}: {name}", signed=True)
     try:
-        return convert(options.pop(name))
+        return convert(value)
     except ValueError:
-        raise BadInput(f"player {spec!r}: {name} must be a number") from None
+        raise BadInput(f"player {echo(spec)}: {name} must be a number; got {echo(value)}") from None
 
 
 #: the words a spec's on/off option takes

@@ -134,14 +134,13 @@ def is_loopback(host: str) -> bool:
 
 def server_names(args: argparse.Namespace) -> tuple[str, ...]:
     """The host names the server answers to (checked against every request's ``Host``):
-    this machine's loopback names, and when it listens beyond loopback the address it was
-    given, the machine's own names and every ``--allow-host``."""
+    this machine's loopback names, the address it was given (so the address it prints, e.g.
+    127.0.0.2, is answered), when it listens beyond loopback the machine's own names, and
+    every ``--allow-host``."""
     from mancala.server.config import LOOPBACK_NAMES  # noqa: PLC0415 (the server's modules: starlette)
 
-    names = list(LOOPBACK_NAMES)
+    names = [*LOOPBACK_NAMES, printed_host(args.host)]
     if not is_loopback(args.host):
-        if args.host not in ("0.0.0.0", "::", ""):
-            names.append(args.host)
         names += [socket.gethostname(), socket.getfqdn()]
     return tuple(dict.fromkeys(n.lower() for n in [*names, *args.allow_host] if n))
 
@@ -248,9 +247,21 @@ def serve_app(config, sock: socket.socket, on_ready=None) -> int:
     return 0
 
 
-def _address(host: str, port: int) -> str:
-    shown = f"[{host}]" if ":" in host else host
-    return f"http://{shown}:{port}/"
+#: the addresses that listen on every interface, and the one printed for each
+_WILDCARDS = {"0.0.0.0": "127.0.0.1", "::": "::1", "": "127.0.0.1"}
+
+
+def printed_host(host: str) -> str:
+    """The host of the address the server prints for ``--host host``: ``host`` itself, or
+    this machine's loopback address for a wildcard (0.0.0.0, ::), which names no machine."""
+    return _WILDCARDS.get(host.strip(), host.strip())
+
+
+def address(host: str, port: int) -> str:
+    """The address the server prints for ``--host host`` on ``port`` (always one it answers
+    to: :func:`server_names`)."""
+    shown = printed_host(host)
+    return f"http://{f'[{shown}]' if ':' in shown else shown}:{port}/"
 
 
 def run_web(args: argparse.Namespace) -> int:
@@ -258,7 +269,7 @@ def run_web(args: argparse.Namespace) -> int:
     config = _config(args, None, None)
     sock = bind(args.host, args.port)
     port = sock.getsockname()[1]
-    url = _address(args.host if args.host != "0.0.0.0" else "127.0.0.1", port)
+    url = address(args.host, port)
     if config.token:
         url += f"?token={config.token}"
 
@@ -304,7 +315,7 @@ def run_serve(args: argparse.Namespace) -> int:
     results = config.results
     sock = bind(args.host, args.port)
     port = sock.getsockname()[1]
-    url = _address(args.host, port)
+    url = address(args.host, port)
 
     def ready(app) -> None:
         print(

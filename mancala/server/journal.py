@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import os
 import re
 from datetime import datetime, timezone
 from pathlib import Path
@@ -178,17 +179,26 @@ class Journal:
 
     def _save_interrupted(self) -> None:
         """Save each game of the last run's journal as ``*.interrupted.json``, and write the
-        finished games' files it could not write."""
+        finished games' files it could not write.  A journal that cannot be read, or is not one
+        (another format, ``games`` not a list of games), is said in one warning naming it and
+        kept beside as ``journal.json.corrupt``."""
         folder, path = self.folder, self._path()
         assert folder is not None and path is not None  # saved only when results are kept
         if not path.exists():
             return
         try:
             data = jsonread.read_file(path)
-            games = data.get("games", []) if isinstance(data, dict) else []
-            unwritten = data.get("unwritten", []) if isinstance(data, dict) else []
+            games = data.get("games") if isinstance(data, dict) and data.get("format") == "mancala-journal" else None
+            if not isinstance(games, list):
+                raise ValueError('not a journal of running games ("format": "mancala-journal", "games": [...])')
+            unwritten = data.get("unwritten", [])
         except (OSError, ValueError) as e:
-            log.error("the journal %s is unreadable (%s); ignoring it", path, e)
+            kept = path.with_name(path.name + ".corrupt")
+            try:
+                os.replace(path, kept)
+            except OSError:
+                kept = path
+            log.warning("the journal %s is unreadable (%s); its games are not restored (kept as %s)", path, e, kept)
             games, unwritten = [], []
         for entry in unwritten if isinstance(unwritten, list) else []:
             if isinstance(entry, dict) and isinstance(entry.get("record"), dict):
@@ -197,7 +207,9 @@ class Journal:
                 if not isinstance(name, str) or not _RESULT_NAME.fullmatch(name) or name == JOURNAL_NAME:
                     name = f"{_safe(gid)}.json"
                 self._write(name, gid, entry["record"])
-        for entry in games if isinstance(games, list) else []:
+        if not all(isinstance(entry, dict) for entry in games):
+            log.warning("the journal %s holds entries that are not games; they are passed over", path)
+        for entry in games:
             if not isinstance(entry, dict):
                 continue
             gid = str(entry.get("game_id", "unknown"))

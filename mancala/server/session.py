@@ -369,7 +369,7 @@ class GameSession:
         if not self.may_steer(client):
             raise ProtocolError(
                 "not_allowed",
-                f"{what}: you are watching this game; only its players and the one who created it may {what} it",
+                f"{what}: you are watching this game; only its players and the one who created it may do that",
                 what,
             )
 

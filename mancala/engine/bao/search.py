@@ -172,7 +172,7 @@ def table_key(s, z):
     return h
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def negamax(s, ply, depth, alpha, beta, rules, w, z, tkey, tval, tdat, ch, cd, sc, en, ws, ctl, deadline):
     """The value of ``s`` for the player to move, searched ``depth`` plies (fail-soft)."""
     if kit.spend_node(ctl, deadline):
@@ -227,7 +227,7 @@ def negamax(s, ply, depth, alpha, beta, rules, w, z, tkey, tval, tdat, ch, cd, s
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def search_root(s, depth, rules, w, z, tkey, tval, tdat, ctl, deadline):
     """Search ``s`` to ``depth`` plies; returns its value for the player to move
     (the best move is left in ``ctl[C_ROOTMOVE]``, ``ctl[C_ABORT]`` says if it stopped)."""
@@ -266,8 +266,10 @@ class BaoSearcher(kit.TableSearcher):
         """One fixed-depth search: (value, best move code, complete, exact)."""
         self.ctl[C_HEUR] = 0
         self.ctl[C_LIMIT] = node_limit
-        value = search_root(
-            s, depth, self.rules, self.weights, self.z, self.tkey, self.tval, self.tdat, self.ctl, deadline
+        value = self.watched(
+            lambda: search_root(
+                s, depth, self.rules, self.weights, self.z, self.tkey, self.tval, self.tdat, self.ctl, deadline
+            )
         )
         return float(value), int(self.ctl[C_ROOTMOVE]), not self.ctl[kit.C_ABORT], self.ctl[C_HEUR] == 0
 

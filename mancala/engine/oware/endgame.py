@@ -95,7 +95,7 @@ from mancala.engine.oware.kernels import (
     seeds_in,
 )
 from mancala.engine.oware.rules import rules_array
-from mancala.errors import BadInput
+from mancala.errors import BadInput, whole_number
 from mancala.games.oware import OwareRules
 
 FORMAT = 1
@@ -680,8 +680,8 @@ def memory_needed(rules: OwareRules, max_seeds: int) -> int:
 
 def memory_limit() -> int:
     """The memory bound of a build: ``$MANCALA_DB_MEMORY`` (bytes) or :data:`DEFAULT_MEMORY`."""
-    env = os.environ.get("MANCALA_DB_MEMORY")
-    return int(env) if env else DEFAULT_MEMORY
+    env = os.environ.get("MANCALA_DB_MEMORY", "").strip()
+    return whole_number(env, "$MANCALA_DB_MEMORY (bytes)") if env else DEFAULT_MEMORY
 
 
 def largest_buildable(rules: OwareRules, up_to: int) -> int:
@@ -720,7 +720,7 @@ def read_tier(rules: OwareRules, tier: int, into: np.ndarray) -> bool:
     :class:`CorruptTable` when the file is damaged or holds other rules or another tier."""
     path = tier_path(rules, tier)
     try:
-        f = open(path, "rb")
+        f = jsonread.open_regular(path)
     except FileNotFoundError:
         return False
     except OSError as e:

@@ -31,6 +31,7 @@ import numpy as np
 
 from mancala.engine.oware import convert, endgame
 from mancala.engine.oware.rules import rules_array
+from mancala.errors import whole_number
 from mancala.evaluation.oware import final_value
 from mancala.games.oware import Oware, OwareMove, OwareRules, OwareState, Repetition, position_key
 
@@ -45,7 +46,7 @@ _tables: dict[tuple, Any] = {}
 def table_bound() -> int:
     """The most bytes a loaded table may hold (``$MANCALA_OWARE_TABLE_BYTES``, else 2 GiB)."""
     text = os.environ.get("MANCALA_OWARE_TABLE_BYTES", "").strip()
-    return int(text) if text.isdigit() else DEFAULT_TABLE_BYTES
+    return whole_number(text, "$MANCALA_OWARE_TABLE_BYTES") if text else DEFAULT_TABLE_BYTES
 
 
 def exact_rules(rules: OwareRules) -> bool:

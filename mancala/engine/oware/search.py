@@ -491,9 +491,12 @@ class OwareSearcher(kit.TableSearcher):
         self.ctl[C_HEUR] = 0
         self.ctl[C_LIMIT] = node_limit
         self.ctl[C_ROOTSEAT] = state.seat
-        value = search_root(
-            state_array(state), depth, self.rules, self.weights, self.z, self.tkey, self.tval, self.tdat, hpos, hkey,
-            self.ctl, deadline, self.tbv, self.tbo,
+        s = state_array(state)
+        value = self.watched(
+            lambda: search_root(
+                s, depth, self.rules, self.weights, self.z, self.tkey, self.tval, self.tdat, hpos, hkey, self.ctl,
+                deadline, self.tbv, self.tbo,
+            )
         )  # fmt: skip
         return float(value), int(self.ctl[C_ROOTMOVE]), not self.ctl[C_ABORT], self.ctl[C_HEUR] == 0
 
