@@ -77,7 +77,9 @@ def test_a_game_still_unwritten_at_stop_is_written_at_the_next_start(tmp_path, m
 
 def test_an_unwritten_entry_of_the_journal_is_written_in_the_folder_only(tmp_path):
     entry = {"file": "../outside.json", "game_id": "g/1", "record": record(["4"])}
-    (tmp_path / JOURNAL_NAME).write_text(json.dumps({"format": "mancala-journal", "version": 2, "games": [], "unwritten": [entry]}))
+    (tmp_path / JOURNAL_NAME).write_text(
+        json.dumps({"format": "mancala-journal", "version": 2, "games": [], "unwritten": [entry]})
+    )
     Journal(tmp_path, lambda: []).open()
     assert [f.name for f in results(tmp_path)] == ["g1.json"] and not (tmp_path.parent / "outside.json").exists()
 

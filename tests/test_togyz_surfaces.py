@@ -123,6 +123,16 @@ def test_the_page_draws_the_tuzdik_and_plays_a_togyz_move(tmp_path):
             assert "North already has a tuzdik" in page.inner_text("body")
             page.set_input_files("#load-file", str(_write_record(tmp_path)))
             page.wait_for_selector("body[data-ply='6']")
+            # the editor: North's tuzdik on South's house 1 (its 9 stones already in North's kazan)
+            page.goto(f"{url}?game=togyz&p0=human&p1=human&animate=0")
+            page.wait_for_selector("body[data-game=togyz][data-ply='0']")
+            page.click("#setup")
+            page.select_option("#setup-tuzdik-1", "0")
+            page.fill('input[aria-label="North\'s kazan"]', "9")
+            assert page.inner_text("#setup-position") == "Position string: X,9,9,9,9,9,9,9,9/9,9,9,9,9,9,9,9,9 0-9 S"
+            page.click("#setup-start")
+            page.wait_for_function("document.querySelectorAll('#board button.tuzdik').length === 1")
+            assert page.locator("#board button.tuzdik").get_attribute("data-cell") == "0"
         browser.close()
 
 

@@ -43,8 +43,9 @@ function pitsEditor(board, toMove) {
   const names = board.names ?? null; // houses named by letters (Oware), else pits by number
   const n = board.houses ?? board.pits;
   const label = (cell) => {
-    if (cell === board.stores[0]) return "South's store";
-    if (cell === board.stores[1]) return "North's store";
+    const store = board.kind === "togyz" ? "kazan" : "store";
+    if (cell === board.stores[0]) return `South's ${store}`;
+    if (cell === board.stores[1]) return `North's ${store}`;
     if (names) return `House ${names[cell]} (${cell < n ? "South" : "North"})`;
     return cell < n ? `South pit ${cell + 1}` : `North pit ${cell - n}`;
   };
@@ -158,8 +159,41 @@ function baoEditor(board, toMove, s) {
   };
 }
 
+/** Togyz Kumalak: the houses and kazans as for Oware, and each player's tuzdik (a house of the
+ * other's row, never its last); its position string is docs/togyz.md's
+ * (`S1,…,S9/N1,…,N9 kS-kN T`, X for a tuzdik house). */
+function togyzEditor(board, toMove) {
+  const read = pitsEditor(board, toMove);
+  const grid = $("setup-board");
+  const side = $("setup-side");
+  const n = board.houses;
+  const names = ["South", "North"];
+  const tuzdikSelect = (owner) => {
+    const row = 1 - owner; // a tuzdik sits on the other player's row
+    const current = board.tuzdiks ? board.tuzdiks[owner] : null;
+    return el("select", { id: `setup-tuzdik-${owner}` }, el("option", { value: "-" }, "none"),
+      Array.from({ length: n - 1 }, (_, k) => row * n + k).map((cell) =>
+        el("option", { value: String(cell), selected: current === cell }, `${names[row]}'s house ${cell % n + 1}`)));
+  };
+  const extra = $("setup-extra");
+  extra.replaceChildren(
+    el("label", { for: "setup-tuzdik-0" }, "South's tuzdik"), tuzdikSelect(0),
+    el("label", { for: "setup-tuzdik-1" }, "North's tuzdik"), tuzdikSelect(1));
+  extra.hidden = false;
+  for (const select of extra.querySelectorAll("select")) select.onchange = setupChanged;
+  $("setup-help").textContent = "Type the stones in each house and kazan (North's row on top, as South sees the board; "
+    + "a tuzdik house holds none), choose each player's tuzdik, if any, and who moves.";
+  return () => {
+    const counts = read().split("-").slice(0, 2 * n + 2);
+    const tuzdik = new Set([0, 1].map((p) => $(`setup-tuzdik-${p}`).value).filter((v) => v !== "-").map(Number));
+    const row = (owner) => Array.from({ length: n }, (_, k) => owner * n + k)
+      .map((cell) => (tuzdik.has(cell) ? "X" : counts[cell])).join(",");
+    return `${row(0)}/${row(1)} ${counts[2 * n]}-${counts[2 * n + 1]} ${side.value}`;
+  };
+}
+
 /** Each game's editor by board kind: fills the dialog, returns how to read its position string. */
-const SETUP_EDITORS = { kalah: pitsEditor, oware: pitsEditor, tictactoe: tictactoeEditor, bao: baoEditor };
+const SETUP_EDITORS = { kalah: pitsEditor, oware: pitsEditor, togyz: togyzEditor, tictactoe: tictactoeEditor, bao: baoEditor };
 
 /** The position string of what the editor holds. */
 function setupString() {
