@@ -262,6 +262,8 @@ def test_small_boards_follow_the_rules_of_the_big_one():
         "X,9,9,9,9,9,9,9,9/X,9,9,9,9,9,9,9,9 9-9 S",
         "9,9,9,9,9,9,9,9,9/9,9,9,9,9,9,9,9,9 0--0 S",
         "9" * 500,
+        "99999999999,t/9S 0 0 S",
+        "1S,²,9S/9S 0 0 S 1",
     ],
 )
 def test_a_bad_position_is_one_line_saying_what_was_expected(text):

@@ -34,7 +34,7 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Any, Sequence
 
-from mancala.errors import BadInput, IllegalMove
+from mancala.errors import BadInput, IllegalMove, is_whole_number
 from mancala.games.base import RulesGame, Segment, layout_text
 from mancala.games.catalogue import GameInfo, Traits, options_with_preset, register
 from mancala.games.options import RulesOptions, bool_option, int_option
@@ -47,7 +47,6 @@ MAX_PLIES = 100_000
 #: the longest position string or game record line read
 MAX_TEXT = 400
 
-_WHOLE = re.compile(r"[0-9]+")
 #: a move of a game record: origin and landing house, then ``(n)`` or ``X``
 _RECORD_MOVE = re.compile(r"[1-9][1-9](?:\([0-9]+\)|[Xx])?")
 
@@ -649,7 +648,7 @@ def write_position(houses, kazans, tuzdiks, seat: int, n: int) -> str:
 
 
 def _number(text: str, what: str, whole: str) -> int:
-    if not _WHOLE.fullmatch(text):
+    if not is_whole_number(text):
         raise BadInput(
             f"cannot read Togyz Kumalak position {whole[:80]!r}: {what} must be a whole number, got {text[:20]!r}"
         )
@@ -735,7 +734,7 @@ def read_fen(text: str, n: int) -> tuple[list[int], tuple[int, int], tuple[int, 
                 cells.append(int(item[:-1]))
             elif item == "t":
                 cells.append(None)
-            elif _WHOLE.fullmatch(item) and int(item) > 0:
+            elif is_whole_number(item) and 0 < int(item) <= n:
                 cells += [0] * int(item)
             else:
                 raise BadInput(
