@@ -79,7 +79,7 @@ def test_the_board_loads_a_playok_file_as_text(conn):
     assert [h["move"] for h in state["history"]] == [str(m) for m in moves]
     assert state["board"]["kind"] == "togyz"
     err = conn.ask("load", text='[Site "PlayOK"]\n\n1. zz *\n')
-    assert err["code"] == "bad_record" and "neither" in err["message"]
+    assert err["code"] == "bad_record" and "not a JSON game record" in err["message"]
 
 
 def test_the_server_draws_tuzdiks_and_explains_the_move(conn):

@@ -582,7 +582,9 @@ def _load(hub: Hub, client: Client, msg: Message) -> None:
                 raise BadInput(f"the game text is larger than {MAX_RECORD_BYTES // 2**20} MB")
             outside = record_from_game_text(text, "the game text")
             if outside is None:
-                raise BadInput("the file is neither a mancala game record (JSON) nor a game record a game here reads")
+                raise BadInput(
+                    "it is not a JSON game record, nor a game file a game here reads (such as PlayOK's Togyz Kumalak files)"
+                )
             record = outside
         else:
             record = record_from_json(msg.get("record"), "the game record")
