@@ -50,7 +50,10 @@ function createFromParams() {
     request("load", { record }, "link");
   } else {
     if (position !== null) fields.position = position;
-    request("create", fields, position !== null ? "link" : "create");
+    // an address that names a game, its players or rules is a link too: a name the server does
+    // not know (?game=chess, ?p1=nonsense) is said, and the default game opens instead
+    const named = ["game", "p0", "p1", "options"].some((k) => app.params.get(k) !== null);
+    request("create", fields, position !== null || named ? "link" : "create");
   }
   // a reload should come back to this game, not start another one from the address
   const keep = new URLSearchParams();
@@ -110,7 +113,7 @@ function onError(msg, what) {
     return;
   }
   if (what === "link") { // a bad link: say why, once, and open the default game instead
-    showError(`That link cannot be opened: ${msg.message.replace(/; the current game goes on/, "")}`);
+    showError(`That link cannot be opened: ${msg.message.replace(/; the current game goes on/, "").replace(/\.$/, "")}. Kalah opens instead.`);
     app.linkError = true;
     app.linkPly = null;
     request("create", { game: "kalah", players: ["human", "medium"] }, "after-link");

@@ -1,0 +1,81 @@
+"""Issue 32's rough edges, each as a newcomer met it on the board page: Playwright driving
+Debian's chromium against the server started in-process.  Each test fails without its fix."""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+
+playwright_sync = pytest.importorskip("playwright.sync_api", reason="Playwright is not installed")
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.processes,
+    pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed (apt install chromium)"),
+]
+
+from helpers import checked_page, launch_chromium, served_app  # noqa: E402
+from playwright.sync_api import expect  # noqa: E402
+
+DESKTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 390, "height": 844}
+#: the longest a test waits for the page (a hang guard, not a speed assertion)
+WAIT_MS = 30_000
+
+
+@pytest.fixture(scope="module")
+def server_url():
+    """The app on uvicorn in a thread, on a free loopback port; stopped after the module."""
+    with served_app() as (url, _):
+        yield url
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """One chromium for the module."""
+    with playwright_sync.sync_playwright() as p:
+        b = launch_chromium(p, CHROMIUM)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(browser):
+    """A fresh desktop-width page, failing the test on any script or console error."""
+    with checked_page(browser, DESKTOP, "desktop", WAIT_MS) as pg:
+        yield pg
+
+
+@pytest.fixture
+def phone(browser):
+    """A fresh phone-width page, failing the test on any script or console error."""
+    with checked_page(browser, PHONE, "phone", WAIT_MS) as pg:
+        yield pg
+
+
+def settled(page, ply: int | None = None) -> None:
+    """Wait until no animation runs, no AI thinks and (optionally) ``ply`` moves are drawn."""
+    cond = "document.body.dataset.busy !== 'animating' && document.body.dataset.thinking !== 'yes'"
+    if ply is not None:
+        cond += f" && document.body.dataset.ply === '{ply}'"
+    page.wait_for_function(cond)
+
+
+# --- a link naming an unknown game or player ----------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "query, named",
+    [("game=chess", "chess"), ("game=kalah&p1=nonsense", "nonsense"), ("game=oware&p0=wizard", "wizard")],
+)
+def test_a_link_with_an_unknown_game_or_player_says_why_and_opens_a_game(page, server_url, query, named):
+    page.goto(f"{server_url}?{query}")
+    # a game is open (its board drawn, its controls working), and the page says why it is not the link's
+    page.wait_for_selector("body[data-game][data-ply='0']")
+    expect(page.locator("#error")).to_be_visible()
+    expect(page.locator("#error")).to_contain_text("That link cannot be opened")
+    expect(page.locator("#error")).to_contain_text(named)
+    expect(page.locator("#error")).to_contain_text("Kalah opens instead")
+    expect(page.locator("#game-title")).not_to_have_text("connecting…")
+    expect(page.locator("#board .pit.legal").first).to_be_visible()
