@@ -79,3 +79,17 @@ def test_a_link_with_an_unknown_game_or_player_says_why_and_opens_a_game(page, s
     expect(page.locator("#error")).to_contain_text("Kalah opens instead")
     expect(page.locator("#game-title")).not_to_have_text("connecting…")
     expect(page.locator("#board .pit.legal").first).to_be_visible()
+
+
+# --- a position link that is already over ------------------------------------------------------
+
+
+def test_a_position_over_before_any_move_says_why_and_offers_no_review(page, server_url):
+    page.goto(f"{server_url}?game=oware&position=1-1-0-0-0-0-0-0-0-0-0-0-23-23-S")
+    page.wait_for_selector("body[data-game=oware][data-result=over]")
+    # the rules finished the position at once (South's two seeds are South's): the page says why
+    expect(page.locator("#result-text")).to_contain_text("Over before any move: South cannot feed North")
+    expect(page.locator("#result-text")).to_contain_text("South takes the 2 seeds left")
+    expect(page.locator("#result-text")).to_contain_text("South (human) wins by 2 seeds")
+    expect(page.locator("#play-again")).to_be_visible()
+    expect(page.locator("#review-btn2")).to_be_hidden()  # a game with no moves has nothing to review

@@ -192,7 +192,10 @@ export function render(s, { final }) {
     const stores = result ? result(b) : "";
     // a finished game the server could not write yet (a full disk): it says so, and again once written
     const unsaved = s.result.saved === false ? " Not saved yet: the server cannot write its results now; it keeps the game and saves it when it can." : "";
-    $("result-text").textContent = s.result.text + stores + unsaved;
+    // a position over before any move (a link, a set-up position) says why: its board may differ from the one given
+    const why = s.result.why ? `${s.result.why[0].toUpperCase()}${s.result.why.slice(1)}. ` : "";
+    $("result-text").textContent = why + s.result.text + stores + unsaved;
+    $("review-btn2").hidden = !s.history.length; // no moves: nothing to review
   } else {
     $("result").hidden = true;
   }
