@@ -3,6 +3,7 @@ Debian's chromium against the server started in-process.  Each test fails withou
 
 from __future__ import annotations
 
+import re
 import shutil
 
 import pytest
@@ -93,3 +94,28 @@ def test_a_position_over_before_any_move_says_why_and_offers_no_review(page, ser
     expect(page.locator("#result-text")).to_contain_text("South (human) wins by 2 seeds")
     expect(page.locator("#play-again")).to_be_visible()
     expect(page.locator("#review-btn2")).to_be_hidden()  # a game with no moves has nothing to review
+
+
+# --- tic-tac-toe's values read as outcomes -----------------------------------------------------
+
+
+def test_tictactoe_values_read_win_draw_loss_and_hint_and_analysis_agree(page, server_url):
+    page.goto(f"{server_url}?game=tictactoe&p0=human&p1=human")
+    page.wait_for_selector("body[data-game=tictactoe][data-ply='0']")
+    page.click("#hint")
+    expect(page.locator("#hint-out")).to_contain_text("value draw (exact)")
+    page.click("#analysis-panel summary")
+    page.click("#analyse")
+    page.wait_for_selector("#analysis-table")
+    rows = page.locator("#analysis-table tbody tr").all_inner_texts()
+    assert len(rows) == 9 and all(re.search(r"\bdraw\b.*✓ exact", r) for r in rows), rows
+    # the search tree scores its leaves 100/50/0 (a depth-2 tree decides nothing): never "win" for 50
+    page.click("#tree-panel summary")
+    page.click("#tree-form button[type=submit]")
+    page.wait_for_selector("#tree-root")
+    expect(page.locator("#tree-out")).to_contain_text("value 50")
+    expect(page.locator("#tree-out")).to_contain_text("100 a win, 0 a loss, 50 not decided")
+    page.locator("#tree-root button.toggle").first.click()
+    text = page.inner_text("#tree-out")
+    assert not re.search(r"\bwin\b", text.replace("100 a win", "")), text
+    assert "+50" not in text and "−50" not in text, text
