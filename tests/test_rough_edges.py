@@ -119,3 +119,28 @@ def test_tictactoe_values_read_win_draw_loss_and_hint_and_analysis_agree(page, s
     text = page.inner_text("#tree-out")
     assert not re.search(r"\bwin\b", text.replace("100 a win", "")), text
     assert "+50" not in text and "−50" not in text, text
+
+
+# --- Ethiopian Kalah: a pit sown either way -----------------------------------------------------
+
+
+ETHIOPIAN = "?game=kalah(preset=ethiopian)&p0=human&p1=human"
+
+
+@pytest.mark.parametrize("width", ["desktop", "phone"])
+def test_ethiopian_pits_offer_their_two_ways_and_the_arrows_are_big_enough(browser, server_url, width):
+    with checked_page(browser, DESKTOP if width == "desktop" else PHONE, width, WAIT_MS) as page:
+        page.goto(server_url + ETHIOPIAN)
+        page.wait_for_selector("body[data-game=kalah][data-ply='0']")
+        arrows = page.locator("#board .arrow")
+        expect(arrows).to_have_count(12)
+        for box in (a.bounding_box() for a in arrows.all()):  # a pointer's target: 24 CSS px square at least
+            assert box is not None and box["width"] >= 24 and box["height"] >= 24, box
+        # a click on a glowing pit offers its two ways (the first focused); Enter plays it
+        page.locator("#board .pit.legal[data-seat='0'][data-pit='3']").click()
+        label = page.evaluate("document.activeElement.getAttribute('aria-label') || ''")
+        assert label.startswith("South pit 3: 4 seeds: sow "), label
+        expect(page.locator("#board .arrows.offered .arrow")).to_have_count(2)
+        page.keyboard.press("Enter")
+        settled(page, 1)
+        expect(page.locator("#history button[data-ply='1']")).to_contain_text("3")
