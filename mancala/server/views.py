@@ -207,7 +207,7 @@ def _kalah_events(game: Kalah, before: KalahState, move, after: KalahState) -> t
             else [opposite_index(n, last)]
         )
         steps.append({"kind": "capture", "cells": cells, "store": store_index(n, seat), "seeds": ev.captured})
-        notices.append({"kind": "capture", "text": f"capture of {ev.captured}"})
+        notices.append({"kind": "capture", "text": _kalah_capture_text(game, before, seat, last, ev.captured)})
     if ev is not None and ev.extra_turn:
         notices.append({"kind": "extra_turn", "text": "extra turn"})
     if after.finished:
@@ -224,6 +224,25 @@ def _kalah_events(game: Kalah, before: KalahState, move, after: KalahState) -> t
             steps.append({"kind": "sweep", "moves": sweep})
         notices.append({"kind": "game_over", "text": f"game over: South {after.store(0)}, North {after.store(1)}"})
     return notices, steps
+
+
+def _kalah_pit_name(n: int, index: int) -> str:
+    """``North pit 3`` for board cell ``index`` (a pit, not a store)."""
+    return f"South pit {index + 1}" if index < n else f"North pit {index - n}"
+
+
+def _kalah_capture_text(game: Kalah, before: KalahState, seat: int, last: int, captured: int) -> str:
+    """Who captured what and from where: ``South captures 5 seeds: North pit 2's 4 and the last
+    seed, in South pit 5``."""
+    n = before.pits
+    opposite = opposite_index(n, last)
+    who = game.seat_name(seat)
+    if game.rules.capture is Capture.OPPOSITE_AND_LAST:
+        return (
+            f"{who} captures {captured} seed{'s' if captured != 1 else ''}: "
+            f"{_kalah_pit_name(n, opposite)}'s {captured - 1} and the last seed, in {_kalah_pit_name(n, last)}"
+        )
+    return f"{who} captures {captured} seed{'s' if captured != 1 else ''} from {_kalah_pit_name(n, opposite)}"
 
 
 def _board_before_sweep(before: KalahState, steps: list[dict]) -> list[int]:
@@ -340,7 +359,8 @@ def _bao_events(game: Bao, before: BaoState, after: BaoState) -> tuple[list, lis
         notices.append(
             {
                 "kind": "capture",
-                "text": f"{len(ev.captures)} capture{'s' if len(ev.captures) > 1 else ''} ({total} seeds)",
+                "text": f"{len(ev.captures)} capture{'s' if len(ev.captures) > 1 else ''} "
+                f"({total} seed{'s' if total != 1 else ''})",
             }
         )
     if ev.taxed:
