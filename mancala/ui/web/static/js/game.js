@@ -270,7 +270,9 @@ function updateInvite(s) {
   if (!waitingSeat || s.result || !s.you.length) { box.hidden = true; return; }
   const url = `${location.origin}${location.pathname}?join=${encodeURIComponent(s.game_id)}`;
   box.hidden = false;
-  box.replaceChildren("Invite the other player: open ", el("code", {}, url),
+  // the address breaks only after its / ? = & (never inside a word): a break opportunity after each
+  const parts = url.split(/(?<=[/?=&])/).flatMap((part) => [part, el("wbr")]);
+  box.replaceChildren("Invite the other player: open ", el("code", { class: "url" }, parts),
     " in another browser, or run an agent on game ", el("code", {}, s.game_id), ".");
 }
 
