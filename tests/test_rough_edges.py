@@ -234,3 +234,35 @@ def test_the_search_trees_position_picture_covers_no_other_row(page, server_url)
         other = toggles.nth(k).bounding_box()
         overlap = pic["y"] < other["y"] + other["height"] and other["y"] < pic["y"] + pic["height"]
         assert not overlap, (k, pic, other)
+
+
+# --- notices belong to the move that made them --------------------------------------------------
+
+#: records the notices shown when each move's sowing starts (a script for evaluate)
+WATCH_SOWING = """() => {
+  window.noticesAtSowing = [];
+  new MutationObserver(() => {
+    if (document.body.dataset.status === 'sowing') {
+      window.noticesAtSowing.push([...document.querySelectorAll('#notices .notice')].map((n) => n.dataset.kind));
+    }
+  }).observe(document.body, { attributes: true, attributeFilter: ['data-status'] });
+}"""
+
+
+def test_a_moves_notice_goes_when_the_next_move_is_sown_or_an_earlier_position_is_shown(page, server_url):
+    page.goto(f"{server_url}?game=kalah&p0=human&p1=human")
+    page.wait_for_selector("body[data-game=kalah][data-ply='0']")
+    page.evaluate(WATCH_SOWING)
+    page.get_by_role("button", name="South pit 3: 4 seeds, legal move").click()  # ends in the store
+    settled(page, 1)
+    expect(page.locator(".notice[data-kind=extra_turn]")).to_be_visible()
+    # an earlier position shown: the notice is about the game's last move, not about it
+    page.click("#history button[data-at='0']")
+    page.wait_for_selector("body[data-viewing='0']")
+    expect(page.locator(".notice[data-kind=extra_turn]")).to_be_hidden()
+    page.click("#view-back")
+    expect(page.locator(".notice[data-kind=extra_turn]")).to_be_visible()
+    page.get_by_role("button", name="South pit 1: 4 seeds, legal move").click()
+    settled(page, 2)
+    assert page.evaluate("window.noticesAtSowing") == [[], []]
+    expect(page.locator(".notice[data-kind=extra_turn]")).to_have_count(0)

@@ -56,6 +56,7 @@ async function drain() {
     const shown = app.shown;
     const forward = shown && s.last && s.ply === shown.ply + 1 && s.last.ply === s.ply;
     if (forward) {
+      $("notices").replaceChildren(); // the previous move's notices ("Extra turn!") are not this one's
       if ($("animate").checked && !app.viewing) {
         // the status says what the board shows: this move being sown, not the position after it
         const mover = s.history[s.ply - 1];
