@@ -266,3 +266,39 @@ def test_a_moves_notice_goes_when_the_next_move_is_sown_or_an_earlier_position_i
     settled(page, 2)
     assert page.evaluate("window.noticesAtSowing") == [[], []]
     expect(page.locator(".notice[data-kind=extra_turn]")).to_have_count(0)
+
+
+# --- where the focus goes -----------------------------------------------------------------------
+
+
+def focus_is_on_the_board(page) -> bool:
+    return page.evaluate("document.getElementById('board').contains(document.activeElement)")
+
+
+def test_the_focus_stays_on_the_board_after_a_bao_direction(page, server_url):
+    page.goto(f"{server_url}?game=bao&p0=human&p1=human&animate=0")
+    page.wait_for_selector("body[data-game=bao][data-ply='0']")
+    page.locator("#board [data-hole='A6']").focus()
+    page.keyboard.press("Enter")
+    expect(page.locator("#choice")).to_be_visible()
+    page.locator("#choice-buttons button[data-dir='L']").focus()
+    page.keyboard.press("Enter")
+    settled(page, 1)
+    assert focus_is_on_the_board(page), page.evaluate("document.activeElement.outerHTML.slice(0, 80)")
+
+
+def test_start_in_the_new_game_dialog_puts_the_focus_on_the_board(page, server_url):
+    page.goto(f"{server_url}?game=kalah&p0=human&p1=human")
+    page.wait_for_selector("body[data-game=kalah][data-ply='0']")
+    game_id = page.evaluate("document.body.dataset.gameId")
+    page.locator("#new-game").focus()
+    page.keyboard.press("Enter")
+    expect(page.locator("#new-dialog")).to_be_visible()
+    page.select_option("#f-p1", "human")
+    page.locator("#new-start").focus()
+    page.keyboard.press("Enter")
+    page.wait_for_function(f"document.body.dataset.gameId !== '{game_id}' && document.body.dataset.ply === '0'")
+    assert focus_is_on_the_board(page), page.evaluate("document.activeElement.outerHTML.slice(0, 80)")
+    page.keyboard.press("Tab")  # and the keyboard goes on from there: to a legal pit
+    label = page.evaluate("document.activeElement.getAttribute('aria-label') || ''")
+    assert label.endswith("legal move"), label

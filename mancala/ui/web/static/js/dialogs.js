@@ -172,5 +172,6 @@ export function startFromForm(event) {
   if (players.every((p) => p !== "human" && p !== "remote")) fields.move_delay = Number($("w-delay").value);
   $("new-error").hidden = true;
   $("new-dialog").close();
+  $("board").focus({ preventScroll: true }); // the new game's board, not the button that opened the dialog
   request("create", fields, "new-form");
 }
