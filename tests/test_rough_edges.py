@@ -302,3 +302,26 @@ def test_start_in_the_new_game_dialog_puts_the_focus_on_the_board(page, server_u
     page.keyboard.press("Tab")  # and the keyboard goes on from there: to a legal pit
     label = page.evaluate("document.activeElement.getAttribute('aria-label') || ''")
     assert label.endswith("legal move"), label
+
+
+# --- the review table ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("width", ["desktop", "phone"])
+def test_the_review_tables_class_column_is_not_clipped(browser, server_url, width):
+    with checked_page(browser, DESKTOP if width == "desktop" else PHONE, width, WAIT_MS) as page:
+        page.goto(f"{server_url}?game=kalah&p0=human&p1=human&animate=0")
+        page.wait_for_selector("body[data-game=kalah][data-ply='0']")
+        for n, move in enumerate("12635", start=1):  # blunders and mistakes: the longest class words
+            page.fill("#move-input", move)
+            page.press("#move-input", "Enter")
+            settled(page, n)
+        page.click("#review-panel summary")
+        page.click("#review")
+        page.wait_for_selector("#review-table")
+        expect(page.locator("#review-table td.cls.blunder").first).to_have_text("blunder")
+        scroll, client = page.locator("#review-out .table-scroll").evaluate("(e) => [e.scrollWidth, e.clientWidth]")
+        assert scroll <= client, (scroll, client)  # every column shown whole
+        # and a table that did not fit would show that it scrolls (a shadow at the edge with more beyond it)
+        sign = page.locator("#review-out .table-scroll").evaluate("(e) => getComputedStyle(e).backgroundImage")
+        assert "gradient" in sign, sign
