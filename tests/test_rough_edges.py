@@ -6,6 +6,7 @@ from __future__ import annotations
 import importlib.util
 import re
 import shutil
+from pathlib import Path
 
 import pytest
 
@@ -17,7 +18,7 @@ pytestmark = [
     pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed (apt install chromium)"),
 ]
 
-from helpers import checked_page, launch_chromium, served_app  # noqa: E402
+from helpers import axe_problems, axe_script_path, checked_page, launch_chromium, served_app  # noqa: E402
 from playwright.sync_api import expect  # noqa: E402
 
 DESKTOP = {"width": 1280, "height": 800}
@@ -325,3 +326,42 @@ def test_the_review_tables_class_column_is_not_clipped(browser, server_url, widt
         # and a table that did not fit would show that it scrolls (a shadow at the edge with more beyond it)
         sign = page.locator("#review-out .table-scroll").evaluate("(e) => getComputedStyle(e).backgroundImage")
         assert "gradient" in sign, sign
+
+
+# --- axe, with the target-size rule on, on every game's main screens at both widths -------------
+
+
+@pytest.fixture(scope="module")
+def axe_script() -> Path:
+    return axe_script_path()
+
+
+GAMES = {
+    "kalah": "game=kalah&p0=human&p1=human",
+    "kalah-ethiopian": "game=kalah(preset=ethiopian)&p0=human&p1=human",
+    "oware": "game=oware&p0=human&p1=human",
+    "togyz": "game=togyz&p0=human&p1=human",
+    "bao": "game=bao&p0=human&p1=human",
+    "tictactoe": "game=tictactoe&p0=human&p1=human",
+}
+
+
+@pytest.mark.parametrize("width", ["desktop", "phone"])
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_axe_with_target_size_finds_nothing_serious_on_any_games_screens(browser, server_url, axe_script, game, width):
+    with checked_page(browser, DESKTOP if width == "desktop" else PHONE, width, WAIT_MS) as page:
+        page.goto(f"{server_url}?{GAMES[game]}&animate=0")
+        page.wait_for_selector("body[data-ply='0']")
+        problems = axe_problems(page, axe_script, f"{game} {width}: start")
+        # a move played, its notice and the move list; every panel open
+        page.locator("#board button:not([aria-disabled='true']):not([tabindex='-1'])").first.click()
+        if page.locator("#choice").is_visible():
+            page.locator("#choice-buttons button.primary").first.click()
+        settled(page, 1)
+        for panel in ("analysis-panel", "explorer-panel", "review-panel", "tree-panel"):
+            page.click(f"#{panel} summary")
+        problems += axe_problems(page, axe_script, f"{game} {width}: after a move, panels open")
+        page.click("#new-game")
+        expect(page.locator("#new-dialog")).to_be_visible()
+        problems += axe_problems(page, axe_script, f"{game} {width}: the new-game dialog")
+        assert not problems, "\n".join(problems)
