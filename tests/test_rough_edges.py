@@ -365,3 +365,17 @@ def test_axe_with_target_size_finds_nothing_serious_on_any_games_screens(browser
         expect(page.locator("#new-dialog")).to_be_visible()
         problems += axe_problems(page, axe_script, f"{game} {width}: the new-game dialog")
         assert not problems, "\n".join(problems)
+
+
+def test_play_from_here_in_the_editor_puts_the_focus_on_the_board(page, server_url):
+    page.goto(f"{server_url}?game=kalah&p0=human&p1=human")
+    page.wait_for_selector("body[data-game=kalah][data-ply='0']")
+    game_id = page.evaluate("document.body.dataset.gameId")
+    page.locator("#setup").focus()
+    page.keyboard.press("Enter")
+    expect(page.locator("#setup-dialog")).to_be_visible()
+    page.locator("#setup-start").focus()
+    page.keyboard.press("Enter")
+    page.wait_for_function(f"document.body.dataset.gameId !== '{game_id}' && document.body.dataset.ply === '0'")
+    expect(page.locator("#setup-dialog")).to_be_hidden()
+    assert focus_is_on_the_board(page), page.evaluate("document.activeElement.outerHTML.slice(0, 80)")

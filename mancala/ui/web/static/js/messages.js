@@ -78,7 +78,10 @@ function onMessage(msg) {
   switch (msg.type) {
     case "welcome": setEngine(msg.engine); break;
     case "joined":
-      if (what === "setup" && $("setup-dialog").open) $("setup-dialog").close();
+      if (what === "setup" && $("setup-dialog").open) {
+        $("setup-dialog").close();
+        $("board").focus({ preventScroll: true }); // the position set up, not the button that opened the editor
+      }
       if (msg.resume) sessionStorage.setItem("mancala-resume", JSON.stringify({ game_id: msg.game_id, resume: msg.resume }));
       else sessionStorage.setItem("mancala-resume", JSON.stringify({ game_id: msg.game_id, resume: "" }));
       app.seats = msg.seats;
