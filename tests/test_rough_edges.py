@@ -70,7 +70,12 @@ def settled(page, ply: int | None = None) -> None:
 
 @pytest.mark.parametrize(
     "query, named",
-    [("game=chess", "chess"), ("game=kalah&p1=nonsense", "nonsense"), ("game=oware&p0=wizard", "wizard")],
+    [
+        ("game=chess", "chess"),
+        ("game=kalah&p1=nonsense", "nonsense"),
+        ("game=oware&p0=wizard", "wizard"),
+        ("join=nonexistent", "no game 'nonexistent' on this server"),
+    ],
 )
 def test_a_link_with_an_unknown_game_or_player_says_why_and_opens_a_game(page, server_url, query, named):
     page.goto(f"{server_url}?{query}")

@@ -115,8 +115,9 @@ function onError(msg, what) {
     createFromParams();
     return;
   }
-  if (what === "link") { // a bad link: say why, once, and open the default game instead
-    showError(`That link cannot be opened: ${msg.message.replace(/; the current game goes on/, "").replace(/\.$/, "")}. Kalah opens instead.`);
+  if (what === "link" || (what === "join" && !app.state)) { // a bad link: say why, once, and open the default game instead
+    const why = msg.message.replace(/; the current game goes on/, "").replace(/ \(send list to see the games\)/, "").replace(/\.$/, "");
+    showError(`That link cannot be opened: ${why}. Kalah opens instead.`);
     app.linkError = true;
     app.linkPly = null;
     request("create", { game: "kalah", players: ["human", "medium"] }, "after-link");
