@@ -92,7 +92,7 @@ def test_a_link_with_an_unknown_game_or_player_says_why_and_opens_a_game(page, s
 # --- a position link that is already over ------------------------------------------------------
 
 
-def test_a_position_over_before_any_move_says_why_and_offers_no_review(page, server_url):
+def test_a_position_over_before_any_move_says_why_and_offers_no_review(page, server_url, axe_script):
     page.goto(f"{server_url}?game=oware&position=1-1-0-0-0-0-0-0-0-0-0-0-23-23-S")
     page.wait_for_selector("body[data-game=oware][data-result=over]")
     # the rules finished the position at once (South's two seeds are South's): the page says why
@@ -101,6 +101,7 @@ def test_a_position_over_before_any_move_says_why_and_offers_no_review(page, ser
     expect(page.locator("#result-text")).to_contain_text("South (human) wins by 2 seeds")
     expect(page.locator("#play-again")).to_be_visible()
     expect(page.locator("#review-btn2")).to_be_hidden()  # a game with no moves has nothing to review
+    assert axe_problems(page, axe_script, "a game over before any move") == []
 
 
 # --- tic-tac-toe's values read as outcomes -----------------------------------------------------
@@ -366,6 +367,9 @@ def test_axe_with_target_size_finds_nothing_serious_on_any_games_screens(browser
         for panel in ("analysis-panel", "explorer-panel", "review-panel", "tree-panel"):
             page.click(f"#{panel} summary")
         problems += axe_problems(page, axe_script, f"{game} {width}: after a move, panels open")
+        page.click("#history button[data-at='0']")
+        page.wait_for_selector("body[data-viewing='0']")
+        problems += axe_problems(page, axe_script, f"{game} {width}: an earlier position viewed")
         page.click("#new-game")
         expect(page.locator("#new-dialog")).to_be_visible()
         problems += axe_problems(page, axe_script, f"{game} {width}: the new-game dialog")
