@@ -242,3 +242,38 @@ def test_oware_view_explains_must_feed_grand_slams_and_the_end():
         "text": "game over: North has captured 25 of the 48 seeds, more than half. Final count: South 23, North 25",
     }
     assert board_view(game, after)["finished"] and result_view(game, after, ["South", "North"])["winner"] == 1
+
+
+def test_a_bao_capture_notice_counts_one_seed_as_one_seed():
+    """Issue 32: "1 capture (1 seeds)"."""
+    game = make_game("bao")
+    state = game.initial_state()
+    for text in ("A6R*", "a6L*"):
+        state = game.apply(state, game.parse_move(state, text))
+    move = game.parse_move(state, "A5R")
+    notices = [n["text"] for n in last_view(game, state, move, game.apply(state, move), 3)["notices"]]
+    assert "1 capture (1 seed)" in notices, notices
+
+
+@pytest.mark.parametrize(
+    "preset, position, played, text",
+    [
+        # South's pit 1 holds 1 seed, pit 2 is empty; North's pit 5 (facing it) holds 6
+        (
+            "standard",
+            "1-0-5-5-5-5-0-4-4-4-4-6-4-0-S",
+            "1",
+            "South captures 7 seeds: North pit 5's 6 and the last seed, in South pit 2",
+        ),
+        # pit 3's 2 seeds sown counter-clockwise end in the empty pit 5, facing North's pit 2 (4 seeds)
+        ("ethiopian", "5-0-2-0-0-5-0-4-4-4-4-6-4-0-S", "3R", "South captures 4 seeds from North pit 2"),
+    ],
+)
+def test_a_kalah_capture_notice_names_the_player_and_the_pits(preset, position, played, text):
+    """Issue 32: Kalah's capture notice said only "capture of 7"."""
+    game = make_game(f"kalah(preset={preset})")
+    state = game.parse_position(position)
+    move = game.parse_move(state, played)
+    after = game.apply(state, move)
+    capture = [n["text"] for n in last_view(game, state, move, after, 1)["notices"] if n["kind"] == "capture"]
+    assert capture == [text]

@@ -151,3 +151,15 @@ def test_o_must_block_the_top_row(text):
     result = alphabeta(GAME, state, 9, score_difference)
     assert result.value == 0 and result.move == TicTacToeMove(2)
     assert all(value_after(state, c) == -1 for c in (3, 5, 6, 7, 8))
+
+
+def test_an_unsolved_summary_says_draw_not_plus_zero():
+    """Issue 32: a budget too small to solve the start leaves an estimate, which the summary
+    words as an outcome ("draw"), never "+0"."""
+    from mancala.analysis.position import analysis_of  # noqa: PLC0415
+    from mancala.analysis.values import position_values  # noqa: PLC0415
+
+    state = GAME.initial_state()
+    result = analysis_of(GAME, state, position_values(GAME, state, 1_000))
+    assert not result["solved"]
+    assert result["summary"].startswith("best: ") and "(draw, estimate, depth" in result["summary"], result["summary"]

@@ -77,6 +77,14 @@ def hint(game: Game, state, nodes: int) -> dict:
     return hint_of(game, state, position_values(game, state, nodes))
 
 
+def value_text(value: Any, unit_name: str) -> str:
+    """A value as the summary writes it: ``+4`` (seeds, an evaluation), ``win``, ``draw`` or
+    ``loss`` in a game whose values are outcomes (tic-tac-toe), never ``+0`` for a draw."""
+    if unit_name == "outcome":
+        return "win" if float(value) > 0 else "loss" if float(value) < 0 else "draw"
+    return f"{float(value):+g}"
+
+
 def value_words(row: dict) -> str:
     """How sure a row's value is: ``exact``, or the depth its estimate was searched to."""
     return "exact" if row["exact"] else f"estimate, depth {row.get('depth', 0)}"
@@ -130,7 +138,7 @@ def analysis_of(game: Game, state, table: Table, lines: int = 0, child_tables: d
         summary = _who_wins(game, state, float(rows[0]["value"]))
     else:
         best = rows[0]
-        summary = f"best: {best['move']} ({float(best['value']):+g}, {value_words(best)})"
+        summary = f"best: {best['move']} ({value_text(best['value'], unit(game))}, {value_words(best)})"
     turns = line_by_turn(game, state, line)
     return {
         "player": game.to_move(state),

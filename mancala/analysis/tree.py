@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from mancala.analysis.values import jsonable
+from mancala.analysis.values import jsonable, unit
 from mancala.evaluation import teaching_evaluation
+from mancala.evaluation.basic import win_loss_percent
 from mancala.games.base import Game, position_string
 from mancala.search.core import Node, NodeLimit, TooManyNodes, Tracer, alphabeta, minimax
 from mancala.search.explain import line_by_turn, position_words, prune_reason
@@ -112,4 +113,7 @@ def tree(game: Game, state, depth: int, algorithm: str = "alphabeta") -> dict:
         "line": [str(m) for m in result.line],
         "turns": line_by_turn(game, state, result.line),
         "evaluation": getattr(evaluate, "__name__", "evaluation"),
+        # what the tree's values count: tic-tac-toe's lesson scores (100 a win, 0 a loss, 50 not
+        # decided at this depth), else the game's own unit
+        "unit": "percent" if evaluate is win_loss_percent else unit(game),
     }

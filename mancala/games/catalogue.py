@@ -255,6 +255,17 @@ def title_of(game: Any) -> str:
     info = game_info(game)
     if info.rules is None:
         return info.title
+    options = game.rules.to_dict()
+    if options.get("start") is not None:  # a game from a set position (a link): its rules, then where it starts
+        rules = {k: v for k, v in options.items() if k != "start"}
+        preset = next(
+            (name for name, r in info.presets.items() if {**r.to_dict(), "start": None} == {**rules, "start": None}),
+            None,
+        )
+        default = info.rules().to_dict()
+        differ = [f"{k}={option_text(v)}" for k, v in rules.items() if v != default[k]]
+        described = preset or ", ".join(differ)
+        return f"{info.title} ({described + ', ' if described else ''}from a set position)"
     preset = next((name for name, rules in info.presets.items() if rules == game.rules), None)
     described = preset or game.rules.describe()
     if not info.presets and described == "standard":

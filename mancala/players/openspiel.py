@@ -91,7 +91,7 @@ OPENSPIEL_GAMES: tuple[OpenSpielGame, ...] = (
     OpenSpielGame(
         load=lambda game: "mancala",
         accepts=lambda game: game == Kalah(PRESETS["standard"]),
-        refusal="standard Kalah(6,4) (--game kalah, no other preset or size)",
+        refusal="standard Kalah (6 pits of 4 seeds; no other rules or size)",
         to_action=lambda state, move: move_to_action(state, move),
         to_move=lambda state, action: action_to_move(state, action),
         lead=_kalah_lead,
@@ -307,5 +307,6 @@ for _rank, (_kind, _what, _option, _default, _quick, _label, _title) in enumerat
             label=f"OpenSpiel {_label.format(_default)} (standard Kalah, Oware)",
             title=_title,
             rank=_rank,
+            plays=lambda game: any(e.accepts(game) for e in OPENSPIEL_GAMES),
         )
     )

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from importlib.util import find_spec
-from typing import Callable
+from typing import Any, Callable
 
 from mancala.errors import BadInput, echo
 from mancala.players.base import Memory, Player, restore_memory
@@ -56,6 +56,8 @@ class PlayerKind:
     #: ``{depth}``; their defaults when the spec leaves them out), ``{rest}`` for a raw kind's text;
     #: alternatives split by ``|`` (the first whose options the spec names is used)
     title: str = ""
+    #: which games it can play (a game -> whether it plays it); None: every game
+    plays: Callable[[Any], bool] | None = None
 
 
 #: the registered player kinds, by name, in the order the new-game form lists them

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import functools
 import logging
 import secrets
 import weakref
@@ -41,7 +42,7 @@ from mancala.analysis import (
 )
 from mancala.analysis.values import position_key
 from mancala.errors import BadInput, IllegalMove
-from mancala.games import CATALOGUE
+from mancala.games import CATALOGUE, make_game
 from mancala.games.base import Game, position_options, position_string
 from mancala.players import LEVEL_SECONDS, LEVELS, PLAYER_KINDS, kind_available, player_choices
 from mancala.record import MAX_RECORD_BYTES, record_from_game_text, record_from_json
@@ -181,6 +182,24 @@ async def api_games(request: Request):
     return JSONResponse({"games": games})
 
 
+@functools.cache
+def _games_played(spec: str) -> dict[str, Any]:
+    """``{"games": {game: [presets]}}``: the games and presets a player kind that plays only
+    some games (OpenSpiel's) can play, so the new-game form offers it for those only; empty
+    for a kind that plays every game."""
+    kind = PLAYER_KINDS.get(spec.split(":", 1)[0])
+    if kind is None or kind.plays is None:
+        return {}
+    games: dict[str, list[str]] = {}
+    for info in CATALOGUE.values():
+        presets = [
+            p for p in info.presets or [""] if kind.plays(make_game(f"{info.name}(preset={p})" if p else info.name))
+        ]
+        if presets:
+            games[info.name] = presets
+    return {"games": games}
+
+
 async def api_players(request: Request):
     """Player kinds and levels, as ``make_player`` takes them."""
     kinds = [
@@ -207,7 +226,7 @@ async def api_players(request: Request):
         },
     )
     levels = {name: {**lv.specs, "seconds": LEVEL_SECONDS[name]} for name, lv in LEVELS.items()}
-    choices = [{"spec": spec, "label": label} for spec, label in player_choices()]
+    choices = [{"spec": spec, "label": label, **_games_played(spec)} for spec, label in player_choices()]
     choices += [
         {"spec": "remote", "label": "Another client (remote seat)"},
         {"spec": "custom", "label": "Other player spec…"},

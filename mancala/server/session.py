@@ -38,7 +38,7 @@ from mancala.server.config import ServerConfig
 from mancala.server.journal import Journal
 from mancala.server.lines import Lines
 from mancala.server.protocol import ProtocolError, error
-from mancala.server.views import result_view
+from mancala.server.views import result_view, start_end_text
 
 log = logging.getLogger("mancala.server")
 
@@ -249,7 +249,11 @@ class GameSession:
         """The result, or None while the game runs."""
         if self.forced_result is not None:
             return self.forced_result
-        return result_view(self.game, self.state, self.names())
+        result = result_view(self.game, self.state, self.names())
+        if result is None or self.record.moves:
+            return result
+        why = start_end_text(self.game, self.state)  # over before any move: say why
+        return result if why is None else {**result, "why": why}
 
     def names(self) -> list[str]:
         """``South (human)``, ``North (Medium AI)``: the seat each player sits at now (a pie-rule

@@ -15,7 +15,7 @@ from mancala.games.bao import CW, NYUMBA, Bao, BaoState, hole_name
 from mancala.games.base import Game, outcome_text, winner_rule_of
 from mancala.games.catalogue import traits_of
 from mancala.games.kalah import Capture, Kalah, KalahState, Remaining, opposite_index, pit_index, store_index
-from mancala.games.oware import Oware, OwareEvent, OwareState, house_name, seat_name
+from mancala.games.oware import Oware, OwareEvent, OwareState, house_name, read_position_string, seat_name
 from mancala.games.tictactoe import LINES, TicTacToe, TicTacToeState
 from mancala.games.togyz import TogyzKumalak, TogyzState, house_label
 
@@ -74,6 +74,24 @@ def result_view(game: Game, state, names: list[str]) -> dict | None:
             reason = "draw_limit"
             text = f"Draw: the ply limit ({max_plies}) was reached."
     return {"winner": winner, "score": score, "text": text, "reason": reason}
+
+
+def start_end_text(game: Game, state) -> str | None:
+    """Why a game is over in its start position (a position link, a set-up position), before
+    any move; None when it is not.  Oware's rules finish such a position at once, its seeds
+    shared out, so the board drawn is not the one given: the text says why, and who took what."""
+    if not game.is_terminal(state):
+        return None
+    start = game.rules.start if isinstance(game, Oware) else None
+    if isinstance(game, Oware) and start is not None:
+        rules = game.rules
+        houses, stores, seat = read_position_string(start, rules.houses)
+        end = "majority" if max(stores) * 2 > rules.total and rules.stop_at_majority else "no-move"
+        # (as if the other side's move had just left this position)
+        return "over before any move: " + _oware_end_text(game, state, 1 - seat, end, list(houses)).removeprefix(
+            "game over: "
+        )
+    return "over before any move: no move can be played in this position"
 
 
 def last_view(game: Game, before, move, after, ply: int) -> dict:
@@ -189,7 +207,7 @@ def _kalah_events(game: Kalah, before: KalahState, move, after: KalahState) -> t
             else [opposite_index(n, last)]
         )
         steps.append({"kind": "capture", "cells": cells, "store": store_index(n, seat), "seeds": ev.captured})
-        notices.append({"kind": "capture", "text": f"capture of {ev.captured}"})
+        notices.append({"kind": "capture", "text": _kalah_capture_text(game, before, seat, last, ev.captured)})
     if ev is not None and ev.extra_turn:
         notices.append({"kind": "extra_turn", "text": "extra turn"})
     if after.finished:
@@ -206,6 +224,25 @@ def _kalah_events(game: Kalah, before: KalahState, move, after: KalahState) -> t
             steps.append({"kind": "sweep", "moves": sweep})
         notices.append({"kind": "game_over", "text": f"game over: South {after.store(0)}, North {after.store(1)}"})
     return notices, steps
+
+
+def _kalah_pit_name(n: int, index: int) -> str:
+    """``North pit 3`` for board cell ``index`` (a pit, not a store)."""
+    return f"South pit {index + 1}" if index < n else f"North pit {index - n}"
+
+
+def _kalah_capture_text(game: Kalah, before: KalahState, seat: int, last: int, captured: int) -> str:
+    """Who captured what and from where: ``South captures 5 seeds: North pit 2's 4 and the last
+    seed, in South pit 5``."""
+    n = before.pits
+    opposite = opposite_index(n, last)
+    who = game.seat_name(seat)
+    if game.rules.capture is Capture.OPPOSITE_AND_LAST:
+        return (
+            f"{who} captures {captured} seed{'s' if captured != 1 else ''}: "
+            f"{_kalah_pit_name(n, opposite)}'s {captured - 1} and the last seed, in {_kalah_pit_name(n, last)}"
+        )
+    return f"{who} captures {captured} seed{'s' if captured != 1 else ''} from {_kalah_pit_name(n, opposite)}"
 
 
 def _board_before_sweep(before: KalahState, steps: list[dict]) -> list[int]:
@@ -322,7 +359,8 @@ def _bao_events(game: Bao, before: BaoState, after: BaoState) -> tuple[list, lis
         notices.append(
             {
                 "kind": "capture",
-                "text": f"{len(ev.captures)} capture{'s' if len(ev.captures) > 1 else ''} ({total} seeds)",
+                "text": f"{len(ev.captures)} capture{'s' if len(ev.captures) > 1 else ''} "
+                f"({total} seed{'s' if total != 1 else ''})",
             }
         )
     if ev.taxed:
@@ -542,7 +580,7 @@ def _oware_notices(game: Oware, before: OwareState, after: OwareState, ev: Oware
         houses = ", ".join(f"{house_name(n, h)} {s}" for h, s in ev.captures)
         notices.append({"kind": "capture", "text": f"capture of {ev.captured} ({houses})"})
     if after.finished:  # (a rule barring the next player's moves is the board's `restricted`)
-        notices.append({"kind": "game_over", "text": _oware_end_text(game, after, ev, cells)})
+        notices.append({"kind": "game_over", "text": _oware_end_text(game, after, ev.seat, ev.end, cells)})
     return notices
 
 
@@ -554,21 +592,21 @@ _SHARE_WORDS = {
 }
 
 
-def _oware_end_text(game: Oware, after: OwareState, ev: OwareEvent, cells: list[int]) -> str:
-    """Why the game ended (``cells``: the houses after the move, before the share-out), and
-    the final count."""
+def _oware_end_text(game: Oware, after: OwareState, seat: int, end: str | None, cells: list[int]) -> str:
+    """Why the game ended with ``seat``'s move (``end``: the move's, see :class:`OwareEvent`;
+    ``cells``: the houses after the move, before the share-out), and the final count."""
     rules = game.rules
     n = after.size
-    mover, other = seat_name(ev.seat), seat_name(1 - ev.seat)
-    if ev.end == "majority":
+    mover, other = seat_name(seat), seat_name(1 - seat)
+    if end == "majority":
         best = max((0, 1), key=lambda s: after.stores[s])
         why = f"{seat_name(best)} has captured {after.stores[best]} of the {rules.total} seeds, more than half"
         if rules.sweep_at_majority and any(cells[: 2 * n]):
             why += f"; {_SHARE_WORDS['own-row']}"
-    elif ev.end == "repetition":
+    elif end == "repetition":
         why = f"the position repeats with no capture since it was last seen, so {_SHARE_WORDS[rules.repetition.value]}"
-    elif ev.end == "no-move":
-        theirs, mine = cells[(1 - ev.seat) * n : (2 - ev.seat) * n], cells[ev.seat * n : ev.seat * n + n]
+    elif end == "no-move":
+        theirs, mine = cells[(1 - seat) * n : (2 - seat) * n], cells[seat * n : seat * n + n]
         if not any(theirs):
             why = f"{other} has no seeds to sow"
         elif rules.must_feed and not any(mine):
@@ -581,7 +619,7 @@ def _oware_end_text(game: Oware, after: OwareState, ev: OwareEvent, cells: list[
             why += f"; {owner} takes the {left} seed{'s' if left != 1 else ''} left, all in its row"
         elif left:
             why += f"; {_SHARE_WORDS[rules.cannot_move.value]}"
-    elif ev.end == "grand-slam":
+    elif end == "grand-slam":
         why = f"{mover}'s grand slam ends it: {other} takes the seeds left"
     else:
         why = f"the limit of {rules.max_plies} moves is reached: each side takes the seeds of its own row"

@@ -146,7 +146,7 @@ export function drawKalah(view) {
     const directed = playable && moves.some((m) => m.dir);
     const attrs = {
       class: "pit" + (playable ? " legal" : "") + cls(view, cell),
-      "aria-label": label + (playable && !directed ? ", legal move" : ""),
+      "aria-label": label + (playable ? (directed ? ", legal move: choose a way with its arrows" : ", legal move") : ""),
       dataset: { cell, r: row, c: col, pit: pitNo, seat },
     };
     // only the count is text inside the button, so its name ("South pit 3: 4 seeds") holds all it
@@ -154,8 +154,9 @@ export function drawKalah(view) {
     const button = playable && !directed
       ? el("button", { ...attrs, type: "button", onclick: () => view.onMove(moves[0].move) },
         seedDots(count, cell), el("span", { class: "count", text: count }))
-      : el("button", { ...attrs, type: "button", "aria-disabled": "true", tabindex: "-1" },
-        seedDots(count, cell), el("span", { class: "count", text: count }));
+      : el("button", { ...attrs, type: "button", "aria-disabled": directed ? null : "true", tabindex: "-1",
+        onclick: directed ? (e) => offerWays(e.currentTarget.parentElement, moves, view) : null },
+      seedDots(count, cell), el("span", { class: "count", text: count }));
     const wrap = el("div", { class: "pit-cell", style: `grid-row:${row + 2};grid-column:${col + 2}` }, button,
       el("span", { class: "num", "aria-hidden": "true", text: pitNo }));
     if (directed) {
@@ -256,6 +257,16 @@ export function drawRows(view) {
   grid.append(...(flip ? [...southHouses, ...northHouses] : [...northHouses, ...southHouses]));
   grid.append(store(bottomSeat, n + 2));
   return [pitWood(view, frame, n)];
+}
+
+/** A click on a pit sown either way (Ethiopian Kalah): its one way played, else its arrows
+ * offered (marked, the first one focused). */
+function offerWays(wrap, moves, view) {
+  const ways = moves.filter((m) => m.dir);
+  if (ways.length === 1) { view.onMove(ways[0].move); return; }
+  const arrows = wrap.querySelector(".arrows");
+  arrows.classList.add("offered");
+  arrows.querySelector("button").focus();
 }
 
 /** Sowing clockwise (L) or counter-clockwise (R): which way does it look on screen (the board

@@ -47,7 +47,7 @@ export async function loadCatalogue() {
   const choices = (app.players && app.players.choices) || [{ spec: "human", label: "You (at this board)" },
     { spec: "medium", label: "AI — medium" }, { spec: "custom", label: "Other player spec…" }];
   for (const side of ["f-p0", "f-p1"]) {
-    $(side).replaceChildren(...choices.map((c) => el("option", { value: c.spec }, c.label)));
+    $(side).replaceChildren(...choices.map((c) => el("option", { value: c.spec, dataset: c.games ? { games: JSON.stringify(c.games) } : {} }, c.label)));
   }
   const defaults = (app.players && app.players.default) || ["human", "medium"];
   $("f-p0").value = defaults[0];
@@ -111,6 +111,23 @@ export function formChanged(presetOnly = false) {
   }
   $("f-options").replaceChildren(...rows);
   $("more-rules").hidden = rows.length === 0;
+  offerPlayers(g);
+}
+
+/** Offer a player that plays only some games and rules (OpenSpiel's) only for those: another
+ * choice is left hidden, and a seat that held it goes back to the default. */
+function offerPlayers(g) {
+  const preset = g && Object.keys(g.presets || {}).length ? $("f-preset").value : "";
+  const defaults = (app.players && app.players.default) || ["human", "medium"];
+  ["f-p0", "f-p1"].forEach((side, i) => {
+    for (const option of $(side).options) {
+      const games = option.dataset.games ? JSON.parse(option.dataset.games) : null;
+      const off = !!games && !!g && !(games[g.name] || []).includes(preset);
+      option.hidden = off;
+      option.disabled = off;
+    }
+    if ($(side).selectedOptions[0] && $(side).selectedOptions[0].disabled) $(side).value = defaults[i];
+  });
 }
 
 /** The game's board-size option shown in the form's size row (`pits`, Oware's `houses`), if any. */
@@ -155,5 +172,6 @@ export function startFromForm(event) {
   if (players.every((p) => p !== "human" && p !== "remote")) fields.move_delay = Number($("w-delay").value);
   $("new-error").hidden = true;
   $("new-dialog").close();
+  $("board").focus({ preventScroll: true }); // the new game's board, not the button that opened the dialog
   request("create", fields, "new-form");
 }

@@ -56,6 +56,7 @@ async function drain() {
     const shown = app.shown;
     const forward = shown && s.last && s.ply === shown.ply + 1 && s.last.ply === s.ply;
     if (forward) {
+      $("notices").replaceChildren(); // the previous move's notices ("Extra turn!") are not this one's
       if ($("animate").checked && !app.viewing) {
         // the status says what the board shows: this move being sown, not the position after it
         const mover = s.history[s.ply - 1];
@@ -192,7 +193,10 @@ export function render(s, { final }) {
     const stores = result ? result(b) : "";
     // a finished game the server could not write yet (a full disk): it says so, and again once written
     const unsaved = s.result.saved === false ? " Not saved yet: the server cannot write its results now; it keeps the game and saves it when it can." : "";
-    $("result-text").textContent = s.result.text + stores + unsaved;
+    // a position over before any move (a link, a set-up position) says why: its board may differ from the one given
+    const why = s.result.why ? `${s.result.why[0].toUpperCase()}${s.result.why.slice(1)}. ` : "";
+    $("result-text").textContent = why + s.result.text + stores + unsaved;
+    $("review-btn2").hidden = !s.history.length; // no moves: nothing to review
   } else {
     $("result").hidden = true;
   }
@@ -267,7 +271,9 @@ function updateInvite(s) {
   if (!waitingSeat || s.result || !s.you.length) { box.hidden = true; return; }
   const url = `${location.origin}${location.pathname}?join=${encodeURIComponent(s.game_id)}`;
   box.hidden = false;
-  box.replaceChildren("Invite the other player: open ", el("code", {}, url),
+  // the address breaks only after its / ? = & (never inside a word): a break opportunity after each
+  const parts = url.split(/(?<=[/?=&])/).flatMap((part) => [part, el("wbr")]);
+  box.replaceChildren("Invite the other player: open ", el("code", { class: "url" }, parts),
     " in another browser, or run an agent on game ", el("code", {}, s.game_id), ".");
 }
 

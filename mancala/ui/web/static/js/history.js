@@ -193,6 +193,7 @@ export function showView(v) {
   app.viewing = v;
   const inLine = v.line !== null && v.line !== undefined;
   $("viewing").hidden = false;
+  $("notices").hidden = true; // the last move's notices are not about the position viewed
   $("viewing-text").textContent = (v.ply === 0 ? "Viewing the start position." : `Viewing the position after move ${v.ply}` +
     `${inLine ? ` of side line ${v.line + 1}` : ""}: ${v.last ? v.last.text : ""}`) +
     (v.legal && v.legal.length ? " Play a move here to try a side line." : "");
@@ -215,6 +216,7 @@ export function leaveView() {
   app.selected = null;
   app.choiceStage = null;
   $("viewing").hidden = true;
+  $("notices").hidden = false;
   delete document.body.dataset.viewing;
   delete document.body.dataset.line;
   if (app.state) ui.render(app.state, { final: !app.animating });

@@ -51,7 +51,10 @@ function createFromParams() {
     request("load", { record }, "link");
   } else {
     if (position !== null) fields.position = position;
-    request("create", fields, position !== null ? "link" : "create");
+    // an address that names a game, its players or rules is a link too: a name the server does
+    // not know (?game=chess, ?p1=nonsense) is said, and the default game opens instead
+    const named = ["game", "p0", "p1", "options"].some((k) => app.params.get(k) !== null);
+    request("create", fields, position !== null || named ? "link" : "create");
   }
   // a reload should come back to this game, not start another one from the address
   const keep = new URLSearchParams();
@@ -76,7 +79,10 @@ function onMessage(msg) {
   switch (msg.type) {
     case "welcome": setEngine(msg.engine); break;
     case "joined":
-      if (what === "setup" && $("setup-dialog").open) $("setup-dialog").close();
+      if (what === "setup" && $("setup-dialog").open) {
+        $("setup-dialog").close();
+        $("board").focus({ preventScroll: true }); // the position set up, not the button that opened the editor
+      }
       if (msg.resume) sessionStorage.setItem("mancala-resume", JSON.stringify({ game_id: msg.game_id, resume: msg.resume }));
       else sessionStorage.setItem("mancala-resume", JSON.stringify({ game_id: msg.game_id, resume: "" }));
       app.seats = msg.seats;
@@ -118,8 +124,9 @@ function onError(msg, what) {
     createFromParams();
     return;
   }
-  if (what === "link") { // a bad link: say why, once, and open the default game instead
-    showError(`That link cannot be opened: ${msg.message.replace(/; the current game goes on/, "")}`);
+  if (what === "link" || (what === "join" && !app.state)) { // a bad link: say why, once, and open the default game instead
+    const why = msg.message.replace(/; the current game goes on/, "").replace(/ \(send list to see the games\)/, "").replace(/\.$/, "");
+    showError(`That link cannot be opened: ${why}. Kalah opens instead.`);
     app.linkError = true;
     app.linkPly = null;
     request("create", { game: "kalah", players: ["human", "medium"] }, "after-link");

@@ -5,6 +5,8 @@ import { $, app, ui } from "./state.js";
 import { request } from "./messages.js";
 
 export function sendMove(move) {
+  // a choice's button (Bao's direction) goes with the choice: the focus stays on the board
+  if ($("choice").contains(document.activeElement)) $("board").focus({ preventScroll: true });
   $("error").hidden = true;
   app.selected = null;
   app.choiceStage = null;

@@ -10,6 +10,8 @@ export function fmtValue(v, unit) {
   if (v === "inf") return "+∞";
   if (v === "-inf") return "−∞";
   if (unit === "outcome") return v > 0 ? "win" : v < 0 ? "loss" : "draw";
+  // tic-tac-toe's lesson scores (the search tree): 100 a win, 0 a loss, 50 not decided at the depth searched
+  if (unit === "percent") return v >= 100 ? "win (100)" : v <= 0 ? "loss (0)" : String(Number(v));
   if (unit === "eval" && Math.abs(v) >= 1000000) return v > 0 ? "win" : "loss";
   const n = Number(v);
   const shown = Number.isInteger(n) ? String(Math.abs(n)) : Math.abs(n).toFixed(2);
@@ -200,7 +202,7 @@ function nodeItem(node, unit) {
   const hasKids = node.children && node.children.length > 0;
   const who = node.max ? "max" : "min";
   const label = `${node.move === null ? "root" : "move " + node.move} · ${who} · value ${fmtValue(node.value, unit)}`;
-  const window = node.window ? ` window [${fmtValue(node.window[0])}, ${fmtValue(node.window[1])}]` : "";
+  const window = node.window ? ` window [${fmtValue(node.window[0], unit)}, ${fmtValue(node.window[1], unit)}]` : "";
   const li = el("li", { class: "node" });
   const picture = nodePicture(node);
   const posId = `node-pos-${++nodeCount}`;
@@ -232,7 +234,8 @@ function nodeItem(node, unit) {
 }
 
 /** The search-tree panel's content from a `tree` message. */
-export function renderTree(msg, unit) {
+export function renderTree(msg, gameUnit) {
+  const unit = msg.unit ?? gameUnit; // (the tree's own scale where its leaves are scored otherwise)
   const saved = msg.nodes.minimax - msg.nodes.alphabeta;
   return present([
     el("p", { class: "counts", id: "tree-counts" },
@@ -241,7 +244,8 @@ export function renderTree(msg, unit) {
     el("p", {}, `${msg.algorithm === "minimax" ? "Minimax" : "Alpha-beta"} to depth ${msg.depth}: best move `,
       el("strong", {}, msg.best ?? "–"), `, value ${fmtValue(msg.value, unit)}`,
       msg.line && msg.line.length ? ", line " : "", msg.line && msg.line.length ? el("span", { class: "line" }, lineText(msg)) : ""),
-    el("p", { class: "help" }, "Expand a node with its button; ✂ marks moves alpha-beta did not search, with the reason."),
+    el("p", { class: "help" }, "Expand a node with its button; ✂ marks moves alpha-beta did not search, with the reason." +
+      (unit === "percent" ? " Values: 100 a win, 0 a loss, 50 not decided at this depth." : "")),
     el("ul", { class: "tree root", id: "tree-root" }, nodeItem(msg.root, unit)),
   ]);
 }
