@@ -91,7 +91,7 @@ class FakeHost:
     def broadcast(self, session, request_from=None, request_id=None) -> None:
         pass
 
-    def run(self, fn, *args, affinity=None, urgent=True):
+    def run(self, fn, *args, affinity=None, urgent=True, reply=False, owner=None):
         assert fn is moves.think_prepared and args[0] is True  # the AI's engine is made ready first
         self.asked.append(asyncio.get_running_loop().create_future())
         return self.asked[-1]
