@@ -82,6 +82,8 @@ class Seat:
     gone_since: float | None = None
     #: name the remote client gave in hello
     client_name: str | None = None
+    #: the name of the game the seat plays (an AI's engine is that game's)
+    game: str = ""
 
 
 class Host(Protocol):
@@ -110,6 +112,9 @@ class Host(Protocol):
 
     def expectation(self, seat: Seat) -> dict:
         """What an AI's move waits for and about how long."""
+
+    def engine_detail(self, game: Game) -> dict | None:
+        """What ``game``'s engine still needs (None: it is ready), for the page."""
 
     def broadcast(self, session: GameSession, request_from: Client | None, request_id: Any) -> None:
         """Send a game's state to every client of it."""
@@ -720,6 +725,7 @@ def _seat(spec: str, game: Game) -> Seat:
         portable=is_portable(player),
         engine=uses_engine(player, game),
         budget=expected_seconds(player, game),
+        game=game.name,
     )
 
 
