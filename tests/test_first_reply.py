@@ -24,7 +24,7 @@ import mancala.players.builtin as builtin
 from mancala.engine import readiness
 from mancala.engine.support import engine_support
 from mancala.games import make_game
-from mancala.players import make_player
+from mancala.players import make_player, wall_budget
 from mancala.record import GameRecord
 from mancala.search.core import SearchResult
 from mancala.server.config import ServerConfig
@@ -204,6 +204,30 @@ def test_without_a_person_waiting_the_engine_is_compiled_in_place(empty_cache, m
     player = make_player("medium")
     player.choose(g, g.initial_state())
     assert calls == ["best"] and empty_cache.started == []
+
+
+def test_a_levels_engine_budget_keeps_to_its_wall_clock_budget(monkeypatch):
+    # strongest on Kalah searches 6,000,000 nodes: on a loaded machine that took 118 s; its
+    # level's 60 s bound it in wall time, and the page shows that budget while it thinks
+    seconds: list[float] = []
+    record = engine_support("kalah")
+
+    def best(g, state, s, max_depth, max_nodes, evaluation, book):
+        seconds.append(s)
+        move = list(g.legal_moves(state))[0]
+        return SearchResult(move, 0.0, (move,), 1, 1, "engine")
+
+    fake = replace(record, best=best)
+    monkeypatch.setattr(builtin, "engine_support", lambda name: fake if name == "kalah" else engine_support(name))
+    monkeypatch.setattr(readiness, "engine_ready", lambda record: True)
+    g = make_game("kalah")
+    strongest = make_player("strongest")
+    strongest.choose(g, g.apply(g.initial_state(), list(g.legal_moves(g.initial_state()))[1]))
+    assert seconds == [60.0] and strongest.player_for(g).spec.startswith("best:nodes=6000000")
+    assert wall_budget(strongest, g) == 60.0 and wall_budget(make_player("expert"), g) == 30.0
+    assert wall_budget(make_player("medium"), g) is None  # alpha-beta to depth 2: no clock
+    hub = Hub(ServerConfig(warm=False))
+    assert hub.expectation(_seat("strongest", g)) == {"doing": "searching", "estimate": None, "budget": 60.0}
 
 
 # --- the estimate ---------------------------------------------------------------------------

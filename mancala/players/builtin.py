@@ -226,6 +226,9 @@ class BestPlayer:
     evaluation: str | None = None
     #: whether positions in the opening book (Kalah) are played from it (``book=off`` in a spec)
     book: bool = True
+    #: the most a move may take in wall time whatever its depth or node budget (a level's
+    #: bound under load: :class:`mancala.players.levels.Level`); None: none but ``seconds``
+    cap: float | None = None
 
     def __post_init__(self) -> None:
         if not self.seconds > 0:
@@ -248,7 +251,7 @@ class BestPlayer:
         self.last = best_search(
             game,
             state,
-            self.seconds,
+            self.seconds if self.cap is None else min(self.seconds, self.cap),
             max_depth=self.depth,
             max_nodes=self.nodes,
             evaluation=self.evaluation,
@@ -263,6 +266,10 @@ class BestPlayer:
     def expected_seconds(self, game: Game) -> float | None:
         """Its time budget, when its budget is time."""
         return self.seconds if self.seconds < 1e8 else None
+
+    def wall_budget(self, game: Game) -> float | None:
+        """The most it takes a move in wall time: its time budget, else its cap."""
+        return self.expected_seconds(game) or self.cap
 
 
 # --- the kinds ---------------------------------------------------------------------------------

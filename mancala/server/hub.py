@@ -89,20 +89,20 @@ class Hub:
 
     def expectation(self, seat: Seat) -> dict:
         """What an AI's move waits for and about how long (``doing``, ``estimate`` seconds,
-        None when unknown; ``budget``, its most a move, when it has one), for the ``thinking``
+        None when unknown; ``budget``, its most a move in wall time, when it has one), for the ``thinking``
         field a waiting person sees.  An AI of an engine not compiled yet plays from the Python
         search meanwhile (at most :data:`~mancala.engine.readiness.FALLBACK_SECONDS`), and says
         when the engine will be ready (``engine_left``, the header chip's number)."""
         record = engine_support(seat.game) if seat.engine else None
         if record is not None and not readiness.engine_ready(record):
-            budget = min(seat.budget or readiness.FALLBACK_SECONDS, readiness.FALLBACK_SECONDS)
+            budget = min(seat.limit or readiness.FALLBACK_SECONDS, readiness.FALLBACK_SECONDS)
             return {
                 "doing": readiness.NOTE,
                 "estimate": budget,
                 "budget": budget,
                 "engine_left": readiness.compile_left(record),
             }
-        return {"doing": "searching", "estimate": seat.budget, "budget": seat.budget}
+        return {"doing": "searching", "estimate": seat.budget, "budget": seat.limit}
 
     def warm_first(self, game: Game) -> None:
         """A person chose ``game``: its engine's compile goes first (:class:`WarmUp`)."""

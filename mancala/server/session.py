@@ -31,6 +31,7 @@ from mancala.players import (
     player_memory,
     player_title,
     uses_engine,
+    wall_budget,
 )
 from mancala.record import Ending, GameRecord
 from mancala.server.clock import Clock
@@ -75,6 +76,9 @@ class Seat:
     engine: bool = False
     #: the most the AI thinks a move, when its budget is time (None: depth or nodes)
     budget: float | None = None
+    #: the most the AI takes a move in wall time (its time, or a level's cap on its depth or
+    #: nodes; None: no bound), shown while it thinks
+    limit: float | None = None
     holder: "Client | None" = None
     #: the secret a disconnected holder presents to take the seat back
     token: str | None = None
@@ -725,6 +729,7 @@ def _seat(spec: str, game: Game) -> Seat:
         portable=is_portable(player),
         engine=uses_engine(player, game),
         budget=expected_seconds(player, game),
+        limit=wall_budget(player, game),
         game=game.name,
     )
 
