@@ -230,6 +230,31 @@ def test_a_levels_engine_budget_keeps_to_its_wall_clock_budget(monkeypatch):
     assert hub.expectation(_seat("strongest", g)) == {"doing": "searching", "estimate": None, "budget": 60.0}
 
 
+def test_a_hint_while_the_engine_compiles_comes_from_python_and_says_so(empty_cache, monkeypatch):
+    record = engine_support("oware")
+
+    def engine_values(game, state, nodes):
+        raise AssertionError("the engine's table was asked for while it compiles")
+
+    fake = replace(record, values=engine_values, kernels=readiness.kernel_marks(record))
+    import mancala.analysis.values as values
+
+    monkeypatch.setattr(values, "engine_support", lambda name: fake if name == "oware" else engine_support(name))
+    players = [make_player("human"), make_player("human")]
+    console = Console(record=True, width=120, file=io.StringIO())
+    game = TerminalGame(
+        GameRecord(make_game("oware"), ["human", "human"]),
+        players,
+        console=console,
+        read_line=scripted(["hint", "quit"]),
+        hint_seconds=0.01,
+    )
+    assert game.run() == 0
+    text = console.export_text()
+    assert "engine compiling: this hint from the Python search" in text and "Hint: " in text
+    assert empty_cache.started == [readiness.compile_command("oware")]
+
+
 # --- the estimate ---------------------------------------------------------------------------
 
 

@@ -382,6 +382,9 @@ class TerminalGame:
         self.prepare_engine(True)
         with self.waiting("thinking about a hint"):
             found = hint(self.game, state, budget(self.game, self.hint_seconds))
+        record = engine_support(self.game.name)
+        if record is not None and record.plays(self.game) and readiness.python_meanwhile(record):
+            self.say("engine compiling: this hint from the Python search", "dim")
         how = "exact" if found["exact"] else f"estimate, depth {found['depth']}"
         line = ", ".join(found["turns"][:8])
         self.say(f"Hint: {found['move']} (value {float(found['value']):+g} for you, {how}; expected line {line})")
