@@ -63,24 +63,15 @@ class Hub:
                 self.warm_first(session.game)
             self._warm_task = asyncio.get_running_loop().create_task(self._warm())
 
-    def preparing_left(self) -> float:
-        """About how many seconds the engines' warm-up has left (at least one): the compiles
-        left, each counted down from its measured rate."""
-        left = [readiness.compile_left(record) for record in engine_records() if record.warm_up is not None]
-        return max(1.0, sum(x for x in left if x is not None))
-
     def preparing_what(self) -> str:
         """What the engine's warm-up is doing."""
         return "compiling it for this machine (first run only)"
 
-    def preparing_text(self) -> str:
-        """What the engine's warm-up is doing and about how long it has left."""
-        return f"{self.preparing_what()}, about {self.preparing_left():.0f} s left"
-
     def engine_detail(self, game: Game) -> dict | None:
         """What ``game``'s engine still needs, for the page's header chip and thinking line
         alike (one number: :func:`mancala.engine.readiness.compile_left`): None when it is
-        ready (or the game has none), else ``{"what", "left"}``."""
+        ready (or the game has none), else ``{"what", "estimate", "elapsed", "left"}``
+        (:func:`mancala.engine.readiness.compile_count`)."""
         record = engine_support(game.name)
         if record is None or not record.plays(game):
             return None

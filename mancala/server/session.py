@@ -108,12 +108,6 @@ class Host(Protocol):
     def preparing_what(self) -> str:
         """What the engine's warm-up is doing."""
 
-    def preparing_left(self) -> float:
-        """About how many seconds the engine's warm-up has left."""
-
-    def preparing_text(self) -> str:
-        """What the engine's warm-up is doing and about how long it has left."""
-
     def expectation(self, seat: Seat) -> dict:
         """What an AI's move waits for and about how long."""
 

@@ -136,8 +136,9 @@ def status(session: GameSession, mover: int | None) -> str:
     seat = session.seats[mover]
     name = session.names()[mover]
     if seat.kind == "ai":
-        if seat.engine and not session.hub.engine_ready and session.thinking is not None:
-            return f"{name} is thinking ({session.thinking.get('doing', 'searching')})…"
+        doing = session.thinking.get("doing", "searching") if session.thinking is not None else "searching"
+        if doing != "searching":
+            return f"{name} is thinking ({doing})…"
         if session.paused:
             return f"Paused; {name} to move."
         return f"{name} is thinking…"
