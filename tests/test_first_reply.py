@@ -63,6 +63,7 @@ def empty_cache(tmp_path, monkeypatch) -> FakeCompile:
     monkeypatch.setattr(readiness, "_LOADED", set())
     monkeypatch.setattr(readiness, "_CACHED", set())
     monkeypatch.setattr(readiness, "_STARTED", {})
+    monkeypatch.setattr(readiness, "_STARTED_AT", {})
     monkeypatch.setattr(readiness, "FALLBACK_SECONDS", 0.2)
     monkeypatch.setattr(readiness, "_FALLBACK", True)  # as in the terminal's game and the server's workers
     spawn = FakeCompile()
@@ -169,10 +170,18 @@ def test_the_background_compile_starts_once_and_the_engine_plays_once_ready(empt
 def test_a_compile_under_way_in_another_process_is_not_started_again(empty_cache, tmp_path):
     record = engine_support("kalah")
     folder = readiness.state_folder(record)
-    folder.mkdir(parents=True)
+    folder.mkdir(parents=True, exist_ok=True)
     (folder / "mancala-compiling-kalah.json").write_text(json.dumps({"pid": os.getpid(), "started": 1.0}))
     assert readiness.compiling_since(record) == 1.0
     assert readiness.start_compile(record) is False and empty_cache.started == []
+
+
+def test_a_cache_that_cannot_be_written_still_gets_one_compile(empty_cache, monkeypatch):
+    monkeypatch.setattr(readiness, "_write", lambda path, data: None)  # no marker, no stored rate
+    record = engine_support("bao")
+    assert readiness.start_compile(record) is True
+    assert readiness.start_compile(record) is False and len(empty_cache.started) == 1
+    assert readiness.compile_left(record, now=readiness._STARTED_AT["bao"]) == readiness.COMPILE_SECONDS
 
 
 def test_every_engine_record_gets_it_through_its_kernels_by_default():
@@ -270,7 +279,7 @@ def test_the_compile_estimate_is_the_last_compile_measured_here(empty_cache, mon
     record = engine_support("oware")
     assert readiness.compile_estimate(record) == readiness.COMPILE_SECONDS  # never measured here
     folder = readiness.state_folder(record)
-    folder.mkdir(parents=True)
+    folder.mkdir(parents=True, exist_ok=True)
     (folder / "mancala-compile-oware.json").write_text(json.dumps({"seconds": 48.5}))
     (folder / "mancala-compiling-oware.json").write_text(json.dumps({"pid": os.getpid(), "started": 1000.0}))
     assert readiness.compile_count(record, now=1010.0) == {"estimate": 48.5, "elapsed": 10.0, "left": 38.5}
@@ -291,7 +300,7 @@ def test_the_compile_process_stores_its_measured_seconds(empty_cache, monkeypatc
 def test_the_header_chip_and_the_thinking_line_get_one_number(empty_cache, monkeypatch):
     record = engine_support("oware")
     folder = readiness.state_folder(record)
-    folder.mkdir(parents=True)
+    folder.mkdir(parents=True, exist_ok=True)
     (folder / "mancala-compile-oware.json").write_text(json.dumps({"seconds": 60.0}))
     (folder / "mancala-compiling-oware.json").write_text(json.dumps({"pid": os.getpid(), "started": 1000.0}))
     monkeypatch.setattr(readiness, "time", SimpleNamespace(time=lambda: 1020.0, monotonic=lambda: 0.0))

@@ -55,6 +55,8 @@ _LOADED: set[str] = set()
 _CACHED: set[str] = set()
 #: the compile processes this process started, by game
 _STARTED: dict[str, subprocess.Popen] = {}
+#: when (``time.time()``) each of them started
+_STARTED_AT: dict[str, float] = {}
 #: whether engine players search in Python while their engine compiles (:func:`play_while_compiling`)
 _FALLBACK = False
 
@@ -155,7 +157,15 @@ def state_folder(record: EngineSupport) -> Path:
     source = _source(module)
     if source is None:  # pragma: no cover - a record naming no module of ours
         return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "mancala"
-    return cache_folders(source)[0]
+    folders = cache_folders(source)
+    for folder in folders:  # the first numba can write (a read-only install: the user-wide one)
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError:
+            continue
+        if os.access(folder, os.W_OK):
+            return folder
+    return folders[0]
 
 
 def _read(path: Path) -> dict:
@@ -206,6 +216,8 @@ def compiling_since(record: EngineSupport) -> float | None:
     """When (``time.time()``) the compile of ``record``'s engine under way started, in this
     process or any other; None when none runs."""
     proc = _STARTED.get(record.game)
+    if proc is not None and proc.poll() is None and record.game in _STARTED_AT:
+        return _STARTED_AT[record.game]  # ours (its marker may not be writable)
     marker = _read(state_folder(record) / f"mancala-compiling-{record.game}.json")
     started, pid = marker.get("started"), marker.get("pid")
     if not isinstance(started, (int, float)) or not isinstance(pid, int):
@@ -246,7 +258,11 @@ def start_compile(record: EngineSupport, spawn: Callable[[list[str]], subprocess
         return False
     proc = (spawn or _spawn)(compile_command(record.game))
     _STARTED[record.game] = proc
-    _write(state_folder(record) / f"mancala-compiling-{record.game}.json", {"pid": proc.pid, "started": time.time()})
+    _STARTED_AT[record.game] = time.time()
+    _write(
+        state_folder(record) / f"mancala-compiling-{record.game}.json",
+        {"pid": proc.pid, "started": _STARTED_AT[record.game]},
+    )
     return True
 
 
