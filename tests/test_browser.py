@@ -9,6 +9,7 @@ Skipped, with the reason, only when chromium or Playwright is missing.
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import time
 from pathlib import Path
@@ -503,6 +504,51 @@ def test_preparing_the_engine_is_shown_while_the_server_says_so(page, server_url
     expect(page.locator("#engine")).to_be_visible()
     expect(page.locator("#engine")).to_have_text("preparing the engine…")
     shoot(page, "engine-preparing")
+    page.unroute_all()
+
+
+def test_the_engine_chip_and_the_thinking_line_count_down_one_estimate(page, server_url):
+    # issue 32: while the game's engine compiles, the AI plays from the Python search; the header
+    # chip and the thinking line show one number (the server's count, carried on alike)
+    inject = {"on": False}
+    detail = {"what": "compiling it for this machine (first run only)", "estimate": 60, "elapsed": 20, "left": 40}
+    thinking = {
+        "player": 1,
+        "spec": "strongest",
+        "since": 0.1,
+        "doing": "engine compiling: this move from the Python search",
+        "estimate": 2,
+        "budget": 2,
+        "engine_left": 40,
+    }
+
+    def relay(ws):
+        server = ws.connect_to_server()
+
+        def down(text: str) -> None:
+            msg = json.loads(text)
+            if inject["on"] and msg.get("type") == "state":
+                msg.update(engine="preparing", engine_detail=detail, thinking=thinking)
+                text = json.dumps(msg)
+            ws.send(text)
+
+        server.on_message(down)
+        ws.on_message(lambda text: server.send(text))
+
+    page.route_web_socket("**/ws", relay)
+    open_game(page, server_url, "kalah", "human", "human")
+    inject["on"] = True
+    page.get_by_role("button", name="South pit 1: 4 seeds, legal move").click()
+    expect(page.locator("#thinking")).to_contain_text("engine compiling: this move from the Python search")
+    expect(page.locator("#thinking")).to_contain_text("budget 2 s a move")
+    expect(page.locator("#engine")).to_be_visible()
+    read = "() => [document.getElementById('engine').textContent, document.getElementById('thinking').textContent]"
+    chip, line = page.evaluate(read)
+    left_chip = re.search(r"about (\d+) s left", chip)
+    left_line = re.search(r"the engine is ready in about (\d+) s", line)
+    assert left_chip and left_line, (chip, line)
+    assert left_chip.group(1) == left_line.group(1) and 30 <= int(left_chip.group(1)) <= 40
+    shoot(page, "engine-compiling-python-move")
     page.unroute_all()
 
 

@@ -79,11 +79,8 @@ class FakeHost:
     def preparing_what(self) -> str:
         return "compiling it for this machine (first run only)"
 
-    def preparing_left(self) -> float:
-        return 90.0
-
-    def preparing_text(self) -> str:
-        return "compiling, about 90 s left"
+    def engine_detail(self, game) -> dict | None:
+        return None
 
     def expectation(self, seat) -> dict:
         return {"doing": "searching", "estimate": seat.budget}

@@ -172,21 +172,23 @@ def test_the_server_answers_at_the_address_it_prints(host):
 # --- what a waiting person is told (issue 17, item 8) ------------------------------------
 
 
-def test_an_engine_player_waiting_for_the_warm_up_is_told_what_and_how_long():
+def test_an_engine_player_waiting_for_the_warm_up_is_told_what_and_how_long(monkeypatch):
+    from mancala.engine import readiness
     from mancala.games import make_game
     from mancala.server.hub import Hub
     from mancala.server.session import _seat
 
+    monkeypatch.setattr(readiness, "engine_ready", lambda record: False)  # as on an empty cache
     hub = Hub(ServerConfig(hosts=TEST_HOSTS, warm=True))
     assert not hub.engine_ready
     kalah, bao = make_game("kalah"), make_game("bao")
     expert = hub.expectation(_seat("expert", kalah))
-    assert "preparing the engine" in expert["doing"] and expert["estimate"] >= 1
-    assert hub.expectation(_seat("medium", kalah)) == {"doing": "searching", "estimate": None}
-    assert "preparing the engine" in hub.expectation(_seat("medium", bao))["doing"]  # Bao's levels use its engine
-    assert hub.expectation(_seat("best:time=2", kalah))["estimate"] >= 3
-    hub.engine_ready = True
-    assert hub.expectation(_seat("best:time=2", kalah)) == {"doing": "searching", "estimate": 2.0}
+    assert expert["doing"] == readiness.NOTE and expert["estimate"] >= 1 and expert["engine_left"] >= 1
+    assert hub.expectation(_seat("medium", kalah)) == {"doing": "searching", "estimate": None, "budget": None}
+    assert hub.expectation(_seat("medium", bao))["doing"] == readiness.NOTE  # Bao's levels use its engine
+    assert hub.expectation(_seat("best:time=2", kalah))["budget"] == 2.0
+    monkeypatch.setattr(readiness, "engine_ready", lambda record: True)
+    assert hub.expectation(_seat("best:time=2", kalah)) == {"doing": "searching", "estimate": 2.0, "budget": 2.0}
 
 
 def test_every_message_type_of_the_protocol_has_one_handler():

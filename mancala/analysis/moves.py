@@ -8,6 +8,7 @@ from collections import OrderedDict
 from functools import lru_cache
 from typing import Any
 
+from mancala.engine import readiness
 from mancala.engine.support import engine_support
 from mancala.games import make_game
 from mancala.games.base import Game
@@ -22,33 +23,27 @@ def warm_kernels() -> None:
     warm_up()
 
 
-#: about how long the engines' warm-up takes when their compiled kernels are on disk (loading
-#: them), and when they are not (compiling them: the first run after install), in seconds on
-#: a 2-core machine with the other core busy (benchmarks/bench_first_move.py measures it)
-LOAD_SECONDS = 6.0
-COMPILE_SECONDS = 90.0
+#: about how long an engine's warm-up takes when its compiled kernels are on disk (loading
+#: them), and when they are not (compiling them: the first run after install), in seconds
+#: (:mod:`mancala.engine.readiness`, which measures the compile on this machine)
+LOAD_SECONDS = readiness.LOAD_SECONDS
+COMPILE_SECONDS = readiness.COMPILE_SECONDS
 
 
 def engine_on_disk() -> bool:
-    """Whether the engines' compiled kernels are in numba's cache beside their modules (the
-    warm-up then loads them instead of compiling them).  Reads file names only: the server's
-    own process never loads numba."""
-    from importlib.util import find_spec  # noqa: PLC0415
-    from pathlib import Path  # noqa: PLC0415
-
-    spec = find_spec("mancala.engine")
-    roots = [Path(p) for p in (spec.submodule_search_locations or [])] if spec else []
-    wanted = (
-        ("__pycache__", "search.negamax-"),
-        ("bao/__pycache__", "search.negamax-"),
-        ("oware/__pycache__", "search.negamax-"),
-    )
-    return all(any(any((root / folder).glob(prefix + "*.nbi")) for root in roots) for folder, prefix in wanted)
+    """Whether every engine's compiled kernels are in numba's disk cache (the warm-up then
+    loads them instead of compiling them).  Reads file names only: the server's own process
+    never loads numba."""
+    return readiness.every_engine_cached()
 
 
 def warm_up_estimate() -> float:
-    """About how many seconds the engines' warm-up (:func:`warm_engine`) will take here."""
-    return LOAD_SECONDS if engine_on_disk() else COMPILE_SECONDS
+    """About how many seconds the engines' warm-up (:func:`warm_engine`) will take here: the
+    compiles left, each by its measured rate (:func:`mancala.engine.readiness.compile_left`)."""
+    from mancala.engine.support import engine_records  # noqa: PLC0415
+
+    left = [readiness.compile_left(record) for record in engine_records() if record.warm_up is not None]
+    return sum(x for x in left if x is not None) or LOAD_SECONDS
 
 
 def warm_engine() -> bool:
@@ -99,17 +94,23 @@ def think(
 
 
 def ready_engine(game: Game) -> float:
-    """Make ``game``'s engine ready in this process (compile or load its kernels, tables and
-    databases: its record's ``prepare``, else ``warm_up``); the seconds that took (about 0 when
-    it was ready)."""
+    """Make ``game``'s engine ready in this process (load its kernels, tables and databases:
+    its record's ``prepare``, else ``warm_up``); the seconds that took (about 0 when it was
+    ready).  An engine not compiled yet is not compiled here: its compile starts in the
+    background and its player searches in Python meanwhile (0 s)."""
     record = engine_support(game.name)
     if record is None or not record.plays(game):
+        return 0.0
+    if readiness.python_meanwhile(record):
+        # not compiled yet: compile it in the background; the player searches in Python meanwhile
+        readiness.start_compile(record)
         return 0.0
     start = time.monotonic()
     if record.prepare is not None:
         record.prepare(game, None)
     elif record.warm_up is not None:
         record.warm_up()
+    readiness.mark_loaded(record.game)
     return time.monotonic() - start
 
 

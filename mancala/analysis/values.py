@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from dataclasses import dataclass
 
+from mancala.engine import readiness
 from mancala.engine.support import EngineSupport, budget_share, engine_support, value_row
 from mancala.evaluation import default_evaluation
 from mancala.games.base import Game
@@ -62,9 +63,16 @@ class Table:
 
 
 def _value_engine(game: Game) -> EngineSupport | None:
-    """The record of the engine that values ``game``'s moves, if one of ours plays its rules."""
+    """The record of the engine that values ``game``'s moves, if one of ours plays its rules
+    and is compiled (else the compile starts in the background, and Python's alpha-beta values
+    the moves meanwhile: a hint in seconds on a fresh install too)."""
     record = engine_support(game.name)
-    return record if record is not None and record.values is not None and record.plays(game) else None
+    if record is None or record.values is None or not record.plays(game):
+        return None
+    if readiness.python_meanwhile(record):
+        readiness.start_compile(record)
+        return None
+    return record
 
 
 def budget(game: Game, seconds: float) -> int:

@@ -184,6 +184,14 @@ class EngineSupport:
     #: (``mancala solve`` and ``mancala db build`` for Kalah, also on Ray); otherwise a game's
     #: exact answers come from its tables (``exact``)
     solves: bool = False
+    #: the (module, function) pairs whose numba cache entries mean the engine is compiled
+    #: (:mod:`mancala.engine.readiness`); empty: the ``negamax`` of the ``search`` module in
+    #: the record's package
+    kernels: tuple[tuple[str, str], ...] = ()
+    #: the deepest (turns) the Python alpha-beta searches a move for the engine's players while
+    #: the engine compiles (within :data:`mancala.engine.readiness.FALLBACK_SECONDS`): about a
+    #: second or two from the start in Python on this project's 2-core machine
+    python_depth: int = 6
 
     def plays(self, game: Any) -> bool:
         """Whether the engine plays ``game``'s rule set."""

@@ -56,6 +56,14 @@ def uses_engine(player: Player, game: Game) -> bool:
     return bool(method(game)) if callable(method) else False
 
 
+def wall_budget(player: Player, game: Game) -> float | None:
+    """The most ``player`` may take a move of ``game`` in wall time, whatever the machine's load:
+    its time budget, else the cap on its depth or node budget (a level's, see
+    :class:`mancala.players.levels.Level`); None when it has neither."""
+    method = getattr(player, "wall_budget", None)
+    return method(game) if callable(method) else expected_seconds(player, game)
+
+
 def expected_seconds(player: Player, game: Game) -> float | None:
     """The most ``player`` may think about a move of ``game`` when it has a time budget
     (what a person waiting is told); None when its budget is depth or nodes, not time."""

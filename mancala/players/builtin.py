@@ -5,10 +5,11 @@ in the catalogue (:mod:`mancala.players.registry`) with the function that reads 
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Callable
 
-from mancala.engine.support import engine_support
+from mancala.engine import readiness
+from mancala.engine.support import EngineSupport, engine_support
 from mancala.errors import BadInput
 from mancala.evaluation import EVALUATIONS, default_evaluation, default_evaluation_name
 from mancala.evaluation.terms import check_evaluation, engine_weights, make_evaluation, parse_weights, weights_spec
@@ -72,8 +73,32 @@ def best_search(
             f"use alphabeta:eval=SPEC there"
         )
     if record is not None and record.plays(game):
+        if readiness.python_meanwhile(record):
+            evaluate = make_evaluation(evaluation) if evaluation is not None else default_evaluation(game)
+            return python_search(game, state, record, seconds, max_depth, evaluate)
         return record.best(game, state, seconds, max_depth, max_nodes, evaluation, book)
     return iterative_deepening(game, state, seconds, default_evaluation(game), max_depth=max_depth or 64)
+
+
+def python_search(
+    game: Game, state, record: EngineSupport, seconds: float, max_depth: int | None, evaluate: Evaluation
+) -> SearchResult:
+    """A move of an engine's player while that engine is not compiled yet: starts its compile
+    in the background (once: :func:`mancala.engine.readiness.start_compile`) and searches in
+    Python meanwhile, with ``evaluate``: iterative deepening to the player's depth, at most the
+    record's ``python_depth``, within its ``seconds`` and at most
+    :data:`~mancala.engine.readiness.FALLBACK_SECONDS` (a wall-clock bound under load too).
+    Its ``algorithm`` is :data:`~mancala.engine.readiness.FALLBACK_ALGORITHM`, which says so."""
+    readiness.start_compile(record)
+    depth = min(max_depth or record.python_depth, record.python_depth)
+    found = iterative_deepening(game, state, min(seconds, readiness.FALLBACK_SECONDS), evaluate, max_depth=depth)
+    return replace(found, algorithm=readiness.FALLBACK_ALGORITHM)
+
+
+def searched_in_python(result: SearchResult | None) -> bool:
+    """Whether ``result`` came from the Python search an engine's player makes while its
+    engine compiles (:func:`python_search`)."""
+    return result is not None and result.algorithm == readiness.FALLBACK_ALGORITHM
 
 
 @dataclass
@@ -161,6 +186,8 @@ class SearchPlayer:
         if self.seconds is not None:
             record = engine_support(game.name)
             if self.uses_engine(game) and record is not None and record.timed is not None:
+                if readiness.python_meanwhile(record):
+                    return python_search(game, state, record, self.seconds, self.depth, evaluate)
                 return record.timed(game, state, self.seconds, self.depth)
             return iterative_deepening(game, state, self.seconds, evaluate, max_depth=self.depth)
         return alphabeta(game, state, self.depth, evaluate)
@@ -199,6 +226,9 @@ class BestPlayer:
     evaluation: str | None = None
     #: whether positions in the opening book (Kalah) are played from it (``book=off`` in a spec)
     book: bool = True
+    #: the most a move may take in wall time whatever its depth or node budget (a level's
+    #: bound under load: :class:`mancala.players.levels.Level`); None: none but ``seconds``
+    cap: float | None = None
 
     def __post_init__(self) -> None:
         if not self.seconds > 0:
@@ -221,7 +251,7 @@ class BestPlayer:
         self.last = best_search(
             game,
             state,
-            self.seconds,
+            self.seconds if self.cap is None else min(self.seconds, self.cap),
             max_depth=self.depth,
             max_nodes=self.nodes,
             evaluation=self.evaluation,
@@ -236,6 +266,10 @@ class BestPlayer:
     def expected_seconds(self, game: Game) -> float | None:
         """Its time budget, when its budget is time."""
         return self.seconds if self.seconds < 1e8 else None
+
+    def wall_budget(self, game: Game) -> float | None:
+        """The most it takes a move in wall time: its time budget, else its cap."""
+        return self.expected_seconds(game) or self.cap
 
 
 # --- the kinds ---------------------------------------------------------------------------------

@@ -10,8 +10,16 @@ from typing import Any, Callable
 
 from mancala.engine.support import engine_records
 from mancala.games.base import Game
-from mancala.players.base import Memory, Player, expected_seconds, player_memory, restore_memory, uses_engine
-from mancala.players.builtin import SearchPlayer, has_engine
+from mancala.players.base import (
+    Memory,
+    Player,
+    expected_seconds,
+    player_memory,
+    restore_memory,
+    uses_engine,
+    wall_budget,
+)
+from mancala.players.builtin import BestPlayer, SearchPlayer, has_engine
 from mancala.players.registry import PlayerKind, make_player, register_kind
 from mancala.search import SearchResult
 
@@ -22,8 +30,9 @@ class Level:
     (``specs``: game name -> player spec), and on every other game (``specs["other"]``).
 
     Budgets are depths (turns) and engine nodes, never seconds alone, so a level plays the
-    same on a busy machine; ``seconds`` only caps Python alpha-beta in wide games (Bao's
-    middle game), where the depth is reached by iterative deepening.  The games' own
+    same on a busy machine; ``seconds`` caps Python alpha-beta in wide games (Bao's middle
+    game), where the depth is reached by iterative deepening, and bounds an engine's depth or
+    node budget in wall time (a loaded machine may slow a move down that much, no more).  The games' own
     ladders were measured with ``mancala arena`` (see their engine records)."""
 
     name: str
@@ -103,6 +112,9 @@ class LevelPlayer:
             player = make_player(self.level.spec_for(ladder))
             if isinstance(player, SearchPlayer) and player.algorithm == "alphabeta" and ladder == "other":
                 player.seconds = self.level.seconds
+            if isinstance(player, BestPlayer) and player.seconds >= 1e8:
+                # a depth or node budget, bounded in wall time too: a loaded machine slows it down
+                player.cap = self.level.seconds
             self._players[ladder] = player
         return self._players[ladder]
 
@@ -134,6 +146,11 @@ class LevelPlayer:
     def expected_seconds(self, game: Game) -> float | None:
         """The level's player's time budget on ``game``, when it has one."""
         return expected_seconds(self.player_for(game), game)
+
+    def wall_budget(self, game: Game) -> float | None:
+        """The most the level takes a move on ``game`` in wall time (its ``seconds`` caps an
+        engine's depth or node budget)."""
+        return wall_budget(self.player_for(game), game)
 
     @property
     def last(self) -> SearchResult | None:

@@ -12,10 +12,11 @@ import asyncio
 import logging
 import os
 import secrets
-import time
 from typing import Any, Hashable
 
 from mancala import __version__, analysis
+from mancala.engine import readiness
+from mancala.engine.support import engine_records, engine_support
 from mancala.games.base import Game
 from mancala.record import Ending
 from mancala.server.config import WORKER_MEMORY_MB, ServerConfig
@@ -24,6 +25,7 @@ from mancala.server.limits import RateLimit
 from mancala.server.protocol import MAX_MESSAGE_BYTES, ProtocolError, message
 from mancala.server.session import Client, GameSession, Seat
 from mancala.server.state import common_state, state_message
+from mancala.server.warmup import WarmUp
 from mancala.server.workers import WorkerPool
 
 log = logging.getLogger("mancala.server")
@@ -37,9 +39,6 @@ class Hub:
         self.sessions: dict[str, GameSession] = {}
         self.clients: set[Client] = set()
         self.engine_ready = not self.config.warm
-        #: when the engine's warm-up started (monotonic) and about how long it takes here
-        self.engine_since = time.monotonic()
-        self.engine_estimate = analysis.warm_up_estimate()
         self.pool: WorkerPool | None = None
         #: the results folder: finished games and the journal of the running ones
         self.journal = Journal(self.config.results, self._running_records, self._result_written)
@@ -47,6 +46,8 @@ class Hub:
         #: the games each client address started in the last minute (None: no limit)
         self.games_rate = RateLimit(self.config.games_per_minute) if self.config.games_per_minute else None
         self._warm_task: asyncio.Task | None = None
+        #: the engines' compiles, the chosen games' first (None: no warm-up)
+        self.warmup: WarmUp | None = None
 
     # --- life cycle ------------------------------------------------------------------
 
@@ -54,39 +55,61 @@ class Hub:
         """Start-up: list interrupted games, warm the engine in the background."""
         self.interrupted = self.journal.open()
         if self.config.warm:
+            self.warmup = WarmUp(
+                [record.game for record in engine_records() if record.warm_up is not None],
+                on_ready=self._engine_compiled,
+            )
+            for session in self.sessions.values():
+                self.warm_first(session.game)
             self._warm_task = asyncio.get_running_loop().create_task(self._warm())
-
-    def preparing_left(self) -> float:
-        """About how many seconds the engine's warm-up has left (at least one)."""
-        return max(1.0, self.engine_estimate - (time.monotonic() - self.engine_since))
 
     def preparing_what(self) -> str:
         """What the engine's warm-up is doing."""
-        return (
-            "compiling it for this machine (first run only)"
-            if self.engine_estimate > analysis.LOAD_SECONDS
-            else "loading it"
-        )
+        return "compiling it for this machine (first run only)"
 
-    def preparing_text(self) -> str:
-        """What the engine's warm-up is doing and about how long it has left."""
-        return f"{self.preparing_what()}, about {self.preparing_left():.0f} s left"
+    def engine_detail(self, game: Game) -> dict | None:
+        """What ``game``'s engine still needs, for the page's header chip and thinking line
+        alike (one number: :func:`mancala.engine.readiness.compile_left`): None when it is
+        ready (or the game has none), else ``{"what", "estimate", "elapsed", "left"}``
+        (:func:`mancala.engine.readiness.compile_count`)."""
+        record = engine_support(game.name)
+        if record is None or not record.plays(game):
+            return None
+        count = readiness.compile_count(record)
+        return None if count is None else {"what": self.preparing_what(), **count}
 
     def expectation(self, seat: Seat) -> dict:
         """What an AI's move waits for and about how long (``doing``, ``estimate`` seconds,
-        None when unknown), for the ``thinking`` field a waiting person sees."""
-        if seat.engine and not self.engine_ready:
+        None when unknown; ``budget``, its most a move in wall time, when it has one), for the ``thinking``
+        field a waiting person sees.  An AI of an engine not compiled yet plays from the Python
+        search meanwhile (at most :data:`~mancala.engine.readiness.FALLBACK_SECONDS`), and says
+        when the engine will be ready (``engine_left``, the header chip's number)."""
+        record = engine_support(seat.game) if seat.engine else None
+        if record is not None and not readiness.engine_ready(record):
+            budget = min(seat.limit or readiness.FALLBACK_SECONDS, readiness.FALLBACK_SECONDS)
             return {
-                "doing": f"preparing the engine: {self.preparing_what()}",
-                "estimate": round(self.preparing_left() + (seat.budget or 1.0), 1),
+                "doing": readiness.NOTE,
+                "estimate": budget,
+                "budget": budget,
+                "engine_left": readiness.compile_left(record),
             }
-        return {"doing": "searching", "estimate": seat.budget}
+        return {"doing": "searching", "estimate": seat.budget, "budget": seat.limit}
+
+    def warm_first(self, game: Game) -> None:
+        """A person chose ``game``: its engine's compile goes first (:class:`WarmUp`)."""
+        if self.warmup is not None:
+            self.warmup.first(game.name)
+
+    def _engine_compiled(self, game: str) -> None:
+        """``game``'s engine is compiled: its games' pages hear it (their header chip goes)."""
+        for session in [s for s in self.sessions.values() if self.engine_detail(s.game) is None]:
+            self.broadcast(session)
 
     async def _warm(self) -> None:
-        self.engine_since = time.monotonic()
+        assert self.warmup is not None  # set by start()
         try:
-            await self.run(analysis.warm_engine, urgent=False)
-        except Exception:  # the engine is an optimisation for Kalah's best player: go on without
+            await self.warmup.run()
+        except Exception:  # the engine is an optimisation: the players search in Python without
             log.exception("engine warm-up failed")
         self.engine_ready = True
         for session in list(self.sessions.values()):
@@ -103,6 +126,7 @@ class Hub:
                 session.clock.handle.cancel()
         if self._warm_task is not None:
             self._warm_task.cancel()
+            readiness.stop_compiles()
         if self.pool is not None:
             pool, self.pool = self.pool, None
             pool.shutdown()  # searches under way are abandoned: end the workers now
@@ -184,6 +208,7 @@ class Hub:
         for p in seats:
             session.seats[p].token = session.creator_token
         self.sessions[session.id] = session
+        self.warm_first(game)
         return session
 
     def free(self, session: GameSession) -> None:
@@ -252,3 +277,6 @@ def _worker_init() -> None:
     first needs them; the hub warms them in the background, see :meth:`Hub._warm`)."""
     # several workers each hold an engine: keep each one's tables modest unless told otherwise
     os.environ.setdefault("MANCALA_MEMORY_MB", str(WORKER_MEMORY_MB))
+    # a person waits for the replies: an engine not compiled yet is compiled in the background
+    # while its players search in Python (mancala.engine.readiness)
+    readiness.play_while_compiling(True)

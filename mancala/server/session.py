@@ -31,6 +31,7 @@ from mancala.players import (
     player_memory,
     player_title,
     uses_engine,
+    wall_budget,
 )
 from mancala.record import Ending, GameRecord
 from mancala.server.clock import Clock
@@ -75,6 +76,9 @@ class Seat:
     engine: bool = False
     #: the most the AI thinks a move, when its budget is time (None: depth or nodes)
     budget: float | None = None
+    #: the most the AI takes a move in wall time (its time, or a level's cap on its depth or
+    #: nodes; None: no bound), shown while it thinks
+    limit: float | None = None
     holder: "Client | None" = None
     #: the secret a disconnected holder presents to take the seat back
     token: str | None = None
@@ -82,6 +86,8 @@ class Seat:
     gone_since: float | None = None
     #: name the remote client gave in hello
     client_name: str | None = None
+    #: the name of the game the seat plays (an AI's engine is that game's)
+    game: str = ""
 
 
 class Host(Protocol):
@@ -102,14 +108,11 @@ class Host(Protocol):
     def preparing_what(self) -> str:
         """What the engine's warm-up is doing."""
 
-    def preparing_left(self) -> float:
-        """About how many seconds the engine's warm-up has left."""
-
-    def preparing_text(self) -> str:
-        """What the engine's warm-up is doing and about how long it has left."""
-
     def expectation(self, seat: Seat) -> dict:
         """What an AI's move waits for and about how long."""
+
+    def engine_detail(self, game: Game) -> dict | None:
+        """What ``game``'s engine still needs (None: it is ready), for the page."""
 
     def broadcast(self, session: GameSession, request_from: Client | None, request_id: Any) -> None:
         """Send a game's state to every client of it."""
@@ -724,6 +727,8 @@ def _seat(spec: str, game: Game) -> Seat:
         portable=is_portable(player),
         engine=uses_engine(player, game),
         budget=expected_seconds(player, game),
+        limit=wall_budget(player, game),
+        game=game.name,
     )
 
 

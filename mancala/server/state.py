@@ -73,9 +73,12 @@ def common_state(session: GameSession) -> dict:
         }
         for p, s in enumerate(session.seats)
     ]
+    detail = session.hub.engine_detail(game)
     thinking = None
     if session.thinking is not None:
         thinking = dict(session.thinking, since=round(time.monotonic() - session.thinking["since"], 2))
+        if "engine_left" in thinking:  # the header chip's number, never a second one
+            thinking["engine_left"] = detail["left"] if detail is not None else None
     elif mover is not None and session.seats[mover].kind == "remote":
         thinking = {"player": mover, "spec": "remote", "since": round(time.monotonic() - session.last_move_time, 2)}
     return dict(
@@ -103,10 +106,8 @@ def common_state(session: GameSession) -> dict:
         paused=session.paused,
         move_delay=session.move_delay,
         clock=session.clock.view(mover if not session.over() else None) if session.clock else None,
-        engine="ready" if session.hub.engine_ready else "preparing",
-        engine_detail=None
-        if session.hub.engine_ready
-        else {"what": session.hub.preparing_what(), "left": round(session.hub.preparing_left())},
+        engine="ready" if detail is None else "preparing",
+        engine_detail=detail,
         result=result_of(session),
     )
 
@@ -135,8 +136,9 @@ def status(session: GameSession, mover: int | None) -> str:
     seat = session.seats[mover]
     name = session.names()[mover]
     if seat.kind == "ai":
-        if seat.engine and not session.hub.engine_ready:
-            return f"{name} is waiting for the engine: {session.hub.preparing_text()}…"
+        doing = session.thinking.get("doing", "searching") if session.thinking is not None else "searching"
+        if doing != "searching":
+            return f"{name} is thinking ({doing})…"
         if session.paused:
             return f"Paused; {name} to move."
         return f"{name} is thinking…"

@@ -32,10 +32,12 @@ from rich.text import Text
 from mancala.analysis import hint
 from mancala.analysis.values import ANALYSIS_SECONDS, budget
 from mancala.atomic import write_problem
+from mancala.engine import readiness
 from mancala.engine.support import engine_support
 from mancala.errors import BadInput, IllegalMove
 from mancala.games.base import Game, layout_of, move_help_of, outcome_text, seat_names_of
 from mancala.players import BestPlayer, HumanPlayer, Player
+from mancala.players.builtin import searched_in_python
 from mancala.record import Ending, GameRecord, save_record
 
 DEFAULT_SAVE = "mancala-save.json"
@@ -251,18 +253,35 @@ class TerminalGame:
         record = engine_support(self.game.name) if needed else None
         if record is None or record.prepare is None or not record.plays(self.game):
             return
+        if readiness.python_meanwhile(record):  # not compiled yet: its players search in Python meanwhile
+            return
         with self.waiting("preparing the engine"):
             record.prepare(self.game, lambda: self.say("preparing the engine (once)…", "dim"))
+
+    def say_python_search(self, mover: Player) -> None:
+        """Say so when ``mover``'s move came from the Python search because its engine is still
+        compiling (in the background), and about how long the engine has left."""
+        if not searched_in_python(getattr(mover, "last", None)):
+            return
+        record = engine_support(self.game.name)
+        left = readiness.compile_left(record) if record is not None else None
+        self.say(readiness.NOTE + (f" (the engine is ready in about {left:.0f} s)" if left is not None else ""), "dim")
 
     # --- the loop -----------------------------------------------------------
 
     def run(self) -> int:
-        """Play until the game ends or the person quits; returns the exit code (130 after Ctrl-C)."""
+        """Play until the game ends or the person quits; returns the exit code (130 after Ctrl-C).
+        With a person at the board, an AI whose engine is not compiled yet replies from the
+        Python search while the engine compiles in the background (and says so)."""
+        person = any(isinstance(p, HumanPlayer) for p in self.players)
+        before = readiness.play_while_compiling(person)
         try:
             return self._run()
         except KeyboardInterrupt:
             self.say("Interrupted; leaving the game." + (" The last moves were not saved." if self.unsaved else ""))
             return 130
+        finally:
+            readiness.play_while_compiling(before)
 
     def _run(self) -> int:
         game = self.game
@@ -284,6 +303,7 @@ class TerminalGame:
                     self.prepare_engine(isinstance(mover, BestPlayer))
                     with self.waiting("thinking"):
                         move = mover.choose(game, state)
+                    self.say_python_search(mover)
                 after = game.apply(state, move)
                 self.record.moves.append(move)
                 self.unsaved = True
@@ -362,6 +382,9 @@ class TerminalGame:
         self.prepare_engine(True)
         with self.waiting("thinking about a hint"):
             found = hint(self.game, state, budget(self.game, self.hint_seconds))
+        record = engine_support(self.game.name)
+        if record is not None and record.plays(self.game) and readiness.python_meanwhile(record):
+            self.say("engine compiling: this hint from the Python search", "dim")
         how = "exact" if found["exact"] else f"estimate, depth {found['depth']}"
         line = ", ".join(found["turns"][:8])
         self.say(f"Hint: {found['move']} (value {float(found['value']):+g} for you, {how}; expected line {line})")

@@ -168,5 +168,6 @@ OWARE = register_engine(
         level_budgets=LEVEL_BUDGETS,
         values=values,
         nodes_per_second=500_000,
+        python_depth=8,  # Python alpha-beta from the start: depth 8 in 0.4 s, 9 in 1.9 s
     )
 )

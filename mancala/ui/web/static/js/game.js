@@ -3,7 +3,7 @@
 import { boardOf, drawBoard, el, describePlayer } from "./boards.js";
 import { framesFor, frameSchedule } from "./animate.js";
 import { $, app, ui } from "./state.js";
-import { clearError, setEngine } from "./messages.js";
+import { clearError, engineLeft, setEngine, showEngine } from "./messages.js";
 
 export function onState(s) {
   const newGame = !app.state || app.state.game_id !== s.game_id;
@@ -279,6 +279,7 @@ function updateInvite(s) {
 
 export function updateThinking() {
   updateClock();
+  showEngine();
   const s = app.state;
   const box = $("thinking");
   if (!s || !s.thinking || s.result) {
@@ -293,14 +294,19 @@ export function updateThinking() {
   const secs = (performance.now() - app.thinkingAt) / 1000;
   const p = s.players[s.thinking.player];
   const t = s.thinking;
-  const preparing = t.doing && t.doing !== "searching";
+  // an AI whose engine still compiles plays from the Python search meanwhile (t.engine_left)
+  const fallback = t.engine_left !== undefined;
+  const preparing = t.doing && t.doing !== "searching" && !fallback;
   // what the wait is for, and about how long is left of it, when the server knows
   const left = t.estimate != null ? Math.max(0, t.estimate - secs) : null;
   const estimate = left != null && (preparing || t.estimate >= 1)
     ? ` (about ${left >= 1 ? Math.ceil(left) : "<1"} s left)` : "";
-  const what = preparing ? `waiting — ${t.doing}` : "thinking…";
+  const budget = t.budget != null ? `, budget ${t.budget} s a move` : "";
+  const what = preparing ? `waiting — ${t.doing}` : fallback ? `thinking — ${t.doing}:` : "thinking…";
+  const engine = engineLeft();
+  const ready = fallback && engine != null ? `; the engine is ready in about ${Math.ceil(engine)} s` : "";
   box.hidden = false;
-  box.textContent = `${p.name} (${p.kind === "ai" ? describePlayer(p) : t.spec}) is ${what} ${secs.toFixed(1)} s${estimate}`;
+  box.textContent = `${p.name} (${p.kind === "ai" ? describePlayer(p) : t.spec}) is ${what} ${secs.toFixed(1)} s${budget}${estimate}${ready}`;
   document.body.dataset.thinking = "yes";
 }
 

@@ -173,9 +173,31 @@ export function clearError() {
 }
 
 export function setEngine(engine, detail) {
-  $("engine").hidden = engine !== "preparing";
   // the stronger AIs and the hint wait for it; say what it does and about how long is left
-  $("engine").textContent = engine === "preparing" && detail
-    ? `preparing the engine: ${detail.what}, about ${Math.ceil(detail.left)} s left` : "preparing the engine…";
+  app.engine = engine;
+  app.engineDetail = engine === "preparing" && detail ? { ...detail, at: performance.now() } : null;
   document.body.dataset.engine = engine;
+  showEngine();
+}
+
+/** About how many seconds the chosen game's engine has left to compile (null: unknown or ready):
+ * the server's count (mancala/engine/readiness.py, seconds_left) carried on from its estimate
+ * and the seconds spent so far, the same way; the header chip and the thinking line both show
+ * this one number. */
+export function engineLeft() {
+  const d = app.engineDetail;
+  if (!d) return null;
+  if (d.estimate == null || d.elapsed == null) return d.left;
+  const elapsed = d.elapsed + (performance.now() - d.at) / 1000;
+  return Math.max(d.estimate - elapsed, 0.1 * elapsed, 1);
+}
+
+/** The header chip: the engine's compile and its count, refreshed as it counts down. */
+export function showEngine() {
+  const chip = $("engine");
+  chip.hidden = app.engine !== "preparing";
+  const left = engineLeft();
+  const text = left != null ? `preparing the engine: ${app.engineDetail.what}, about ${Math.ceil(left)} s left`
+    : "preparing the engine…";
+  if (chip.textContent !== text) chip.textContent = text;
 }
