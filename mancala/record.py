@@ -40,12 +40,13 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from mancala.atomic import check_writable, json_format, refuse_foreign, write_atomically, write_problem
-from mancala.errors import BadInput, IllegalMove
+from mancala.errors import BadInput, IllegalMove, echo
 from mancala.games import CATALOGUE, game_spec, make_game
 from mancala.games.base import Game, game_text_of, outcome_text, winner
 from mancala.jsonread import JSONLimitError, loads, read_text
@@ -227,36 +228,91 @@ def load_record(path: str | os.PathLike) -> GameRecord:
     return record_from_json(data, str(path))
 
 
+def record_text(record: GameRecord) -> str:
+    """The game as text people copy and paste: the game's own file format where it declares
+    one (the ``game_text`` capability: Togyz Kumalak's PlayOK records), else a ``[Game "spec"]``
+    header, the result, and the moves in the game's notation separated by spaces (what
+    :func:`record_from_game_text` reads back)."""
+    game = record.game
+    writer = game_text_of(game)
+    if writer is not None:
+        return writer.write_game_text(game.initial_state(), record.moves)
+    result = "*"
+    if record.is_over():
+        who = record.winner()
+        result = "1-0" if who == 0 else "0-1" if who == 1 else "1/2-1/2"
+    headers = f'[Game "{game_spec(game)}"]\n[Result "{result}"]\n'
+    if record.ending is not None:
+        headers += f'[Termination "{record.end_text()}"]\n'
+    return headers + "\n" + " ".join([*(str(m) for m in record.moves), result]) + "\n"
+
+
+#: the words of a move list that are not moves: move numbers (``12.``, ``3...``) and results
+_NOT_MOVES = re.compile(r"[0-9]*\.+|1-0|0-1|1/2-1/2|\*")
+#: a header line of a game text: ``[Name "value"]``
+_HEADER = re.compile(r'\[(\w+)\s+"(.*)"\]')
+#: the longest game text read
+MAX_TEXT_BYTES = MAX_RECORD_BYTES
+
+
 def record_from_game_text(text: str, where: str = "game record", spec: str | None = None) -> GameRecord | None:
-    """A game record from a record kept outside this program (PlayOK's files): read by the
-    game ``spec`` names, or by the first game of the catalogue that declares the ``game_text``
-    capability and reads it; None when no game takes the text for its own.  A record a game
-    takes but whose moves are illegal raises :class:`BadInput` naming the move."""
-    candidates = (
-        [spec] if spec else [info.name for info in CATALOGUE.values() if "game_text" in info.traits.capabilities]
-    )
-    for name in candidates:
-        reader = game_text_of(make_game(name))
-        if reader is None:
+    """A game record from text: what :func:`record_text` writes (a ``[Game "spec"]`` header and
+    the moves), a record kept outside this program (PlayOK's files, read by a game that
+    declares the ``game_text`` capability), or a bare move list in the notation of the game
+    ``spec`` names; None when nothing takes the text.  Raises :class:`BadInput` naming the
+    first illegal move."""
+    if len(text) > MAX_TEXT_BYTES:
+        raise BadInput(f"{where}: larger than {MAX_TEXT_BYTES // 2**20} MB, so not a game")
+    headers, words = _headers_and_words(text)
+    if "Game" in headers:
+        try:
+            game = make_game(headers["Game"])
+        except BadInput as e:
+            raise BadInput(f'{where}: bad [Game "…"] header: {e}') from None
+        return _replayed(game, words, where)
+    for info in CATALOGUE.values():
+        if "game_text" not in info.traits.capabilities or (spec and info.name != make_game(spec).name):
             continue
+        reader = game_text_of(make_game(info.name))
+        assert reader is not None
         try:
             options, moves = reader.read_game_text(text)
         except BadInput:
-            if spec:
-                raise
             continue
-        game = make_game(name, **options)
-        record = GameRecord(game, ["human", "human"])
-        state = game.initial_state()
-        for number, text_move in enumerate(moves, start=1):
-            try:
-                move = game.parse_move(state, text_move)
-            except IllegalMove as e:
-                raise BadInput(f"{where}: move {number} ({text_move!r}) is illegal: {e}") from None
-            record.moves.append(move)
-            state = game.apply(state, move)
-        return record
+        return _replayed(make_game(spec or info.name, **options), moves, where)
+    if spec and words and not headers:
+        return _replayed(make_game(spec), words, where)
     return None
+
+
+def _headers_and_words(text: str) -> tuple[dict[str, str], list[str]]:
+    """The ``[Name "value"]`` headers of a game text and the words of its moves (move numbers,
+    results and ``{comments}`` left out)."""
+    headers: dict[str, str] = {}
+    body = []
+    for line in text.splitlines():
+        header = _HEADER.fullmatch(line.strip())
+        if header:
+            headers[header.group(1)] = header.group(2)
+        else:
+            body.append(line)
+    words = re.sub(r"\{[^}]*\}", " ", " ".join(body)).split()
+    return headers, [w for w in words if not _NOT_MOVES.fullmatch(w)]
+
+
+def _replayed(game: Game, moves: list[str], where: str) -> GameRecord:
+    """A record of ``moves`` (as text) played from ``game``'s start; raises :class:`BadInput`
+    naming the first illegal one."""
+    record = GameRecord(game, ["human", "human"])
+    state = game.initial_state()
+    for number, text_move in enumerate(moves, start=1):
+        try:
+            move = game.parse_move(state, text_move)
+        except IllegalMove as e:
+            raise BadInput(f"{where}: move {number} ({echo(text_move)}) is illegal: {e}") from None
+        record.moves.append(move)
+        state = game.apply(state, move)
+    return record
 
 
 def record_from_json(data: Any, where: str = "game record") -> GameRecord:

@@ -172,6 +172,30 @@ def test_games_and_records_round_trip(spec):
     assert again.final_state() == record.final_state()
 
 
+@pytest.mark.parametrize("name", [n for n, i in CATALOGUE.items() if "position" in i.traits.capabilities])
+def test_a_game_started_at_a_position_round_trips_by_its_spec_and_its_texts(name):
+    """A game started at a position (a link, the editor, ``--position``) is rebuilt from its
+    spec in another process and from its record: a position string must survive the spec's
+    syntax (Togyz Kumalak's holds commas)."""
+    from mancala.games.base import position_options, position_string  # noqa: PLC0415
+    from mancala.record import record_from_game_text, record_text  # noqa: PLC0415
+
+    base = make_game(name)
+    states, _ = playout(base, 3)
+    for state in states[1::9]:
+        text = position_string(base, state)
+        if text is None or base.is_terminal(state):
+            continue
+        game = make_game(name, **position_options(name, text))
+        assert make_game(game_spec(game)) == game
+        _, moves = playout(game, 5)
+        record = GameRecord(game, ["random", "random"], list(moves))
+        again = record_from_json(json.loads(json.dumps(record.to_json())))
+        assert again.game == game and again.final_state() == record.final_state()
+        pasted = record_from_game_text(record_text(record), "the copied text")
+        assert pasted is not None and pasted.game == game and pasted.moves == record.moves
+
+
 def _env() -> dict:
     """A child process's environment that loads the toy game as a plugin."""
     return dict(

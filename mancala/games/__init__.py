@@ -75,7 +75,9 @@ def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
     options: dict[str, str] = {}
     body = (m.group(2) or "").strip()
     if body:
-        for part in body.split(","):
+        # a comma parts options only where a name and '=' follow it: a value may hold commas
+        # (Togyz Kumalak's start position: 9,9,9,…/… 0-0 S)
+        for part in re.split(r",(?=\s*[A-Za-z_][\w-]*\s*=)", body):
             if "=" not in part:
                 raise BadInput(f"cannot read {echo(part.strip())} in game spec {echo(spec)}: expected key=value")
             key, value = part.split("=", 1)

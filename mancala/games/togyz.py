@@ -36,7 +36,7 @@ from typing import Any, Sequence
 
 from mancala.errors import BadInput, IllegalMove, is_whole_number
 from mancala.games.base import RulesGame, Segment, layout_text
-from mancala.games.catalogue import GameInfo, Traits, options_with_preset, register
+from mancala.games.catalogue import GameInfo, Traits, options_with_preset, register, spec_of
 from mancala.games.options import RulesOptions, bool_option, int_option
 
 #: the most houses a side and stones a house the rules accept
@@ -511,7 +511,7 @@ class TogyzKumalak(RulesGame):
         if state.finished:
             margin = self.score(state, 0)
             result = "1-0" if margin > 0 else "0-1" if margin < 0 else "1/2-1/2"
-        headers = ['[Event "mancala"]', f'[Result "{result}"]']
+        headers = ['[Event "mancala"]', f'[Game "{spec_of(self)}"]', f'[Result "{result}"]']
         if start != self.position(tuple([self.rules.stones] * len(start.houses)), (0, 0), (-1, -1), 0):
             headers.append(f'[Position "{self.position_string(start)}"]')
         return "\n".join(headers) + "\n\n" + " ".join([*parts, result]) + "\n"
