@@ -77,9 +77,11 @@ class TogyzWeights:
         return (self.row, self.moves, self.tuzdik)
 
 
-#: the engine's default weights (see :data:`mancala.engine.togyz.record.LEVEL_BUDGETS` for how
-#: they were chosen)
-DEFAULT = TogyzWeights(row=0.05, moves=0.5, tuzdik=12.0)
+#: the engine's default weights, chosen by matches between weight sets at a fixed depth (6
+#: and 7), 30-40 random four-ply openings each played from both seats: (0.05, 0.5, 12) beat
+#: the kazans alone 75-0-5 at depth 6; these beat (0.05, 0.5, 12) 45-0-15 at depth 7; their
+#: neighbours (row 0.1 or 0.3, moves 1.5 or 2) scored within the noise against them
+DEFAULT = TogyzWeights(row=0.2, moves=1.0, tuzdik=20.0)
 #: no term: the kazans' difference alone (the reference alpha-beta's ``score``, for tests)
 SCORE = TogyzWeights()
 
