@@ -310,3 +310,26 @@ def test_state_arrays_round_trip_and_the_line_is_legal():
         state = game.apply(state, move)
     limited = S.search(game, game.initial_state(), None, max_nodes=1)  # depth 1 always completes
     assert limited.depth == 1 and limited.move in game.legal_moves(game.initial_state())
+
+
+def test_the_terminal_and_match_play_the_levels_on_the_engine(monkeypatch, capsys):
+    """``mancala play`` (two AIs, piped) and ``mancala match`` search with the engine at a level."""
+    from mancala.cli.main import main  # noqa: PLC0415
+
+    searched: list[str] = []
+    search = S.search
+
+    def counting(*args, **kwargs):
+        result = search(*args, **kwargs)
+        searched.append(result.algorithm)
+        return result
+
+    monkeypatch.setattr(S, "search", counting)
+    monkeypatch.setattr("sys.stdin", __import__("io").StringIO(""))
+    assert main(["play", "--game", "togyz(houses=5,stones=5)", "--p1", "hard", "--p2", "beginner"]) == 0
+    assert "Game over." in capsys.readouterr().out
+    assert searched and all(a.startswith("togyz-engine") for a in searched)
+    searched.clear()
+    assert main(["match", "--game", "togyz(houses=5,stones=5)", "medium", "easy", "--games", "2"]) == 0
+    assert "2 games" in capsys.readouterr().out
+    assert searched and all(a.startswith("togyz-engine") for a in searched)
