@@ -10,15 +10,32 @@ from typing import Any
 from mancala.engine.support import EngineSupport, register_engine, values_by_search
 from mancala.search.core import SearchResult
 
-#: the difficulty levels on Togyz Kumalak, on its engine (to be measured by the arena: see
-#: the calibration below)
+#: the difficulty levels on Togyz Kumalak, on its engine (9 houses, the federation's rules),
+#: measured with ``mancala arena --game togyz`` (a round robin of random, greedy and the
+#: engine at depths 2, 3, 5, 7 and 9: 6 four-ply openings a pairing, each from both seats,
+#: 12 games a pairing; Elo on one scale) and engine-against-engine matches of 28-40 games:
+#:
+#:    beginner   random                     -1388
+#:    easy       greedy                      -502   (beats random 12-0)
+#:    medium     engine, depth 3             +182   (beats greedy 12-0)
+#:    hard       engine, depth 5             +461   (beats depth 3 10-2)
+#:    expert     engine, depth 9             +755   (beats depth 5 11-1)
+#:    strongest  engine, 600,000 nodes                (beats depth 9 17-1-10 over 28 games)
+#:
+#: A move takes (through whole games, at 1.6-1.8 million nodes a second): depth 3 and 5
+#: 1-2 ms, depth 9 0.03 s on average (0.08 s at most), 400,000 nodes 0.22 s (0.36 s at
+#: most), so 600,000 about a third of a second (0.55 s on average measured while other
+#: sessions kept both cores busy).  Depth 7 beat depth 5 only 7-5; depth 11 beat depth 9
+#: 25-15, depth 10 beat depth 9 21-3-16 and depth 8 24-1-15 (40 games each): the engine
+#: still gains with depth, slowly (its estimate is simple), so the step from expert to
+#: strongest is the smallest (about +90 Elo).  Intervals are wide at these numbers of games.
 LEVEL_BUDGETS = {
     "beginner": "random",
     "easy": "greedy",
     "medium": "best:depth=3",
     "hard": "best:depth=5",
-    "expert": "best:depth=8",
-    "strongest": "best:nodes=300000",
+    "expert": "best:depth=9",
+    "strongest": "best:nodes=600000",
 }
 
 #: the win's offset on the engine's scale (:data:`mancala.engine.togyz.kernels.WIN`; kept here
@@ -98,6 +115,6 @@ TOGYZ = register_engine(
         warm_up=warm_up,
         level_budgets=LEVEL_BUDGETS,
         values=values,
-        nodes_per_second=1_500_000,
+        nodes_per_second=1_500_000,  # 1.6-1.8 million measured alone, about 1 million beside other work
     )
 )
