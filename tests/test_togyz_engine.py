@@ -333,3 +333,15 @@ def test_the_terminal_and_match_play_the_levels_on_the_engine(monkeypatch, capsy
     assert main(["match", "--game", "togyz(houses=5,stones=5)", "medium", "easy", "--games", "2"]) == 0
     assert "2 games" in capsys.readouterr().out
     assert searched and all(a.startswith("togyz-engine") for a in searched)
+
+
+def test_a_kazan_past_half_is_a_win_where_the_game_goes_on():
+    """Under Pantusov's rules (no stop at 82) a capture to 90 does not end the game, but the
+    search counts it as won (kazans never lose stones): a win's value, not an exact one."""
+    game = make_game("togyz(preset=pantusov)")
+    state = game.parse_position("1,10,1,1,1,1,1,1,1/1,9,1,1,1,1,1,1,1 80-47 S")
+    after = game.apply(state, game.parse_move(state, "2"))
+    assert after.kazans == (90, 47) and not after.finished
+    result = S.search(game, state, None, max_depth=3)
+    assert str(result.move) == "2" and result.value >= S.WIN + 90 - 47 - 20 and not result.exact
+    assert TOGYZ.value_scale(result.value) == result.value - S.WIN
