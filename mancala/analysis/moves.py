@@ -49,7 +49,7 @@ def warm_up_estimate() -> float:
 def warm_engine() -> bool:
     """Make the engines ready, the default game's first: each engine's warm-up, in the order
     the engines registered (standard Kalah's kernels, table and endgame database, then Bao's
-    kernels, then Oware's)."""
+    kernels, then Oware's, then Togyz Kumalak's)."""
     from mancala.engine.support import engine_records  # noqa: PLC0415
 
     for record in engine_records():

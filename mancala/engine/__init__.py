@@ -1,6 +1,7 @@
 """Our engines: the fast Kalah engine (numba kernels, MTD(f) search, an exact solver, endgame
-databases: this package's modules), Bao's (:mod:`.bao`) and Oware's (:mod:`.oware`), each
-registering what it does for its game in the engine-support catalogue (:mod:`.support`).
+databases: this package's modules), Bao's (:mod:`.bao`), Oware's (:mod:`.oware`) and Togyz
+Kumalak's (:mod:`.togyz`), each registering what it does for its game in the engine-support
+catalogue (:mod:`.support`).
 
 Importing the package loads no numba: the records are light, and the Kalah engine's public
 entry points (see ``docs/engine.md``) load on first use:
@@ -21,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 from mancala.engine import record as _kalah_record  # noqa: F401 (registers Kalah's engine)
 from mancala.engine.bao import record as _bao_record  # noqa: F401 (registers Bao's engine)
 from mancala.engine.oware import record as _oware_record  # noqa: F401 (registers Oware's engine)
+from mancala.engine.togyz import record as _togyz_record  # noqa: F401 (registers Togyz Kumalak's engine)
 
 if TYPE_CHECKING:
     from mancala.engine.engine import best_move, is_prepared, prepare

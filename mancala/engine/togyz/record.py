@@ -1,0 +1,120 @@
+"""The Togyz Kumalak engine's record in the engine-support catalogue
+(:mod:`mancala.engine.support`): its numba search for ``best``, the timed alpha-beta and the
+analysis' values, its value scale and its levels' ladder.  Nothing here loads numba until a
+search runs."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mancala.engine.support import EngineSupport, register_engine, values_by_search
+from mancala.search.core import SearchResult
+
+#: the difficulty levels on Togyz Kumalak, on its engine (9 houses, the federation's rules),
+#: measured with ``mancala arena --game togyz`` (a round robin of random, greedy and the
+#: engine at depths 2, 3, 5, 7 and 9: 6 four-ply openings a pairing, each from both seats,
+#: 12 games a pairing; Elo on one scale) and engine-against-engine matches of 28-40 games:
+#:
+#:    beginner   random                     -1388
+#:    easy       greedy                      -502   (beats random 12-0)
+#:    medium     engine, depth 3             +182   (beats greedy 12-0)
+#:    hard       engine, depth 5             +461   (beats depth 3 10-2)
+#:    expert     engine, depth 9             +755   (beats depth 5 11-1)
+#:    strongest  engine, 600,000 nodes                (beats depth 9 17-1-10 over 28 games)
+#:
+#: A move takes (through whole games, at 1.6-1.8 million nodes a second): depth 3 and 5
+#: 1-2 ms, depth 9 0.03 s on average (0.08 s at most), 400,000 nodes 0.22 s (0.36 s at
+#: most), so 600,000 about a third of a second (0.55 s on average measured while other
+#: sessions kept both cores busy).  Depth 7 beat depth 5 only 7-5; depth 11 beat depth 9
+#: 25-15, depth 10 beat depth 9 21-3-16 and depth 8 24-1-15 (40 games each): the engine
+#: still gains with depth, slowly (its estimate is simple), so the step from expert to
+#: strongest is the smallest (about +90 Elo).  Intervals are wide at these numbers of games.
+LEVEL_BUDGETS = {
+    "beginner": "random",
+    "easy": "greedy",
+    "medium": "best:depth=3",
+    "hard": "best:depth=5",
+    "expert": "best:depth=9",
+    "strongest": "best:nodes=600000",
+}
+
+#: the win's offset on the engine's scale (:data:`mancala.engine.togyz.kernels.WIN`; kept here
+#: so that the record loads no numba)
+WIN = 1000.0
+
+
+def supports(game: Any) -> bool:
+    """Whether the Togyz Kumalak engine plays ``game``'s rules (not ``max_plies``)."""
+    from mancala.engine.togyz.rules import supports as plays  # noqa: PLC0415 (numba loads only when needed)
+
+    return plays(game.rules)
+
+
+def best(
+    game: Any, state, seconds: float, max_depth: int | None, max_nodes: int | None, evaluation: str | None, book: bool
+) -> SearchResult:
+    """Togyz Kumalak: its numba engine (iterative deepening, the engine's own estimate).
+    A time budget searches with the process's kept transposition table (the last moves'
+    searches help)."""
+    from mancala.engine.togyz.search import MAX_DEPTH, search  # noqa: PLC0415 (numba loads only when needed)
+
+    return search(
+        game,
+        state,
+        seconds,
+        max_depth=min(max_depth or MAX_DEPTH, MAX_DEPTH),
+        max_nodes=max_nodes,
+        keep=max_depth is None and max_nodes is None,
+    )
+
+
+def timed(game: Any, state, seconds: float, max_depth: int) -> SearchResult:
+    """Togyz Kumalak's timed alpha-beta with the engine's estimate, on its engine."""
+    from mancala.engine.togyz.search import MAX_DEPTH, search  # noqa: PLC0415 (numba loads only when needed)
+
+    return search(game, state, seconds, max_depth=min(max_depth, MAX_DEPTH))
+
+
+def in_stones(value: float) -> float:
+    """A Togyz Kumalak engine value in stones: a win (worth ``WIN`` beyond its margin) as its
+    margin, an estimate as it is (the kazans' difference plus its terms)."""
+    if value >= WIN / 2:
+        return value - WIN
+    if value <= -WIN / 2:
+        return value + WIN
+    return value
+
+
+def warm_up() -> None:
+    """Compile (or load from numba's cache) the Togyz Kumalak kernels."""
+    from mancala.engine.togyz.search import warm_up as warm  # noqa: PLC0415 (numba loads only when needed)
+
+    warm()
+
+
+def margin(game: Any, state, player: int) -> float:
+    """A finished game's value for ``player``: its final margin in stones."""
+    return float(game.score(state, player))
+
+
+def values(game: Any, state, nodes: int) -> tuple[list[dict], list[str]]:
+    """Togyz Kumalak's table, in stones: every move searched by the engine with its share of
+    ``nodes``, sharing one transposition table, fresh for the table."""
+    from mancala.engine.togyz.search import TogyzSearcher, search  # noqa: PLC0415 (numba loads only when needed)
+
+    return values_by_search(game, state, nodes, search, TogyzSearcher(game), margin, in_stones)
+
+
+TOGYZ = register_engine(
+    EngineSupport(
+        "togyz",
+        best,
+        timed=timed,
+        supports=supports,
+        value_scale=in_stones,
+        warm_up=warm_up,
+        level_budgets=LEVEL_BUDGETS,
+        values=values,
+        nodes_per_second=1_500_000,  # 1.6-1.8 million measured alone, about 1 million beside other work
+    )
+)

@@ -1,0 +1,434 @@
+"""Fast Togyz Kumalak search: numba negamax alpha-beta (fail-soft, principal variation
+search) with a transposition table, move ordering and iterative deepening within a depth,
+node or time budget, on the kit (:mod:`mancala.engine.kit`).
+
+Values.  A finished game is worth its final margin plus ``WIN`` for a win (minus for a loss:
+:func:`mancala.engine.togyz.kernels.terminal_value`), so every win ranks above every
+estimate; an unfinished position at the depth limit is worth the kernels' simple estimate
+(:func:`mancala.engine.togyz.kernels.heuristic`: the kazans' difference, the stones and
+non-empty houses of each row, a tuzdik owned while stones are on the board; a kazan past
+half counts as a win).  With :data:`SCORE` weights (all terms off) the values are those of
+:func:`mancala.search.core.alphabeta` at the same depth with the margin as the evaluation and
+wins worth ``WIN`` beyond it (``tests/test_togyz_engine.py``).
+
+Repetition.  The rules have none, and positions do recur (a stone passed back and forth
+with no capture).  The search is depth-limited, so a cycle only costs nodes: it ends at the
+depth limit in a heuristic leaf, never loops.  Values do not depend on the path (no rule
+looks at the history), so the transposition table is keyed by the position alone (houses,
+kazans, tuzdiks, side to move) and, as the Oware and Bao engines' keys, the game's ply: within
+one search a key then has one remaining depth, so a stored bound is the one the reference
+computes at that depth (entries of shallower iterations only order moves).  An entry is
+exact only when no heuristic leaf was met below it (:data:`mancala.engine.kit.HEUR_BIT`): a
+line that cycles reaches the depth limit and is an estimate, so the table never claims an
+exact value from a cycle; the search stops deepening only once every line has ended.
+
+Move order: the last iteration's best at the root, the table's move, then winning ends,
+moves that capture or make a tuzdik (most stones first), the two killer moves of the ply,
+the history heuristic.  After the first move a node searches the others with a null window
+and again in full only when one is better; the values stay those of plain alpha-beta.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Callable, Iterator
+
+import numpy as np
+from numba import njit
+
+from mancala.engine import kit
+from mancala.engine.kit import C_ABORT, C_HEUR, C_LIMIT, C_NODES, C_OWN, C_ROOTMOVE, C_USE_TT
+from mancala.engine.togyz import kernels as K
+from mancala.engine.togyz.rules import rules_array, supports
+from mancala.errors import BadInput
+from mancala.games.togyz import TogyzKumalak, TogyzMove, TogyzState
+from mancala.search.core import SearchResult
+
+#: deepest search (plies; Togyz Kumalak has no extra turns, so plies are turns)
+MAX_DEPTH = 64
+#: transposition table entries (a power of two); 24 bytes each
+TABLE_ENTRIES = 1 << 20
+#: what a finished game is worth beyond its margin (the kernels' ``WIN``)
+WIN = K.WIN
+
+# ctl slots: the kit's (nodes, budget, abort, root move: a house, table), then
+C_PVS = C_OWN  # 1: principal variation search (null windows after the first move)
+C_ROOTFIRST = C_OWN + 1  # a root move to search first (the last iteration's best; -1: none)
+C_SIZE = C_OWN + 2
+
+
+@dataclass(frozen=True)
+class TogyzWeights:
+    """The weights of the engine's estimate (:func:`mancala.engine.togyz.kernels.heuristic`),
+    each term "mine minus the opponent's", added to the kazans' difference."""
+
+    #: a stone on one's own row
+    row: float = 0.0
+    #: a non-empty house of one's own row
+    moves: float = 0.0
+    #: a tuzdik owned, with every stone still on the board (its worth falls as the board empties)
+    tuzdik: float = 0.0
+
+    def as_tuple(self) -> tuple[float, float, float]:
+        """The weights in the kernels' ``W_*`` order."""
+        return (self.row, self.moves, self.tuzdik)
+
+
+#: the engine's default weights, chosen by matches between weight sets at a fixed depth (6
+#: and 7), 30-40 random four-ply openings each played from both seats: (0.05, 0.5, 12) beat
+#: the kazans alone 75-0-5 at depth 6; these beat (0.05, 0.5, 12) 45-0-15 at depth 7; their
+#: neighbours (row 0.1 or 0.3, moves 1.5 or 2) scored within the noise against them
+DEFAULT = TogyzWeights(row=0.2, moves=1.0, tuzdik=20.0)
+#: no term: the kazans' difference alone (the reference alpha-beta's ``score``, for tests)
+SCORE = TogyzWeights()
+
+# --- conversions -------------------------------------------------------------------
+
+
+def weights_array(weights: TogyzWeights = DEFAULT) -> np.ndarray:
+    """The kernels' weights array (``W_*`` slots) for ``weights``."""
+    return np.array(weights.as_tuple(), dtype=np.float64)
+
+
+def state_array(state: TogyzState) -> np.ndarray:
+    """The kernels' position array for ``state``."""
+    s = np.zeros(K.S_SIZE, dtype=np.int64)
+    s[: len(state.houses)] = state.houses
+    s[K.S_KAZAN : K.S_KAZAN + 2] = state.kazans
+    s[K.S_TUZ : K.S_TUZ + 2] = state.tuzdiks
+    s[K.S_SEAT] = state.seat
+    s[K.S_PLY] = state.ply
+    s[K.S_FINISHED] = int(state.finished)
+    return s
+
+
+def array_state(s: np.ndarray, houses: int) -> TogyzState:
+    """The :class:`TogyzState` of a position array (without ``last``)."""
+    return TogyzState(
+        tuple(int(x) for x in s[: 2 * houses]),
+        (int(s[K.S_KAZAN]), int(s[K.S_KAZAN + 1])),
+        (int(s[K.S_TUZ]), int(s[K.S_TUZ + 1])),
+        int(s[K.S_SEAT]),
+        ply=int(s[K.S_PLY]),
+        finished=bool(s[K.S_FINISHED]),
+    )
+
+
+def final_value(margin: float) -> float:
+    """A finished game's final margin on the search's scale (:func:`kernels.margin_value`)."""
+    if margin > 0:
+        return WIN + margin
+    if margin < 0:
+        return margin - WIN
+    return 0.0
+
+
+def in_stones(value: float) -> float:
+    """A value on the search's scale in stones: a win (worth ``WIN`` beyond its margin) as
+    its margin, an estimate as it is."""
+    if value >= WIN / 2:
+        return value - WIN
+    if value <= -WIN / 2:
+        return value + WIN
+    return value
+
+
+@njit(cache=True)
+def table_key(s, n, z):
+    """The position's 64-bit table key: the houses, kazans, tuzdiks, side to move and ply
+    (never 0)."""
+    h = z[K.S_SEAT, s[K.S_SEAT]] ^ z[K.S_PLY, s[K.S_PLY] & 511]
+    for i in range(2 * n):
+        h ^= z[i, s[i] & 511]
+    h ^= z[K.S_KAZAN, s[K.S_KAZAN] & 511] ^ z[K.S_KAZAN + 1, s[K.S_KAZAN + 1] & 511]
+    h ^= z[K.S_TUZ, s[K.S_TUZ] + 1] ^ z[K.S_TUZ + 1, s[K.S_TUZ + 1] + 1]
+    if h == 0:
+        h = np.uint64(1)
+    return h
+
+
+@njit(cache=True)
+def expand(s, rules, moves, children):
+    """Every legal move of ``s`` into ``moves`` and the position after each into
+    ``children``.  Returns the number of moves."""
+    count = K.legal_moves(s, rules, moves)
+    for k in range(count):
+        K.play(s, rules, moves[k], children[k])
+    return count
+
+
+@njit(cache=True)
+def position_moves(s, rules):
+    """(moves, children) of ``s``: every legal move in the reference's order and the
+    position after it, every end included.  For tests and tools."""
+    moves = np.zeros(K.MAX_MOVES, dtype=np.int64)
+    children = np.zeros((K.MAX_MOVES, K.S_SIZE), dtype=np.int64)
+    count = expand(s, rules, moves, children)
+    return moves[:count].copy(), children[:count].copy()
+
+
+# --- the search ------------------------------------------------------------------------
+
+
+@njit(cache=True, nogil=True)
+def negamax(s, ply, depth, alpha, beta, rules, w, z, tkey, tval, tdat, ch, mv, sc, kill, hist, ctl, deadline):
+    """The value of ``s`` for the player to move, searched ``depth`` plies (fail-soft)."""
+    if kit.spend_node(ctl, deadline):
+        return 0.0
+    if s[K.S_FINISHED] != 0:
+        return K.terminal_value(s, rules)
+    if depth <= 0:
+        ctl[C_HEUR] += 1
+        return K.heuristic(s, rules, w)
+    n = rules[K.R_HOUSES]
+    use_tt = ctl[C_USE_TT] != 0
+    h = np.uint64(0)
+    idx = 0
+    ttmove = -1
+    if use_tt:
+        h = table_key(s, n, z)
+        idx, ttmove, settled, v = kit.probe(tkey, tval, tdat, h, ply, depth, alpha, beta, ctl)
+        if settled:
+            return v
+    moves = mv[ply]
+    children = ch[ply]
+    count = expand(s, rules, moves, children)
+    if count == 0:  # cannot happen: play finishes a position whose mover has no stones
+        return K.terminal_value(s, rules)
+    heur_before = ctl[C_HEUR]
+    scores = sc[ply]
+    for k in range(count):
+        c = children[k]
+        house = moves[k]
+        if ply == 0 and house == ctl[C_ROOTFIRST]:
+            scores[k] = 2e18
+        elif house == ttmove:
+            scores[k] = 1e18
+        elif c[K.S_FINISHED] != 0:
+            scores[k] = -K.terminal_value(c, rules) * 1e6
+        else:
+            scores[k] = c[K.S_GAINED] * 1e6 + hist[house]
+            if house == kill[ply, 0] or house == kill[ply, 1]:
+                scores[k] += 5e5
+    order = kit.order_by_score(scores, count)
+    best = -np.inf
+    best_move = -1
+    a = alpha
+    for r in range(count):
+        k = order[r]
+        c = children[k]
+        if c[K.S_FINISHED] != 0:
+            v = -K.terminal_value(c, rules)
+            ctl[C_NODES] += 1
+        elif r > 0 and ctl[C_PVS] != 0 and a > -np.inf and a < beta:
+            # principal variation search: prove this move no better than the best so far with
+            # a null window above ``a``; search it again in full only if it is better
+            v = -negamax(
+                c, ply + 1, depth - 1, -np.nextafter(a, np.inf), -a, rules, w, z, tkey, tval, tdat, ch, mv, sc, kill,
+                hist, ctl, deadline,
+            )  # fmt: skip
+            if v > a and v < beta and ctl[C_ABORT] == 0:
+                v = -negamax(
+                    c, ply + 1, depth - 1, -beta, -a, rules, w, z, tkey, tval, tdat, ch, mv, sc, kill, hist, ctl,
+                    deadline,
+                )  # fmt: skip
+        else:
+            v = -negamax(
+                c, ply + 1, depth - 1, -beta, -a, rules, w, z, tkey, tval, tdat, ch, mv, sc, kill, hist, ctl, deadline
+            )
+        if ctl[C_ABORT] != 0:
+            return 0.0
+        best, best_move, a = kit.improve(v, moves[k], best, best_move, a, ply, ctl)
+        if a >= beta:
+            if c[K.S_GAINED] == 0 and kill[ply, 0] != moves[k]:
+                kill[ply, 1] = kill[ply, 0]
+                kill[ply, 0] = moves[k]
+            hist[moves[k]] += depth * depth
+            break
+    if use_tt:
+        kit.store(tkey, tval, tdat, idx, h, depth, alpha, beta, best, best_move, ctl[C_HEUR] != heur_before)
+    return best
+
+
+@njit(cache=True, nogil=True)
+def search_root(s, depth, rules, w, z, tkey, tval, tdat, ctl, deadline):
+    """Search ``s`` to ``depth`` plies; returns its value for the player to move (the best
+    move is left in ``ctl[C_ROOTMOVE]``, ``ctl[C_ABORT]`` says if it stopped)."""
+    ch = np.zeros((MAX_DEPTH + 2, K.MAX_MOVES, K.S_SIZE), dtype=np.int64)
+    mv = np.zeros((MAX_DEPTH + 2, K.MAX_MOVES), dtype=np.int64)
+    sc = np.zeros((MAX_DEPTH + 2, K.MAX_MOVES), dtype=np.float64)
+    kill = np.full((MAX_DEPTH + 2, 2), -1, dtype=np.int64)
+    hist = np.zeros(2 * K.MAX_HOUSES, dtype=np.int64)
+    kit.start_root(ctl)
+    # typed (non-literal) arguments: literals in a recursive function's first call break numba's cache
+    zero = np.int64(0)
+    big = np.float64(np.inf)
+    return negamax(
+        s, zero, np.int64(depth), -big, big, rules, w, z, tkey, tval, tdat, ch, mv, sc, kill, hist, ctl, deadline
+    )
+
+
+class TogyzSearcher(kit.TableSearcher):
+    """One player's search tables: a transposition table, the rules and weights arrays and
+    counters.  Keep one per player to reuse the table from move to move (keys hold every
+    cell a value depends on, and the ply)."""
+
+    def __init__(
+        self,
+        game: TogyzKumalak,
+        weights: TogyzWeights = DEFAULT,
+        entries: int = TABLE_ENTRIES,
+        use_table: bool = True,
+        pvs: bool = True,
+    ) -> None:
+        if not supports(game.rules):
+            raise BadInput(f"the Togyz Kumalak engine does not play these rules ({game.rules.describe()}): max_plies")
+        super().__init__(entries, C_SIZE, use_table)
+        self.game = game
+        self.houses = game.rules.houses
+        self.rules = rules_array(game.rules)
+        self.weights = weights_array(weights)
+        self.z = zobrist_keys()
+        self.ctl[C_PVS] = int(pvs)
+        self.ctl[C_ROOTFIRST] = -1
+
+    def children(self, state: TogyzState) -> tuple[np.ndarray, np.ndarray]:
+        """(houses, positions after them) of every legal move of ``state``, as the kernels
+        play them."""
+        return position_moves(state_array(state), self.rules)
+
+    def run(
+        self, state: TogyzState, depth: int, deadline: float = 0.0, node_limit: int = 0, first: int = -1
+    ) -> tuple[float, int, bool, bool]:
+        """One fixed-depth search: (value, best house, complete, exact).  ``first``: a house
+        to search first at the root (-1: the table's move order).  A search stopped by the
+        budget returns the best house among the root moves it searched in full (-1: none)."""
+        self.ctl[C_ROOTFIRST] = first
+        self.ctl[C_HEUR] = 0
+        self.ctl[C_LIMIT] = node_limit
+        value = search_root(
+            state_array(state), depth, self.rules, self.weights, self.z, self.tkey, self.tval, self.tdat, self.ctl,
+            deadline,
+        )  # fmt: skip
+        return float(value), int(self.ctl[C_ROOTMOVE]), not self.ctl[C_ABORT], self.ctl[C_HEUR] == 0
+
+    def line(self, state: TogyzState, first: TogyzMove, limit: int) -> tuple[TogyzMove, ...]:
+        """The principal line: ``first``, then the table's moves while they are legal."""
+        game = self.game
+        n = self.houses
+        moves = [first]
+        while len(moves) < limit:
+            state = game.apply(state, moves[-1])
+            if state.finished:
+                break
+            house = self.table_move(table_key(state_array(state), n, self.z))
+            move = TogyzMove(house, n)
+            if house < 0 or move not in game.legal_moves(state):
+                break
+            moves.append(move)
+        return tuple(moves)
+
+
+_KEPT: dict[tuple, TogyzSearcher] = {}
+_KEPT_LOCK = threading.Lock()
+
+
+@contextmanager
+def kept_searcher(game: TogyzKumalak, weights: TogyzWeights) -> Iterator[TogyzSearcher]:
+    """The process's searcher of these rules and weights, its transposition table kept from
+    search to search (keys hold the whole position and the ply, so an entry of an earlier
+    move is still right).  A fresh searcher when another thread holds the kept one."""
+    if not _KEPT_LOCK.acquire(blocking=False):
+        yield TogyzSearcher(game, weights)
+        return
+    try:
+        key = (game.rules, weights)
+        searcher = _KEPT.get(key)
+        if searcher is None:
+            _KEPT.clear()  # one kept table a process (24 MB)
+            searcher = _KEPT[key] = TogyzSearcher(game, weights)
+        yield searcher
+    finally:
+        _KEPT_LOCK.release()
+
+
+_WARM: list[bool] = []
+
+
+def warm_up() -> None:
+    """Compile (or load from numba's cache) every kernel with a tiny search, once a process."""
+    if _WARM:
+        return
+    game = TogyzKumalak()
+    TogyzSearcher(game, entries=1 << 4).run(game.initial_state(), 2)
+    _WARM.append(True)
+
+
+_ZOBRIST: list[np.ndarray] = []
+
+
+def zobrist_keys() -> np.ndarray:
+    """The random keys every searcher shares (made once a process)."""
+    if not _ZOBRIST:
+        _ZOBRIST.append(kit.zobrist(20261127, K.S_SIZE, 512))
+    return _ZOBRIST[0]
+
+
+def search(
+    game: TogyzKumalak,
+    state: TogyzState,
+    seconds: float | None = 1.0,
+    *,
+    max_depth: int = MAX_DEPTH,
+    max_nodes: int | None = None,
+    weights: TogyzWeights = DEFAULT,
+    searcher: TogyzSearcher | None = None,
+    keep: bool = False,
+    clock: Callable[[], float] = time.perf_counter,
+) -> SearchResult:
+    """Iterative deepening: depth 1, 2, ... up to ``max_depth`` plies while the budget lasts
+    (``seconds`` of wall time, ``max_nodes`` nodes; None: no limit).  Returns the last
+    complete iteration (depth 1 always completes) with the root value for the player to
+    move; stops early once a search met only finished games (its value is then exact).
+    ``keep`` (without a ``searcher``): search with the process's kept searcher
+    (:func:`kept_searcher`), whose transposition table still holds the last moves' searches."""
+    if keep and searcher is None:
+        with kept_searcher(game, weights) as kept:
+            return search(
+                game, state, seconds, max_depth=max_depth, max_nodes=max_nodes, weights=weights, searcher=kept,
+                clock=clock,
+            )  # fmt: skip
+    if not 1 <= max_depth <= MAX_DEPTH:
+        raise BadInput(f"Togyz Kumalak search depth must be 1..{MAX_DEPTH}, got {max_depth}")
+    if not supports(game.rules):
+        raise BadInput(f"the Togyz Kumalak engine does not play these rules ({game.rules.describe()})")
+    if game.is_terminal(state):
+        return SearchResult(None, final_value(game.score(state, state.seat)), (), 1, 0, "togyz-engine(exact)")
+    warm_up()  # compiles or loads numba's cache on first use (microseconds later): not counted
+    searcher = searcher or TogyzSearcher(game, weights)
+    nodes_at_start = searcher.nodes
+    # a stopped iteration searched the last best move first: once that one was searched in
+    # full, any move it preferred was proved better: play that one (``partial``)
+    value, house, depth, exact = kit.deepen(
+        lambda depth, deadline, limit, first: searcher.run(state, depth, deadline, limit, first),
+        lambda: searcher.nodes,
+        seconds,
+        max_depth,
+        max_nodes,
+        clock,
+        partial=True,
+    )
+    move = TogyzMove(house, game.rules.houses)
+    if move not in game.legal_moves(state):  # cannot happen: the house came from the kernels' move list
+        raise RuntimeError(f"Togyz Kumalak engine returned an illegal house {house}")
+    return SearchResult(
+        move,
+        value + 0.0,  # negamax's -0.0 shown as 0
+        searcher.line(state, move, depth),
+        searcher.nodes - nodes_at_start,
+        depth,
+        f"togyz-engine({'exact' if exact else f'depth {depth}'})",
+    )
