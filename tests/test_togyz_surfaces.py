@@ -141,3 +141,50 @@ def _write_record(tmp_path):
     path = tmp_path / "playok.txt"
     path.write_text(text)
     return path
+
+
+@pytest.mark.browser
+@pytest.mark.processes
+@pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed (apt install chromium)")
+@pytest.mark.parametrize("spec, moves", [("kalah", ["3", "6"]), ("togyz", ["9", "5", "1"]), ("oware", ["C", "d"])])
+def test_the_moves_copy_out_as_text_and_paste_back_in(spec, moves):
+    """Copy moves as text gives the game's own text (PlayOK's two-digit moves for Togyz
+    Kumalak); Paste moves… opens it, or a bare move list of the game shown, as a new game at
+    the same position; a move list with an illegal move says which, in the dialog."""
+    playwright_sync = pytest.importorskip("playwright.sync_api", reason="Playwright is not installed")
+    from helpers import checked_page, launch_chromium, served_app  # noqa: PLC0415
+
+    with served_app() as (url, _), playwright_sync.sync_playwright() as p:
+        browser = launch_chromium(p, CHROMIUM)
+        with checked_page(browser, {"width": 1280, "height": 800}, "desktop", 30_000) as page:
+            page.goto(f"{url}?game={spec}&p0=human&p1=human&animate=0")
+            page.wait_for_selector(f"body[data-game={spec}][data-ply='0']")
+            for k, move in enumerate(moves, start=1):
+                page.fill("#move-input", move)
+                page.press("#move-input", "Enter")
+                page.wait_for_selector(f"body[data-ply='{k}']")
+            page.click("#copy-moves")
+            page.wait_for_function("document.querySelector('#share-text').value.length > 0")
+            text = page.input_value("#share-text")
+            assert f'[Game "{spec}"]' in text
+            if spec == "togyz":
+                assert "1. 98(10)" in text  # PlayOK's moves: house 9 lands on North's 8, kazan 10
+            board = page.inner_text("#board")
+            page.goto(f"{url}?game={spec}&p0=human&p1=human&animate=0")
+            page.wait_for_selector(f"body[data-game={spec}][data-ply='0']")
+            page.click("#paste-moves")
+            page.fill("#paste-text", text)
+            page.click("#paste-open")
+            page.wait_for_selector(f"body[data-ply='{len(moves)}']")
+            assert page.inner_text("#board") == board
+            page.click("#paste-moves")
+            page.fill("#paste-text", f"{moves[0]} zz")  # a bare move list, its second move no move
+            page.click("#paste-open")
+            page.wait_for_selector("#paste-error:not([hidden])")
+            assert "move 2" in page.inner_text("#paste-error")
+            page.keyboard.press("Escape")
+            page.click("#paste-moves")
+            page.fill("#paste-text", " ".join(moves[:1]))
+            page.click("#paste-open")
+            page.wait_for_selector("body[data-ply='1']")
+        browser.close()

@@ -41,11 +41,11 @@ from mancala.analysis import (
     top_positions,
 )
 from mancala.analysis.values import position_key
-from mancala.errors import BadInput, IllegalMove
+from mancala.errors import BadInput, IllegalMove, echo
 from mancala.games import CATALOGUE, make_game
 from mancala.games.base import Game, position_options, position_string
 from mancala.players import LEVEL_SECONDS, LEVELS, PLAYER_KINDS, kind_available, player_choices
-from mancala.record import MAX_RECORD_BYTES, record_from_game_text, record_from_json
+from mancala.record import MAX_RECORD_BYTES, record_from_game_text, record_from_json, record_text
 from mancala.server.answers import SharedAnswers
 from mancala.server.config import ServerConfig
 from mancala.server.hub import Hub
@@ -454,9 +454,15 @@ def _settings(hub: Hub, client: Client, session: GameSession, msg: Message) -> N
 
 
 def _save(hub: Hub, client: Client, session: GameSession, msg: Message) -> None:
-    client.send(
-        message("record", msg.id, record=session.record_json(), filename=f"{session.game.name}-{session.id}.json")
-    )
+    kind = msg.get("as") or "record"
+    if kind not in ("record", "text"):
+        raise ProtocolError("bad_request", f"save as 'record' or 'text', not {echo(kind)}", "save", msg.id)
+    record = session.record_json()
+    if kind == "text":  # the moves as people copy them (the game's own file format where it has one)
+        text = record_text(record_from_json(record, "the game"))
+        client.send(message("record", msg.id, text=text, filename=f"{session.game.name}-{session.id}.txt"))
+        return
+    client.send(message("record", msg.id, record=record, filename=f"{session.game.name}-{session.id}.json"))
 
 
 def _view(hub: Hub, client: Client, session: GameSession, msg: Message) -> None:
@@ -599,7 +605,7 @@ def _load(hub: Hub, client: Client, msg: Message) -> None:
         if text is not None and msg.get("record") is None:  # a record kept outside (PlayOK's)
             if len(text) > MAX_RECORD_BYTES:
                 raise BadInput(f"the game text is larger than {MAX_RECORD_BYTES // 2**20} MB")
-            outside = record_from_game_text(text, "the game text")
+            outside = record_from_game_text(text, "the game text", msg.get("game"))
             if outside is None:
                 raise BadInput(
                     "it is not a JSON game record, nor a game file a game here reads (such as PlayOK's Togyz Kumalak files)"

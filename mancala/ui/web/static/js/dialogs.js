@@ -7,6 +7,7 @@ import { request, showError } from "./messages.js";
 const MAX_RECORD_BYTES = 60 * 1024; // the server refuses messages over 64 KiB
 
 export function download(msg) {
+  if (typeof msg.text === "string") { copyText(msg.text); return; }
   const blob = new Blob([JSON.stringify(msg.record, null, 2) + "\n"], { type: "application/json" });
   const a = el("a", { href: URL.createObjectURL(blob), download: msg.filename || "mancala-game.json" });
   document.body.append(a);
@@ -174,4 +175,41 @@ export function startFromForm(event) {
   $("new-dialog").close();
   $("board").focus({ preventScroll: true }); // the new game's board, not the button that opened the dialog
   request("create", fields, "new-form");
+}
+
+/** The game as text (a `save` answered `as: "text"`): copied to the clipboard, and shown to
+ * copy by hand where the page may not write the clipboard. */
+async function copyText(text) {
+  const box = $("share-text");
+  box.hidden = false;
+  box.value = text;
+  let copied = false;
+  try {
+    await navigator.clipboard.writeText(text);
+    copied = true;
+  } catch { /* no clipboard here: the text is shown, selected, to copy by hand */ }
+  if (!copied) { box.focus(); box.select(); }
+  $("share-note").textContent = copied ? "The moves are copied as text." : "Copy the moves from the box.";
+  ui.announce($("share-note").textContent);
+}
+
+/** Open the paste dialog. */
+export function openPaste() {
+  $("paste-error").hidden = true;
+  $("paste-dialog").showModal();
+  $("paste-text").focus();
+}
+
+/** Open what was pasted as a new game: the server reads it (a copied game, a game file, or a
+ * move list of the game shown) and says why when it cannot. */
+export function submitPaste(event) {
+  event.preventDefault();
+  const text = $("paste-text").value;
+  if (!text.trim()) return;
+  if (text.length > MAX_RECORD_BYTES) {
+    $("paste-error").textContent = `That is too long (${Math.ceil(text.length / 1024)} KB) for a game: at most ${MAX_RECORD_BYTES / 1024} KB.`;
+    $("paste-error").hidden = false;
+    return;
+  }
+  request("load", { text, game: app.state ? app.state.game.spec : undefined }, "paste");
 }

@@ -36,6 +36,10 @@ function wire() {
   });
   $("copy-position").addEventListener("click", () => history.copyLink("position"));
   $("copy-game").addEventListener("click", () => history.copyLink("game"));
+  $("copy-moves").addEventListener("click", () => request("save", { as: "text" }, "save"));
+  $("paste-moves").addEventListener("click", dialogs.openPaste);
+  $("paste-cancel").addEventListener("click", () => $("paste-dialog").close());
+  $("paste-form").addEventListener("submit", dialogs.submitPaste);
   $("history-values").addEventListener("click", () => { $("history-values").textContent = "Evaluating…"; request("review", {}, "review"); });
   $("resign").addEventListener("click", () => { if (confirm("Resign this game?")) request("resign", {}, "resign"); });
   $("save").addEventListener("click", () => request("save", {}, "save"));

@@ -83,6 +83,10 @@ function onMessage(msg) {
         $("setup-dialog").close();
         $("board").focus({ preventScroll: true }); // the position set up, not the button that opened the editor
       }
+      if (what === "paste" && $("paste-dialog").open) {
+        $("paste-dialog").close();
+        $("board").focus({ preventScroll: true });
+      }
       if (msg.resume) sessionStorage.setItem("mancala-resume", JSON.stringify({ game_id: msg.game_id, resume: msg.resume }));
       else sessionStorage.setItem("mancala-resume", JSON.stringify({ game_id: msg.game_id, resume: "" }));
       app.seats = msg.seats;
@@ -130,6 +134,12 @@ function onError(msg, what) {
     app.linkError = true;
     app.linkPly = null;
     request("create", { game: "kalah", players: ["human", "medium"] }, "after-link");
+    return;
+  }
+  if (what === "paste") { // the server's reason, in the paste dialog, which stays open
+    $("paste-error").hidden = false;
+    $("paste-error").textContent = msg.message.replace(/; the current game goes on/, "");
+    if (!$("paste-dialog").open) $("paste-dialog").showModal();
     return;
   }
   if (what === "setup") { // the server's reason, in the editor, which stays open
