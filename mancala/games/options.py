@@ -62,6 +62,15 @@ class RulesOptions:
 
     #: whose options these are, for messages (``Kalah``)
     OPTIONS_OF = "game"
+    #: how :meth:`describe` names the rules when every option has its default (``abapa``)
+    DEFAULT_NAME = "standard"
+
+    def describe(self) -> str:
+        """The options that differ from the defaults, as ``key=value`` text (lists written
+        with spaces, truth values as true/false), or :attr:`DEFAULT_NAME` when none does."""
+        data, default = self.to_dict(), type(self)().to_dict()
+        parts = [f"{k}={_option_text(v)}" for k, v in data.items() if v != default[k]]
+        return ", ".join(parts) or self.DEFAULT_NAME
 
     @classmethod
     def coerce_option(cls, name: str, value: Any) -> Any:
@@ -88,3 +97,12 @@ class RulesOptions:
                 raise BadInput(f"unknown {cls.OPTIONS_OF} option {echo(name)}; known: {', '.join(known)}")
             kwargs[name] = cls.coerce_option(name, value)
         return cls(**kwargs)
+
+
+def _option_text(value: Any) -> str:
+    """One option's JSON value as :meth:`RulesOptions.describe` writes it."""
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, list):
+        return " ".join(map(str, value))
+    return str(value)

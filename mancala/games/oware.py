@@ -94,6 +94,7 @@ class OwareRules(RulesOptions):
     """Every Oware rule option, as immutable data (defaults: the Abapa tournament rules)."""
 
     OPTIONS_OF = "Oware"
+    DEFAULT_NAME = "abapa"
 
     #: houses per side (1-12)
     houses: int = 6
@@ -153,24 +154,10 @@ class OwareRules(RulesOptions):
         """All the seeds of the game."""
         return 2 * self.houses * self.seeds
 
-    def describe(self) -> str:
-        """The options that differ from the Abapa rules, as ``key=value`` text."""
-        data, default = self.to_dict(), _DEFAULT_DICT
-        parts = [f"{k}={_text(v)}" for k, v in data.items() if v != default[k]]
-        return ", ".join(parts) or "abapa"
-
     @classmethod
     def coerce_option(cls, name: str, value):
         """One option given as text (or JSON) as the field's type."""
         return _coerce_option(name, value)
-
-
-def _text(value) -> str:
-    if isinstance(value, bool):
-        return str(value).lower()
-    if isinstance(value, list):
-        return " ".join(map(str, value))
-    return str(value)
 
 
 _ENUMS = {"grand_slam": GrandSlam, "cannot_move": EndSeeds, "repetition": Repetition}
@@ -192,8 +179,6 @@ def _coerce_option(name: str, value):
         return tuple(int_option("capture_counts", w) for w in words)
     return int_option(name, value)
 
-
-_DEFAULT_DICT = OwareRules().to_dict()
 
 #: The named rule sets (``../shared/oware-rules.md`` §2.4 gives the sources of each).
 PRESETS: dict[str, OwareRules] = {

@@ -57,6 +57,7 @@ class TogyzRules(RulesOptions):
     as PlayStrategy and MancalaGames play them)."""
 
     OPTIONS_OF = "Togyz Kumalak"
+    DEFAULT_NAME = "federation"
 
     #: houses a side (2-9); the tuzdik bans follow the board ("house 9" is the last house)
     houses: int = 9
@@ -95,12 +96,6 @@ class TogyzRules(RulesOptions):
         """All the stones of the game (162)."""
         return 2 * self.houses * self.stones
 
-    def describe(self) -> str:
-        """The options that differ from the federation's rules, as ``key=value`` text."""
-        data, default = self.to_dict(), _DEFAULT_DICT
-        parts = [f"{k}={_text(v)}" for k, v in data.items() if v != default[k]]
-        return ", ".join(parts) or "federation"
-
     @classmethod
     def coerce_option(cls, name: str, value: Any) -> Any:
         """One option given as text (or JSON) as the field's type."""
@@ -110,12 +105,6 @@ class TogyzRules(RulesOptions):
             return None if value is None or str(value).strip().lower() in ("", "none") else str(value)
         return int_option(name, value)
 
-
-def _text(value: Any) -> str:
-    return str(value).lower() if isinstance(value, bool) else str(value)
-
-
-_DEFAULT_DICT = TogyzRules().to_dict()
 
 #: The named rule sets (``../shared/togyz-kumalak-rules.md`` §2.6 gives the sources).
 PRESETS: dict[str, TogyzRules] = {
