@@ -522,7 +522,8 @@ def play_agents(url: str, results: Path, root: Path, game_spec: str, ai: str) ->
 @pytest.fixture(scope="module")
 def agents(tmp_path_factory, request) -> Iterator[Batch]:
     """A real `mancala serve` on a free port (a disconnected player forfeits after half a
-    second) for every agent cell; three cells (six agent processes) at once."""
+    second; no limit on the games one address starts a minute, which every cell's agents share)
+    for every agent cell; three cells (six agent processes) at once."""
     root = tmp_path_factory.mktemp("matrix-agents")
     results = root / "results"
     proc = mancala(
@@ -535,6 +536,8 @@ def agents(tmp_path_factory, request) -> Iterator[Batch]:
         "1",
         "--grace",
         "0.5",
+        "--games-per-minute",  # every cell starts a game from this one address, many a minute
+        "0",
         cwd=root,
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
