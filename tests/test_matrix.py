@@ -489,6 +489,14 @@ def play_agents(url: str, results: Path, root: Path, game_spec: str, ai: str) ->
         theirs.kill()  # the opponent drops out: after the grace period it forfeits, and the game is over
         lines.wait(lambda ls: False, MOVE_WAIT)
         mine.wait(timeout=30)
+    except BaseException:  # a failed cell leaves no pipe open (an unclosed file fails a later test)
+        for proc in (mine, theirs):
+            if proc is not None:
+                if proc.poll() is None:
+                    proc.kill()
+                    proc.wait()
+                close_pipes(proc)
+        raise
     finally:
         for proc in (mine, theirs):
             if proc is not None and proc.poll() is None:

@@ -32,6 +32,9 @@ class GameView:
     legal: Callable[[Any, Any], list[dict]]
     #: (game, before, move, after) -> ``notices``, ``steps`` and any field of its own
     events: Callable[[Any, Any, Any, Any], dict]
+    #: (game, state) -> why a game started at ``state`` (finished before any move) is over,
+    #: where the board kind can say more than that no move can be played; None: it cannot
+    start_end: Callable[[Any, Any], str | None] | None = None
 
 
 def traits_view(game_or_name: Any) -> dict[str, Any]:
@@ -82,16 +85,20 @@ def start_end_text(game: Game, state) -> str | None:
     shared out, so the board drawn is not the one given: the text says why, and who took what."""
     if not game.is_terminal(state):
         return None
-    start = game.rules.start if isinstance(game, Oware) else None
-    if isinstance(game, Oware) and start is not None:
-        rules = game.rules
-        houses, stores, seat = read_position_string(start, rules.houses)
-        end = "majority" if max(stores) * 2 > rules.total and rules.stop_at_majority else "no-move"
-        # (as if the other side's move had just left this position)
-        return "over before any move: " + _oware_end_text(game, state, 1 - seat, end, list(houses)).removeprefix(
-            "game over: "
-        )
-    return "over before any move: no move can be played in this position"
+    said = view_of(game).start_end
+    why = said(game, state) if said is not None else None
+    return "over before any move: " + (why or "no move can be played in this position")
+
+
+def _oware_start_end(game: Oware, state: OwareState) -> str | None:
+    """Why an Oware game started at its rules' ``start`` is over: the end the position meets
+    (as if the other side's move had just left it), and who took the seeds."""
+    rules = game.rules
+    if rules.start is None:
+        return None
+    houses, stores, seat = read_position_string(rules.start, rules.houses)
+    end = "majority" if max(stores) * 2 > rules.total and rules.stop_at_majority else "no-move"
+    return _oware_end_text(game, state, 1 - seat, end, list(houses)).removeprefix("game over: ")
 
 
 def last_view(game: Game, before, move, after, ply: int) -> dict:
@@ -741,6 +748,6 @@ VIEWS: dict[str, GameView] = {
     "kalah": GameView(_kalah_board, _kalah_legal, _kalah_last),
     "bao": GameView(_bao_board, _bao_legal, _bao_last),
     "tictactoe": GameView(lambda game, state: _ttt_board(state), _ttt_legal, _ttt_last),
-    "oware": GameView(_oware_board, _oware_legal, _oware_last),
+    "oware": GameView(_oware_board, _oware_legal, _oware_last, _oware_start_end),
     "togyz": GameView(_togyz_board, _togyz_legal, _togyz_last),
 }
