@@ -59,7 +59,7 @@ from enum import Enum
 from mancala.errors import BadInput, IllegalMove, echo, is_whole_number
 from mancala.games.base import RulesGame, Segment, layout_text
 from mancala.games.catalogue import GameInfo, Traits, register
-from mancala.games.options import bool_option, enum_option, int_option
+from mancala.games.options import bool_option, enum_option, int_option, start_option
 
 SOUTH, NORTH = 0, 1
 #: index of the nyumba (A5) in a player's 16 holes
@@ -178,7 +178,7 @@ def _coerce_option(name: str, value):
     if name in ("max_plies", "max_laps"):
         return int_option(name, value)
     if name == "start":
-        return None if value is None or str(value).strip().lower() in ("", "none") else str(value)
+        return start_option(value)
     return bool_option(name, value)
 
 

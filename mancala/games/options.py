@@ -42,6 +42,11 @@ def bool_option(name: str, value) -> bool:
     raise BadInput(f"{name} must be true or false; got {echo(value)}")
 
 
+def start_option(value) -> str | None:
+    """A ``start`` option (a position string) as given, or None for none (``""``, ``none``)."""
+    return None if value is None or str(value).strip().lower() in ("", "none") else str(value)
+
+
 def int_option(name: str, value) -> int:
     """``value`` as a whole number: an ``int``, or text read by :func:`~mancala.errors.whole_number`
     (the digits 0-9, a sign allowed)."""

@@ -37,7 +37,7 @@ from typing import Any
 from mancala.errors import BadInput, IllegalMove, is_whole_number
 from mancala.games.base import RulesGame, Segment, layout_text
 from mancala.games.catalogue import GameInfo, Traits, options_with_preset, register
-from mancala.games.options import RulesOptions, bool_option, enum_option, int_option
+from mancala.games.options import RulesOptions, bool_option, enum_option, int_option, start_option
 
 
 class GrandSlam(Enum):
@@ -171,7 +171,7 @@ def _coerce_option(name: str, value):
     if name in _BOOLS:
         return bool_option(name, value)
     if name == "start":
-        return None if value is None or str(value).strip().lower() in ("", "none") else str(value)
+        return start_option(value)
     if name == "capture_counts":
         words = value.replace(",", " ").split() if isinstance(value, str) else value
         if not isinstance(words, (list, tuple)):

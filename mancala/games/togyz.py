@@ -37,7 +37,7 @@ from typing import Any, Sequence
 from mancala.errors import BadInput, IllegalMove, is_whole_number
 from mancala.games.base import RulesGame, Segment, layout_text
 from mancala.games.catalogue import GameInfo, Traits, options_with_preset, register, spec_of
-from mancala.games.options import RulesOptions, bool_option, int_option
+from mancala.games.options import RulesOptions, bool_option, int_option, start_option
 
 #: the most houses a side and stones a house the rules accept
 MAX_HOUSES = 9
@@ -102,7 +102,7 @@ class TogyzRules(RulesOptions):
         if name in ("tuzdik_forbid_last", "stop_at_majority"):
             return bool_option(name, value)
         if name == "start":
-            return None if value is None or str(value).strip().lower() in ("", "none") else str(value)
+            return start_option(value)
         return int_option(name, value)
 
 
