@@ -342,6 +342,36 @@ def test_a_side_line_is_tried_from_an_earlier_position_promoted_and_deleted(page
     expect(page.locator("#history li.variation")).to_have_count(0)
 
 
+def test_a_branch_inside_a_side_line_is_drawn_inside_it(page, server_url, axe_script):
+    open_page(page, server_url, "?game=kalah&moves=3,4,1,1&animate=0")
+    page.locator("#history button[data-ply='2']:not(.line-move)").click()
+    page.get_by_role("button", name=re.compile(r"^North pit 3: .*legal move")).click()
+    expect(page.locator("body")).to_have_attribute("data-viewing", "3")
+    page.locator("#board .pit.legal").first.click()
+    expect(page.locator("body")).to_have_attribute("data-viewing", "4")
+    outer = page.locator("#history li.variation[data-line='0']")
+    expect(outer.locator("button.line-move")).to_have_count(2)
+    # back to the line's first move, another answer there: a line inside it, not a copy
+    outer.locator("button.line-move[data-ply='3']").click()
+    expect(page.locator("body")).to_have_attribute("data-line", "0")
+    expect(page.locator("body")).to_have_attribute("data-viewing", "3")
+    page.locator("#board .pit.legal").last.click()
+    inner = outer.locator("ul.sublines li.variation[data-line='1']")
+    expect(inner).to_have_count(1)
+    expect(inner.locator(".line-label")).to_have_text("(after move 3 of side line 1)")
+    expect(inner.locator("button.line-move")).to_have_count(1)  # only its own move
+    expect(page.locator("#history li.variation")).to_have_count(2)
+    # ← from the inner line's move walks on along its parent
+    page.locator("#history-values").focus()
+    page.keyboard.press("ArrowLeft")
+    expect(page.locator("body")).to_have_attribute("data-viewing", "3")
+    expect(page.locator("body")).to_have_attribute("data-line", "0")
+    check_axe(page, axe_script, "nested side line")
+    # deleting the outer line deletes the line inside it
+    page.get_by_role("button", name="Delete side line 1").click()
+    expect(page.locator("#history li.variation")).to_have_count(0)
+
+
 # --- (7) the evaluation bar ------------------------------------------------------------------------
 
 

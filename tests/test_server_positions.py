@@ -197,6 +197,55 @@ def test_side_lines_are_tried_promoted_deleted_and_saved(conn):
     assert gone["variations"] == []
 
 
+def test_a_branch_inside_a_side_line_stays_its_child(conn):
+    """The move tree nests: a line branched inside a side line is that line's child (it names
+    its parent and where it leaves it), deleting the parent deletes it, and promoting the child
+    leaves the parent as a line off the new main line where the two part."""
+    conn.create("kalah(pits=4,seeds=3)", ["human", "human"])
+    for move in ("1", "2"):
+        conn.ask("move", move=move)
+    # side line 0 from the start: three moves
+    view = conn.ask("branch", "view", ply=0, move="3")
+    line0 = ["3"]
+    for _ in range(2):
+        move = view["legal"][0]["move"]
+        view = conn.ask("branch", "view", ply=view["ply"], move=move, line=0)
+        line0.append(move)
+    state = conn.ask("settings", move_delay=0)
+    assert state["variations"][0]["moves"] == line0 and state["variations"][0]["parent"] is None
+    assert state["variations"][0]["at"] == 0
+    # inside it, after its first move, another answer: a child of line 0, not a flat copy
+    inner = conn.ask("view", "view", ply=1, line=0)
+    other = next(m["move"] for m in inner["legal"] if m["move"] != line0[1])
+    child = conn.ask("branch", "view", ply=1, move=other, line=0)
+    assert child["line"] == 1 and child["ply"] == 2
+    state = conn.ask("settings", move_delay=0)
+    nested = state["variations"][1]
+    assert nested["parent"] == 0 and nested["at"] == 1 and nested["from"] == 0
+    assert nested["moves"] == ["3", other]
+    # saved and loaded: the nesting is back (the record keeps whole lines)
+    record = conn.ask("save", "record")["record"]
+    assert record["variations"] == [{"from": 0, "moves": line0}, {"from": 0, "moves": ["3", other]}]
+    loaded = conn.ask("load", record=record)
+    assert [(v["parent"], v["at"]) for v in loaded["variations"]] == [(None, 0), (0, 1)]
+    # promoted, the child is the game; its parent leaves the new main line after their shared move
+    promoted = conn.ask("promote", line=1)
+    assert [h["move"] for h in promoted["history"]] == ["3", other]
+    lines = {(v["from"], tuple(v["moves"])): v for v in promoted["variations"]}
+    assert (0, ("1", "2")) in lines and (1, tuple(line0[1:])) in lines
+    assert all(v["parent"] is None for v in promoted["variations"])
+    # a branch inside the old main line (now a side line), then the parent deleted: both go
+    old_main = next(v["id"] for v in promoted["variations"] if v["from"] == 0)
+    inner = conn.ask("view", "view", ply=1, line=old_main)
+    third = next(m["move"] for m in inner["legal"] if m["move"] != "2")
+    branched = conn.ask("branch", "view", ply=1, move=third, line=old_main)
+    state = conn.ask("settings", move_delay=0)
+    assert branched["line"] == 2
+    assert [v["parent"] for v in state["variations"]].count(old_main) == 1
+    gone = conn.ask("delete_line", line=old_main)
+    assert [tuple(v["moves"]) for v in gone["variations"]] == [tuple(line0[1:])]
+
+
 def test_undo_keeps_side_lines_that_started_after_the_moves_taken_back(conn):
     conn.create("kalah(pits=3,seeds=2)", ["human", "human"])
     for move in ("1", "2"):

@@ -1,6 +1,12 @@
 """A hosted game's moves: the main line (its moves, positions and ``history`` entries) and
 the side lines beside it (the analysis board's move tree, kept in the game record as
 ``variations``: the main line's moves before the line, the line's moves).
+
+The tree.  Each side line is stored whole, from where it leaves the main line; a line
+branched inside another side line shares that line's first moves and is its *child*
+(:func:`side_line_tree`): the view names its parent and the ply where it leaves it, the board
+draws it inside its parent, and deleting a line deletes its children.  The stored form is
+the record's (version 3), so saved games keep their nesting with no new format.
 """
 
 from __future__ import annotations
@@ -11,6 +17,37 @@ from mancala.errors import IllegalMove
 from mancala.games.base import Game
 from mancala.record import MAX_VARIATIONS, GameRecord
 from mancala.server.protocol import ProtocolError
+
+
+def _shared(a: list, b: list) -> int:
+    """How many first moves two lines have in common."""
+    k = 0
+    for x, y in zip(a, b):
+        if str(x) != str(y):
+            break
+        k += 1
+    return k
+
+
+def side_line_tree(variations: list[tuple[int, list]]) -> list[tuple[int | None, int]]:
+    """Each side line's parent (the index of the earlier line it was branched inside, or None
+    for a line off the main line) and the ply where it leaves its parent (or the main line).
+
+    A line's parent is the earlier line, leaving the main line at the same ply, that shares
+    the most of its first moves (at least one; the earliest such line on a tie): branching
+    inside a line copies that line's first moves and appends the new line after it."""
+    tree: list[tuple[int | None, int]] = []
+    for i, (start, moves) in enumerate(variations):
+        parent, best = None, 0
+        for j in range(i):
+            other_start, other = variations[j]
+            if other_start != start:
+                continue
+            k = _shared(moves, other)
+            if k > best and k < len(moves):
+                parent, best = j, k
+        tree.append((parent, start + best))
+    return tree
 
 
 def history_entry(game: Game, ply: int, before: Any, move: Any, after: Any) -> dict:
@@ -93,8 +130,16 @@ class Lines:
 
     def view(self) -> list[dict]:
         """The side lines as the ``state`` message carries them."""
+        tree = side_line_tree(self.record.variations)
         return [
-            {"id": i, "from": start, "moves": [str(m) for m in moves], "history": self.history_of(i)}
+            {
+                "id": i,
+                "from": start,
+                "moves": [str(m) for m in moves],
+                "history": self.history_of(i),
+                "parent": tree[i][0],
+                "at": tree[i][1],
+            }
             for i, (start, moves) in enumerate(self.record.variations)
         ]
 
@@ -158,10 +203,29 @@ class Lines:
             if self.game.is_terminal(self.states[-1]):
                 break
             self.push(move)
-        if tail:
-            self.record.variations.insert(line, (start, tail))
+        if tail:  # before the lines branched inside it, so that it stays their parent
+            sharing = [i for i, (s, ms) in enumerate(self.record.variations) if s == start and _shared(ms, tail)]
+            self.record.variations.insert(min([line, *sharing]), (start, tail))
+        self._rebase()
+
+    def _rebase(self) -> None:
+        """Side lines whose first moves are now the main line's start where they leave it
+        (a line that only follows the main line is dropped): after a promotion, the line the
+        promoted one was branched inside leaves the new main line where they part."""
+        main = self.record.moves
+        kept = []
+        for start, moves in self.record.variations:
+            k = _shared(moves, main[start:])
+            if k < len(moves):
+                kept.append((start + k, moves[k:]))
+        self.record.variations = kept
 
     def delete(self, line: Any) -> None:
-        """Forget side line ``line``."""
+        """Forget side line ``line`` and the lines branched inside it (its children, theirs)."""
         self.line(line)
-        del self.record.variations[line]
+        tree = side_line_tree(self.record.variations)
+        gone = {line}
+        for i, (parent, _) in enumerate(tree):  # (a parent comes before its children)
+            if parent in gone:
+                gone.add(i)
+        self.record.variations = [v for i, v in enumerate(self.record.variations) if i not in gone]

@@ -34,10 +34,12 @@ export function shownLine() {
 
 /** One move back or on along the line shown (a side line, else the game). */
 export function stepPly(s, step) {
-  const line = shownLine();
-  const v = line !== null ? (s.variations || [])[line] : null;
+  const lines = s.variations || [];
+  let v = shownLine() !== null ? lines[shownLine()] : null;
   const target = shownPly(s) + step;
-  if (v && target > v.from) { if (target <= v.from + v.moves.length) viewPly(target, line); return; }
+  // back past where a nested line leaves its parent: on along the parent (the same positions)
+  while (v && v.parent !== null && v.parent !== undefined && target <= v.at) v = lines[v.parent];
+  if (v && target > v.from) { if (target <= v.from + v.moves.length) viewPly(target, v.id); return; }
   viewPly(target);
 }
 
@@ -91,9 +93,9 @@ export function renderHistory(s) {
     // side lines that leave the game after this turn, beside it
     const end = turn.moves[turn.moves.length - 1].ply;
     const begin = turn.moves[0].ply - 1;
-    for (const v of s.variations || []) if (v.from > begin && v.from <= end) items.push(variationItem(s, v));
+    for (const v of topLines(s)) if (v.from > begin && v.from <= end) items.push(variationItem(s, v));
   }
-  for (const v of s.variations || []) if (v.from === 0) items.splice(1, 0, variationItem(s, v));
+  for (const v of topLines(s)) if (v.from === 0) items.splice(1, 0, variationItem(s, v));
   if (!s.history.length) items.push(el("li", { class: "empty" }, "No moves yet."));
   list.replaceChildren(...items);
   if (app.review && app.review.game_id === s.game_id && $("review-out").querySelector("#eval-graph")) ui.drawReview();
@@ -147,12 +149,20 @@ export async function copyLink(kind) {
   ui.announce($("share-note").textContent);
 }
 
+/** The side lines that leave the game itself (the others are drawn inside their parent). */
+function topLines(s) {
+  return (s.variations || []).filter((v) => v.parent === null || v.parent === undefined);
+}
+
 /** A side line in the move list: its moves in turns (each shows its position), then Promote
- * (make it the game) and Delete. */
+ * (make it the game) and Delete, then the lines branched inside it, nested. A line branched
+ * inside another shows only its moves after the point where it leaves its parent. */
 function variationItem(s, v) {
   const label = `Side line ${v.id + 1}`;
+  const nested = v.parent !== null && v.parent !== undefined;
+  const at = nested ? v.at : v.from;
   const body = el("span", { class: "line-moves" });
-  turnsOf(v.history).forEach((turn, t) => {
+  turnsOf(v.history.filter((h) => h.ply > at)).forEach((turn, t) => {
     if (t) body.append(el("span", { class: "turn-gap", "aria-hidden": "true" }, "|"));
     turn.moves.forEach((h, i) => {
       if (i) body.append(el("span", { class: "chain", "aria-hidden": "true" }, "·"));
@@ -164,13 +174,17 @@ function variationItem(s, v) {
     });
   });
   const may = s.you.length > 0 || s.players.every((p) => p.kind === "ai");
-  return el("li", { class: "variation", dataset: { line: v.id } },
-    el("span", { class: "line-label" }, `(${v.from === 0 ? "from the start" : `after move ${v.from}`})`), body,
+  const where = nested ? `after move ${at} of side line ${v.parent + 1}` : at === 0 ? "from the start" : `after move ${at}`;
+  const children = (s.variations || []).filter((c) => c.parent === v.id);
+  return el("li", { class: "variation", dataset: nested ? { line: v.id, parent: v.parent } : { line: v.id } },
+    el("span", { class: "line-label" }, `(${where})`), body,
     may ? el("span", { class: "line-tools" },
       el("button", { type: "button", class: "promote", "aria-label": `Promote ${label.toLowerCase()}: make it the game`,
         onclick: () => request("promote", { line: v.id }, "promote") }, "⇧ Promote"),
       el("button", { type: "button", class: "delete", "aria-label": `Delete ${label.toLowerCase()}`,
-        onclick: () => { if (shownLine() === v.id) leaveView(); request("delete_line", { line: v.id }, "delete_line"); } }, "✕ Delete")) : null);
+        onclick: () => { if (shownLine() === v.id) leaveView(); request("delete_line", { line: v.id }, "delete_line"); } }, "✕ Delete")) : null,
+    children.length ? el("ul", { class: "sublines", "aria-label": `Side lines inside ${label.toLowerCase()}` },
+      ...children.map((c) => variationItem(s, c))) : null);
 }
 
 /** Show the position after move `ply` (0: the start; the last move: the game as it stands). */
