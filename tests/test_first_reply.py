@@ -124,6 +124,9 @@ def test_a_level_whose_engine_is_not_ready_plays_from_the_python_search_and_says
     calls = engine_plays(monkeypatch, game)
     g = make_game(game)
     state = g.initial_state()
+    for _ in range(12 if game == "kalah" else 0):  # past Kalah's opening book (it answers first: below)
+        state = g.apply(state, list(g.legal_moves(state))[-1])
+    assert builtin.book_answer(g, state, engine_support(game)) is None
     player = make_player(spec)
     move = player.choose(g, state)
     assert move in g.legal_moves(state)
@@ -131,6 +134,29 @@ def test_a_level_whose_engine_is_not_ready_plays_from_the_python_search_and_says
     assert builtin.searched_in_python(player.last)
     assert player.last.algorithm == readiness.FALLBACK_ALGORITHM == "python(engine compiling)"
     assert len(empty_cache.started) == 1 and empty_cache.started[0][-1] == game
+
+
+@pytest.mark.parametrize("spec", ["expert", "strongest", "best:time=1"])
+def test_kalahs_opening_book_answers_while_its_engine_compiles(spec, empty_cache, monkeypatch):
+    """The book is read in Python: the first moves are the book's exact ones from the start,
+    the same the compiled engine's player plays, and the compile starts meanwhile."""
+    from mancala.engine.book import probe
+
+    calls = engine_plays(monkeypatch, "kalah")
+    g = make_game("kalah")
+    state = g.initial_state()
+    player = make_player(spec)
+    move = player.choose(g, state)
+    assert calls == []
+    assert player.last.algorithm == "book(exact)" and player.last.nodes == 0
+    hit = probe(g, state)
+    assert hit is not None and (move, player.last.value) == (hit[0], hit[1])
+    assert player.last.line[0] == move and len(player.last.line) > 1
+    assert len(empty_cache.started) == 1
+    # with the book off, the Python search plays
+    plain = make_player(f"{spec},book=off" if ":" in spec else "best:book=off")
+    plain.choose(g, state)
+    assert builtin.searched_in_python(plain.last)
 
 
 def test_the_python_search_keeps_to_the_levels_depth_at_most_the_records(empty_cache, monkeypatch):

@@ -74,10 +74,34 @@ def best_search(
         )
     if record is not None and record.plays(game):
         if readiness.python_meanwhile(record):
+            found = book_answer(game, state, record) if book else None
+            if found is not None:
+                readiness.start_compile(record)
+                return found
             evaluate = make_evaluation(evaluation) if evaluation is not None else default_evaluation(game)
             return python_search(game, state, record, seconds, max_depth, evaluate)
         return record.best(game, state, seconds, max_depth, max_nodes, evaluation, book)
     return iterative_deepening(game, state, seconds, default_evaluation(game), max_depth=max_depth or 64)
+
+
+def book_answer(game: Game, state, record: EngineSupport) -> SearchResult | None:
+    """The move of the opening book of ``game``'s rules at ``state`` (exact, no search:
+    ``"book(exact)"``), read in Python, or None when the position is not in the book: so the
+    first moves of an engine's player are the book's even while its engine compiles."""
+    if record.opening_book is None or game.is_terminal(state):
+        return None
+    answer = record.opening_book(game, state)
+    if answer is None or not answer.line:
+        return None
+    value = dict(answer.moves).get(answer.line[0])
+    if value is None:
+        return None
+    line, here = [], state
+    for word in answer.line:
+        move = game.parse_move(here, word)
+        line.append(move)
+        here = game.apply(here, move)
+    return SearchResult(line[0], value, tuple(line), 0, 0, "book(exact)")
 
 
 def python_search(
