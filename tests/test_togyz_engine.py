@@ -19,6 +19,7 @@ from mancala.engine.togyz import search as S
 from mancala.engine.togyz.record import LEVEL_BUDGETS, TOGYZ
 from mancala.engine.togyz.rules import rules_array, supports
 from mancala.errors import BadInput
+from mancala.evaluation import togyz as E
 from mancala.games import make_game
 from mancala.games.togyz import PRESETS, TogyzKumalak, TogyzRules, TogyzState
 from mancala.players import LEVELS, BestPlayer, make_player
@@ -28,7 +29,7 @@ DATA = json.loads((Path(__file__).parent / "data" / "togyz_positions.json").read
 #: leaves of the move tree from the start, depths 1-8 (../shared/togyz-kumalak-rules.md §4.1)
 PERFT = [9, 73, 613, 5199, 43184, 360035, 3003052, 25166174]
 #: weights with every term on (the default's, and others)
-ALL_TERMS = S.TogyzWeights(row=0.25, moves=0.75, tuzdik=5.0)
+ALL_TERMS = E.TogyzWeights(row=0.25, moves=0.75, tuzdik=5.0)
 
 
 def perft(game, state, depth: int) -> int:
@@ -138,13 +139,13 @@ def test_every_test_position_of_the_specification():
         check_position(game, searcher, game.parse_position(row["position"]))
 
 
-def reference_evaluation(weights: S.TogyzWeights):
+def reference_evaluation(weights: E.TogyzWeights):
     """The kernels' evaluation in Python, the same sums in the same order (bit-equal)."""
 
     def evaluate(game: TogyzKumalak, state: TogyzState, player: int) -> float:
         margin = game.score(state, player)
         if state.finished:
-            return S.final_value(margin)
+            return E.final_value(margin)
         total = game.rules.total
         if 2 * state.kazans[player] > total:
             return S.WIN + margin
@@ -180,7 +181,7 @@ def search_positions(game: TogyzKumalak, count: int, seed: int, plies: int = 120
 @pytest.mark.parametrize("mode", ["plain", "table", "table-no-pvs"])
 def test_search_values_equal_reference_alphabeta(preset, mode):
     game = TogyzKumalak(PRESETS[preset])
-    weights = ALL_TERMS if mode == "table" else S.SCORE
+    weights = ALL_TERMS if mode == "table" else E.SCORE
     evaluate = reference_evaluation(weights)
     for state in search_positions(game, 6, 3 + len(mode)):
         for depth in range(1, 5):
@@ -193,11 +194,31 @@ def test_search_values_equal_reference_alphabeta(preset, mode):
             assert house in [m.house for m in game.legal_moves(state)]
 
 
+def test_the_python_evaluation_is_the_engines_estimate():
+    """``alphabeta`` (and greedy, minimax) on Togyz Kumalak use the ``togyz`` evaluation: the
+    engine's default estimate, the same sums bit for bit, so the engine's default search and
+    Python alpha-beta agree on every value."""
+    from mancala.evaluation import default_evaluation, default_evaluation_name
+
+    game = TogyzKumalak()
+    assert default_evaluation_name(game) == "togyz" and default_evaluation(game) is E.evaluate
+    assert K.WIN == E.WIN
+    reference = reference_evaluation(E.DEFAULT)
+    for state in search_positions(game, 40, 11, plies=160):
+        for player in (0, 1):
+            assert E.evaluate(game, state, player) == reference(game, state, player)
+    for state in search_positions(game, 4, 12):
+        for depth in (1, 2, 3):
+            searcher = S.TogyzSearcher(game, E.DEFAULT, entries=1 << 12)
+            value, _, complete, _ = searcher.run(state, depth)
+            assert complete and value == alphabeta(game, state, depth, E.evaluate).value
+
+
 def test_recurring_positions_end_in_the_depth_limit():
     """Positions recur (no repetition rule): from one that recurs in a random game the search
     still stops at its depth, with alpha-beta's value (a cycle is an estimate, not exact)."""
     game = TogyzKumalak(TogyzRules(houses=3, stones=2, stop_at_majority=False))
-    evaluate = reference_evaluation(S.SCORE)
+    evaluate = reference_evaluation(E.SCORE)
     found = []
     rng = random.Random(5)
     while len(found) < 4:
@@ -210,9 +231,9 @@ def test_recurring_positions_end_in_the_depth_limit():
             seen[key] = state
             state = game.apply(state, rng.choice(game.legal_moves(state)))
     for state in found:
-        searcher = S.TogyzSearcher(game, S.SCORE, entries=1 << 14)
+        searcher = S.TogyzSearcher(game, E.SCORE, entries=1 << 14)
         assert searcher.run(state, 9)[0] == alphabeta(game, state, 9, evaluate).value
-        result = S.search(game, state, None, max_depth=40, weights=S.SCORE)
+        result = S.search(game, state, None, max_depth=40, weights=E.SCORE)
         assert result.depth == 40 and not result.exact and result.move in game.legal_moves(state)
 
 
@@ -287,7 +308,7 @@ def test_search_from_a_finished_game_and_the_analysis_values():
     after = game.apply(t14, game.parse_move(t14, "7"))
     assert after.finished
     result = S.search(game, after, 1.0)
-    assert result.move is None and result.value == S.final_value(game.score(after, after.seat))
+    assert result.move is None and result.value == E.final_value(game.score(after, after.seat))
     assert TOGYZ.values is not None
     rows, line = TOGYZ.values(game, t14, 20_000)
     by_move = {r["move"]: r for r in rows}

@@ -40,9 +40,18 @@ def add_command(
 ) -> argparse.ArgumentParser:
     """The parser of subcommand ``name`` (``summary`` is its line in ``mancala --help``); a
     description with examples (``epilog``) is printed as written, its line breaks kept.
-    ``more`` goes to argparse as it is (``aliases``)."""
+    ``more`` goes to argparse as it is (``aliases``).  An option is known only by its whole
+    name: ``--seed`` is refused, not read as ``--seeds``."""
     formatter = argparse.RawDescriptionHelpFormatter if epilog is not None else argparse.HelpFormatter
-    return sub.add_parser(name, help=summary, description=description, epilog=epilog, formatter_class=formatter, **more)
+    return sub.add_parser(
+        name,
+        help=summary,
+        description=description,
+        epilog=epilog,
+        formatter_class=formatter,
+        allow_abbrev=False,
+        **more,
+    )
 
 
 def player_help() -> str:

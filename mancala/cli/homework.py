@@ -698,7 +698,7 @@ def run(args: argparse.Namespace) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command without the rest of the CLI (``python -m mancala.cli.homework [INPUT] ...``)."""
-    parser = argparse.ArgumentParser(prog="mancala homework")
+    parser = argparse.ArgumentParser(prog="mancala homework", allow_abbrev=False)
     add_arguments(parser)
     return run(parser.parse_args(argv))
 

@@ -34,9 +34,11 @@ def build_parser() -> argparse.ArgumentParser:
     """The argument parser with every subcommand."""
     parser = argparse.ArgumentParser(
         prog="mancala",
-        description="Sowing games (Kalah and its variants, Bao la Kiswahili, Oware, tic-tac-toe) and the AIs that play them.",
+        description="Sowing games (Kalah and its variants, Bao la Kiswahili, Oware, Togyz Kumalak, tic-tac-toe) "
+        "and the AIs that play them.",
         epilog=EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
+        allow_abbrev=False,
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for module in subcommand_modules():

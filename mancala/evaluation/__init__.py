@@ -1,5 +1,5 @@
 """What a position is worth, per game: named evaluations (``score``, ``material``,
-``percent``, ``bao``, ``oware``) and weighted evaluation terms (:mod:`mancala.evaluation.terms`)."""
+``percent``, ``bao``, ``oware``, ``togyz``) and weighted evaluation terms (:mod:`mancala.evaluation.terms`)."""
 
 from mancala.evaluation.basic import (
     EVALUATIONS,

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from mancala.evaluation.bao import evaluate as bao_evaluate
 from mancala.evaluation.oware import evaluate as oware_evaluate
+from mancala.evaluation.togyz import evaluate as togyz_evaluate
 from mancala.games.base import Game
 from mancala.games.catalogue import traits_of
 from mancala.games.kalah import Kalah
@@ -51,6 +52,7 @@ EVALUATIONS = {
     "percent": win_loss_percent,
     "bao": bao_evaluate,
     "oware": oware_evaluate,
+    "togyz": togyz_evaluate,
 }
 
 
@@ -58,7 +60,7 @@ def default_evaluation_name(game: Game) -> str:
     """The name of the evaluation players use on ``game`` when none is named: the one its
     traits declare (Kalah's ``material``, stores plus a quarter of the seeds on each side,
     which beat the plain store difference in matches, see docs/ai.md; Bao's and Oware's
-    own), else ``score``, its margin."""
+    own, Togyz Kumalak's), else ``score``, its margin."""
     return traits_of(game).evaluation or "score"
 
 

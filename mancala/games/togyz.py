@@ -835,6 +835,7 @@ TOGYZ = register(
             sides=("South", "North"),
             margin_unit="stones",
             value_unit="seeds",
+            evaluation="togyz",
             may_repeat=True,
             capabilities=frozenset({"position", "layout", "move_help", "game_text"}),
         ),

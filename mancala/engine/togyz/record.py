@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from mancala.engine.support import EngineSupport, register_engine, values_by_search
+from mancala.evaluation.togyz import WIN
 from mancala.search.core import SearchResult
 
 #: the difficulty levels on Togyz Kumalak, on its engine (9 houses, the federation's rules),
@@ -37,10 +38,6 @@ LEVEL_BUDGETS = {
     "expert": "best:depth=9",
     "strongest": "best:nodes=600000",
 }
-
-#: the win's offset on the engine's scale (:data:`mancala.engine.togyz.kernels.WIN`; kept here
-#: so that the record loads no numba)
-WIN = 1000.0
 
 
 def supports(game: Any) -> bool:

@@ -7,7 +7,7 @@ Values.  A finished game is worth its final margin plus ``WIN`` for a win (minus
 estimate; an unfinished position at the depth limit is worth the kernels' simple estimate
 (:func:`mancala.engine.togyz.kernels.heuristic`: the kazans' difference, the stones and
 non-empty houses of each row, a tuzdik owned while stones are on the board; a kazan past
-half counts as a win).  With :data:`SCORE` weights (all terms off) the values are those of
+half counts as a win: :mod:`mancala.evaluation.togyz`).  With :data:`~mancala.evaluation.togyz.SCORE` weights (all terms off) the values are those of
 :func:`mancala.search.core.alphabeta` at the same depth with the margin as the evaluation and
 wins worth ``WIN`` beyond it (``tests/test_togyz_engine.py``).
 
@@ -33,7 +33,6 @@ from __future__ import annotations
 import threading
 import time
 from contextlib import contextmanager
-from dataclasses import dataclass
 from typing import Callable, Iterator
 
 import numpy as np
@@ -44,6 +43,7 @@ from mancala.engine.kit import C_ABORT, C_HEUR, C_LIMIT, C_NODES, C_OWN, C_ROOTM
 from mancala.engine.togyz import kernels as K
 from mancala.engine.togyz.rules import rules_array, supports
 from mancala.errors import BadInput
+from mancala.evaluation.togyz import DEFAULT, TogyzWeights, final_value
 from mancala.games.togyz import TogyzKumalak, TogyzMove, TogyzState
 from mancala.search.core import SearchResult
 
@@ -59,31 +59,6 @@ C_PVS = C_OWN  # 1: principal variation search (null windows after the first mov
 C_ROOTFIRST = C_OWN + 1  # a root move to search first (the last iteration's best; -1: none)
 C_SIZE = C_OWN + 2
 
-
-@dataclass(frozen=True)
-class TogyzWeights:
-    """The weights of the engine's estimate (:func:`mancala.engine.togyz.kernels.heuristic`),
-    each term "mine minus the opponent's", added to the kazans' difference."""
-
-    #: a stone on one's own row
-    row: float = 0.0
-    #: a non-empty house of one's own row
-    moves: float = 0.0
-    #: a tuzdik owned, with every stone still on the board (its worth falls as the board empties)
-    tuzdik: float = 0.0
-
-    def as_tuple(self) -> tuple[float, float, float]:
-        """The weights in the kernels' ``W_*`` order."""
-        return (self.row, self.moves, self.tuzdik)
-
-
-#: the engine's default weights, chosen by matches between weight sets at a fixed depth (6
-#: and 7), 30-40 random four-ply openings each played from both seats: (0.05, 0.5, 12) beat
-#: the kazans alone 75-0-5 at depth 6; these beat (0.05, 0.5, 12) 45-0-15 at depth 7; their
-#: neighbours (row 0.1 or 0.3, moves 1.5 or 2) scored within the noise against them
-DEFAULT = TogyzWeights(row=0.2, moves=1.0, tuzdik=20.0)
-#: no term: the kazans' difference alone (the reference alpha-beta's ``score``, for tests)
-SCORE = TogyzWeights()
 
 # --- conversions -------------------------------------------------------------------
 
@@ -115,15 +90,6 @@ def array_state(s: np.ndarray, houses: int) -> TogyzState:
         ply=int(s[K.S_PLY]),
         finished=bool(s[K.S_FINISHED]),
     )
-
-
-def final_value(margin: float) -> float:
-    """A finished game's final margin on the search's scale (:func:`kernels.margin_value`)."""
-    if margin > 0:
-        return WIN + margin
-    if margin < 0:
-        return margin - WIN
-    return 0.0
 
 
 def in_stones(value: float) -> float:
