@@ -192,3 +192,196 @@ def check_against_brute_force(rules: TogyzRules, stones: int) -> int:
 )
 def test_every_entry_matches_brute_force(cache, rules, stones):
     assert check_against_brute_force(rules, stones) > 0
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "rules, stones",
+    [
+        (TogyzRules(houses=4), 6),
+        (TogyzRules(houses=4, tuzdik_forbid_last=False), 6),
+        (TogyzRules(houses=5), 5),
+        (TogyzRules(houses=9), 3),
+        (TogyzRules(houses=9, tuzdik_forbid_last=False), 3),
+    ],
+)
+def test_every_entry_of_larger_builds_matches_brute_force(cache, rules, stones):
+    assert check_against_brute_force(rules, stones) > 0
+
+
+def test_cycles_are_drawn_on_the_board(cache):
+    """Some positions only cycle with best play (margin 0 though the board is not empty), and
+    the key's sizes are those of the module doc."""
+    rules = TogyzRules(houses=3)
+    table = E.build(rules, 6)
+    positions = list(table_positions(rules, 6))
+    assert any(v == 0 and s > 0 and any(h[:3]) for v, (s, h, _) in zip(table.values, positions))
+    assert (
+        len(E.configurations(TogyzRules())) == 73 and len(E.configurations(TogyzRules(tuzdik_forbid_last=False))) == 91
+    )
+    assert E.entries(TogyzRules(), 10) == 445_560_830
+    assert E.tier_entries(TogyzRules(), 10) == 276_474_605
+
+
+def test_the_equation_holds_and_a_wrong_entry_breaks_it(cache):
+    rules = TogyzRules(houses=9)
+    table = E.build(rules, 4)
+    assert E.check_sample(table, 20_000) == dict.fromkeys(range(5), 0)
+    table.values[table.offsets[3, 0] + 11] += 2
+    assert E.check_sample(table, 100_000)[3] >= 1
+
+
+def test_rule_sets_share_a_table_only_when_moves_agree():
+    fed = TogyzRules()
+    assert E.tier_path(fed, 4) == E.tier_path(TogyzRules(stones=5, stop_at_majority=False, max_plies=100), 4)
+    assert E.tier_path(fed, 4) != E.tier_path(TogyzRules(tuzdik_forbid_last=False), 4)
+    assert E.tier_path(fed, 4) != E.tier_path(TogyzRules(houses=8), 4)
+
+
+def test_resume_after_an_interrupted_build(cache):
+    rules = TogyzRules(houses=4)
+    seen = []
+
+    def stop_after_three(report):
+        seen.append(report)
+        if report.tier == 3:
+            raise KeyboardInterrupt  # as Ctrl-C would, between tiers
+
+    with pytest.raises(KeyboardInterrupt):
+        E.build(rules, 5, progress=stop_after_three)
+    assert E.load(rules, 3) is not None and E.load(rules, 4) is None
+    reports = []
+    table = E.build(rules, 5, progress=reports.append)
+    assert [r.loaded for r in reports] == [True] * 4 + [False] * 2
+    assert "loaded from the cache" in reports[0].line() and "M positions/s" in reports[-1].line()
+    loaded = E.load(rules, 5)
+    assert loaded is not None and (loaded.values == table.values).all()
+
+
+def test_a_corrupt_file_is_refused_in_one_line(cache, capsys):
+    from mancala.cli.main import main  # noqa: PLC0415
+
+    rules = TogyzRules(houses=4)
+    E.build(rules, 4)
+    path = E.tier_path(rules, 4)
+    data = bytearray(path.read_bytes())
+    data[-1] ^= 1
+    path.write_bytes(bytes(data))
+    with pytest.raises(E.CorruptTable) as err:
+        E.load(rules, 4)
+    assert str(path) in str(err.value) and "checksum" in str(err.value) and "\n" not in str(err.value)
+    capsys.readouterr()
+    assert main(["db", "check", "--game", "togyz(houses=4)", "--seeds", "4"]) == 2
+    err_text = capsys.readouterr().err
+    assert "checksum" in err_text and err_text.count("\n") == 1
+    assert E.build(rules, 4).values.size == E.entries(rules, 4)  # a build makes it again
+    assert E.load(rules, 4) is not None
+
+
+def test_the_memory_bound(cache):
+    with pytest.raises(E.BadInput, match="GiB"):
+        E.build(TogyzRules(), 10, memory=1 << 30)
+    assert 2 << 30 < E.memory_needed(TogyzRules(), 10) < 3 << 30
+    with pytest.raises(E.BadInput, match="0-40"):
+        E.check_rules(TogyzRules(), 41)
+
+
+def test_cli_builds_and_checks(cache, capsys):
+    from mancala.cli.main import main  # noqa: PLC0415
+
+    assert main(["db", "build", "--game", "togyz(houses=3)", "--seeds", "3"]) == 0
+    out, err = capsys.readouterr()
+    entries = E.entries(TogyzRules(houses=3), 3)
+    assert "tier 3:" in err and f"{entries:,} positions built" in out and "Togyz Kumalak endgame database" in out
+    assert main(["db", "check", "--game", "togyz(houses=3)", "--seeds", "3"]) == 0
+    assert f"{entries:,} positions checked" in capsys.readouterr().out
+    assert main(["db", "check", "--game", "togyz(houses=3)", "--seeds", "4"]) == 2
+    assert "is built yet" in capsys.readouterr().err
+
+
+# --- exact answers: solve, the record, the search ----------------------------------------------
+
+
+def _game(houses: int = 4, majority: bool = False) -> TogyzKumalak:
+    return TogyzKumalak(TogyzRules(houses=houses, stones=3, stop_at_majority=majority))
+
+
+def test_solve_answers_exactly(cache, capsys):
+    from mancala.cli.main import main  # noqa: PLC0415
+    from mancala.engine.togyz import exact  # noqa: PLC0415
+
+    game = _game()
+    E.build(game.rules, 5)
+    exact.forget_tables()
+    try:
+        position = "1,0,2,0/0,1,0,1 12-7 S"
+        assert main(["solve", "--game", "togyz(houses=4,stones=3,stop_at_majority=false)", "--position", position]) == 0
+        out = capsys.readouterr().out
+        state = game.parse_position(position)
+        truth = brute_force(game.rules, [(state.houses, state.tuzdiks)])
+        want = 12 - 7 + truth[state.houses, state.tuzdiks, 0]
+        assert f"value: {want:+d} for South (final stone difference with perfect play; exact)" in out
+        assert "from the 5-stone endgame database" in out
+    finally:
+        exact.forget_tables()
+
+
+def test_the_record_and_the_search_use_the_table(cache):
+    from mancala.engine.support import engine_support  # noqa: PLC0415
+    from mancala.engine.togyz import exact  # noqa: PLC0415
+    from mancala.engine.togyz.search import TogyzSearcher, search  # noqa: PLC0415
+
+    game = _game()
+    table = E.build(game.rules, 5)
+    exact.forget_tables()
+    try:
+        record = engine_support("togyz")
+        assert record is not None and record.table_seeds is not None and record.exact is not None
+        assert record.table_seeds(game) == 5
+        position = "2,1,0,0/1,0,1,0 9-10 S"
+        state = game.parse_position(position)
+        answer = record.exact(game, state)
+        assert answer is not None and answer.exact and answer.moves[0][0] == answer.line[0]
+        truth = brute_force(game.rules, [(state.houses, state.tuzdiks)])
+        best = answer.moves[0][1]
+        assert best == -1 + truth[state.houses, state.tuzdiks, 0]
+        hit = record.best(game, state, 1.0, None, None, None, True)
+        assert hit.algorithm == "togyz-endgame(exact)" and hit.move == answer.moves[0][0]
+        # below the root: with the table every child is valued exactly at depth 1
+        searcher = TogyzSearcher(game)
+        result = search(game, state, None, max_depth=1, searcher=searcher, table=table)
+        assert searcher.table_hits > 0 and result.algorithm == "togyz-engine(exact)"
+        assert result.value == (1000 + best if best > 0 else best - 1000 if best < 0 else 0)
+        # under the majority stop (the same table) the result is exact, the margin may not be
+        majority = _game(majority=True)
+        answer = record.exact(majority, majority.parse_position(position))
+        assert answer is not None and not answer.exact and "result is exact" in answer.note
+    finally:
+        exact.forget_tables()
+
+
+def test_probe_in_the_search_equals_the_table(cache):
+    """The search's in-place key (search.table_value) reads the entry the module's key gives,
+    from both seats and with tuzdiks."""
+    from mancala.engine.togyz import search as S  # noqa: PLC0415
+    from mancala.engine.togyz.rules import rules_array  # noqa: PLC0415
+
+    game = _game(houses=4)
+    table = E.build(game.rules, 4)
+    rng = np.random.default_rng(3)
+    positions = list(table_positions(game.rules, 4))
+    rules_arr = rules_array(game.rules)
+    for k in rng.integers(0, len(positions), 300):
+        s, houses, tuzdiks = positions[int(k)]
+        for seat in (0, 1):
+            if seat == 1:  # the same position seen from North: rows swapped, tuzdiks swapped
+                n = 4
+                houses = houses[n:] + houses[:n]
+                tuzdiks = (tuzdiks[1] + n if tuzdiks[1] >= 0 else -1, tuzdiks[0] - n if tuzdiks[0] >= 0 else -1)
+            state = TogyzState(houses, (20 - s, 4), tuzdiks, seat)
+            arr = S.state_array(state)
+            v = S.table_value(arr, rules_arr, table.values, table.offsets, table.layout.config, 4)
+            want = table.value(houses, tuzdiks, seat)
+            m = (20 - s - 4 if seat == 0 else 4 - (20 - s)) + want
+            assert v == (1000 + m if m > 0 else m - 1000 if m < 0 else 0)
+            assert want == table.values[int(k)]

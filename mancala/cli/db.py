@@ -91,7 +91,8 @@ def run(args: argparse.Namespace) -> int:
     record = engine_support(game.name)
     if record is None or not (record.solves or record.table_build is not None):
         having = [CATALOGUE[r.game].title for r in engine_records() if r.solves or r.table_build is not None]
-        raise BadInput(f"endgame databases are built for {' and '.join(having)}; {args.game!r} is {game.name}")
+        names = ", ".join(having[:-1]) + " and " + having[-1] if len(having) > 1 else "".join(having)
+        raise BadInput(f"endgame databases are built for {names}; {args.game!r} is {game.name}")
     if args.workers is not None and not 1 <= args.workers <= 4096:
         raise BadInput(f"--workers must be 1-4096, got {args.workers}")
     if args.workers is not None and args.ray != "local":
@@ -99,47 +100,51 @@ def run(args: argparse.Namespace) -> int:
     if record.solves:  # the databases of an engine that proves by search (Kalah's), also on Ray
         return _run_kalah(args, game)
     if args.ray is not None:
-        raise BadInput("--ray builds Kalah's databases; Oware's are built on one machine")
+        raise BadInput(f"--ray builds Kalah's databases; {CATALOGUE[game.name].title}'s are built on one machine")
     if not 0 <= args.seeds <= MAX_SEEDS:
         raise BadInput(f"--seeds must be 0-{MAX_SEEDS}, got {args.seeds}")
     if not 0 <= args.sample <= 10**9:
         raise BadInput(f"--sample must be 0-1000000000 positions, got {args.sample}")
     memory = memory_bytes(args)
-    from mancala.engine.oware import endgame as E  # noqa: PLC0415 (numba loads only when needed)
-
+    tables = record.table_module()
+    if tables is None:
+        raise BadInput(f"no endgame database module for {CATALOGUE[game.name].title}")
+    title, unit = tables.TITLE, tables.UNIT
     if memory is None:  # $MANCALA_DB_MEMORY, read before the build says a word
-        memory = E.memory_limit()
+        memory = tables.memory_limit()
     rules = cast(Any, game).rules  # (a game whose record builds tables: it has rules)
-    E.check_rules(rules, args.seeds)
+    tables.check_rules(rules, args.seeds)
     began = time.perf_counter()
     if args.action == "check":
-        table = E.load(rules, args.seeds)
+        table = tables.load(rules, args.seeds)
         if table is None:
-            raise BadInput(f"no Oware endgame database of {args.seeds} seeds for {rules.describe()} rules is built yet")
-        failures = E.check_sample(table, args.sample)
+            raise BadInput(
+                f"no {title} endgame database of {args.seeds} {unit} for {rules.describe()} rules is built yet"
+            )
+        failures = tables.check_sample(table, args.sample)
         if any(failures.values()):
             bad = ", ".join(f"tier {t}: {k}" for t, k in failures.items() if k)
             raise BadInput(
-                f"the Oware endgame database of {args.seeds} seeds breaks its equations ({bad}); build it again"
+                f"the {title} endgame database of {args.seeds} {unit} breaks its equations ({bad}); build it again"
             )
         verb = f"checked (checksums, and {args.sample:,} positions a tier against their moves)"
     else:
         print(
-            f"building the Oware endgame database of {args.seeds} seeds ({rules.describe()} rules), "
-            f"about {E.memory_needed(rules, args.seeds) / 2**30:.2f} GiB of memory",
+            f"building the {title} endgame database of {args.seeds} {unit} ({rules.describe()} rules), "
+            f"about {tables.memory_needed(rules, args.seeds) / 2**30:.2f} GiB of memory",
             file=sys.stderr,
             flush=True,
         )
         try:
-            table = E.build(rules, args.seeds, progress=not args.no_progress, memory=memory)
+            table = tables.build(rules, args.seeds, progress=not args.no_progress, memory=memory)
         except KeyboardInterrupt:
             print("interrupted: the finished tiers are kept; the same command resumes the build", file=sys.stderr)
             raise
         verb = "built"
-    entries = int(table.offsets[-1])
+    entries = int(table.values.size)
     print(
-        f"Oware endgame database, {args.seeds} seeds, {rules.describe()} rules: {entries:,} positions "
-        f"{verb} in {time.perf_counter() - began:.1f} s; cached in {E.tier_path(rules, 0).parent}"
+        f"{title} endgame database, {args.seeds} {unit}, {rules.describe()} rules: {entries:,} positions "
+        f"{verb} in {time.perf_counter() - began:.1f} s; cached in {tables.tier_path(rules, 0).parent}"
     )
     return 0
 

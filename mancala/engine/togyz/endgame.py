@@ -14,8 +14,8 @@ row: none or a house the rules allow; the opponent's on the mover's row; never t
 of the same number, never house ``n`` unless ``tuzdik_forbid_last`` is off) and the
 composition of the tier's stones over the remaining free houses, ranked as Oware's boards
 are (:mod:`mancala.engine.oware.index`).  For 9 houses a side there are 73 configurations
-under the federation's rules (81 under Pantusov's); every position with at most 10 stones
-on the board is 445,568,586 entries (one signed byte each).
+under the federation's rules (91 under Pantusov's); every position with at most 10 stones
+on the board is 445,560,830 entries (one signed byte each).
 
 **The majority stop (82 of 162) is left out on purpose**, and so is ``max_plies``: kazans
 only grow, so a player whose kazan holds more than half has won whatever the rest of the
@@ -412,7 +412,6 @@ def _forward(s, start, end, n, forbid, values, offsets, config, tuzdiks, val, co
         counter[q] = stay
         val[q] = UNDECIDED
         next_board(free[:f])
-
 
 
 @njit(cache=True, parallel=True)
