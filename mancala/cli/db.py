@@ -18,6 +18,7 @@ from mancala.cli.common import add_command
 from mancala.engine.support import engine_records, engine_support
 from mancala.errors import BadInput
 from mancala.games import CATALOGUE, make_game, spec_of
+from mancala.games.catalogue import game_info
 
 DESCRIPTION = """\
 An endgame database holds the exact value of every position with at most SEEDS seeds on the
@@ -100,7 +101,7 @@ def run(args: argparse.Namespace) -> int:
     if record.solves:  # the databases of an engine that proves by search (Kalah's), also on Ray
         return _run_kalah(args, game)
     if args.ray is not None:
-        raise BadInput(f"--ray builds Kalah's databases; {CATALOGUE[game.name].title}'s are built on one machine")
+        raise BadInput(f"--ray builds Kalah's databases; {game_info(game).title}'s are built on one machine")
     if not 0 <= args.seeds <= MAX_SEEDS:
         raise BadInput(f"--seeds must be 0-{MAX_SEEDS}, got {args.seeds}")
     if not 0 <= args.sample <= 10**9:
@@ -108,7 +109,7 @@ def run(args: argparse.Namespace) -> int:
     memory = memory_bytes(args)
     tables = record.table_module()
     if tables is None:
-        raise BadInput(f"no endgame database module for {CATALOGUE[game.name].title}")
+        raise BadInput(f"no endgame database module for {game_info(game).title}")
     title, unit = tables.TITLE, tables.UNIT
     if memory is None:  # $MANCALA_DB_MEMORY, read before the build says a word
         memory = tables.memory_limit()
