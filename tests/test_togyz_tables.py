@@ -385,3 +385,31 @@ def test_probe_in_the_search_equals_the_table(cache):
             m = (20 - s - 4 if seat == 0 else 4 - (20 - s)) + want
             assert v == (1000 + m if m > 0 else m - 1000 if m < 0 else 0)
             assert want == table.values[int(k)]
+
+
+@pytest.mark.parametrize(
+    "houses, stones, value",
+    # docs/togyz.md, "Small boards solved": South's final margin with best play from the start
+    # under the federation's rules (the majority stop on), by engine/togyz/small.py
+    [
+        (2, 1, 0),
+        (2, 2, 4),
+        (2, 3, 6),
+        (2, 4, 0),
+        (2, 5, 0),
+        (2, 6, 6),
+        (2, 7, 0),
+        (3, 1, -2),
+        (3, 2, 4),
+        (3, 3, 2),
+        (4, 1, -4),
+    ],
+)
+def test_the_majority_stop_keeps_the_result(cache, houses, stones, value):
+    """The table leaves the stop at a majority out: from the start of each small board solved
+    with it, the table's result (the sign of its margin) is the published one."""
+    rules = TogyzRules(houses=houses, stones=stones)
+    table = E.build(rules, 2 * houses * stones)
+    start = TogyzKumalak(rules).initial_state()
+    margin = table.value(start.houses, start.tuzdiks, 0)
+    assert np.sign(margin) == np.sign(value)

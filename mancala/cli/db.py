@@ -1,9 +1,11 @@
-"""``mancala db``: build and check endgame databases, Oware's
-(:mod:`mancala.engine.oware.endgame`) and Kalah's (:mod:`mancala.engine.endgame`; on a Ray
-cluster with ``--ray``, :mod:`mancala.engine.distributed`).
+"""``mancala db``: build and check endgame databases: Kalah's (:mod:`mancala.engine.endgame`;
+on a Ray cluster with ``--ray``, :mod:`mancala.engine.distributed`), and the tables of every
+engine whose record names a table module (``EngineSupport.tables``, the protocol of
+:class:`mancala.engine.support.TableModule`): Oware's (:mod:`mancala.engine.oware.endgame`)
+and Togyz Kumalak's (:mod:`mancala.engine.togyz.endgame`).
 
 Kalah's databases are also built by the engine when a solve asks for them (``mancala solve
---endgame-seeds K``); Oware's take minutes to hours, so they are built here, once, and cached.
+--endgame-seeds K``); the others take minutes to hours, so they are built here, once, and cached.
 """
 
 from __future__ import annotations
@@ -32,7 +34,13 @@ tier (positions of 0 seeds, 1 seed, ...) by retrograde analysis; each finished t
 at once, so an interrupted build (Ctrl-C) resumes where it stopped, and a database of more
 seeds reuses the tiers of a smaller one.  `check` reads a built database, verifies every
 tier's checksum and checks a sample of each tier against its moves (the value of a position
-is the best of its moves' captures less the value of the position after)."""
+is the best of its moves' captures less the value of the position after).
+
+A Togyz Kumalak table is built the same way: for every position with at most SEEDS stones on
+the board (the houses, the two tuzdiks, the side to move; not the kazans) the margin the side
+to move gets from those stones with perfect play, played to the end (the stop at 82 cannot
+change who wins: kazans only grow), a cycle nobody can force a way out of a draw on the board.
+10 stones on the 2 x 9 board is 445,560,830 positions, a few minutes on two cores."""
 
 EPILOG = """examples:
   mancala db build --game kalah --seeds 16
@@ -41,11 +49,15 @@ EPILOG = """examples:
   mancala db build --game "oware(preset=awari)" --seeds 20
   mancala db build --game "oware(houses=4)" --seeds 12
   mancala db check --game oware --seeds 12
+  mancala db build --game togyz --seeds 10
+  mancala db check --game togyz --seeds 10
 
 The tables are kept in $MANCALA_CACHE_DIR (else ~/.cache/mancala); 24 seeds on the standard
 board is 1.25 GB.  Rule sets that differ only in start seeds, majority stop or repetition share
 their tables (see the module doc of mancala/engine/oware/endgame.py for what the entries mean
-under each repetition rule)."""
+under each repetition rule).  Togyz Kumalak's rule sets share a table unless they differ in
+houses or tuzdik_forbid_last; 10 stones on 2 x 9 is 446 MB and needs about 2 GiB to build
+(docs/togyz.md, "Endgame tables")."""
 
 #: the most seeds the command accepts (the rank table's limit for 2 x 6 houses is 50)
 MAX_SEEDS = 50
@@ -54,13 +66,22 @@ MAX_SEEDS = 50
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the ``db`` subcommand to the CLI's subparsers."""
     p = add_command(
-        sub, "db", "build or check an endgame database (Kalah's, also on a Ray cluster; Oware's)", DESCRIPTION, EPILOG
+        sub,
+        "db",
+        "build or check an endgame database (Kalah's, also on a Ray cluster; Oware's; Togyz Kumalak's)",
+        DESCRIPTION,
+        EPILOG,
     )
     p.add_argument("action", choices=["build", "check"], help="build a database, or check a built one")
     p.add_argument(
         "--game", default="oware", help="the game and its rules, e.g. 'oware(preset=awari)' (default: oware)"
     )
-    p.add_argument("--seeds", type=int, required=True, help="every position with at most SEEDS seeds on the board")
+    p.add_argument(
+        "--seeds",
+        type=int,
+        required=True,
+        help="every position with at most SEEDS seeds (Togyz Kumalak: stones) on the board",
+    )
     p.add_argument("--no-progress", action="store_true", help="no line a tier on stderr")
     p.add_argument(
         "--sample",

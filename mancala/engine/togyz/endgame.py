@@ -425,11 +425,30 @@ def forward_pass(s, start, end, n, forbid, values, offsets, config, tuzdiks, val
             _forward(s, a, b, n, forbid, values, offsets, config, tuzdiks, val, counter, best_exit)
 
 
+@njit(cache=True)
+def _stays(d, landing, ta, tb, n, forbid):
+    """Whether a sowing that passed no tuzdik and whose last stone made ``d[landing]`` takes
+    nothing off the board (:func:`step`'s capture and tuzdik, read backwards)."""
+    if landing < n:
+        return True
+    held = d[landing]
+    if held % 2 == 0:
+        return False
+    return not (
+        held == 3
+        and ta == -1
+        and not (forbid != 0 and landing % n == n - 1)
+        and not (tb != -1 and tb % n == landing % n)
+    )
+
+
 @njit(cache=True, nogil=True)
 def unmoves(d, ta, tb, s, n, forbid, offsets, config, out, parent, scratch):
     """The positions (South to move, tier ``s``, tuzdiks ``ta`` and ``tb``) whose staying
     moves lead to ``d`` (the board right after the move, the mover's row first): their
-    ranks in the tier into ``out``; returns how many (one per move)."""
+    ranks in the tier into ``out``; returns how many (one per move).  A sowing that would
+    pass a tuzdik takes a stone from its house, which holds none: it is never generated.
+    ``scratch`` is spare room (unused)."""
     p = 2 * n
     if row_sum(d, n, n) == 0:  # a move emptying the opponent's row ends the game: an exit
         return 0
@@ -442,14 +461,12 @@ def unmoves(d, ta, tb, s, n, forbid, offsets, config, out, parent, scratch):
             parent[i] = d[i]
         # one stone: it moved on to the next house, the origin is empty
         nxt = o + 1 if o + 1 < p else 0
-        if d[o] == 0 and d[nxt] > 0:
+        if d[o] == 0 and d[nxt] > 0 and _stays(d, nxt, ta, tb, n, forbid):
             parent[nxt] -= 1
             parent[o] = 1
-            _, removed, _ = step(parent, ta, tb, o, n, forbid, scratch)
-            if removed == 0:
-                if found < out.shape[0]:
-                    out[found] = index_of(parent, ta, tb, s, n, offsets, config) - base
-                found += 1
+            if found < out.shape[0]:
+                out[found] = index_of(parent, ta, tb, s, n, offsets, config) - base
+            found += 1
             parent[o] = 0
             parent[nxt] += 1
         # k >= 2 stones: one each into o, o+1, ..., o+k-1 (laps on small boards)
@@ -464,14 +481,12 @@ def unmoves(d, ta, tb, s, n, forbid, offsets, config, out, parent, scratch):
             k += 1
             if parent[pos] < 0:
                 break
-            if parent[o] != 0:
+            if parent[o] != 0 or not _stays(d, pos, ta, tb, n, forbid):
                 continue
             parent[o] = k
-            _, removed, _ = step(parent, ta, tb, o, n, forbid, scratch)
-            if removed == 0:
-                if found < out.shape[0]:
-                    out[found] = index_of(parent, ta, tb, s, n, offsets, config) - base
-                found += 1
+            if found < out.shape[0]:
+                out[found] = index_of(parent, ta, tb, s, n, offsets, config) - base
+            found += 1
             parent[o] = 0
     return found
 

@@ -22,6 +22,13 @@ exact only when no heuristic leaf was met below it (:data:`mancala.engine.kit.HE
 line that cycles reaches the depth limit and is an estimate, so the table never claims an
 exact value from a cycle; the search stops deepening only once every line has ended.
 
+Endgame tables.  Given a table (``table=``, :meth:`TogyzSearcher.use_table`; ``best`` passes
+the largest in the cache), every position below the root with at most the table's stones on
+the board is a proven leaf: the kazans' difference plus the entry (:func:`table_value`), a
+win, draw or loss worth ``WIN`` beyond that margin as a finished game is.  The result is
+exact under every rule set; under the majority stop the margin is the one of play to the end
+(:mod:`mancala.engine.togyz.endgame`: the stop cannot change who wins).
+
 Move order: the last iteration's best at the root, the table's move, then winning ends,
 moves that capture or make a tuzdik (most stones first), the two killer moves of the ply,
 the history heuristic.  After the first move a node searches the others with a null window
