@@ -413,3 +413,23 @@ def test_the_majority_stop_keeps_the_result(cache, houses, stones, value):
     start = TogyzKumalak(rules).initial_state()
     margin = table.value(start.houses, start.tuzdiks, 0)
     assert np.sign(margin) == np.sign(value)
+
+
+@pytest.mark.slow
+def test_random_positions_of_the_full_board_match_brute_force(cache):
+    """The 2 x 9 board's tiers of 5 and 6 stones, sampled: each position against the brute
+    force over every position reachable from it."""
+    rules = TogyzRules()
+    table = E.build(rules, 6)
+    lay = table.layout
+    rng = np.random.default_rng(11)
+    board = np.zeros(18, dtype=np.int64)
+    free = np.zeros(18, dtype=np.int64)
+    for s in (5, 6):
+        size = int(lay.offsets[s + 1, 0] - lay.offsets[s, 0])
+        for q in rng.integers(0, size, 12):
+            c = E.position(int(q), s, 9, lay.offsets, lay.tuzdiks, board, free)
+            houses = tuple(int(x) for x in board)
+            tuzdiks = (int(lay.tuzdiks[c, 0]), int(lay.tuzdiks[c, 1]))
+            truth = brute_force(rules, [(houses, tuzdiks)])
+            assert table.values[lay.offsets[s, 0] + q] == truth[houses, tuzdiks, 0], (houses, tuzdiks)
