@@ -433,3 +433,13 @@ def test_random_positions_of_the_full_board_match_brute_force(cache):
             tuzdiks = (int(lay.tuzdiks[c, 0]), int(lay.tuzdiks[c, 1]))
             truth = brute_force(rules, [(houses, tuzdiks)])
             assert table.values[lay.offsets[s, 0] + q] == truth[houses, tuzdiks, 0], (houses, tuzdiks)
+
+
+def test_cli_refuses_a_build_above_the_memory_bound_in_one_line(cache, capsys):
+    from mancala.cli.main import main  # noqa: PLC0415
+
+    assert main(["db", "build", "--game", "togyz", "--seeds", "10", "--memory", "1"]) == 2
+    err = capsys.readouterr().err.splitlines()  # the line saying what it builds, then one line of error
+    assert len(err) == 2 and "needs about 2.0 GiB" in err[1] and "--memory" in err[1]
+    assert main(["db", "build", "--game", "togyz", "--seeds", "41"]) == 2
+    assert "0-40" in capsys.readouterr().err

@@ -443,12 +443,11 @@ def _stays(d, landing, ta, tb, n, forbid):
 
 
 @njit(cache=True, nogil=True)
-def unmoves(d, ta, tb, s, n, forbid, offsets, config, out, parent, scratch):
+def unmoves(d, ta, tb, s, n, forbid, offsets, config, out, parent):
     """The positions (South to move, tier ``s``, tuzdiks ``ta`` and ``tb``) whose staying
     moves lead to ``d`` (the board right after the move, the mover's row first): their
     ranks in the tier into ``out``; returns how many (one per move).  A sowing that would
-    pass a tuzdik takes a stone from its house, which holds none: it is never generated.
-    ``scratch`` is spare room (unused)."""
+    pass a tuzdik takes a stone from its house, which holds none: it is never generated."""
     p = 2 * n
     if row_sum(d, n, n) == 0:  # a move emptying the opponent's row ends the game: an exit
         return 0
@@ -516,10 +515,9 @@ def predecessors(front, count, s, n, forbid, offsets, config, tuzdiks, out, foun
         free = np.empty(p, dtype=np.int64)
         d = np.empty(p, dtype=np.int64)
         parent = np.empty(p, dtype=np.int64)
-        scratch = np.empty(p, dtype=np.int64)
         for i in range(a, b):
             ta, tb = _parent_view(np.int64(front[i]), s, n, offsets, tuzdiks, board, free, d)
-            found[i] = unmoves(d, ta, tb, s, n, forbid, offsets, config, out[i], parent, scratch)
+            found[i] = unmoves(d, ta, tb, s, n, forbid, offsets, config, out[i], parent)
 
 
 @njit(cache=True)
@@ -544,7 +542,6 @@ def settle_serial(won, lost, u, s, n, forbid, offsets, config, tuzdiks, val, cou
     free = np.empty(p, dtype=np.int64)
     d = np.empty(p, dtype=np.int64)
     parent = np.empty(p, dtype=np.int64)
-    scratch = np.empty(p, dtype=np.int64)
     out = np.empty(WIDTH, dtype=np.int64)
     ws = won.copy()
     nw = ws.shape[0]
@@ -561,10 +558,10 @@ def settle_serial(won, lost, u, s, n, forbid, offsets, config, tuzdiks, val, cou
             nl -= 1
             c = ls[nl]
         ta, tb = _parent_view(np.int64(c), s, n, offsets, tuzdiks, board, free, d)
-        k = unmoves(d, ta, tb, s, n, forbid, offsets, config, out, parent, scratch)
+        k = unmoves(d, ta, tb, s, n, forbid, offsets, config, out, parent)
         if k > out.shape[0]:
             out = np.empty(k, dtype=np.int64)
-            k = unmoves(d, ta, tb, s, n, forbid, offsets, config, out, parent, scratch)
+            k = unmoves(d, ta, tb, s, n, forbid, offsets, config, out, parent)
         for j in range(k):
             q = out[j]
             if val[q] != UNDECIDED:
