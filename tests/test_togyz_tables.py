@@ -443,3 +443,15 @@ def test_cli_refuses_a_build_above_the_memory_bound_in_one_line(cache, capsys):
     assert len(err) == 2 and "needs about 2.0 GiB" in err[1] and "--memory" in err[1]
     assert main(["db", "build", "--game", "togyz", "--seeds", "41"]) == 2
     assert "0-40" in capsys.readouterr().err
+
+
+def test_solve_without_a_table_says_what_to_build(cache, capsys):
+    from mancala.cli.main import main  # noqa: PLC0415
+
+    position = "2,0,1,0,0,3,0,0,0/0,1,0,X,2,0,1,0,0 76-76 S"
+    assert main(["solve", "--game", "togyz", "--position", position]) == 2
+    err = capsys.readouterr().err
+    assert "mancala db build --game 'togyz' --seeds 10" in err and err.count("\n") == 1
+    assert main(["solve", "--game", "togyz"]) == 2  # the start: beyond any table
+    err = capsys.readouterr().err
+    assert "162 stones on the board, more than the largest endgame table" in err and err.count("\n") == 1

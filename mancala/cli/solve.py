@@ -184,6 +184,12 @@ def _solve_from_table(args: argparse.Namespace) -> int:
             raise BadInput(
                 f"this position has {board} {units} on the board and {has}; no larger one fits the memory bound ($MANCALA_DB_MEMORY)"
             )
+        if room < board and record.table_proof is None:  # no search proves above this game's tables
+            raise BadInput(
+                f"this position has {board} {units} on the board, more than the largest endgame table that fits the "
+                f"memory bound ($MANCALA_DB_MEMORY): {room} {units} (mancala db build --game '{game_spec(bare)}' "
+                f"--seeds {room}); mancala solve answers this game within its tables"
+            )
         above = (
             "; mancala solve then proves this position by a search down to it"
             if room < board and record.table_proof is not None
