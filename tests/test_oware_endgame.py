@@ -466,7 +466,7 @@ def test_cli_builds_and_checks(capsys):
 @pytest.mark.parametrize(
     ("argv", "words"),
     [
-        (["db", "build", "--game", "tictactoe", "--seeds", "4"], "built for Kalah and Oware"),
+        (["db", "build", "--game", "tictactoe", "--seeds", "4"], "built for Kalah, Oware and Togyz Kumalak"),
         (["db", "build", "--seeds", "-1"], "--seeds must be"),
         (["db", "build", "--game", "oware(skip_twelve=true)", "--seeds", "4"], "skip_twelve"),
         (["db", "build", "--game", "oware(nonsense=1)", "--seeds", "4"], "nonsense"),

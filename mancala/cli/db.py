@@ -1,9 +1,11 @@
-"""``mancala db``: build and check endgame databases, Oware's
-(:mod:`mancala.engine.oware.endgame`) and Kalah's (:mod:`mancala.engine.endgame`; on a Ray
-cluster with ``--ray``, :mod:`mancala.engine.distributed`).
+"""``mancala db``: build and check endgame databases: Kalah's (:mod:`mancala.engine.endgame`;
+on a Ray cluster with ``--ray``, :mod:`mancala.engine.distributed`), and the tables of every
+engine whose record names a table module (``EngineSupport.tables``, the protocol of
+:class:`mancala.engine.support.TableModule`): Oware's (:mod:`mancala.engine.oware.endgame`)
+and Togyz Kumalak's (:mod:`mancala.engine.togyz.endgame`).
 
 Kalah's databases are also built by the engine when a solve asks for them (``mancala solve
---endgame-seeds K``); Oware's take minutes to hours, so they are built here, once, and cached.
+--endgame-seeds K``); the others take minutes to hours, so they are built here, once, and cached.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from mancala.cli.common import add_command
 from mancala.engine.support import engine_records, engine_support
 from mancala.errors import BadInput
 from mancala.games import CATALOGUE, make_game, spec_of
+from mancala.games.catalogue import game_info
 
 DESCRIPTION = """\
 An endgame database holds the exact value of every position with at most SEEDS seeds on the
@@ -31,7 +34,13 @@ tier (positions of 0 seeds, 1 seed, ...) by retrograde analysis; each finished t
 at once, so an interrupted build (Ctrl-C) resumes where it stopped, and a database of more
 seeds reuses the tiers of a smaller one.  `check` reads a built database, verifies every
 tier's checksum and checks a sample of each tier against its moves (the value of a position
-is the best of its moves' captures less the value of the position after)."""
+is the best of its moves' captures less the value of the position after).
+
+A Togyz Kumalak table is built the same way: for every position with at most SEEDS stones on
+the board (the houses, the two tuzdiks, the side to move; not the kazans) the margin the side
+to move gets from those stones with perfect play, played to the end (the stop at 82 cannot
+change who wins: kazans only grow), a cycle nobody can force a way out of a draw on the board.
+10 stones on the 2 x 9 board is 445,560,830 positions, a few minutes on two cores."""
 
 EPILOG = """examples:
   mancala db build --game kalah --seeds 16
@@ -40,11 +49,15 @@ EPILOG = """examples:
   mancala db build --game "oware(preset=awari)" --seeds 20
   mancala db build --game "oware(houses=4)" --seeds 12
   mancala db check --game oware --seeds 12
+  mancala db build --game togyz --seeds 10
+  mancala db check --game togyz --seeds 10
 
 The tables are kept in $MANCALA_CACHE_DIR (else ~/.cache/mancala); 24 seeds on the standard
 board is 1.25 GB.  Rule sets that differ only in start seeds, majority stop or repetition share
 their tables (see the module doc of mancala/engine/oware/endgame.py for what the entries mean
-under each repetition rule)."""
+under each repetition rule).  Togyz Kumalak's rule sets share a table unless they differ in
+houses or tuzdik_forbid_last; 10 stones on 2 x 9 is 446 MB and needs about 2 GiB to build
+(docs/togyz.md, "Endgame tables")."""
 
 #: the most seeds the command accepts (the rank table's limit for 2 x 6 houses is 50)
 MAX_SEEDS = 50
@@ -53,13 +66,22 @@ MAX_SEEDS = 50
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the ``db`` subcommand to the CLI's subparsers."""
     p = add_command(
-        sub, "db", "build or check an endgame database (Kalah's, also on a Ray cluster; Oware's)", DESCRIPTION, EPILOG
+        sub,
+        "db",
+        "build or check an endgame database (Kalah's, also on a Ray cluster; Oware's; Togyz Kumalak's)",
+        DESCRIPTION,
+        EPILOG,
     )
     p.add_argument("action", choices=["build", "check"], help="build a database, or check a built one")
     p.add_argument(
         "--game", default="oware", help="the game and its rules, e.g. 'oware(preset=awari)' (default: oware)"
     )
-    p.add_argument("--seeds", type=int, required=True, help="every position with at most SEEDS seeds on the board")
+    p.add_argument(
+        "--seeds",
+        type=int,
+        required=True,
+        help="every position with at most SEEDS seeds (Togyz Kumalak: stones) on the board",
+    )
     p.add_argument("--no-progress", action="store_true", help="no line a tier on stderr")
     p.add_argument(
         "--sample",
@@ -91,7 +113,8 @@ def run(args: argparse.Namespace) -> int:
     record = engine_support(game.name)
     if record is None or not (record.solves or record.table_build is not None):
         having = [CATALOGUE[r.game].title for r in engine_records() if r.solves or r.table_build is not None]
-        raise BadInput(f"endgame databases are built for {' and '.join(having)}; {args.game!r} is {game.name}")
+        names = ", ".join(having[:-1]) + " and " + having[-1] if len(having) > 1 else "".join(having)
+        raise BadInput(f"endgame databases are built for {names}; {args.game!r} is {game.name}")
     if args.workers is not None and not 1 <= args.workers <= 4096:
         raise BadInput(f"--workers must be 1-4096, got {args.workers}")
     if args.workers is not None and args.ray != "local":
@@ -99,47 +122,51 @@ def run(args: argparse.Namespace) -> int:
     if record.solves:  # the databases of an engine that proves by search (Kalah's), also on Ray
         return _run_kalah(args, game)
     if args.ray is not None:
-        raise BadInput("--ray builds Kalah's databases; Oware's are built on one machine")
+        raise BadInput(f"--ray builds Kalah's databases; {game_info(game).title}'s are built on one machine")
     if not 0 <= args.seeds <= MAX_SEEDS:
         raise BadInput(f"--seeds must be 0-{MAX_SEEDS}, got {args.seeds}")
     if not 0 <= args.sample <= 10**9:
         raise BadInput(f"--sample must be 0-1000000000 positions, got {args.sample}")
     memory = memory_bytes(args)
-    from mancala.engine.oware import endgame as E  # noqa: PLC0415 (numba loads only when needed)
-
+    tables = record.table_module()
+    if tables is None:
+        raise BadInput(f"no endgame database module for {game_info(game).title}")
+    title, unit = tables.TITLE, tables.UNIT
     if memory is None:  # $MANCALA_DB_MEMORY, read before the build says a word
-        memory = E.memory_limit()
+        memory = tables.memory_limit()
     rules = cast(Any, game).rules  # (a game whose record builds tables: it has rules)
-    E.check_rules(rules, args.seeds)
+    tables.check_rules(rules, args.seeds)
     began = time.perf_counter()
     if args.action == "check":
-        table = E.load(rules, args.seeds)
+        table = tables.load(rules, args.seeds)
         if table is None:
-            raise BadInput(f"no Oware endgame database of {args.seeds} seeds for {rules.describe()} rules is built yet")
-        failures = E.check_sample(table, args.sample)
+            raise BadInput(
+                f"no {title} endgame database of {args.seeds} {unit} for {rules.describe()} rules is built yet"
+            )
+        failures = tables.check_sample(table, args.sample)
         if any(failures.values()):
             bad = ", ".join(f"tier {t}: {k}" for t, k in failures.items() if k)
             raise BadInput(
-                f"the Oware endgame database of {args.seeds} seeds breaks its equations ({bad}); build it again"
+                f"the {title} endgame database of {args.seeds} {unit} breaks its equations ({bad}); build it again"
             )
         verb = f"checked (checksums, and {args.sample:,} positions a tier against their moves)"
     else:
         print(
-            f"building the Oware endgame database of {args.seeds} seeds ({rules.describe()} rules), "
-            f"about {E.memory_needed(rules, args.seeds) / 2**30:.2f} GiB of memory",
+            f"building the {title} endgame database of {args.seeds} {unit} ({rules.describe()} rules), "
+            f"about {tables.memory_needed(rules, args.seeds) / 2**30:.2f} GiB of memory",
             file=sys.stderr,
             flush=True,
         )
         try:
-            table = E.build(rules, args.seeds, progress=not args.no_progress, memory=memory)
+            table = tables.build(rules, args.seeds, progress=not args.no_progress, memory=memory)
         except KeyboardInterrupt:
             print("interrupted: the finished tiers are kept; the same command resumes the build", file=sys.stderr)
             raise
         verb = "built"
-    entries = int(table.offsets[-1])
+    entries = int(table.values.size)
     print(
-        f"Oware endgame database, {args.seeds} seeds, {rules.describe()} rules: {entries:,} positions "
-        f"{verb} in {time.perf_counter() - began:.1f} s; cached in {E.tier_path(rules, 0).parent}"
+        f"{title} endgame database, {args.seeds} {unit}, {rules.describe()} rules: {entries:,} positions "
+        f"{verb} in {time.perf_counter() - began:.1f} s; cached in {tables.tier_path(rules, 0).parent}"
     )
     return 0
 

@@ -144,6 +144,7 @@ def _solve_from_table(args: argparse.Namespace) -> int:
     """``mancala solve`` on a game answered from an endgame database (Oware)."""
     from mancala.engine.support import engine_records, engine_support  # noqa: PLC0415
     from mancala.games import game_spec  # noqa: PLC0415
+    from mancala.games.catalogue import traits_of  # noqa: PLC0415
 
     for given, option in ((args.ray, "--ray"), (args.split_plies, "--split-plies"), (args.workers, "--workers")):
         if given is not None:  # (Kalah's solver reads them; a table answers here, on this machine)
@@ -166,20 +167,28 @@ def _solve_from_table(args: argparse.Namespace) -> int:
     if game.is_terminal(state):
         raise BadInput("that position is already finished: there is nothing to solve")
     answer_of, seeds_of = record.exact, record.table_seeds
+    units = traits_of(game).margin_unit or "seeds"  # (Oware's seeds, Togyz Kumalak's stones)
+    unit = units[:-1] if units.endswith("s") else units
     answer = answer_of(game, state)
     have = seeds_of(game) if answer is None else -1  # the cache's largest table (a scan of its files)
     if answer is None and have >= 0 and record.table_proof is not None:
         return _prove_above_table(args, game, state, have, record.table_proof)
     if answer is None:
         board = sum(state.houses)
-        has = f"the largest in the cache holds {have} seeds" if have >= 0 else "none is in the cache"
+        has = f"the largest in the cache holds {have} {units}" if have >= 0 else "none is in the cache"
         rules: Any = getattr(game, "rules", None)
         bare = type(game)(dataclasses.replace(rules, start=None)) if hasattr(rules, "start") else game
         size = max(board, have + 1)
         room = record.table_build(game, size) if record.table_build is not None else size
         if room <= have:
             raise BadInput(
-                f"this position has {board} seeds on the board and {has}; no larger one fits the memory bound ($MANCALA_DB_MEMORY)"
+                f"this position has {board} {units} on the board and {has}; no larger one fits the memory bound ($MANCALA_DB_MEMORY)"
+            )
+        if room < board and record.table_proof is None:  # no search proves above this game's tables
+            raise BadInput(
+                f"this position has {board} {units} on the board, more than the largest endgame table that fits the "
+                f"memory bound ($MANCALA_DB_MEMORY): {room} {units} (mancala db build --game '{game_spec(bare)}' "
+                f"--seeds {room}); mancala solve answers this game within its tables"
             )
         above = (
             "; mancala solve then proves this position by a search down to it"
@@ -187,7 +196,7 @@ def _solve_from_table(args: argparse.Namespace) -> int:
             else ""
         )
         raise BadInput(
-            f"this position has {board} seeds on the board and {has}; build one first: "
+            f"this position has {board} {units} on the board and {has}; build one first: "
             f"mancala db build --game '{game_spec(bare)}' --seeds {room}{above}"
         )
     mover = game.player_name(game.to_move(state))
@@ -195,13 +204,14 @@ def _solve_from_table(args: argparse.Namespace) -> int:
     kind = (
         "exact"
         if answer.exact
-        else "the table's estimate: its rules end a repetition by the rows, which it values as an even split"
+        else answer.note
+        or "the table's estimate: its rules end a repetition by the rows, which it values as an even split"
     )
-    print(f"value: {value:+d} for {mover} (final seed difference with perfect play; {kind})")
+    print(f"value: {value:+d} for {mover} (final {unit} difference with perfect play; {kind})")
     print("moves: " + ", ".join(f"{m} {v:+d}" for m, v in answer.moves))
     print(f"best move: {best_move}")
     print("perfect line: " + " ".join(str(m) for m in answer.line))
-    print(f"from the {answer.seeds}-seed endgame database")
+    print(f"from the {answer.seeds}-{unit} endgame database")
     return 0
 
 

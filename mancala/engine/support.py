@@ -9,9 +9,10 @@ Nothing here loads numba: the records' callables import their kernels when first
 
 from __future__ import annotations
 
+import importlib
 import math
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping, Protocol
+from typing import Any, Callable, Mapping, Protocol, cast
 
 from mancala.search.core import SearchResult
 from mancala.search.explain import jsonable
@@ -58,6 +59,8 @@ class ExactAnswer:
     exact: bool
     #: the most seeds on the board the table answers for
     seeds: int
+    #: what the values are when not exact (empty: the game's own words for its tables)
+    note: str = ""
 
 
 class MoveValues(Protocol):
@@ -134,6 +137,43 @@ def values_by_search(
     return rows, (lines[rows[0]["move"]][:16] if rows else [])
 
 
+class TableModule(Protocol):
+    """What ``mancala db build|check`` asks of an engine's endgame tables (a module such as
+    :mod:`mancala.engine.oware.endgame`): ``size`` is the most seeds (stones) on the board."""
+
+    #: the game's name in messages (``Oware``) and the unit of a table's size (``seeds``)
+    TITLE: str
+    UNIT: str
+
+    def check_rules(self, rules: Any, size: int) -> None:
+        """Raise ``BadInput`` (one line) when no table of ``size`` is built for ``rules``."""
+        ...
+
+    def memory_limit(self) -> int:
+        """The memory bound of a build in bytes (``$MANCALA_DB_MEMORY`` or the default)."""
+        ...
+
+    def memory_needed(self, rules: Any, size: int) -> int:
+        """Bytes a build of ``size`` needs at most."""
+        ...
+
+    def build(self, rules: Any, size: int, progress: Any = None, memory: int | None = None) -> Any:
+        """Build (or read from the cache) the table; its ``values`` array holds every entry."""
+        ...
+
+    def load(self, rules: Any, size: int) -> Any:
+        """The table from the cache, or None when a part of it was never built."""
+        ...
+
+    def check_sample(self, table: Any, samples: int) -> dict[int, int]:
+        """Failures of the table's equations a tier on a sample of each tier (all 0: sound)."""
+        ...
+
+    def tier_path(self, rules: Any, tier: int) -> Any:
+        """The cache file of one tier."""
+        ...
+
+
 @dataclass(frozen=True)
 class EngineSupport:
     """What our engine does for the game called ``game``: only ``best`` is required.
@@ -155,6 +195,9 @@ class EngineSupport:
     #: ``table_build(game, seeds) -> int``: the most seeds (at most ``seeds``) a database built
     #: by ``mancala db build`` can have within the memory bound (-1: none)
     table_build: Callable[[Any, int], int] | None = None
+    #: the module of the engine's endgame tables, by name (``mancala db build|check`` imports
+    #: it: :class:`TableModule`); empty: none
+    tables: str = ""
     #: ``table_proof(game, state, seconds, report) -> bounds | None``: a search down to the
     #: endgame database proving bounds on the value (``report(depth, low, high, nodes)``)
     table_proof: Callable[..., Any] | None = None
@@ -196,6 +239,12 @@ class EngineSupport:
     def plays(self, game: Any) -> bool:
         """Whether the engine plays ``game``'s rule set."""
         return self.supports is None or self.supports(game)
+
+    def table_module(self) -> TableModule | None:
+        """The engine's endgame-table module (:attr:`tables`, imported now), or None."""
+        if not self.tables:
+            return None
+        return cast(TableModule, importlib.import_module(self.tables))
 
 
 _SUPPORT: dict[str, EngineSupport] = {}

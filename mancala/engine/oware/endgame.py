@@ -98,6 +98,10 @@ from mancala.engine.oware.rules import rules_array
 from mancala.errors import BadInput, whole_number
 from mancala.games.oware import OwareRules
 
+#: the tables' name in messages, and the unit of their size (the ``db`` command's protocol:
+#: :class:`mancala.engine.support.TableModule`)
+TITLE = "Oware"
+UNIT = "seeds"
 FORMAT = 1
 MAGIC = b"MANCALA-OWARE-ENDGAME-1\n"
 #: what :func:`probe` answers for a position with more seeds than the table holds

@@ -162,6 +162,7 @@ OWARE = register_engine(
         exact=exact_answer,
         table_seeds=table_seeds,
         table_build=table_build,
+        tables="mancala.engine.oware.endgame",
         table_proof=table_proof,
         value_scale=in_seeds,
         warm_up=warm_up,

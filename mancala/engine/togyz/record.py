@@ -1,13 +1,14 @@
 """The Togyz Kumalak engine's record in the engine-support catalogue
 (:mod:`mancala.engine.support`): its numba search for ``best``, the timed alpha-beta and the
-analysis' values, its value scale and its levels' ladder.  Nothing here loads numba until a
-search runs."""
+analysis' values, the endgame tables in the cache (exact answers, builds: ``mancala db
+build --game togyz``), its value scale and its levels' ladder.  Nothing here loads numba
+until a search runs."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from mancala.engine.support import EngineSupport, register_engine, values_by_search
+from mancala.engine.support import EngineSupport, ExactAnswer, register_engine, value_row, values_by_search
 from mancala.evaluation.togyz import WIN
 from mancala.search.core import SearchResult
 
@@ -52,17 +53,31 @@ def best(
 ) -> SearchResult:
     """Togyz Kumalak: its numba engine (iterative deepening, the engine's own estimate).
     A time budget searches with the process's kept transposition table (the last moves'
-    searches help)."""
+    searches help).  Without a depth budget and unless ``book=off``, a position with at most
+    N stones on the board is answered from the endgame table in the cache (``mancala db
+    build --game togyz``; :mod:`mancala.engine.togyz.exact`): ``togyz-endgame(exact)``; with
+    more stones the search values every position it reaches within the table by the table."""
+    from mancala.engine.togyz import exact  # noqa: PLC0415 (numba loads only when needed)
     from mancala.engine.togyz.search import MAX_DEPTH, search  # noqa: PLC0415 (numba loads only when needed)
 
-    return search(
+    table = exact.table_for(game.rules) if book and max_depth is None and supports(game) else None
+    if table is not None and not game.is_terminal(state):
+        chosen = exact.best_move(game, state, table)
+        if chosen is not None:
+            move, value = chosen
+            line = tuple(exact.perfect_line(game, state, table, limit=16)) or (move,)
+            worth = WIN + value if value > 0 else value - WIN if value < 0 else 0.0
+            return SearchResult(move, float(worth), line, 0, 0, "togyz-endgame(exact)")
+    result = search(
         game,
         state,
         seconds,
         max_depth=min(max_depth or MAX_DEPTH, MAX_DEPTH),
         max_nodes=max_nodes,
+        table=table,
         keep=max_depth is None and max_nodes is None,
     )
+    return result
 
 
 def timed(game: Any, state, seconds: float, max_depth: int) -> SearchResult:
@@ -70,6 +85,38 @@ def timed(game: Any, state, seconds: float, max_depth: int) -> SearchResult:
     from mancala.engine.togyz.search import MAX_DEPTH, search  # noqa: PLC0415 (numba loads only when needed)
 
     return search(game, state, seconds, max_depth=min(max_depth, MAX_DEPTH))
+
+
+def exact_answer(game: Any, state) -> ExactAnswer | None:
+    """Togyz Kumalak: the endgame table in the cache (:mod:`mancala.engine.togyz.exact`); its
+    margins are exact unless the majority stop may still cut the game short (then the
+    result is)."""
+    from mancala.engine.togyz import exact  # noqa: PLC0415 (numba loads only when needed)
+
+    table = exact.table_for(game.rules)
+    values = exact.move_values(game, state, table) if table is not None else None
+    if table is None or values is None:
+        return None
+    line = exact.perfect_line(game, state, table)
+    if line:  # of the moves of equal value, the line's first
+        values.sort(key=lambda mv: (-mv[1], mv[0] != line[0]))
+    here = exact.exact_here(game.rules, state)
+    return ExactAnswer(values, line, here, table.max_stones, "" if here else exact.MAJORITY_NOTE)
+
+
+def table_seeds(game: Any) -> int:
+    """The stones of the largest Togyz Kumalak table in the cache for ``game``'s rules (-1: none)."""
+    from mancala.engine.togyz import exact  # noqa: PLC0415 (numba loads only when needed)
+
+    return exact.stones_on_disk(game.rules)
+
+
+def table_build(game: Any, seeds: int) -> int:
+    """The most stones (at most ``seeds``) of a Togyz Kumalak table that can be built for
+    ``game``'s rules within the memory bound (-1: none)."""
+    from mancala.engine.togyz import endgame  # noqa: PLC0415 (numba loads only when needed)
+
+    return endgame.largest_buildable(game.rules, seeds)
 
 
 def in_stones(value: float) -> float:
@@ -95,8 +142,13 @@ def margin(game: Any, state, player: int) -> float:
 
 
 def values(game: Any, state, nodes: int) -> tuple[list[dict], list[str]]:
-    """Togyz Kumalak's table, in stones: every move searched by the engine with its share of
-    ``nodes``, sharing one transposition table, fresh for the table."""
+    """Togyz Kumalak's table, in stones: from the endgame table in the cache when it holds
+    the position (every move's final margin with perfect play), else every move searched by
+    the engine with its share of ``nodes``, sharing one transposition table, fresh for the table."""
+    answer = exact_answer(game, state) if supports(game) else None
+    if answer is not None:
+        rows = [value_row(m, v, True, 0) | {"exact": answer.exact} for m, v in answer.moves]
+        return rows, [str(m) for m in answer.line][:16]
     from mancala.engine.togyz.search import TogyzSearcher, search  # noqa: PLC0415 (numba loads only when needed)
 
     return values_by_search(game, state, nodes, search, TogyzSearcher(game), margin, in_stones)
@@ -108,6 +160,10 @@ TOGYZ = register_engine(
         best,
         timed=timed,
         supports=supports,
+        exact=exact_answer,
+        table_seeds=table_seeds,
+        table_build=table_build,
+        tables="mancala.engine.togyz.endgame",
         value_scale=in_stones,
         warm_up=warm_up,
         level_budgets=LEVEL_BUDGETS,

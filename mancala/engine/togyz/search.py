@@ -22,6 +22,13 @@ exact only when no heuristic leaf was met below it (:data:`mancala.engine.kit.HE
 line that cycles reaches the depth limit and is an estimate, so the table never claims an
 exact value from a cycle; the search stops deepening only once every line has ended.
 
+Endgame tables.  Given a table (``table=``, :meth:`TogyzSearcher.use_table`; ``best`` passes
+the largest in the cache), every position below the root with at most the table's stones on
+the board is a proven leaf: the kazans' difference plus the entry (:func:`table_value`), a
+win, draw or loss worth ``WIN`` beyond that margin as a finished game is.  The result is
+exact under every rule set; under the majority stop the margin is the one of play to the end
+(:mod:`mancala.engine.togyz.endgame`: the stop cannot change who wins).
+
 Move order: the last iteration's best at the root, the table's move, then winning ends,
 moves that capture or make a tuzdik (most stones first), the two killer moves of the ply,
 the history heuristic.  After the first move a node searches the others with a null window
@@ -40,7 +47,10 @@ from numba import njit
 
 from mancala.engine import kit
 from mancala.engine.kit import C_ABORT, C_HEUR, C_LIMIT, C_NODES, C_OWN, C_ROOTMOVE, C_USE_TT
+from mancala.engine.oware.index import BINOM
 from mancala.engine.togyz import kernels as K
+from mancala.engine.togyz.endgame import TogyzTable
+from mancala.engine.togyz.exact import search_arrays
 from mancala.engine.togyz.rules import rules_array, supports
 from mancala.errors import BadInput
 from mancala.evaluation.togyz import DEFAULT, TogyzWeights, final_value
@@ -57,7 +67,11 @@ WIN = K.WIN
 # ctl slots: the kit's (nodes, budget, abort, root move: a house, table), then
 C_PVS = C_OWN  # 1: principal variation search (null windows after the first move)
 C_ROOTFIRST = C_OWN + 1  # a root move to search first (the last iteration's best; -1: none)
-C_SIZE = C_OWN + 2
+C_TB_STONES = C_OWN + 2  # the endgame table's most stones on the board (-1: no table in the search)
+C_TB_HITS = C_OWN + 3  # positions valued by the endgame table
+C_SIZE = C_OWN + 4
+#: :func:`table_value`'s "not in the table"
+NO_VALUE = -1e18
 
 
 # --- conversions -------------------------------------------------------------------
@@ -139,13 +153,63 @@ def position_moves(s, rules):
 # --- the search ------------------------------------------------------------------------
 
 
+@njit(cache=True)
+def table_value(s, rules, tbv, tbo, tbc, most):
+    """The endgame table's value of the unfinished position ``s`` for the player to move, on
+    the search's scale (:func:`mancala.engine.togyz.kernels.margin_value` of the kazans'
+    margin plus what the table gives the mover from the board), or :data:`NO_VALUE` when the
+    board holds more than ``most`` stones.  ``tbv``, ``tbo``, ``tbc``: a
+    :class:`~mancala.engine.togyz.endgame.TogyzTable`'s values, offsets and configurations
+    (the key of :func:`mancala.engine.togyz.endgame.index_of`, read here in place)."""
+    n = rules[K.R_HOUSES]
+    p2 = 2 * n
+    stones = 0
+    for i in range(p2):
+        stones += s[i]
+    if stones > most:
+        return NO_VALUE
+    seat = s[K.S_SEAT]
+    mine = s[K.S_TUZ + seat]
+    theirs = s[K.S_TUZ + 1 - seat]
+    # the tuzdiks seen from the mover (endgame.normalise): its own on the opponent's row
+    ta = -1 if mine < 0 else (mine + n if seat == 1 else mine)
+    tb = -1 if theirs < 0 else (theirs - n if seat == 1 else theirs)
+    last = p2 - 1
+    while last == ta or last == tb:
+        last -= 1
+    r = np.int64(0)
+    prefix = 0
+    k = 0
+    for j in range(last):
+        if j == ta or j == tb:
+            continue
+        i = j + seat * n
+        if i >= p2:
+            i -= p2
+        prefix += s[i]
+        r += BINOM[prefix + k, k + 1]
+        k += 1
+    a = ta - n + 1 if ta >= 0 else 0
+    v = np.int64(tbv[tbo[stones, tbc[a, tb + 1]] + r])
+    m = s[K.S_KAZAN + seat] - s[K.S_KAZAN + 1 - seat] + v
+    return K.margin_value(m)
+
+
 @njit(cache=True, nogil=True)
-def negamax(s, ply, depth, alpha, beta, rules, w, z, tkey, tval, tdat, ch, mv, sc, kill, hist, ctl, deadline):
-    """The value of ``s`` for the player to move, searched ``depth`` plies (fail-soft)."""
+def negamax(
+    s, ply, depth, alpha, beta, rules, w, z, tkey, tval, tdat, ch, mv, sc, kill, hist, ctl, deadline, tbv, tbo, tbc
+):
+    """The value of ``s`` for the player to move, searched ``depth`` plies (fail-soft); a
+    position below the root within the endgame table (``ctl[C_TB_STONES]``) is valued by it."""
     if kit.spend_node(ctl, deadline):
         return 0.0
     if s[K.S_FINISHED] != 0:
         return K.terminal_value(s, rules)
+    if ply > 0 and ctl[C_TB_STONES] >= 0:
+        v = table_value(s, rules, tbv, tbo, tbc, ctl[C_TB_STONES])
+        if v != NO_VALUE:
+            ctl[C_TB_HITS] += 1
+            return v
     if depth <= 0:
         ctl[C_HEUR] += 1
         return K.heuristic(s, rules, w)
@@ -194,17 +258,18 @@ def negamax(s, ply, depth, alpha, beta, rules, w, z, tkey, tval, tdat, ch, mv, s
             # a null window above ``a``; search it again in full only if it is better
             v = -negamax(
                 c, ply + 1, depth - 1, -np.nextafter(a, np.inf), -a, rules, w, z, tkey, tval, tdat, ch, mv, sc, kill,
-                hist, ctl, deadline,
+                hist, ctl, deadline, tbv, tbo, tbc,
             )  # fmt: skip
             if v > a and v < beta and ctl[C_ABORT] == 0:
                 v = -negamax(
                     c, ply + 1, depth - 1, -beta, -a, rules, w, z, tkey, tval, tdat, ch, mv, sc, kill, hist, ctl,
-                    deadline,
+                    deadline, tbv, tbo, tbc,
                 )  # fmt: skip
         else:
             v = -negamax(
-                c, ply + 1, depth - 1, -beta, -a, rules, w, z, tkey, tval, tdat, ch, mv, sc, kill, hist, ctl, deadline
-            )
+                c, ply + 1, depth - 1, -beta, -a, rules, w, z, tkey, tval, tdat, ch, mv, sc, kill, hist, ctl, deadline,
+                tbv, tbo, tbc,
+            )  # fmt: skip
         if ctl[C_ABORT] != 0:
             return 0.0
         best, best_move, a = kit.improve(v, moves[k], best, best_move, a, ply, ctl)
@@ -220,7 +285,7 @@ def negamax(s, ply, depth, alpha, beta, rules, w, z, tkey, tval, tdat, ch, mv, s
 
 
 @njit(cache=True, nogil=True)
-def search_root(s, depth, rules, w, z, tkey, tval, tdat, ctl, deadline):
+def search_root(s, depth, rules, w, z, tkey, tval, tdat, ctl, deadline, tbv, tbo, tbc):
     """Search ``s`` to ``depth`` plies; returns its value for the player to move (the best
     move is left in ``ctl[C_ROOTMOVE]``, ``ctl[C_ABORT]`` says if it stopped)."""
     ch = np.zeros((MAX_DEPTH + 2, K.MAX_MOVES, K.S_SIZE), dtype=np.int64)
@@ -233,8 +298,9 @@ def search_root(s, depth, rules, w, z, tkey, tval, tdat, ctl, deadline):
     zero = np.int64(0)
     big = np.float64(np.inf)
     return negamax(
-        s, zero, np.int64(depth), -big, big, rules, w, z, tkey, tval, tdat, ch, mv, sc, kill, hist, ctl, deadline
-    )
+        s, zero, np.int64(depth), -big, big, rules, w, z, tkey, tval, tdat, ch, mv, sc, kill, hist, ctl, deadline,
+        tbv, tbo, tbc,
+    )  # fmt: skip
 
 
 class TogyzSearcher(kit.TableSearcher):
@@ -260,6 +326,23 @@ class TogyzSearcher(kit.TableSearcher):
         self.z = zobrist_keys()
         self.ctl[C_PVS] = int(pvs)
         self.ctl[C_ROOTFIRST] = -1
+        #: the endgame table the kept searcher's entries were found with (:func:`kept_searcher`)
+        self.kept_table: TogyzTable | None = None
+        self.use_table(None)
+
+    def use_table(self, table: TogyzTable | None) -> None:
+        """Value every position below the root with at most ``table.max_stones`` stones on
+        the board by the endgame table (:func:`table_value`); None: no table.  The table
+        must be one of this game's rules (:func:`mancala.engine.togyz.exact.table_for`)."""
+        if table is not None and table.rules.houses != self.houses:
+            raise BadInput(f"an endgame table of {table.rules.houses} houses a side on a board of {self.houses}")
+        self.tbv, self.tbo, self.tbc, most = search_arrays(table)
+        self.ctl[C_TB_STONES] = most
+
+    @property
+    def table_hits(self) -> int:
+        """Positions valued by the endgame table so far (every search of this searcher)."""
+        return int(self.ctl[C_TB_HITS])
 
     def children(self, state: TogyzState) -> tuple[np.ndarray, np.ndarray]:
         """(houses, positions after them) of every legal move of ``state``, as the kernels
@@ -277,7 +360,7 @@ class TogyzSearcher(kit.TableSearcher):
         self.ctl[C_LIMIT] = node_limit
         value = search_root(
             state_array(state), depth, self.rules, self.weights, self.z, self.tkey, self.tval, self.tdat, self.ctl,
-            deadline,
+            deadline, self.tbv, self.tbo, self.tbc,
         )  # fmt: skip
         return float(value), int(self.ctl[C_ROOTMOVE]), not self.ctl[C_ABORT], self.ctl[C_HEUR] == 0
 
@@ -303,12 +386,17 @@ _KEPT_LOCK = threading.Lock()
 
 
 @contextmanager
-def kept_searcher(game: TogyzKumalak, weights: TogyzWeights) -> Iterator[TogyzSearcher]:
+def kept_searcher(
+    game: TogyzKumalak, weights: TogyzWeights, table: TogyzTable | None = None
+) -> Iterator[TogyzSearcher]:
     """The process's searcher of these rules and weights, its transposition table kept from
     search to search (keys hold the whole position and the ply, so an entry of an earlier
-    move is still right).  A fresh searcher when another thread holds the kept one."""
+    move is still right), emptied when the endgame table in its search changes.  A fresh
+    searcher when another thread holds the kept one."""
     if not _KEPT_LOCK.acquire(blocking=False):
-        yield TogyzSearcher(game, weights)
+        fresh = TogyzSearcher(game, weights)
+        fresh.use_table(table)
+        yield fresh
         return
     try:
         key = (game.rules, weights)
@@ -316,6 +404,11 @@ def kept_searcher(game: TogyzKumalak, weights: TogyzWeights) -> Iterator[TogyzSe
         if searcher is None:
             _KEPT.clear()  # one kept table a process (24 MB)
             searcher = _KEPT[key] = TogyzSearcher(game, weights)
+            searcher.kept_table = table
+        elif searcher.kept_table is not table:
+            searcher.tkey[:] = 0
+            searcher.kept_table = table
+        searcher.use_table(table)
         yield searcher
     finally:
         _KEPT_LOCK.release()
@@ -352,6 +445,7 @@ def search(
     max_nodes: int | None = None,
     weights: TogyzWeights = DEFAULT,
     searcher: TogyzSearcher | None = None,
+    table: TogyzTable | None = None,
     keep: bool = False,
     clock: Callable[[], float] = time.perf_counter,
 ) -> SearchResult:
@@ -359,10 +453,12 @@ def search(
     (``seconds`` of wall time, ``max_nodes`` nodes; None: no limit).  Returns the last
     complete iteration (depth 1 always completes) with the root value for the player to
     move; stops early once a search met only finished games (its value is then exact).
-    ``keep`` (without a ``searcher``): search with the process's kept searcher
+    ``table`` (an endgame table of the game's rules) values every position below the root
+    within it (:meth:`TogyzSearcher.use_table`: the kazans' difference plus the entry, a
+    proven value).  ``keep`` (without a ``searcher``): search with the process's kept searcher
     (:func:`kept_searcher`), whose transposition table still holds the last moves' searches."""
     if keep and searcher is None:
-        with kept_searcher(game, weights) as kept:
+        with kept_searcher(game, weights, table) as kept:
             return search(
                 game, state, seconds, max_depth=max_depth, max_nodes=max_nodes, weights=weights, searcher=kept,
                 clock=clock,
@@ -375,6 +471,8 @@ def search(
         return SearchResult(None, final_value(game.score(state, state.seat)), (), 1, 0, "togyz-engine(exact)")
     warm_up()  # compiles or loads numba's cache on first use (microseconds later): not counted
     searcher = searcher or TogyzSearcher(game, weights)
+    if table is not None:
+        searcher.use_table(table)
     nodes_at_start = searcher.nodes
     # a stopped iteration searched the last best move first: once that one was searched in
     # full, any move it preferred was proved better: play that one (``partial``)
