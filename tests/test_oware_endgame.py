@@ -21,9 +21,9 @@ import pytest
 from numba import njit
 
 from mancala.cli.main import main
+from mancala.engine.compositions import next_board, rank, tier_offsets, tier_size, unrank
 from mancala.engine.oware import endgame as E
 from mancala.engine.oware import exact
-from mancala.engine.oware.index import next_board, rank, tier_offsets, tier_size, unrank
 from mancala.engine.oware.rules import rules_array
 from mancala.games.oware import PRESETS, EndSeeds, GrandSlam, Oware, OwareRules, position_key
 

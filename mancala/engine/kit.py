@@ -3,8 +3,10 @@
 * the control array's common slots (nodes, budget, abort, root move, table switch) and the
   budget check a node makes (:func:`spend_node`: a node limit, a deadline read from compiled
   code every :data:`CHECK_EVERY` nodes);
-* Zobrist keys (:func:`zobrist`) and a transposition table of three arrays (key, value,
-  packed depth / bound flag / move: :func:`probe`, :func:`store`, :class:`TableSearcher`);
+* Zobrist keys (:func:`zobrist`, made once a process by :func:`shared_zobrist`) and a
+  transposition table of three arrays (key, value, packed depth / bound flag / move:
+  :func:`probe`, :func:`store`, :class:`TableSearcher`), the one searcher a process keeps
+  from move to move (:class:`KeptSearchers`);
 * move ordering by score, stable (:func:`order_by_score`);
 * the iterative-deepening driver over a fixed-depth search (:func:`deepen`);
 * running compiled work in a worker thread while the caller's thread waits, so that
@@ -19,8 +21,9 @@ from __future__ import annotations
 
 import threading
 import time
+from contextlib import contextmanager
 from functools import lru_cache
-from typing import Callable, TypeVar
+from typing import Any, Callable, Generic, Iterator, TypeVar
 
 import numba
 import numpy as np
@@ -78,6 +81,13 @@ def zobrist(seed, cells, values):
             lo = np.uint64(np.random.randint(0, 1 << 31))
             z[f, v] = (hi << np.uint64(33)) ^ (mid << np.uint64(16)) ^ lo
     return z
+
+
+@lru_cache(maxsize=None)
+def shared_zobrist(seed: int, cells: int, values: int) -> np.ndarray:
+    """The Zobrist keys of ``seed`` (:func:`zobrist`), made once a process and shared by
+    every searcher of an engine (an engine passes its own seed)."""
+    return zobrist(seed, cells, values)
 
 
 @njit(cache=True)
@@ -184,6 +194,14 @@ class TableSearcher:
         self.tdat = np.zeros(entries, dtype=np.int64)
         self.ctl = np.zeros(controls, dtype=np.int64)
         self.ctl[C_USE_TT] = int(use_table)
+        #: the endgame table the kept searcher's entries were found with (:class:`KeptSearchers`)
+        self.kept_table: Any = None
+
+    def use_table(self, table: Any) -> None:
+        """Value positions below the root by ``table``, an endgame table of the engine's
+        (None: none).  An engine with tables overrides this; one without takes None only."""
+        if table is not None:
+            raise BadInput("this engine reads no endgame table")
 
     @property
     def nodes(self) -> int:
@@ -202,6 +220,47 @@ class TableSearcher:
         call back into Python: a Ctrl-C arriving in its own thread would turn into
         ``SystemError: ... returned a result with an exception set``."""
         return run_watched(kernel, lambda: self.ctl.__setitem__(C_ABORT, 1), name="mancala-search")
+
+
+S = TypeVar("S", bound=TableSearcher)
+
+
+class KeptSearchers(Generic[S]):
+    """The one searcher a process keeps for an engine (``make(game, weights)`` makes one),
+    its transposition table kept from search to search: keys hold the whole position and
+    the ply, so an entry of an earlier move is still right.  One per process (a table is
+    tens of MB): a searcher of other rules or weights replaces it; its entries are emptied
+    when the endgame table its search reads changes.  A thread that finds it in use gets a
+    fresh searcher."""
+
+    def __init__(self, make: Callable[[Any, Any], S]) -> None:
+        self._make = make
+        self._lock = threading.Lock()
+        self._kept: dict[tuple, S] = {}
+
+    @contextmanager
+    def hold(self, game: Any, weights: Any, table: Any = None) -> Iterator[S]:
+        """The kept searcher of ``game``'s rules and ``weights``, reading ``table``, for the
+        length of the ``with`` block."""
+        if not self._lock.acquire(blocking=False):
+            fresh = self._make(game, weights)
+            fresh.use_table(table)
+            yield fresh
+            return
+        try:
+            key = (game.rules, weights)
+            searcher = self._kept.get(key)
+            if searcher is None:
+                self._kept.clear()
+                searcher = self._kept[key] = self._make(game, weights)
+                searcher.kept_table = table
+            elif searcher.kept_table is not table:
+                searcher.tkey[:] = 0
+                searcher.kept_table = table
+            searcher.use_table(table)
+            yield searcher
+        finally:
+            self._lock.release()
 
 
 #: one fixed-depth search: ``run(depth, deadline, node limit, first move) -> (value, best

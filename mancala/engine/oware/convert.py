@@ -34,8 +34,8 @@ import numba
 import numpy as np
 from numba import njit
 
+from mancala.engine.compositions import rank
 from mancala.engine.oware.endgame import end_margin, legal_moves, probe, rotate, sow_and_capture
-from mancala.engine.oware.index import rank
 
 #: the most positions explored (each holds a board of 2n houses and n successors)
 CONVERSION_NODES = 200_000

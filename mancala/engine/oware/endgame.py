@@ -75,8 +75,8 @@ from numba import njit, prange
 from mancala import jsonread
 from mancala.atomic import StagedFile, write_problem
 from mancala.engine import pages
+from mancala.engine.compositions import fits, next_board, rank, tier_offsets, tier_size, unrank
 from mancala.engine.endgame import build_threads, cache_dir, file_header
-from mancala.engine.oware.index import fits, next_board, rank, tier_offsets, tier_size, unrank
 from mancala.engine.oware.kernels import (
     GS_ILLEGAL,
     GS_ILLEGAL_UNLESS_ONLY,
@@ -95,6 +95,7 @@ from mancala.engine.oware.kernels import (
     seeds_in,
 )
 from mancala.engine.oware.rules import rules_array
+from mancala.engine.retrograde import UNDECIDED, finish_tier, scan_level, settle
 from mancala.errors import BadInput, whole_number
 from mancala.games.oware import OwareRules
 
@@ -106,8 +107,6 @@ FORMAT = 1
 MAGIC = b"MANCALA-OWARE-ENDGAME-1\n"
 #: what :func:`probe` answers for a position with more seeds than the table holds
 MISSING = -128
-#: an entry of the tier being built that is not decided yet
-UNDECIDED = -128
 #: a position with no move leaving the tier (no capture, no end)
 NO_EXIT = -128
 #: the default memory bound of a build (``$MANCALA_DB_MEMORY`` in bytes overrides it)
@@ -455,37 +454,6 @@ def predecessors(front, count, s, rules, out, found, jobs):
             found[i] = unmoves(d, s, rules, out[i], parent, scratch, child, moves)
 
 
-@njit(cache=True, parallel=True)
-def settle(won, u, out, found, count, val, counter, best_exit, parts, news, news_count):
-    """Decide the predecessors of ``count`` newly decided positions (``out``/``found`` from
-    :func:`predecessors`).  ``won``: those positions are won by ``u``, so each predecessor
-    has one unresolved successor fewer and, with none left and no exit better than ``-u``,
-    is lost by ``u``; else they are lost by ``u`` and every predecessor is won by ``u``.
-    Part ``t`` of the tier is settled by thread ``t`` alone (no two threads write one
-    entry); the positions it decides go to row ``t`` of ``news``."""
-    size = val.shape[0]
-    for t in prange(parts):
-        lo = size * t // parts
-        hi = size * (t + 1) // parts
-        k = 0
-        for i in range(count):
-            for j in range(found[i]):
-                q = out[i, j]
-                if q < lo or q >= hi or val[q] != UNDECIDED:
-                    continue
-                if won:
-                    counter[q] -= 1
-                    if counter[q] == 0 and best_exit[q] <= -u:
-                        val[q] = -u
-                        news[t, k] = q
-                        k += 1
-                else:
-                    val[q] = u
-                    news[t, k] = q
-                    k += 1
-        news_count[t] = k
-
-
 @njit(cache=True)
 def _push(stack, size, q):
     """Push ``q`` on a growable stack; returns the stack (a bigger one when it was full)."""
@@ -548,45 +516,6 @@ def settle_serial(won, lost, u, s, rules, val, counter, best_exit, limit, budget
                 ws = _push(ws, nw, q)
                 nw += 1
     return ws[:nw].copy(), ls[:nl].copy()
-
-
-@njit(cache=True, parallel=True)
-def scan_level(u, start, end, val, counter, best_exit, parts, wins, losses, counts):
-    """Positions ``start..end-1`` decided at level ``u`` by their exits alone: won by ``u``
-    (best exit ``u``) into row ``t`` of ``wins``, lost by ``u`` (no successor unresolved,
-    best exit ``-u``) into ``losses``; ``counts[t]`` = (wins, losses) of part ``t``."""
-    size = end - start
-    for t in prange(parts):
-        a = start + size * t // parts
-        b = start + size * (t + 1) // parts
-        w = 0
-        lo = 0
-        for q in range(a, b):
-            e = best_exit[q]
-            if e != u and e != -u:  # the common case, one byte read
-                continue
-            if val[q] != UNDECIDED:
-                continue
-            if e == u:
-                val[q] = u
-                wins[t, w] = q
-                w += 1
-            elif counter[q] == 0:
-                val[q] = -u
-                losses[t, lo] = q
-                lo += 1
-        counts[t, 0] = w
-        counts[t, 1] = lo
-
-
-@njit(cache=True, parallel=True)
-def finish_tier(val, parts):
-    """Every position still undecided is endless play: margin 0."""
-    size = val.shape[0]
-    for t in prange(parts):
-        for q in range(size * t // parts, size * (t + 1) // parts):
-            if val[q] == UNDECIDED:
-                val[q] = 0
 
 
 @njit(cache=True, parallel=True)

@@ -57,7 +57,7 @@ def exact_rules(rules: OwareRules) -> bool:
 def seeds_on_disk(rules: OwareRules) -> int:
     """The largest N such that every tier 0..N of ``rules``' table is in the cache (-1: none),
     within :func:`table_bound`."""
-    from mancala.engine.oware.index import tier_offsets  # noqa: PLC0415
+    from mancala.engine.compositions import tier_offsets  # noqa: PLC0415
 
     try:
         endgame.check_rules(rules, 0)

@@ -48,21 +48,21 @@ repetition makes the table an estimate.
 
 from __future__ import annotations
 
-import threading
 import time
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
-from typing import Callable, Iterator, Optional
+from functools import lru_cache
+from typing import Callable, Optional
 
 import numpy as np
 from numba import njit
 
 from mancala.engine import kit
+from mancala.engine.compositions import BINOM
 from mancala.engine.kit import C_ABORT, C_HEUR, C_LIMIT, C_NODES, C_OWN, C_ROOTMOVE, C_USE_TT
 from mancala.engine.oware import kernels as K
 from mancala.engine.oware.endgame import MISSING, OwareTable
 from mancala.engine.oware.exact import exact_rules
-from mancala.engine.oware.index import BINOM
 from mancala.engine.oware.rules import rules_array, supports
 from mancala.errors import BadInput
 from mancala.evaluation.oware import DEFAULT, WIN, OwareWeights, final_value
@@ -436,8 +436,6 @@ class OwareSearcher(kit.TableSearcher):
         self.ctl[C_TB_SEEDS] = -1
         self.tbv = np.zeros(1, dtype=np.int8)
         self.tbo = np.zeros(2, dtype=np.int64)
-        #: the endgame table the kept searcher's entries were found with (:func:`kept_searcher`)
-        self.kept_table: OwareTable | None = None
 
     def use_table(self, table: OwareTable | None) -> None:
         """Value every position below the root with at most ``table.max_seeds`` seeds on the
@@ -530,55 +528,29 @@ class OwareSearcher(kit.TableSearcher):
         return tuple(moves)
 
 
-_KEPT: dict[tuple, OwareSearcher] = {}
-_KEPT_LOCK = threading.Lock()
+_KEPT: kit.KeptSearchers[OwareSearcher] = kit.KeptSearchers(OwareSearcher)
 
 
-@contextmanager
-def kept_searcher(game: Oware, weights: OwareWeights, table: OwareTable | None) -> Iterator[OwareSearcher]:
+def kept_searcher(
+    game: Oware, weights: OwareWeights, table: OwareTable | None = None
+) -> AbstractContextManager[OwareSearcher]:
     """The process's searcher of these rules and weights, its transposition table kept from
     search to search (keys hold the ply, the stores and the path since the last capture, so
     an entry of an earlier move is still right), emptied when the table in its search changes.
     A fresh searcher when another thread holds the kept one."""
-    if not _KEPT_LOCK.acquire(blocking=False):
-        yield OwareSearcher(game, weights)
-        return
-    try:
-        key = (game.rules, weights)
-        searcher = _KEPT.get(key)
-        if searcher is None:
-            _KEPT.clear()  # one kept table a process (24 MB)
-            searcher = _KEPT[key] = OwareSearcher(game, weights)
-            searcher.kept_table = table
-        elif searcher.kept_table is not table:
-            searcher.tkey[:] = 0
-            searcher.kept_table = table
-        searcher.use_table(table)
-        yield searcher
-    finally:
-        _KEPT_LOCK.release()
+    return _KEPT.hold(game, weights, table)
 
 
-_WARM: list[bool] = []
-
-
+@lru_cache(maxsize=None)
 def warm_up() -> None:
     """Compile (or load from numba's cache) every kernel with a tiny search, once a process."""
-    if _WARM:
-        return
     game = Oware()
     OwareSearcher(game, entries=1 << 4).run(game.initial_state(), 2)
-    _WARM.append(True)
-
-
-_ZOBRIST: list[np.ndarray] = []
 
 
 def zobrist_keys() -> np.ndarray:
     """The random keys every searcher shares (made once a process)."""
-    if not _ZOBRIST:
-        _ZOBRIST.append(kit.zobrist(20261126, K.S_SIZE, 512))
-    return _ZOBRIST[0]
+    return kit.shared_zobrist(20261126, K.S_SIZE, 512)
 
 
 def search(

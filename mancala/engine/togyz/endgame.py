@@ -13,7 +13,7 @@ kazan), so a position is its *tuzdik configuration* (the mover's tuzdik on the o
 row: none or a house the rules allow; the opponent's on the mover's row; never two houses
 of the same number, never house ``n`` unless ``tuzdik_forbid_last`` is off) and the
 composition of the tier's stones over the remaining free houses, ranked as Oware's boards
-are (:mod:`mancala.engine.oware.index`).  For 9 houses a side there are 73 configurations
+are (:mod:`mancala.engine.compositions`).  For 9 houses a side there are 73 configurations
 under the federation's rules (91 under Pantusov's); every position with at most 10 stones
 on the board is 445,560,830 entries (one signed byte each).
 
@@ -82,9 +82,9 @@ from numba import njit, prange
 from mancala import jsonread
 from mancala.atomic import StagedFile, write_problem
 from mancala.engine import pages
+from mancala.engine.compositions import BINOM, MAX_A, next_board, unrank
 from mancala.engine.endgame import build_threads, cache_dir, file_header
-from mancala.engine.oware.endgame import finish_tier, scan_level, settle
-from mancala.engine.oware.index import BINOM, MAX_A, next_board, unrank
+from mancala.engine.retrograde import UNDECIDED, finish_tier, scan_level, settle
 from mancala.errors import BadInput, whole_number
 from mancala.games.togyz import TogyzRules
 
@@ -97,8 +97,6 @@ MAGIC = b"MANCALA-TOGYZ-ENDGAME-1\n"
 CONVENTION = "cycle-draw: a position neither side can force out of a cycle is margin 0"
 #: what :func:`probe` answers for a position with more stones than the table holds
 MISSING = -128
-#: an entry of the tier being built that is not decided yet
-UNDECIDED = -128
 #: a position with no move leaving the tier
 NO_EXIT = -128
 #: the default memory bound of a build (``$MANCALA_DB_MEMORY`` in bytes overrides it)

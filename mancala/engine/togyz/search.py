@@ -37,17 +37,17 @@ and again in full only when one is better; the values stay those of plain alpha-
 
 from __future__ import annotations
 
-import threading
 import time
-from contextlib import contextmanager
-from typing import Callable, Iterator
+from contextlib import AbstractContextManager
+from functools import lru_cache
+from typing import Callable
 
 import numpy as np
 from numba import njit
 
 from mancala.engine import kit
+from mancala.engine.compositions import BINOM
 from mancala.engine.kit import C_ABORT, C_HEUR, C_LIMIT, C_NODES, C_OWN, C_ROOTMOVE, C_USE_TT
-from mancala.engine.oware.index import BINOM
 from mancala.engine.togyz import kernels as K
 from mancala.engine.togyz.endgame import TogyzTable
 from mancala.engine.togyz.exact import search_arrays
@@ -326,8 +326,6 @@ class TogyzSearcher(kit.TableSearcher):
         self.z = zobrist_keys()
         self.ctl[C_PVS] = int(pvs)
         self.ctl[C_ROOTFIRST] = -1
-        #: the endgame table the kept searcher's entries were found with (:func:`kept_searcher`)
-        self.kept_table: TogyzTable | None = None
         self.use_table(None)
 
     def use_table(self, table: TogyzTable | None) -> None:
@@ -381,59 +379,29 @@ class TogyzSearcher(kit.TableSearcher):
         return tuple(moves)
 
 
-_KEPT: dict[tuple, TogyzSearcher] = {}
-_KEPT_LOCK = threading.Lock()
+_KEPT: kit.KeptSearchers[TogyzSearcher] = kit.KeptSearchers(TogyzSearcher)
 
 
-@contextmanager
 def kept_searcher(
     game: TogyzKumalak, weights: TogyzWeights, table: TogyzTable | None = None
-) -> Iterator[TogyzSearcher]:
+) -> AbstractContextManager[TogyzSearcher]:
     """The process's searcher of these rules and weights, its transposition table kept from
     search to search (keys hold the whole position and the ply, so an entry of an earlier
     move is still right), emptied when the endgame table in its search changes.  A fresh
     searcher when another thread holds the kept one."""
-    if not _KEPT_LOCK.acquire(blocking=False):
-        fresh = TogyzSearcher(game, weights)
-        fresh.use_table(table)
-        yield fresh
-        return
-    try:
-        key = (game.rules, weights)
-        searcher = _KEPT.get(key)
-        if searcher is None:
-            _KEPT.clear()  # one kept table a process (24 MB)
-            searcher = _KEPT[key] = TogyzSearcher(game, weights)
-            searcher.kept_table = table
-        elif searcher.kept_table is not table:
-            searcher.tkey[:] = 0
-            searcher.kept_table = table
-        searcher.use_table(table)
-        yield searcher
-    finally:
-        _KEPT_LOCK.release()
+    return _KEPT.hold(game, weights, table)
 
 
-_WARM: list[bool] = []
-
-
+@lru_cache(maxsize=None)
 def warm_up() -> None:
     """Compile (or load from numba's cache) every kernel with a tiny search, once a process."""
-    if _WARM:
-        return
     game = TogyzKumalak()
     TogyzSearcher(game, entries=1 << 4).run(game.initial_state(), 2)
-    _WARM.append(True)
-
-
-_ZOBRIST: list[np.ndarray] = []
 
 
 def zobrist_keys() -> np.ndarray:
     """The random keys every searcher shares (made once a process)."""
-    if not _ZOBRIST:
-        _ZOBRIST.append(kit.zobrist(20261127, K.S_SIZE, 512))
-    return _ZOBRIST[0]
+    return kit.shared_zobrist(20261127, K.S_SIZE, 512)
 
 
 def search(

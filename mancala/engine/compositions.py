@@ -1,4 +1,5 @@
-"""Ranking Oware positions: the houses of ``s`` seeds over ``p`` houses <-> a number.
+"""Ranking compositions: ``s`` stones or seeds over ``p`` houses <-> a number (the index of
+the endgame tables of Oware and Togyz Kumalak).
 
 A position with ``s`` seeds in ``p`` houses (``p = 2 x houses per side``) is a
 composition of ``s`` into ``p`` parts; there are ``C(s+p-1, p-1)`` of them (for the 2 x 6
