@@ -456,11 +456,15 @@ def _checked(path: str | os.PathLike, game: Any | None) -> tuple[dict, list[str]
             f"rebuild it with 'mancala book build'"
         )
     if head.get("sha256") != _digest(head, body):
-        raise BadInput(f"{path}: checksum mismatch (the file was edited or damaged); rebuild it with 'mancala book build'")
+        raise BadInput(
+            f"{path}: checksum mismatch (the file was edited or damaged); rebuild it with 'mancala book build'"
+        )
     if game is not None:
         want = rules_key(game)
         if {"game": head.get("game"), "rules": head.get("rules")} != want:
-            raise BadInput(f"{path}: a book for {head.get('spec', head.get('game'))}, not for these rules ({want['game']})")
+            raise BadInput(
+                f"{path}: a book for {head.get('spec', head.get('game'))}, not for these rules ({want['game']})"
+            )
     return head, body.splitlines()
 
 
@@ -540,7 +544,9 @@ def check_tree(path: str | os.PathLike, game: Any) -> list[str]:
         if key not in derived:
             problems.append(f"{key}: not reached from the start")
         elif (float(value), move, int(work)) != (round(derived[key][0], 2), derived[key][1], derived[key][2]):
-            problems.append(f"{key}: says {value} {move} {work}, the tree gives {derived[key][0]:.2f} {derived[key][1]} {derived[key][2]}")
+            problems.append(
+                f"{key}: says {value} {move} {work}, the tree gives {derived[key][0]:.2f} {derived[key][1]} {derived[key][2]}"
+            )
     return problems
 
 
