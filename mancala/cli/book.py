@@ -45,33 +45,40 @@ EPILOG = """examples:
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    """Add the ``book`` subcommand to the CLI's subparsers."""
-    p = add_command(sub, "book", "build or check an opening book of solved positions", DESCRIPTION, EPILOG)
-    p.add_argument("action", choices=["build", "check"], help="build a book, or check a book file")
-    p.add_argument("file", nargs="?", help="check: the book file (default: every shipped book)")
-    p.add_argument(
-        "--turns", type=int, default=None, help="build: the book player's first TURNS turns are covered (default 2)"
-    )
-    p.add_argument(
-        "--positions",
-        type=int,
-        default=None,
-        help="build, an opening tree: the positions it grows to (default 4000)",
-    )
-    p.add_argument(
-        "--nodes",
-        type=int,
-        default=None,
-        help="build, an opening tree: the engine's nodes for each leaf position (default 50000)",
-    )
-    p.add_argument(
-        "--out",
-        metavar="FILE",
-        help="build: where to write the book (default: Kalah, the shipped book of these rules and size; "
-        "an opening tree, NAME-PRESET.tree.gz in the cache's books folder)",
-    )
-    p.add_argument("--no-progress", action="store_true", help="no progress display")
-    add_game_arguments(p)
+    """Add the ``book`` subcommand (``book build``, ``book check``) to the CLI's subparsers."""
+    p = add_command(sub, "book", "build or check an opening book", DESCRIPTION, EPILOG)
+    actions = p.add_subparsers(dest="action", metavar="{build,check}", required=True)
+    for name, summary in (("build", "build (or resume, or grow) a book"), ("check", "check book files")):
+        a = add_command(actions, name, summary, DESCRIPTION, EPILOG)
+        # each action its own parser, so its FILE may come after the options (check --game G FILE)
+        a.add_argument("file", nargs="?", help="check: the book file (default: every shipped book)")
+        a.add_argument(
+            "--turns",
+            type=int,
+            default=None,
+            help="build, Kalah: the book player's first TURNS turns are covered (default 2)",
+        )
+        a.add_argument(
+            "--positions",
+            type=int,
+            default=None,
+            help="build, an opening tree: the positions it grows to (default 4000)",
+        )
+        a.add_argument(
+            "--nodes",
+            type=int,
+            default=None,
+            help="build, an opening tree: the engine's nodes for each leaf position (default 50000)",
+        )
+        a.add_argument(
+            "--out",
+            metavar="FILE",
+            help="build: where to write the book (default: Kalah, the shipped book of these rules and size; "
+            "an opening tree, NAME-PRESET.tree.gz in the cache's books folder)",
+        )
+        a.add_argument("--no-progress", action="store_true", help="no progress display")
+        add_game_arguments(a)
+        a.set_defaults(func=run)
     p.set_defaults(func=run)
 
 

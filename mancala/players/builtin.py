@@ -81,7 +81,9 @@ def best_search(
                 return found
             evaluate = make_evaluation(evaluation) if evaluation is not None else default_evaluation(game)
             return python_search(game, state, record, seconds, max_depth, evaluate)
-        return found if found is not None else record.best(game, state, seconds, max_depth, max_nodes, evaluation, book)
+        if found is not None and found.algorithm == "book":  # an exact book is the record's own (Kalah's best)
+            return found
+        return record.best(game, state, seconds, max_depth, max_nodes, evaluation, book)
     return iterative_deepening(game, state, seconds, default_evaluation(game), max_depth=max_depth or 64)
 
 
