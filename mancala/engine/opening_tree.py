@@ -211,7 +211,8 @@ class OpeningTree:
     def derive(self, upto: int | None = None) -> dict[str, Derived]:
         """Every reachable position's (value, move, work) by negamax from the leaves, counting
         only the expansions numbered below ``upto`` (None: all of them)."""
-        nodes, out = self.nodes, {}
+        nodes = self.nodes
+        out: dict[str, Derived] = {}
 
         def open_(node: Node) -> bool:
             return node.seq is not None and (upto is None or node.seq < upto)
@@ -774,8 +775,10 @@ def book_line(game: Any, state: Any, book: TreeBook, limit: int = LINE_LIMIT) ->
     seen: set[str] = set()
     while len(line) < limit:
         entry = book.get(game, state)
-        key = None if entry is None else game.position_string(state)
-        if entry is None or not entry.expanded or key in seen:
+        if entry is None or not entry.expanded:
+            break
+        key = game.position_string(state)
+        if key in seen:
             break
         seen.add(key)
         line.append(entry.move)
