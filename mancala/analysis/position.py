@@ -13,10 +13,10 @@ from mancala.search.explain import line_by_turn
 
 
 def explore(game: Game, state) -> dict:
-    """The opening explorer: the opening book's exact value (for the player to move) of every
-    legal move whose position the book holds, and the book's main line from here, where an
-    engine of ours has a book for the game's rules (Kalah's, ``mancala book``); anything else
-    says so in ``text``."""
+    """The opening explorer: the opening book's value (for the player to move) of every legal
+    move whose position the book holds, and the book's main line from here, where an engine
+    of ours has a book for the game's rules (Kalah's exact one, the other games' opening
+    trees: ``mancala book``); anything else says so in ``text``."""
     record = engine_support(game.name)
     book = record.opening_book(game, state) if record is not None and record.opening_book is not None else None
     if book is None:
