@@ -23,10 +23,9 @@ def explore(game: Game, state) -> dict:
         having = [
             CATALOGUE[r.game].title for r in engine_records() if r.opening_book is not None and r.game in CATALOGUE
         ]
+        names = ", ".join(having[:-1]) + " and " + having[-1] if len(having) > 1 else "".join(having)
         which = (
-            f"only {' and '.join(having)} {'has' if len(having) == 1 else 'have'} one, for some rules"
-            if having
-            else "none is built"
+            f"only {names} {'has' if len(having) == 1 else 'have'} one, for some rules" if having else "none is built"
         )
         return {
             "available": False,

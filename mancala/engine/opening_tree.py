@@ -97,6 +97,8 @@ def refusal(game: Any) -> str | None:
     record = engine_support(game.name)
     if record is None or not record.plays(game):
         return f"{game.name}: no engine of ours plays these rules, so it has no book to build"
+    if record.opening_book is not opening_book:
+        return f"{game.name}: its engine reads no opening tree (only Kalah's exact book, or none)"
     if not has_capability(game, "position"):
         return f"{game.name}: the game has no position notation to key a book by"
     return None

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from mancala.engine.opening_tree import opening_book as tree_book
 from mancala.engine.support import EngineSupport, register_engine, values_by_search
 from mancala.search.core import SearchResult
 
@@ -50,7 +49,6 @@ BAO = register_engine(
         best,
         timed=timed,
         warm_up=warm_up,
-        opening_book=tree_book,
         values=values,
         nodes_per_second=1_000_000,
         python_depth=6,  # Python alpha-beta, about 10,000 nodes a second: depth 6 in 0.1 s, 9 in 0.7 s at the start
