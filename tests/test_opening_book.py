@@ -226,3 +226,18 @@ def test_the_shipped_books(spec):
     assert book.path == path and T.check_tree(path, game) == []
     entry = book.get(game, game.initial_state())
     assert entry is not None and entry.expanded and entry.work > 10**6
+
+
+def test_a_journal_line_cut_short_is_dropped_and_done_again(tmp_path):
+    game = make_game(OWARE)
+    whole, cut = tmp_path / "whole.tree.gz", tmp_path / "cut.tree.gz"
+    T.build(game, 60, NODES, out=whole)
+    with pytest.raises(KeyboardInterrupt):
+        T.build(game, 60, NODES, out=cut, progress=Stop(4))
+    partial = tmp_path / "cut.tree.gz.partial"
+    text = partial.read_text()
+    last = text.rstrip("\n").rpartition("\n")[2]
+    partial.write_text(text.rstrip("\n")[: len(text.rstrip("\n")) - 2])  # the last line lost its end
+    assert not partial.read_text().endswith(last)
+    T.build(game, 60, NODES, out=cut)
+    assert lines_of(cut)[1] == lines_of(whole)[1]

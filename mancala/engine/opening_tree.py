@@ -575,7 +575,7 @@ class Journal:
                 first = None
             if first == self.header:
                 good = 1
-                for line in lines[1:]:
+                for line in lines[1:-1]:  # whole lines only (the piece after the last line end is dropped)
                     if not self._replay(tree, line):
                         break  # a line cut short by an interruption: dropped, done again
                     good += 1
