@@ -215,6 +215,8 @@ def test_the_cli_builds_and_checks_a_book(tmp_path, capsys):
         assert err.count("\n") == 1, err
     assert main(["book", "build", "--game", "tictactoe", "--out", str(tmp_path / "t.tree.gz")]) == 2
     assert "no engine" in capsys.readouterr().err
+    assert main(["book", "build", "--game", "bao", "--out", str(tmp_path / "b.tree.gz")]) == 2
+    assert "reads no opening tree" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("spec", ["oware", "togyz"])

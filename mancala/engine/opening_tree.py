@@ -92,12 +92,15 @@ def rules_key(game: Any) -> dict:
     return {"game": game.name, "rules": {k: v for k, v in options.items() if k != "start"}}
 
 
-def refusal(game: Any) -> str | None:
-    """Why no opening tree can be built for ``game`` (None: one can)."""
+def refusal(game: Any, read: bool = True) -> str | None:
+    """Why no opening tree can be built for ``game`` (None: one can).  With ``read``, only for
+    a game whose engine record reads opening trees (its players and explorer would use it:
+    what ``mancala book build`` offers); without, for any game an engine of ours plays (the
+    builder itself, e.g. on Kalah in the tests)."""
     record = engine_support(game.name)
     if record is None or not record.plays(game):
         return f"{game.name}: no engine of ours plays these rules, so it has no book to build"
-    if record.opening_book is not opening_book:
+    if read and record.opening_book is not opening_book:
         return f"{game.name}: its engine reads no opening tree (only Kalah's exact book, or none)"
     if not has_capability(game, "position"):
         return f"{game.name}: the game has no position notation to key a book by"
@@ -107,11 +110,13 @@ def refusal(game: Any) -> str | None:
 def engine_fingerprint(game: Any) -> str:
     """The version of ``game``'s engine: the package version and a digest of the sources of the
     engine package that plays it (a changed search may score the leaves differently)."""
+    from importlib import import_module  # noqa: PLC0415
+
     import mancala  # noqa: PLC0415 (the package's version)
 
     record = engine_support(game.name)
-    module = record.best.__module__ if record is not None else __name__
-    folder = Path(__import__(module, fromlist=["_"]).__file__ or __file__).parent
+    module = import_module(record.best.__module__ if record is not None else __name__)
+    folder = Path(module.__file__ or __file__).parent
     digest = hashlib.sha256()
     for path in sorted(folder.glob("*.py")):
         digest.update(path.read_bytes())
@@ -639,7 +644,7 @@ def build(
     leaf searched with ``nodes`` nodes.  With ``out``: a finished book there of the same rules
     and budget is grown, ``out.partial`` journals the build (and resumes an interrupted one),
     and the book is written to ``out`` at the end (the partial file then goes)."""
-    problem = refusal(game)
+    problem = refusal(game, read=False)
     if problem is not None:
         raise BadInput(problem)
     if positions < 1:
