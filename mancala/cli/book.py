@@ -26,9 +26,9 @@ player plays its moves while the game is in it, and the board's opening explorer
 
 Kalah's book (the default game) is the exact solver's: `build` solves every position a book
 player meets in its first TURNS turns (the start; every position after the first turn; every
-reply to the start's book turn; ...).  Oware and Togyz Kumalak
-get an opening tree grown by drop-out expansion: POSITIONS positions, each leaf valued by the
-engine's search of NODES nodes, values backed up by negamax (docs/books.md).  A build shows
+reply to the start's book turn; ...).  Oware and Togyz Kumalak get an opening tree grown by
+drop-out expansion: POSITIONS positions, each leaf valued by the engine's search of NODES
+nodes, values backed up by negamax (docs/books.md).  A build shows
 its progress; Ctrl-C keeps what is done (FILE.partial) and the same command resumes it; an
 existing tree given as --out grows further.  `check` verifies a book file (format, version,
 checksum, the rules of --game when given) and its values against each other."""
