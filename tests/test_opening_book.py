@@ -219,7 +219,7 @@ def test_the_cli_builds_and_checks_a_book(tmp_path, capsys):
     assert "reads no opening tree" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("spec", ["oware", "togyz"])
+@pytest.mark.parametrize("spec", ["oware", "oware(preset=awari)", "togyz"])
 def test_the_shipped_books(spec):
     game = make_game(spec)
     book = T.book_for(game, [T.BOOK_DIR])
