@@ -193,7 +193,7 @@ def test_the_explorer_shows_the_books_moves_and_values(book_here):
     shown = explore(game, game.initial_state())
     assert shown["available"] and shown["line"][0] == tree.derive()[tree.root][1]
     assert shown["moves"][0]["value"] == tree.derive()[tree.root][0]
-    assert all(row["in_book"] for row in shown["moves"])
+    assert all(row["in_book"] for row in shown["moves"]) and "not proofs" in shown["text"]
     other = explore(make_game("togyz(houses=4,stones=2)"), make_game("togyz(houses=4,stones=2)").initial_state())
     assert not other["available"]
 

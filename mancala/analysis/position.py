@@ -43,6 +43,8 @@ def explore(game: Game, state) -> dict:
         if known or line
         else "this position is out of the book"
     )
+    if known and not book.exact:
+        text += " (values by the engine's search, not proofs)"
     return {
         "available": True,
         "text": text,
