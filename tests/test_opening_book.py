@@ -243,3 +243,17 @@ def test_a_journal_line_cut_short_is_dropped_and_done_again(tmp_path):
     assert not partial.read_text().endswith(last)
     T.build(game, 60, NODES, out=cut)
     assert lines_of(cut)[1] == lines_of(whole)[1]
+
+
+@pytest.mark.processes
+@pytest.mark.parametrize("after", [70, 100])  # during the expansions, during the searches ahead
+def test_a_parallel_build_is_the_same_book_and_resumes_too(after, tmp_path):
+    game = make_game(OWARE)
+    whole, two, cut = tmp_path / "whole.tree.gz", tmp_path / "two.tree.gz", tmp_path / "cut.tree.gz"
+    T.build(game, 150, NODES, out=whole)
+    T.build(game, 150, NODES, out=two, jobs=2)
+    assert lines_of(two)[1] == lines_of(whole)[1]
+    with pytest.raises(KeyboardInterrupt):
+        T.build(game, 150, NODES, out=cut, progress=Stop(after), jobs=2)
+    T.build(game, 150, NODES, out=cut)
+    assert lines_of(cut)[1] == lines_of(whole)[1]

@@ -76,6 +76,12 @@ def register(sub: argparse._SubParsersAction) -> None:
             help="build: where to write the book (default: Kalah, the shipped book of these rules and size; "
             "an opening tree, NAME-PRESET.tree.gz in the cache's books folder)",
         )
+        a.add_argument(
+            "--jobs",
+            type=int,
+            default=1,
+            help="build, an opening tree: search in JOBS processes (the same book; default 1)",
+        )
         a.add_argument("--no-progress", action="store_true", help="no progress display")
         add_game_arguments(a)
         a.set_defaults(func=run)
@@ -125,8 +131,8 @@ def _build_tree(args: argparse.Namespace, game) -> int:
         raise BadInput("a book is built from the start position; --position is not used")
     positions = T.DEFAULT_POSITIONS if args.positions is None else args.positions
     nodes = T.DEFAULT_NODES if args.nodes is None else args.nodes
-    if positions < 1 or nodes < 1:
-        raise BadInput(f"--positions and --nodes must be at least 1, got {positions} and {nodes}")
+    if positions < 1 or nodes < 1 or args.jobs < 1:
+        raise BadInput(f"--positions, --nodes and --jobs must be at least 1, got {positions}, {nodes} and {args.jobs}")
     out = Path(args.out) if args.out else T.default_path(game)
     if not args.out:
         out.parent.mkdir(parents=True, exist_ok=True)
@@ -156,7 +162,7 @@ def _build_tree(args: argparse.Namespace, game) -> int:
         shown["bar"].update(shown["task"], completed=min(done, total), total=total)
 
     try:
-        tree = T.build(game, positions, nodes, out=out, progress=progress)
+        tree = T.build(game, positions, nodes, out=out, progress=progress, jobs=args.jobs)
     except KeyboardInterrupt:
         print(f"stopped: what is done is kept in {out}.partial; the same command goes on from there", file=sys.stderr)
         raise

@@ -173,6 +173,9 @@ class OpeningTree:
     nodes: dict[str, Node] = field(default_factory=dict)
     #: seconds of building so far (every run)
     seconds: float = 0.0
+    #: positions searched ahead of the expansion that places them (a parallel build's, or a
+    #: journal's from an interrupted batch): not in the book until then
+    ready: dict[str, Node] = field(default_factory=dict)
 
     @property
     def root(self) -> str:
@@ -301,11 +304,21 @@ class OpeningTree:
     # --- growing ---------------------------------------------------------------------
 
     def add(self, key: str, seat: int, scorer: Scorer) -> Node:
-        """Search the position ``key`` and add it as a leaf."""
-        value, move, spent = scorer(self.game, self.game.parse_position(key), self.nodes_budget)
-        node = Node(key, seat, round(float(value), 2), move, int(spent))
+        """Search the position ``key`` (unless it is :attr:`ready`) and add it as a leaf."""
+        node = self.ready.pop(key, None)
+        if node is None:
+            value, move, spent = scorer(self.game, self.game.parse_position(key), self.nodes_budget)
+            node = Node(key, seat, round(float(value), 2), move, int(spent))
         self.nodes[key] = node
         return node
+
+    def placed(self) -> set[str]:
+        """The positions in the book: the start and every expanded position's children."""
+        out = {self.root}
+        for node in self.nodes.values():
+            if node.seq is not None:
+                out.update(child for _, child, _ in self.children(node) if child is not None)
+        return out
 
     def expand(self, key: str, seq: int, batch: int, scorer: Scorer, journal: Callable[[str, Node], None]) -> None:
         """Expand the leaf ``key``: search each new child, then number it ``seq`` of ``batch``."""
@@ -320,7 +333,10 @@ class OpeningTree:
                 continue
             child_key = game.position_string(child)
             if child_key not in self.nodes:
-                journal("N", self.add(child_key, game.to_move(child), scorer))
+                searched = child_key not in self.ready
+                added = self.add(child_key, game.to_move(child), scorer)
+                if searched:
+                    journal("N", added)
             children.append((str(move), child_key, 0.0))
         node.children = children
         node.seq, node.batch = seq, batch
@@ -339,35 +355,130 @@ def grow(
     *,
     progress: Progress | None = None,
     journal: Callable[[str, Node], None] | None = None,
+    jobs: int = 1,
 ) -> OpeningTree:
     """Grow ``tree`` until it holds ``positions`` positions (or nothing is left to expand):
     batch after batch of drop-out expansions (a batch left half done is finished first).
     ``journal(kind, node)`` hears of each searched position (``N``) and expansion (``E``);
-    ``progress(positions, target)`` of each expansion.  Ctrl-C (``KeyboardInterrupt``) stops it
-    with everything journalled so far kept."""
+    ``progress(positions, target)`` of each expansion (and, with ``jobs``, of each search).
+    ``jobs`` > 1 searches a batch's new positions in that many processes first (the same
+    book: a position's search depends on its key only).  Ctrl-C (``KeyboardInterrupt``)
+    stops it with everything journalled so far kept."""
     scorer = scorer or engine_scorer(tree.game)
     note = journal or (lambda kind, node: None)
     game = tree.game
     if tree.root not in tree.nodes:
         note("N", tree.add(tree.root, game.to_move(game.initial_state()), scorer))
+    placed = tree.placed()
+    for key in [k for k in tree.nodes if k not in placed]:  # an interrupted batch's searches
+        tree.ready[key] = tree.nodes.pop(key)
     opened = [n for n in tree.nodes.values() if n.seq is not None]
     done = len(opened)
     start = max((n.batch for n in opened if n.batch is not None), default=None)
     todo: list[str] = []
     if start is not None:  # the last batch, if a build stopped half way through it
         todo = [k for k in tree.select(start, batch_size(start)) if tree.nodes[k].seq is None]
-    while len(tree.nodes) < positions:
-        if not todo:
-            start = done
-            todo = tree.select(start, batch_size(start))
+    pool = Searches(tree, jobs) if jobs > 1 else None
+    try:
+        if pool is not None and todo:
+            pool.prefetch(todo, positions, note, progress)
+        while len(tree.nodes) < positions:
             if not todo:
-                break  # every position is expanded: the game's whole tree
-        assert start is not None
-        tree.expand(todo.pop(0), done, start, scorer, note)
-        done += 1
-        if progress is not None:
-            progress(len(tree.nodes), positions)
+                start = done
+                todo = tree.select(start, batch_size(start))
+                if not todo:
+                    break  # every position is expanded: the game's whole tree
+                if pool is not None:
+                    pool.prefetch(todo, positions, note, progress)
+            assert start is not None
+            tree.expand(todo.pop(0), done, start, scorer, note)
+            done += 1
+            if progress is not None:
+                progress(len(tree.nodes), positions)
+    finally:
+        if pool is not None:
+            pool.close()
     return tree
+
+
+class Searches:
+    """A parallel build's worker processes: the new positions a batch's expansions will meet,
+    searched ahead (each worker has its own engine; the positions are the same, in any order)."""
+
+    def __init__(self, tree: OpeningTree, jobs: int) -> None:
+        import multiprocessing  # noqa: PLC0415
+        from concurrent.futures import ProcessPoolExecutor  # noqa: PLC0415
+
+        from mancala.games.catalogue import spec_of  # noqa: PLC0415
+
+        self.tree = tree
+        self.executor = ProcessPoolExecutor(
+            jobs,
+            mp_context=multiprocessing.get_context("spawn"),
+            initializer=_worker_start,
+            initargs=(spec_of(tree.game),),
+        )
+
+    def prefetch(
+        self, todo: list[str], positions: int, note: Callable[[str, Node], None], progress: Progress | None
+    ) -> None:
+        """Search the new children of the leaves ``todo`` (in order, no further than the
+        expansion that reaches ``positions``) and keep them :attr:`OpeningTree.ready`."""
+        from concurrent.futures import as_completed  # noqa: PLC0415
+
+        tree, game = self.tree, self.tree.game
+        count, wanted = len(tree.nodes), []
+        planned: set[str] = set()
+        for key in todo:
+            if count >= positions:
+                break
+            state = game.parse_position(key)
+            for move in game.legal_moves(state):
+                child = game.apply(state, move)
+                if game.is_terminal(child):
+                    continue
+                child_key = game.position_string(child)
+                if child_key in tree.nodes or child_key in planned:
+                    continue
+                planned.add(child_key)
+                count += 1
+                if child_key not in tree.ready:
+                    wanted.append(child_key)
+        futures = [self.executor.submit(_worker_search, k, tree.nodes_budget) for k in wanted]
+        for future in as_completed(futures):
+            key, seat, value, move, spent = future.result()
+            node = Node(key, seat, round(float(value), 2), move, int(spent))
+            tree.ready[key] = node
+            note("N", node)
+            if progress is not None:
+                progress(len(tree.nodes) + len(tree.ready), positions)
+
+    def close(self) -> None:
+        """Stop the workers (a search under way ends first; the queued ones are dropped)."""
+        self.executor.shutdown(wait=False, cancel_futures=True)
+
+
+_WORKER: dict[str, Any] = {}
+
+
+def _worker_start(spec: str) -> None:
+    """A worker process's start: its game and engine (Ctrl-C is the parent's to handle)."""
+    import signal  # noqa: PLC0415
+
+    import mancala.engine  # noqa: F401, PLC0415 (registers the engines)
+    from mancala.games import make_game  # noqa: PLC0415
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    game = make_game(spec)
+    _WORKER.update(game=game, scorer=engine_scorer(game))
+
+
+def _worker_search(key: str, nodes: int) -> tuple[str, int, float, str, int]:
+    """One leaf search in a worker: (key, seat, value, move, nodes spent)."""
+    game = _WORKER["game"]
+    state = game.parse_position(key)
+    value, move, spent = _WORKER["scorer"](game, state, nodes)
+    return key, game.to_move(state), value, move, spent
 
 
 # --- files -------------------------------------------------------------------------------
@@ -639,9 +750,10 @@ def build(
     scorer: Scorer | None = None,
     progress: Progress | None = None,
     clock: Callable[[], float] | None = None,
+    jobs: int = 1,
 ) -> OpeningTree:
     """Build (or resume, or grow) the opening tree of ``game`` to ``positions`` positions, each
-    leaf searched with ``nodes`` nodes.  With ``out``: a finished book there of the same rules
+    leaf searched with ``nodes`` nodes (by ``jobs`` processes: the same book).  With ``out``: a finished book there of the same rules
     and budget is grown, ``out.partial`` journals the build (and resumes an interrupted one),
     and the book is written to ``out`` at the end (the partial file then goes)."""
     problem = refusal(game, read=False)
@@ -669,7 +781,7 @@ def build(
     clock = clock or time.perf_counter
     start = clock()
     try:
-        grow(tree, positions, scorer, progress=progress, journal=journal)
+        grow(tree, positions, scorer, progress=progress, journal=journal, jobs=jobs)
     finally:
         tree.seconds += clock() - start
         if journal is not None:
