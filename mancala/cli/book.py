@@ -37,7 +37,7 @@ EPILOG = """examples:
   mancala book build                               standard Kalah(6,4), the shipped book
   mancala book build --preset empty-capture
   mancala book build --pits 4 --seeds 3 --turns 4 --out book-4x3.json
-  mancala book build --game oware --positions 200000 --nodes 200000
+  mancala book build --game oware --positions 200000 --nodes 200000 --jobs 2
   mancala book build --game togyz --positions 4000 --out togyz.tree.gz
   mancala book check mancala/engine/books/standard-6x4.json
   mancala book check --game oware mancala/engine/books/oware-abapa.tree.gz
