@@ -22,7 +22,9 @@ least cost for either seat are expanded first (their *drop-out* order); leaves t
 Expansions run in batches: a batch of ``max(1, s // 32)`` leaves chosen from the tree of the
 first ``s`` expansions, so the costs are recomputed once a batch, not once a leaf (a 200,000
 position tree would otherwise spend more time on bookkeeping than on search).  Every step is
-a function of the tree so far: a build is deterministic, whatever interrupts it.
+a function of the tree so far: a build is deterministic, whatever interrupts it.  With
+``jobs`` > 1 a batch's new positions are searched ahead in worker processes (:class:`Searches`):
+the same book, sooner.
 
 **Files.**  A build journals to ``FILE.partial`` as it goes (each searched position and each
 expansion a line, flushed and synced): Ctrl-C loses at most the expansion in progress, and
@@ -38,7 +40,7 @@ fields and every line after it), then one tab-separated line a position, in key 
 checked again; ``value``/``move``/``work`` are derived (the negamax, its move, and the
 search nodes behind it: a leaf's own search, an expanded node's children's work summed),
 kept so a player reads a book without replaying it.  Text over a binary because it diffs,
-greps and is read by anything; gzip makes it about 12 bytes a position.
+greps and is read by anything; gzip makes it about 15 bytes a position.
 """
 
 from __future__ import annotations
