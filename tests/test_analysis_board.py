@@ -558,10 +558,10 @@ def test_the_opening_explorer_gives_the_books_values_and_main_line(page, server_
     expect(table).to_have_count(5)
     shot(page, "explorer")
     check_axe(page, axe_script, "opening explorer")
-    # Oware has no book: said so
-    open_page(page, server_url, "?game=oware&p0=human&p1=human&animate=0")
+    # Bao has no book: said so
+    open_page(page, server_url, "?game=bao&p0=human&p1=human&animate=0")
     page.locator("#explorer-panel summary").click()
-    expect(page.locator("#explorer-text")).to_contain_text("only Kalah has one")
+    expect(page.locator("#explorer-text")).to_contain_text("only Kalah, Oware and Togyz Kumalak have one")
 
 
 def test_search_tree_nodes_show_their_position_on_focus(page, server_url, axe_script):

@@ -13,20 +13,19 @@ from mancala.search.explain import line_by_turn
 
 
 def explore(game: Game, state) -> dict:
-    """The opening explorer: the opening book's exact value (for the player to move) of every
-    legal move whose position the book holds, and the book's main line from here, where an
-    engine of ours has a book for the game's rules (Kalah's, ``mancala book``); anything else
-    says so in ``text``."""
+    """The opening explorer: the opening book's value (for the player to move) of every legal
+    move whose position the book holds, and the book's main line from here, where an engine
+    of ours has a book for the game's rules (Kalah's exact one, the other games' opening
+    trees: ``mancala book``); anything else says so in ``text``."""
     record = engine_support(game.name)
     book = record.opening_book(game, state) if record is not None and record.opening_book is not None else None
     if book is None:
         having = [
             CATALOGUE[r.game].title for r in engine_records() if r.opening_book is not None and r.game in CATALOGUE
         ]
+        names = ", ".join(having[:-1]) + " and " + having[-1] if len(having) > 1 else "".join(having)
         which = (
-            f"only {' and '.join(having)} {'has' if len(having) == 1 else 'have'} one, for some rules"
-            if having
-            else "none is built"
+            f"only {names} {'has' if len(having) == 1 else 'have'} one, for some rules" if having else "none is built"
         )
         return {
             "available": False,
@@ -44,6 +43,8 @@ def explore(game: Game, state) -> dict:
         if known or line
         else "this position is out of the book"
     )
+    if known and not book.exact:
+        text += " (values by the engine's search, not proofs)"
     return {
         "available": True,
         "text": text,

@@ -76,12 +76,17 @@ class MoveValues(Protocol):
 
 @dataclass(frozen=True)
 class BookAnswer:
-    """What an opening book says of a position: each legal move with the book's exact value
-    for the player to move (None where the move's position is not in the book), and the
-    book's main line from the position."""
+    """What an opening book says of a position: each legal move with the book's value for
+    the player to move (None where the move's position is not in the book), and the book's
+    main line from the position."""
 
     moves: list
     line: list
+    #: whether the values are exact (Kalah's solver book) or a searched book's estimates
+    #: (an opening tree, :mod:`mancala.engine.opening_tree`)
+    exact: bool = True
+    #: for a searched book, the search nodes behind its move here (0: no move of its own here)
+    nodes: int = 0
 
 
 def value_row(

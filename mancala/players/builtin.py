@@ -62,10 +62,11 @@ def best_search(
     ``evaluation`` (Kalah only: a term spec with a positive store weight, see
     :func:`mancala.evaluation.terms.engine_weights`) replaces the engine's leaf estimate.
 
-    On Kalah, a position in the opening book of its rules (``book``, see
-    :mod:`mancala.engine.book`: the solver's results for the first turns) is answered from
-    the book: an exact move, ``algorithm="book(exact)"``, no search.  Elsewhere the engine
-    searches; once it proves the value (``"engine(exact)"``) its move keeps that value."""
+    A position in the opening book of the game's rules (``book``, see :func:`book_answer`)
+    is answered from the book, no search: on Kalah the solver's book (:mod:`mancala.engine.book`),
+    an exact move, ``algorithm="book(exact)"``; on the other engines' games an opening tree
+    (:mod:`mancala.engine.opening_tree`), ``"book"``.  Elsewhere the engine searches; once it
+    proves the value (``"engine(exact)"``) its move keeps that value."""
     record = engine_support(game.name)
     if evaluation is not None and (record is None or not record.takes_terms):
         raise BadInput(
@@ -73,25 +74,34 @@ def best_search(
             f"use alphabeta:eval=SPEC there"
         )
     if record is not None and record.plays(game):
+        found = book_answer(game, state, record, max_depth, max_nodes) if book else None
         if readiness.python_meanwhile(record):
-            found = book_answer(game, state, record) if book else None
             if found is not None:
                 readiness.start_compile(record)
                 return found
             evaluate = make_evaluation(evaluation) if evaluation is not None else default_evaluation(game)
             return python_search(game, state, record, seconds, max_depth, evaluate)
+        if found is not None and found.algorithm == "book":  # an exact book is the record's own (Kalah's best)
+            return found
         return record.best(game, state, seconds, max_depth, max_nodes, evaluation, book)
     return iterative_deepening(game, state, seconds, default_evaluation(game), max_depth=max_depth or 64)
 
 
-def book_answer(game: Game, state, record: EngineSupport) -> SearchResult | None:
-    """The move of the opening book of ``game``'s rules at ``state`` (exact, no search:
-    ``"book(exact)"``), read in Python, or None when the position is not in the book: so the
-    first moves of an engine's player are the book's even while its engine compiles."""
+def book_answer(
+    game: Game, state, record: EngineSupport, max_depth: int | None = None, max_nodes: int | None = None
+) -> SearchResult | None:
+    """The move of the opening book of ``game``'s rules at ``state``, read in Python, or None
+    when the position is not in the book: so the first moves of an engine's player are the
+    book's even while its engine compiles.  An exact book (Kalah's solver book) answers
+    ``"book(exact)"`` always; a searched book (an opening tree) answers ``"book"`` only to a
+    player without a depth budget (the levels' depths keep their measured strength) whose
+    node budget (if any) is no more than the search behind the book's move there."""
     if record.opening_book is None or game.is_terminal(state):
         return None
     answer = record.opening_book(game, state)
     if answer is None or not answer.line:
+        return None
+    if not answer.exact and (max_depth is not None or (max_nodes is not None and answer.nodes < max_nodes)):
         return None
     value = dict(answer.moves).get(answer.line[0])
     if value is None:
@@ -101,7 +111,7 @@ def book_answer(game: Game, state, record: EngineSupport) -> SearchResult | None
         move = game.parse_move(here, word)
         line.append(move)
         here = game.apply(here, move)
-    return SearchResult(line[0], value, tuple(line), 0, 0, "book(exact)")
+    return SearchResult(line[0], value, tuple(line), 0, 0, "book(exact)" if answer.exact else "book")
 
 
 def python_search(

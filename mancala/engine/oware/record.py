@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any, Callable
 
+from mancala.engine.opening_tree import opening_book as tree_book
 from mancala.engine.support import EngineSupport, ExactAnswer, register_engine, value_row, values_by_search
 from mancala.evaluation.oware import WIN
 from mancala.search.core import SearchResult
@@ -167,6 +168,7 @@ OWARE = register_engine(
         value_scale=in_seeds,
         warm_up=warm_up,
         level_budgets=LEVEL_BUDGETS,
+        opening_book=tree_book,
         values=values,
         nodes_per_second=500_000,
         python_depth=8,  # Python alpha-beta from the start: depth 8 in 0.4 s, 9 in 1.9 s
