@@ -7,7 +7,8 @@ leaving the tier, valued from the smaller tiers) is ``u`` or a move inside the t
 position lost by ``u``; it is lost by ``u`` when no move inside the tier is left unresolved
 and its best exit is ``-u`` or less.  The game's own module finds each newly decided
 position's predecessors inside the tier (by un-sowing) and hands them to :func:`settle`;
-these steps know nothing of the game.  Every array is one entry a position of the tier:
+these steps know nothing of the game, and :func:`solve_tier` drives a whole tier through them
+with the game's forward pass, predecessors and one-thread settling as callbacks.  Every array is one entry a position of the tier:
 ``val`` (int8, :data:`UNDECIDED` until decided), ``counter`` (moves inside the tier still
 unresolved), ``best_exit`` (int8).  Each step splits the tier into ``parts`` ranges, one a
 thread (numba ``prange``), so no two threads write one entry.
@@ -15,8 +16,13 @@ thread (numba ``prange``), so no two threads write one entry.
 
 from __future__ import annotations
 
-import numpy as np  # noqa: F401 (numba's typing of the arrays)
+from typing import Callable
+
+import numba
+import numpy as np
 from numba import njit, prange
+
+from mancala.engine.endgame import build_threads
 
 #: an entry not decided yet (a margin is never below -127)
 UNDECIDED = -128
@@ -90,3 +96,113 @@ def finish_tier(val, parts):
         for q in range(size * t // parts, size * (t + 1) // parts):
             if val[q] == UNDECIDED:
                 val[q] = 0
+
+
+@njit(cache=True)
+def push(stack, size, q):
+    """Push ``q`` on a growable stack; returns the stack (a bigger one when it was full)."""
+    if size == stack.shape[0]:
+        bigger = np.empty(2 * size + 1024, dtype=stack.dtype)
+        bigger[:size] = stack[:size]
+        stack = bigger
+    stack[size] = q
+    return stack
+
+
+# --- the driver of a tier (Python: it calls the game's kernels and the steps above) ---------
+
+#: positions per call of the forward pass (Ctrl-C is seen between calls)
+FORWARD_CHUNK = 1 << 22
+#: positions per scan of a level
+SCAN_CHUNK = 1 << 22
+#: newly decided positions whose predecessors are generated together
+BATCH = 1 << 17
+#: fewer newly decided positions than this are settled on one thread (the game's ``serial``)
+SERIAL = 1 << 15
+
+
+def threads() -> int:
+    """The threads a build runs on: :func:`mancala.engine.endgame.build_threads`, at most numba's."""
+    return max(1, min(build_threads(), numba.config.NUMBA_NUM_THREADS))  # type: ignore[attr-defined]
+
+
+def joined(pieces: list[np.ndarray]) -> np.ndarray:
+    """The positions of ``pieces`` in one array."""
+    return np.concatenate(pieces) if pieces else np.empty(0, dtype=np.uint32)
+
+
+#: ``forward(start, end, counter, best_exit)``: the forward pass over positions start..end-1
+Forward = Callable[[int, int, np.ndarray, np.ndarray], None]
+#: ``predecessors(front, out, found)``: row ``i`` of ``out`` gets the in-tier predecessors of
+#: ``front[i]``, ``found[i]`` how many
+Predecessors = Callable[[np.ndarray, np.ndarray, np.ndarray], None]
+#: ``serial(won, lost, u, counter, best_exit, limit, budget) -> (won, lost)``: the game's
+#: one-thread settling of small frontiers (its own un-sowing), returning those still waiting
+Serial = Callable[[np.ndarray, np.ndarray, int, np.ndarray, np.ndarray, int, int], tuple[np.ndarray, np.ndarray]]
+
+
+def solve_tier(
+    s: int, val: np.ndarray, forward: Forward, predecessors: Predecessors, serial: Serial, width: int, parts: int
+) -> int:
+    """Solve the tier of ``s`` seeds or stones whose entries are ``val`` (the smaller tiers
+    are known to the game's kernels): the forward pass, then the levels ``u = s … 1`` (each
+    decided position's predecessors settled in batches on ``parts`` threads, small frontiers
+    on one), then endless play.  ``width``: room for predecessors per position in a batch
+    (more is made when one has more).  Returns the batches of predecessors generated."""
+    size = val.shape[0]
+    counter = np.empty(size, dtype=np.uint8)
+    best_exit = np.empty(size, dtype=np.int8)
+    for start in range(0, size, FORWARD_CHUNK):
+        forward(start, min(size, start + FORWARD_CHUNK), counter, best_exit)
+    out = np.empty((BATCH, width), dtype=np.uint32)
+    found = np.empty(BATCH, dtype=np.int64)
+    batches = 0
+
+    def spread(front: np.ndarray, won: bool, u: int) -> list[np.ndarray]:
+        """Settle the predecessors of the positions ``front`` (won or lost by ``u``);
+        returns the positions that decides (lost or won by ``u``), in pieces."""
+        nonlocal batches, out
+        decided = []
+        for a in range(0, front.size, BATCH):
+            piece = front[a : a + BATCH]
+            predecessors(piece, out, found)
+            most = int(found[: piece.size].max())
+            if most > out.shape[1]:  # rare: a position with more predecessors than the rows hold
+                out = np.empty((BATCH, most), dtype=np.uint32)
+                predecessors(piece, out, found)
+            total = int(found[: piece.size].sum())
+            if total == 0:
+                continue
+            news = np.empty((parts, total), dtype=np.uint32)
+            news_count = np.zeros(parts, dtype=np.int64)
+            settle(won, u, out, found, piece.size, val, counter, best_exit, parts, news, news_count)
+            batches += 1
+            decided += [news[t, : news_count[t]].copy() for t in range(parts) if news_count[t]]
+        return decided
+
+    for u in range(s, 0, -1):
+        won: list[np.ndarray] = []
+        lost: list[np.ndarray] = []
+        for start in range(0, size, SCAN_CHUNK):
+            end = min(size, start + SCAN_CHUNK)
+            chunk = end - start
+            wins = np.empty((parts, chunk // parts + 1), dtype=np.uint32)
+            losses = np.empty((parts, chunk // parts + 1), dtype=np.uint32)
+            counts = np.zeros((parts, 2), dtype=np.int64)
+            scan_level(u, start, end, val, counter, best_exit, parts, wins, losses, counts)
+            won += [wins[t, : counts[t, 0]].copy() for t in range(parts) if counts[t, 0]]
+            lost += [losses[t, : counts[t, 1]].copy() for t in range(parts) if counts[t, 1]]
+        while won or lost:  # rounds: the won decide losses, the lost decide wins
+            waiting = sum(a.size for a in won) + sum(a.size for a in lost)
+            if waiting < SERIAL:
+                w, lo = serial(joined(won), joined(lost), u, counter, best_exit, 4 * SERIAL, 1 << 20)
+                won, lost = [w] if w.size else [], [lo] if lo.size else []
+                continue
+            front_won, front_lost = joined(won), joined(lost)
+            won, lost = [], []
+            lost += spread(front_won, True, u)
+            del front_won
+            won += spread(front_lost, False, u)
+            del front_lost
+    finish_tier(val, parts)
+    return batches

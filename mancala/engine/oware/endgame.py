@@ -76,7 +76,7 @@ from mancala import jsonread
 from mancala.atomic import StagedFile, write_problem
 from mancala.engine import pages
 from mancala.engine.compositions import fits, next_board, rank, tier_offsets, tier_size, unrank
-from mancala.engine.endgame import build_threads, cache_dir, file_header
+from mancala.engine.endgame import cache_dir, file_header
 from mancala.engine.oware.kernels import (
     GS_ILLEGAL,
     GS_ILLEGAL_UNLESS_ONLY,
@@ -95,7 +95,7 @@ from mancala.engine.oware.kernels import (
     seeds_in,
 )
 from mancala.engine.oware.rules import rules_array
-from mancala.engine.retrograde import UNDECIDED, finish_tier, scan_level, settle
+from mancala.engine.retrograde import UNDECIDED, push, solve_tier, threads
 from mancala.errors import BadInput, whole_number
 from mancala.games.oware import OwareRules
 
@@ -112,14 +112,6 @@ NO_EXIT = -128
 #: the default memory bound of a build (``$MANCALA_DB_MEMORY`` in bytes overrides it)
 DEFAULT_MEMORY = 8 << 30
 
-#: positions per call of the forward pass (Ctrl-C is seen between calls)
-FORWARD_CHUNK = 1 << 22
-#: positions per scan of a level
-SCAN_CHUNK = 1 << 22
-#: newly decided positions whose predecessors are generated together
-BATCH = 1 << 17
-#: fewer newly decided positions than this are settled on one thread (:func:`settle_serial`)
-SERIAL = 1 << 15
 #: room for predecessors per position in a batch (more is made when one has more)
 WIDTH = 48
 
@@ -455,17 +447,6 @@ def predecessors(front, count, s, rules, out, found, jobs):
 
 
 @njit(cache=True)
-def _push(stack, size, q):
-    """Push ``q`` on a growable stack; returns the stack (a bigger one when it was full)."""
-    if size == stack.shape[0]:
-        bigger = np.empty(2 * size + 1024, dtype=stack.dtype)
-        bigger[:size] = stack[:size]
-        stack = bigger
-    stack[size] = q
-    return stack
-
-
-@njit(cache=True)
 def settle_serial(won, lost, u, s, rules, val, counter, best_exit, limit, budget):
     """:func:`predecessors` and :func:`settle` on one thread, round after round, for the
     small frontiers where starting the threads costs more than the work: the positions
@@ -509,11 +490,11 @@ def settle_serial(won, lost, u, s, rules, val, counter, best_exit, limit, budget
                 counter[q] -= 1
                 if counter[q] == 0 and best_exit[q] <= -u:
                     val[q] = -u
-                    ls = _push(ls, nl, q)
+                    ls = push(ls, nl, q)
                     nl += 1
             else:
                 val[q] = u
-                ws = _push(ws, nw, q)
+                ws = push(ws, nw, q)
                 nw += 1
     return ws[:nw].copy(), ls[:nl].copy()
 
@@ -680,79 +661,21 @@ def read_tier(rules: OwareRules, tier: int, into: np.ndarray) -> bool:
     return True
 
 
-def _joined(pieces: list[np.ndarray]) -> np.ndarray:
-    return np.concatenate(pieces) if pieces else np.empty(0, dtype=np.uint32)
-
-
-def _threads() -> int:
-    return max(1, min(build_threads(), numba.config.NUMBA_NUM_THREADS))  # type: ignore[attr-defined]
-
-
 def _build_tier(s: int, rules_arr: np.ndarray, values: np.ndarray, offsets: np.ndarray, parts: int) -> int:
     """Solve tier ``s`` in place in ``values`` (the smaller tiers are there already);
-    returns the batches of predecessors generated."""
-    size = int(offsets[s + 1] - offsets[s])
+    returns the batches of predecessors generated (:func:`mancala.engine.retrograde.solve_tier`)."""
     val = values[int(offsets[s]) : int(offsets[s + 1])]
-    counter = np.empty(size, dtype=np.uint8)
-    best_exit = np.empty(size, dtype=np.int8)
-    for start in range(0, size, FORWARD_CHUNK):
-        end = min(size, start + FORWARD_CHUNK)
+
+    def forward(start: int, end: int, counter: np.ndarray, best_exit: np.ndarray) -> None:
         forward_pass(s, start, end, rules_arr, values, offsets, val, counter, best_exit, 4 * parts)
-    out = np.empty((BATCH, WIDTH), dtype=np.uint32)
-    found = np.empty(BATCH, dtype=np.int64)
-    batches = 0
 
-    def spread(front: np.ndarray, won: bool, u: int) -> list[np.ndarray]:
-        """Settle the predecessors of the positions ``front`` (won or lost by ``u``);
-        returns the positions that decides (lost or won by ``u``), in pieces."""
-        nonlocal batches, out
-        decided = []
-        for a in range(0, front.size, BATCH):
-            piece = front[a : a + BATCH]
-            predecessors(piece, piece.size, s, rules_arr, out, found, 4 * parts)
-            most = int(found[: piece.size].max())
-            if most > out.shape[1]:  # rare: a position with more predecessors than the rows hold
-                out = np.empty((BATCH, most), dtype=np.uint32)
-                predecessors(piece, piece.size, s, rules_arr, out, found, 4 * parts)
-            total = int(found[: piece.size].sum())
-            if total == 0:
-                continue
-            news = np.empty((parts, total), dtype=np.uint32)
-            news_count = np.zeros(parts, dtype=np.int64)
-            settle(won, u, out, found, piece.size, val, counter, best_exit, parts, news, news_count)
-            batches += 1
-            decided += [news[t, : news_count[t]].copy() for t in range(parts) if news_count[t]]
-        return decided
+    def before(front: np.ndarray, out: np.ndarray, found: np.ndarray) -> None:
+        predecessors(front, front.size, s, rules_arr, out, found, 4 * parts)
 
-    for u in range(s, 0, -1):
-        won: list[np.ndarray] = []
-        lost: list[np.ndarray] = []
-        for start in range(0, size, SCAN_CHUNK):
-            end = min(size, start + SCAN_CHUNK)
-            chunk = end - start
-            wins = np.empty((parts, chunk // parts + 1), dtype=np.uint32)
-            losses = np.empty((parts, chunk // parts + 1), dtype=np.uint32)
-            counts = np.zeros((parts, 2), dtype=np.int64)
-            scan_level(u, start, end, val, counter, best_exit, parts, wins, losses, counts)
-            won += [wins[t, : counts[t, 0]].copy() for t in range(parts) if counts[t, 0]]
-            lost += [losses[t, : counts[t, 1]].copy() for t in range(parts) if counts[t, 1]]
-        while won or lost:  # rounds: the won decide losses, the lost decide wins
-            waiting = sum(a.size for a in won) + sum(a.size for a in lost)
-            if waiting < SERIAL:
-                w, lo = settle_serial(
-                    _joined(won), _joined(lost), u, s, rules_arr, val, counter, best_exit, 4 * SERIAL, 1 << 20
-                )
-                won, lost = [w] if w.size else [], [lo] if lo.size else []
-                continue
-            front_won = np.concatenate(won) if won else np.empty(0, dtype=np.uint32)
-            front_lost = np.concatenate(lost) if lost else np.empty(0, dtype=np.uint32)
-            won, lost = [], []
-            lost += spread(front_won, True, u)
-            del front_won
-            won += spread(front_lost, False, u)
-            del front_lost
-    finish_tier(val, parts)
-    return batches
+    def serial(won, lost, u, counter, best_exit, limit, budget):
+        return settle_serial(won, lost, u, s, rules_arr, val, counter, best_exit, limit, budget)
+
+    return solve_tier(s, val, forward, before, serial, WIDTH, parts)
 
 
 def build(
@@ -784,7 +707,7 @@ def build(
     offsets = tier_offsets(p, max_seeds)
     values = pages.zeros(int(offsets[-1]), np.int8)
     rules_arr = rules_array(rules)
-    parts = _threads()
+    parts = threads()
     numba.set_num_threads(parts)
     for s in range(max_seeds + 1):
         tier = values[int(offsets[s]) : int(offsets[s + 1])]

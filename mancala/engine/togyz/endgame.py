@@ -83,8 +83,8 @@ from mancala import jsonread
 from mancala.atomic import StagedFile, write_problem
 from mancala.engine import pages
 from mancala.engine.compositions import BINOM, MAX_A, next_board, unrank
-from mancala.engine.endgame import build_threads, cache_dir, file_header
-from mancala.engine.retrograde import UNDECIDED, finish_tier, scan_level, settle
+from mancala.engine.endgame import cache_dir, file_header
+from mancala.engine.retrograde import UNDECIDED, push, solve_tier, threads
 from mancala.errors import BadInput, whole_number
 from mancala.games.togyz import TogyzRules
 
@@ -104,10 +104,6 @@ DEFAULT_MEMORY = 8 << 30
 #: the most stones a table holds (entries are signed bytes)
 MAX_STONES = 40
 
-FORWARD_CHUNK = 1 << 22
-SCAN_CHUNK = 1 << 22
-BATCH = 1 << 17
-SERIAL = 1 << 15
 WIDTH = 32
 
 
@@ -519,19 +515,8 @@ def predecessors(front, count, s, n, forbid, offsets, config, tuzdiks, out, foun
 
 
 @njit(cache=True)
-def _push(stack, size, q):
-    """Push ``q`` on a growable stack; returns the stack (a bigger one when it was full)."""
-    if size == stack.shape[0]:
-        bigger = np.empty(2 * size + 1024, dtype=stack.dtype)
-        bigger[:size] = stack[:size]
-        stack = bigger
-    stack[size] = q
-    return stack
-
-
-@njit(cache=True)
 def settle_serial(won, lost, u, s, n, forbid, offsets, config, tuzdiks, val, counter, best_exit, limit, budget):
-    """:func:`predecessors` and Oware's ``settle`` on one thread, round after round, for the
+    """:func:`predecessors` and :func:`mancala.engine.retrograde.settle` on one thread, round after round, for the
     small frontiers: the positions ``won`` and ``lost`` by ``u`` and all they decide in
     turn, until none is left, more than ``limit`` are waiting or ``budget`` positions are
     done.  Returns those waiting (won, lost)."""
@@ -568,11 +553,11 @@ def settle_serial(won, lost, u, s, n, forbid, offsets, config, tuzdiks, val, cou
                 counter[q] -= 1
                 if counter[q] == 0 and best_exit[q] <= -u:
                     val[q] = -u
-                    ls = _push(ls, nl, q)
+                    ls = push(ls, nl, q)
                     nl += 1
             else:
                 val[q] = u
-                ws = _push(ws, nw, q)
+                ws = push(ws, nw, q)
                 nw += 1
     return ws[:nw].copy(), ls[:nl].copy()
 
@@ -762,84 +747,27 @@ def read_tier(rules: TogyzRules, tier: int, into: np.ndarray) -> bool:
     return True
 
 
-def _joined(pieces: list[np.ndarray]) -> np.ndarray:
-    return np.concatenate(pieces) if pieces else np.empty(0, dtype=np.uint32)
-
-
-def _threads() -> int:
-    return max(1, min(build_threads(), numba.config.NUMBA_NUM_THREADS))  # type: ignore[attr-defined]
-
-
 def _build_tier(s: int, rules: TogyzRules, values: np.ndarray, lay: Layout, parts: int) -> int:
     """Solve tier ``s`` in place in ``values`` (the smaller tiers are there already);
-    returns the batches of predecessors generated."""
+    returns the batches of predecessors generated (:func:`mancala.engine.retrograde.solve_tier`)."""
     n = rules.houses
     forbid = int(rules.tuzdik_forbid_last)
     offsets, config, tuzdiks = lay.offsets, lay.config, lay.tuzdiks
     lo = int(offsets[s, 0])
-    size = int(offsets[s + 1, 0]) - lo
-    val = values[lo : lo + size]
-    counter = np.empty(size, dtype=np.uint8)
-    best_exit = np.empty(size, dtype=np.int8)
-    for start in range(0, size, FORWARD_CHUNK):
-        end = min(size, start + FORWARD_CHUNK)
+    val = values[lo : int(offsets[s + 1, 0])]
+
+    def forward(start: int, end: int, counter: np.ndarray, best_exit: np.ndarray) -> None:
         forward_pass(s, start, end, n, forbid, values, offsets, config, tuzdiks, val, counter, best_exit, 4 * parts)
-    out = np.empty((BATCH, WIDTH), dtype=np.uint32)
-    found = np.empty(BATCH, dtype=np.int64)
-    batches = 0
 
-    def spread(front: np.ndarray, won: bool, u: int) -> list[np.ndarray]:
-        """Settle the predecessors of ``front`` (won or lost by ``u``); returns the
-        positions that decides, in pieces."""
-        nonlocal batches, out
-        decided = []
-        for a in range(0, front.size, BATCH):
-            piece = front[a : a + BATCH]
-            predecessors(piece, piece.size, s, n, forbid, offsets, config, tuzdiks, out, found, 4 * parts)
-            most = int(found[: piece.size].max())
-            if most > out.shape[1]:  # rare: more predecessors than the rows hold
-                out = np.empty((BATCH, most), dtype=np.uint32)
-                predecessors(piece, piece.size, s, n, forbid, offsets, config, tuzdiks, out, found, 4 * parts)
-            total = int(found[: piece.size].sum())
-            if total == 0:
-                continue
-            news = np.empty((parts, total), dtype=np.uint32)
-            news_count = np.zeros(parts, dtype=np.int64)
-            settle(won, u, out, found, piece.size, val, counter, best_exit, parts, news, news_count)
-            batches += 1
-            decided += [news[t, : news_count[t]].copy() for t in range(parts) if news_count[t]]
-        return decided
+    def before(front: np.ndarray, out: np.ndarray, found: np.ndarray) -> None:
+        predecessors(front, front.size, s, n, forbid, offsets, config, tuzdiks, out, found, 4 * parts)
 
-    for u in range(s, 0, -1):
-        won: list[np.ndarray] = []
-        lost: list[np.ndarray] = []
-        for start in range(0, size, SCAN_CHUNK):
-            end = min(size, start + SCAN_CHUNK)
-            chunk = end - start
-            wins = np.empty((parts, chunk // parts + 1), dtype=np.uint32)
-            losses = np.empty((parts, chunk // parts + 1), dtype=np.uint32)
-            counts = np.zeros((parts, 2), dtype=np.int64)
-            scan_level(u, start, end, val, counter, best_exit, parts, wins, losses, counts)
-            won += [wins[t, : counts[t, 0]].copy() for t in range(parts) if counts[t, 0]]
-            lost += [losses[t, : counts[t, 1]].copy() for t in range(parts) if counts[t, 1]]
-        while won or lost:  # rounds: the won decide losses, the lost decide wins
-            waiting = sum(a.size for a in won) + sum(a.size for a in lost)
-            if waiting < SERIAL:
-                w, lo_ = settle_serial(
-                    _joined(won), _joined(lost), u, s, n, forbid, offsets, config, tuzdiks, val, counter, best_exit,
-                    4 * SERIAL, 1 << 20,
-                )  # fmt: skip
-                won, lost = [w] if w.size else [], [lo_] if lo_.size else []
-                continue
-            front_won = _joined(won)
-            front_lost = _joined(lost)
-            won, lost = [], []
-            lost += spread(front_won, True, u)
-            del front_won
-            won += spread(front_lost, False, u)
-            del front_lost
-    finish_tier(val, parts)
-    return batches
+    def serial(won, lost, u, counter, best_exit, limit, budget):
+        return settle_serial(
+            won, lost, u, s, n, forbid, offsets, config, tuzdiks, val, counter, best_exit, limit, budget
+        )  # fmt: skip
+
+    return solve_tier(s, val, forward, before, serial, WIDTH, parts)
 
 
 def build(
@@ -869,7 +797,7 @@ def build(
         report = progress or None
     lay = layout(rules, max_stones)
     values = pages.zeros(int(lay.offsets[-1, 0]), np.int8)
-    parts = _threads()
+    parts = threads()
     numba.set_num_threads(parts)
     for s in range(max_stones + 1):
         tier = values[int(lay.offsets[s, 0]) : int(lay.offsets[s + 1, 0])]
