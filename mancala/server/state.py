@@ -69,6 +69,8 @@ def common_state(session: GameSession) -> dict:
             "title": session.who(p),
             "kind": s.kind,
             "connected": s.kind == "ai" or s.holder is not None,
+            "person": s.person if s.kind != "ai" else None,
+            "held": session.held(p),
             **({"client": s.client_name} if s.client_name else {}),
         }
         for p, s in enumerate(session.seats)
@@ -135,6 +137,9 @@ def status(session: GameSession, mover: int | None) -> str:
     assert mover is not None  # the game is not over
     seat = session.seats[mover]
     name = session.names()[mover]
+    held = session.held(mover)
+    if held is not None:
+        return f"{name} lost the connection: the seat is held for {held:.0f} s more."
     if seat.kind == "ai":
         doing = session.thinking.get("doing", "searching") if session.thinking is not None else "searching"
         if doing != "searching":
