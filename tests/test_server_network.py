@@ -55,6 +55,8 @@ def test_a_remote_agent_joins_a_seat_and_plays():
             "title": "remote",
             "kind": "remote",
             "connected": False,
+            "person": None,
+            "held": None,
         }
         assert "Waiting for the remote player" in state["status"] and state["waiting"]
         assert state["legal"] == []

@@ -123,7 +123,16 @@ def result_of(session: GameSession) -> dict | None:
 
 
 def status(session: GameSession, mover: int | None) -> str:
-    """One line for the status bar."""
+    """One line for the status bar (a seat held for its player who lost the connection said too)."""
+    line = _status(session, mover)
+    for p in range(len(session.seats)):
+        held = session.held(p)
+        if held is not None and p != mover:
+            line += f" {session.names()[p]} disconnected: the seat is held for {held:.0f} s more."
+    return line
+
+
+def _status(session: GameSession, mover: int | None) -> str:
     result = result_of(session)
     if result is not None:
         if result.get("saved") is False:
@@ -139,7 +148,7 @@ def status(session: GameSession, mover: int | None) -> str:
     name = session.names()[mover]
     held = session.held(mover)
     if held is not None:
-        return f"{name} lost the connection: the seat is held for {held:.0f} s more."
+        return f"{name} disconnected: the seat is held for {held:.0f} s more."
     if seat.kind == "ai":
         doing = session.thinking.get("doing", "searching") if session.thinking is not None else "searching"
         if doing != "searching":
