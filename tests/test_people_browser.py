@@ -150,15 +150,26 @@ def test_two_people_meet_in_the_lobby_a_third_watches_and_a_dropped_seat_is_held
 
 
 def test_a_link_gives_the_seat_and_an_unknown_game_a_note_and_the_lobby(people, server_url):
+    # A makes the game with the new-game dialog: North for another client, a clock of its own
     a = people("Ann")
-    game_id = open_remote_game(a, server_url)
+    a.goto(server_url + "?animate=0")
+    a.wait_for_selector("body[data-ply]")
+    a.get_by_role("button", name="New game…").click()
+    a.select_option("#f-game", "kalah")
+    a.select_option("#f-p1", "remote")
+    a.get_by_label("Clock").select_option(label="30 s a move")
+    a.get_by_role("button", name="Start", exact=True).click()
+    expect(a.locator("#to-move")).to_contain_text("Waiting")
+    game_id = a.evaluate("document.body.dataset.gameId")
+    expect(a.locator("#clock")).to_contain_text("at most 30 s a move")
     b = people()  # no name given: the other side calls this person a guest
     b.goto(server_url + f"?join={game_id}&animate=0")
     b.wait_for_function(f"document.body.dataset.gameId === '{game_id}'")
     expect(b.locator("#game-title")).to_contain_text("North: you")
     expect(a.locator("#game-title")).to_contain_text("North: Guest")
-    a.get_by_role("button", name="South pit 1: 3 seeds, legal move").click()
+    a.get_by_role("button", name="South pit 1: 4 seeds, legal move").click()
     expect(b.locator("#to-move")).to_have_text(re.compile(r"^Your move \(North\)"))
+    expect(b.locator("#clock")).to_contain_text(re.compile(r"South – · North 0:[0-3]\d ◂ \(at most 30 s a move\)"))
     expect(b.locator("#join-note")).to_be_hidden()
 
     d = people("Dan")

@@ -270,8 +270,12 @@ function updateClock() {
   const fmt = (t) => { const v = Math.max(0, t); return `${Math.floor(v / 60)}:${String(Math.floor(v % 60)).padStart(2, "0")}`; };
   box.hidden = false;
   box.textContent = "Clock: " + s.players.map((p, i) => {
-    const left = s.clock.remaining[i] === null ? null : s.clock.remaining[i] - (s.clock.running === i && !s.result ? gone : 0);
-    return `${p.name} ${left === null ? "–" : fmt(left)}${s.clock.running === i ? " ◂" : ""}`;
+    const running = s.clock.running === i && !s.result;
+    const game = s.clock.remaining[i] === null ? null : s.clock.remaining[i] - (running ? gone : 0);
+    // the running player's time is what is left before its flag falls: of this move, or of the game
+    const move = running && s.clock.move ? s.clock.move - (s.clock.move_elapsed || 0) - gone : null;
+    const left = [game, move].filter((t) => t !== null);
+    return `${p.name} ${left.length ? fmt(Math.min(...left)) : "–"}${s.clock.running === i ? " ◂" : ""}`;
   }).join(" · ") + (s.clock.move ? ` (at most ${s.clock.move} s a move)` : "");
 }
 
