@@ -175,9 +175,9 @@ def test_a_link_gives_the_seat_and_an_unknown_game_a_note_and_the_lobby(people, 
     d = people("Dan")
     d.goto(server_url + "?join=gdeadbeef&animate=0")
     d.wait_for_selector("body[data-ply]")
-    expect(d.locator("#join-note")).to_contain_text("There is no game gdeadbeef on this server")
-    expect(d.locator("#lobby-panel")).to_be_visible()
-    expect(d.locator("#error")).to_be_hidden()
+    expect(d.locator("#error")).to_contain_text("That link cannot be opened: no game 'gdeadbeef' on this server")
+    expect(d.locator("#error")).to_contain_text("The open games are listed under “Play people”.")
+    expect(d.locator("#lobby-list li[data-game-id]").first).to_be_visible()  # A's game, to watch
 
 
 def test_a_refused_name_is_said_under_the_form(people, server_url):

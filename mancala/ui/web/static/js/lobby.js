@@ -112,8 +112,8 @@ function watch(gameId) {
 }
 
 /** A join (a link's, the lobby's) that could not take a seat: a full or finished game opens to
- * watch, with a note; an unknown one says so (the lobby lists what there is). Returns whether
- * it handled the error. */
+ * watch, with a note; an unknown one the lobby offered says so (the lobby lists what there is;
+ * an unknown link's is said as any bad link's). Returns whether it handled the error. */
 export function joinFailed(msg, what) {
   const gameId = app.linkGame;
   if (!gameId) return false;
@@ -123,10 +123,10 @@ export function joinFailed(msg, what) {
     return true;
   }
   if (msg.code === "no_game") {
-    app.joinNote = `There is no game ${gameId} on this server (it has ended, or the link is mistyped): the open games are listed under “Play people”.`;
     app.linkGame = null;
-    if (what === "join" && !app.state) request("create", { game: "kalah", players: ["human", "medium"] }, "after-link");
-    else showJoinNote();
+    if (what === "join" && !app.state) return false; // a link's: said as a bad link's, and the default game opens
+    app.joinNote = `There is no game ${gameId} on this server any more: the open games are listed under “Play people”.`;
+    showJoinNote();
     return true;
   }
   return false;

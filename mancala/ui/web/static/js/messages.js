@@ -77,7 +77,7 @@ function onMessage(msg) {
   const id = msg.id;
   if (msg.id !== undefined && msg.type !== "joined") app.pending.delete(msg.id);
   // a request of ours that succeeded: the error of an earlier one no longer holds
-  if (what !== undefined && msg.type !== "error" && what !== "after-link") clearError();
+  if (what !== undefined && msg.type !== "error" && !["after-link", "hello", "lobby"].includes(what)) clearError();
   switch (msg.type) {
     case "welcome":
       setEngine(msg.engine);
@@ -139,7 +139,8 @@ function onError(msg, what) {
   }
   if (what === "link" || (what === "join" && !app.state)) { // a bad link: say why, once, and open the default game instead
     const why = msg.message.replace(/; the current game goes on/, "").replace(/ \(send list to see the games\)/, "").replace(/\.$/, "");
-    showError(`That link cannot be opened: ${why}. Kalah opens instead.`);
+    const lobby = what === "join" ? " The open games are listed under “Play people”." : "";
+    showError(`That link cannot be opened: ${why}. Kalah opens instead.${lobby}`);
     app.linkError = true;
     app.linkPly = null;
     request("create", { game: "kalah", players: ["human", "medium"] }, "after-link");
