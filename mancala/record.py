@@ -32,6 +32,11 @@ game that ended otherwise is still written as version 1, 2 or 3.  A game server'
 written before version 4 (version 1, its end only in ``result``'s ``reason`` and ``winner``)
 loads with that end too.
 
+Version 5 adds ``"names"``: the people who played, ``[name or null, name or null]`` (a person's
+name, at most :data:`MAX_NAME` printable characters; null for an AI, named by its spec in
+``players``, or a person who gave no name).  A record without names is still written as an
+older version.
+
 A record is replayed move by move on load, so a file that names an illegal
 move is rejected with the move's number rather than giving a wrong board.
 """
@@ -52,8 +57,11 @@ from mancala.games.base import Game, game_text_of, outcome_text, winner
 from mancala.jsonread import JSONLimitError, loads, read_text
 
 FORMAT = "mancala-game"
-#: the newest version this module reads and writes (2: ``resigned``, 3: ``variations``, 4: ``ended``)
-VERSION = 4
+#: the newest version this module reads and writes (2: ``resigned``, 3: ``variations``, 4: ``ended``,
+#: 5: ``names``)
+VERSION = 5
+#: the longest name of a person a record holds
+MAX_NAME = 40
 #: the ways a game ends off the board, and what the loser did in words (an ending's default ``why``)
 REASONS = {
     "resign": "resigned",
@@ -99,6 +107,8 @@ class GameRecord:
     variations: list[tuple[int, list[Any]]] = field(default_factory=list)
     #: how the game ended off the board (a resignation, time, a disconnect), or None
     ending: Ending | None = None
+    #: the people's names by player (None: an AI, or a person who gave none)
+    people: list[str | None] = field(default_factory=lambda: [None, None])
 
     @property
     def resigned(self) -> int | None:
@@ -116,9 +126,10 @@ class GameRecord:
         return winner(self.game, self.final_state())
 
     def names(self) -> list[str]:
-        """``South (human)``, ``North (medium)``: each player's seat at the end and spec."""
+        """``South (human)``, ``North (medium)``: each player's seat at the end and spec (a
+        person's name instead where the record has it: ``South (Ann)``)."""
         state = self.final_state()
-        return [f"{self.game.player_name(p, state)} ({self.players[p]})" for p in (0, 1)]
+        return [f"{self.game.player_name(p, state)} ({self.people[p] or self.players[p]})" for p in (0, 1)]
 
     def end_text(self, names: list[str] | None = None) -> str | None:
         """How the game ended in words (``names`` the players', default :meth:`names`), an end
@@ -132,6 +143,8 @@ class GameRecord:
 
     def version(self) -> int:
         """The oldest record version that holds this game (so older readers keep reading it)."""
+        if any(self.people):
+            return 5
         if self.ending is not None and self.ending.reason != "resign":
             return 4
         return 3 if self.variations else 1 if self.resigned is None else 2
@@ -172,6 +185,8 @@ class GameRecord:
                     "loser": ending.loser,
                     "why": ending.why or REASONS[ending.reason],
                 }
+        if any(self.people):
+            data["names"] = list(self.people)
         if self.variations:
             data["variations"] = [{"from": start, "moves": [str(m) for m in moves]} for start, moves in self.variations]
         return data
@@ -339,7 +354,7 @@ def record_from_json(data: Any, where: str = "game record") -> GameRecord:
     players = [str(p) for p in data["players"]]
     if len(players) != 2:
         raise BadInput(f'{path}: "players" must name two players, got {len(players)}')
-    record = GameRecord(game, players, ending=read_ending(data, version, path))
+    record = GameRecord(game, players, ending=read_ending(data, version, path), people=read_names(data, version, path))
     state = game.initial_state()
     for number, text_move in enumerate(data["moves"], start=1):
         try:
@@ -360,6 +375,26 @@ def record_from_json(data: Any, where: str = "game record") -> GameRecord:
             raise BadInput(f'{path}: "variations" needs format version 3, the file says {version}')
         record.variations = read_variations(game, record.moves, data["variations"], path)
     return record
+
+
+def read_names(data: dict, version: int, where: str) -> list[str | None]:
+    """The people's names of a record (version 5's ``names``), ``[None, None]`` when it has
+    none; raises :class:`BadInput` naming ``where`` and what is wrong."""
+    if "names" not in data:
+        return [None, None]
+    if version < 5:
+        raise BadInput(f'{where}: "names" needs format version 5, the file says {version}')
+    names = data["names"]
+    if (
+        not isinstance(names, list)
+        or len(names) != 2
+        or not all(
+            n is None or (isinstance(n, str) and 0 < len(n) <= MAX_NAME and n.isprintable() and n == n.strip())
+            for n in names
+        )
+    ):
+        raise BadInput(f'{where}: bad "names" (expected two names, each null or 1-{MAX_NAME} printable characters)')
+    return list(names)
 
 
 def read_ending(data: dict, version: int, where: str) -> Ending | None:

@@ -130,12 +130,13 @@ ENGINE_WAIT = 600
 
 
 @contextmanager
-def served_app(warm: bool = False):
+def served_app(warm: bool = False, **settings):
     """The app of ``mancala web`` on uvicorn in a thread, on a free loopback port, with one
     worker; yields ``(url, app)`` and stops the server after.  ``warm``: the engines are
     warmed at start-up, as ``mancala web`` does, and the app is yielded once they are ready
     (on a cold numba cache their first compile takes tens of seconds, more than a page's
-    wait for a hint, an analysis or a review)."""
+    wait for a hint, an analysis or a review); ``settings``: more of the server's
+    :class:`~mancala.server.config.ServerConfig` (a clock for remote games, a grace period)."""
     import uvicorn
 
     from mancala.server.app import HARD_FRAME_LIMIT, create_app
@@ -143,7 +144,7 @@ def served_app(warm: bool = False):
     from mancala.server.config import ServerConfig
 
     sock = bind("127.0.0.1", 0)
-    app = create_app(ServerConfig(workers=1, warm=warm))
+    app = create_app(ServerConfig(workers=1, warm=warm, **settings))
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning", ws_max_size=HARD_FRAME_LIMIT, lifespan="on"))
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()

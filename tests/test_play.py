@@ -183,7 +183,7 @@ def test_a_failed_save_leaves_the_old_file_intact(tmp_path, monkeypatch):
         ('{"format": "mancala-game", "vers', "not valid JSON"),
         ('{"format": "chess"}', "not a mancala saved game"),
         (
-            '{"format": "mancala-game", "version": 5, "game": "kalah", "players": ["a", "b"], "moves": []}',
+            '{"format": "mancala-game", "version": 6, "game": "kalah", "players": ["a", "b"], "moves": []}',
             "newer version",
         ),
         (

@@ -55,6 +55,8 @@ def test_a_remote_agent_joins_a_seat_and_plays():
             "title": "remote",
             "kind": "remote",
             "connected": False,
+            "person": None,
+            "held": None,
         }
         assert "Waiting for the remote player" in state["status"] and state["waiting"]
         assert state["legal"] == []
@@ -149,7 +151,7 @@ def test_forfeit_on_time_and_the_result_file(tmp_path):
         assert "ran out of time (0.3 s per move)" in end["result"]["text"]
         [path] = [f for f in tmp_path.glob("*.json") if f.name != "journal.json"]
         data = json.loads(path.read_text())
-        assert data["server"]["seats"][1] == {"spec": "remote", "kind": "remote", "client": "sleepy"}
+        assert data["server"]["seats"][1] == {"spec": "remote", "kind": "remote", "client": "sleepy", "name": None}
         assert data["server"]["clock"]["move"] == 0.3
         record = load_record(path)  # the CLI reads a result file like a saved game
         assert [str(m) for m in record.moves] == ["1"] and record.players == ["human", "human"]

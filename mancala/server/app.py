@@ -348,6 +348,7 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
         if client.session is not None:
             client.session.detach(client, leaving=False)
         hub.clients.discard(client)
+        hub.subscribe_lobby(client, False)
         if closing:
             code, reason = closing[0]
             with contextlib.suppress(Exception):
@@ -425,6 +426,7 @@ def _hello(hub: Hub, client: Client, msg: Message) -> None:
         )
     client.greeted = True
     client.name = str(msg.get("client", ""))[:80] or None
+    client.person = msg.get("name") or client.person
     client.delta_history = history == "delta"
     client.history_sent = None
     client.send(hub.welcome(msg.id))
@@ -438,6 +440,24 @@ def _list(hub: Hub, client: Client, msg: Message) -> None:
     client.send(
         message("games", msg.id, games=[s.summary() for s in hub.sessions.values()], interrupted=hub.interrupted)
     )
+
+
+def _lobby(hub: Hub, client: Client, msg: Message) -> None:
+    subscribe = msg.get("subscribe")
+    if subscribe is not None:
+        hub.subscribe_lobby(client, subscribe)
+    client.send(message("lobby", msg.id, games=hub.lobby()))
+
+
+def _name(hub: Hub, client: Client, msg: Message) -> None:
+    """The person at this connection gives (or changes) their name: it goes on the seat they
+    play in a game under way (a hot seat's two seats stay unnamed)."""
+    client.person = msg.get("name")
+    client.send(message("named", msg.id, name=client.person))
+    session = client.session
+    if session is not None and len(client.seats) == 1 and not session.over():
+        session.seats[client.seats[0]].person = client.person
+        session.broadcast()
 
 
 def _leave(hub: Hub, client: Client, session: GameSession, msg: Message) -> None:
@@ -559,6 +579,7 @@ def _in_match(client: Client, what: str, request_id: Any) -> None:
 
 
 def _create(hub: Hub, client: Client, msg: Message) -> None:
+    client.person = msg.get("name") or client.person
     if msg.type == "new":
         _in_match(client, "new", msg.id)
     old = client.session
@@ -581,6 +602,7 @@ def _create(hub: Hub, client: Client, msg: Message) -> None:
     session.start_clock()
     hub.journal.update()
     client.send(state_message(session, client, msg.id))
+    hub.lobby_changed()
 
 
 def _game_at(msg: Message) -> Game:
@@ -629,11 +651,14 @@ def _load(hub: Hub, client: Client, msg: Message) -> None:
         )
     except BadInput as e:
         raise ProtocolError("bad_record", f"the game record: {e}; the current game goes on", "load", msg.id) from None
+    for seat, person in zip(session.seats, record.people):  # the people who played it, by name
+        seat.person = person if seat.kind != "ai" else None
     _switch(client, session, [p for p, s in enumerate(session.seats) if s.kind == "human"], msg.id, True)
     session.after_change(client, msg.id)
 
 
 def _join(hub: Hub, client: Client, msg: Message) -> None:
+    client.person = msg.get("name") or client.person
     gid = msg.get("game_id")
     session = hub.sessions.get(gid)
     if session is None:
@@ -842,6 +867,8 @@ HANDLERS: dict[str, Callable[[Hub, Client, Message], None]] = {
     "hello": _hello,
     "ping": _ping,
     "list": _list,
+    "lobby": _lobby,
+    "name": _name,
     "create": _create,
     "new": _create,
     "load": _load,

@@ -22,6 +22,7 @@ from mancala.record import Ending
 from mancala.server.config import WORKER_MEMORY_MB, ServerConfig
 from mancala.server.journal import Journal
 from mancala.server.limits import RateLimit
+from mancala.server.lobby import lobby_games
 from mancala.server.protocol import MAX_MESSAGE_BYTES, ProtocolError, message
 from mancala.server.session import Client, GameSession, Seat
 from mancala.server.state import common_state, state_message
@@ -48,6 +49,10 @@ class Hub:
         self._warm_task: asyncio.Task | None = None
         #: the engines' compiles, the chosen games' first (None: no warm-up)
         self.warmup: WarmUp | None = None
+        #: the clients told of every change of the lobby (``lobby`` with ``subscribe``), and
+        #: the lobby they were last sent
+        self.lobby_subscribers: set[Client] = set()
+        self._lobby_sent: list[dict] | None = None
 
     # --- life cycle ------------------------------------------------------------------
 
@@ -222,6 +227,7 @@ class Hub:
         if self.sessions.get(session.id) is session and not session.clients:
             del self.sessions[session.id]
             self.journal.update()
+        self.lobby_changed()
 
     def _result_written(self, game_id: str) -> None:
         """A finished game's file that could not be written is written at last: tell its clients."""
@@ -236,12 +242,38 @@ class Hub:
     # --- messages ----------------------------------------------------------------------
 
     def broadcast(self, session: GameSession, request_from: Client | None = None, request_id: Any = None) -> None:
-        """Send a game's state to every client of it (the requester's copy carries its id)."""
+        """Send a game's state to every client of it (the requester's copy carries its id), and
+        the lobby to its subscribers when that changed."""
+        self.lobby_changed()
         if not session.clients:
             return
         common = common_state(session)
         for client in list(session.clients):
             client.send(state_message(session, client, request_id if client is request_from else None, common))
+
+    def lobby(self) -> list[dict]:
+        """The games the lobby lists now (:mod:`mancala.server.lobby`)."""
+        return lobby_games(self.sessions.values())
+
+    def lobby_changed(self) -> None:
+        """Send the lobby to its subscribers if it differs from what they were last sent."""
+        if not self.lobby_subscribers:
+            self._lobby_sent = None
+            return
+        games = self.lobby()
+        if games == self._lobby_sent:
+            return
+        self._lobby_sent = games
+        for client in list(self.lobby_subscribers):
+            client.send(message("lobby", games=games))
+
+    def subscribe_lobby(self, client: Client, on: bool) -> None:
+        """``client`` is told of every change of the lobby from now on (``on``), or no more."""
+        if on:
+            self.lobby_subscribers.add(client)
+            self._lobby_sent = self.lobby()
+        else:
+            self.lobby_subscribers.discard(client)
 
     def welcome(self, request_id: Any = None) -> dict:
         """The ``welcome`` message."""

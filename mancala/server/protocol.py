@@ -28,15 +28,28 @@ _NEW_GAME: dict[str, tuple[tuple[type, ...], bool]] = {
     "players": ((list,), False),
     "clock": ((dict,), False),
     "move_delay": (_NUM, False),
+    "name": ((str,), False),
 }
 #: type -> {field: (accepted python types, required)}
 MESSAGES: dict[str, dict[str, tuple[tuple[type, ...], bool]]] = {
-    "hello": {"token": ((str,), False), "client": ((str,), False), "history": ((str,), False)},
+    "hello": {
+        "token": ((str,), False),
+        "client": ((str,), False),
+        "history": ((str,), False),
+        "name": ((str,), False),
+    },
     "create": {**_NEW_GAME, "position": ((str,), False)},
-    "join": {"game_id": ((str,), True), "seat": ((int,), False), "resume": ((str,), False)},
+    "join": {
+        "game_id": ((str,), True),
+        "seat": ((int,), False),
+        "resume": ((str,), False),
+        "name": ((str,), False),
+    },
     "watch": {"game_id": ((str,), True)},
     "leave": {},
     "list": {},
+    "lobby": {"subscribe": ((bool,), False)},
+    "name": {"name": ((str,), True)},
     "move": {"move": ((str, int), True)},
     "undo": {},
     "redo": {},
@@ -59,6 +72,25 @@ MESSAGES: dict[str, dict[str, tuple[tuple[type, ...], bool]]] = {
     "resign": {},
     "ping": {},
 }
+
+
+#: the longest name a person may give (``hello``, ``create``, ``join``, ``name``)
+MAX_NAME = 40
+
+
+def person_name(value: str) -> str:
+    """A person's name as given in a message, trimmed (runs of spaces made one); raises
+    :class:`ValueError` with the reason when it is empty, longer than :data:`MAX_NAME`
+    characters, or holds a character that is not printable (a control or format character)."""
+    name = " ".join(part for part in value.strip().split(" ") if part)
+    if not name:
+        raise ValueError("it is empty; leave the field out to stay unnamed")
+    if len(name) > MAX_NAME:
+        raise ValueError(f"it has {len(name)} characters, more than {MAX_NAME}")
+    bad = next((ch for ch in name if not ch.isprintable()), None)
+    if bad is not None:
+        raise ValueError(f"it holds a character that is not printable (U+{ord(bad):04X})")
+    return name
 
 
 #: fields the server checks itself: a token that is not a string is a wrong token
@@ -137,13 +169,23 @@ def parse(text: str | bytes, max_bytes: int = MAX_MESSAGE_BYTES) -> Message:
             continue
         if (kind, name) in _CHECKED_BY_SERVER:
             continue
-        if isinstance(value, bool) or not isinstance(value, types):
+        if (isinstance(value, bool) and bool not in types) or not isinstance(value, types):
             expected = " or ".join(_TYPE_NAMES[t] for t in types)
             raise ProtocolError(
                 "bad_request", f'{kind}: "{name}" must be {expected}, got {_type_name(value)}', kind, request_id
             )
         if isinstance(value, float) and not math.isfinite(value):
             raise ProtocolError("bad_request", f'{kind}: "{name}" must be a finite number', kind, request_id)
+    if "name" in fields and isinstance(data.get("name"), str):
+        try:
+            data["name"] = person_name(data["name"])
+        except ValueError as e:
+            raise ProtocolError(
+                "bad_request",
+                f'{kind}: "name" must be 1-{MAX_NAME} printable characters, but {e}',
+                kind,
+                request_id,
+            ) from None
     return Message(kind, data, request_id)
 
 
@@ -151,7 +193,14 @@ def _no_constant(name: str):
     raise ValueError(f"{name} is not a JSON number")
 
 
-_TYPE_NAMES = {str: "a string", int: "a whole number", float: "a number", dict: "an object", list: "a list"}
+_TYPE_NAMES = {
+    bool: "true or false",
+    str: "a string",
+    int: "a whole number",
+    float: "a number",
+    dict: "an object",
+    list: "a list",
+}
 
 
 def _type_name(value: Any) -> str:

@@ -86,6 +86,8 @@ class Seat:
     gone_since: float | None = None
     #: name the remote client gave in hello
     client_name: str | None = None
+    #: the name of the person who plays it (``hello``'s, ``create``'s or ``join``'s ``name``)
+    person: str | None = None
     #: the name of the game the seat plays (an AI's engine is that game's)
     game: str = ""
 
@@ -142,6 +144,8 @@ class Client:
     close: Callable[[int, str], None]
     greeted: bool = False
     name: str | None = None
+    #: the name of the person at this connection (``hello``'s ``name``, or ``create``'s, ``join``'s, ``name``'s)
+    person: str | None = None
     session: GameSession | None = None
     seats: list[int] = field(default_factory=list)
     tasks: set[asyncio.Task] = field(default_factory=set)
@@ -264,9 +268,18 @@ class GameSession:
         return [f"{self.game.player_name(p, self.state)} ({self.who(p)})" for p in (0, 1)]
 
     def who(self, player: int) -> str:
-        """Who plays ``player``'s seat: an AI by its title (``Medium AI``), else its spec."""
+        """Who plays ``player``'s seat: an AI by its title (``Medium AI``), a person by their
+        name, else the seat's spec (``human``, ``remote``)."""
         seat = self.seats[player]
-        return player_title(seat.spec) if seat.kind == "ai" else seat.spec
+        return player_title(seat.spec) if seat.kind == "ai" else seat.person or seat.spec
+
+    def held(self, player: int) -> float | None:
+        """The seconds left of the grace period of ``player``'s seat, held for its player who
+        lost the connection during a match (None: not held)."""
+        seat = self.seats[player]
+        if seat.holder is not None or seat.gone_since is None or not self.network or self.over() or self.waiting:
+            return None
+        return max(0.0, round(self.hub.config.grace - (time.monotonic() - seat.gone_since), 1))
 
     def to_move(self) -> int | None:
         """The player to move, or None when the game is over."""
@@ -608,6 +621,7 @@ class GameSession:
     def record_json(self, for_results: bool = False) -> dict:
         """The game record (``mancala play --save``'s format); remote seats are saved as
         ``human`` so that ``mancala play --load`` can resume the game."""
+        self.record.people = [s.person if s.kind != "ai" else None for s in self.seats]
         data = self.record.to_json()
         data["players"] = ["human" if s.kind == "remote" else s.spec for s in self.seats]
         if for_results:
@@ -620,7 +634,9 @@ class GameSession:
                 "game_id": self.id,
                 "started": self.started,
                 "ended": self.ended,
-                "seats": [{"spec": s.spec, "kind": s.kind, "client": s.client_name} for s in self.seats],
+                "seats": [
+                    {"spec": s.spec, "kind": s.kind, "client": s.client_name, "name": s.person} for s in self.seats
+                ],
                 "clock": self.clock.view(None) if self.clock else None,
             }
         return data
@@ -638,6 +654,8 @@ class GameSession:
             seat.gone_since = None
             if client.name:
                 seat.client_name = client.name
+            if client.person and len(seats) == 1 and not self.over():  # (a hot seat's two seats stay unnamed)
+                seat.person = client.person
         if self.free_handle is not None:
             self.free_handle.cancel()
             self.free_handle = None

@@ -69,6 +69,8 @@ def common_state(session: GameSession) -> dict:
             "title": session.who(p),
             "kind": s.kind,
             "connected": s.kind == "ai" or s.holder is not None,
+            "person": s.person if s.kind != "ai" else None,
+            "held": session.held(p),
             **({"client": s.client_name} if s.client_name else {}),
         }
         for p, s in enumerate(session.seats)
@@ -121,7 +123,16 @@ def result_of(session: GameSession) -> dict | None:
 
 
 def status(session: GameSession, mover: int | None) -> str:
-    """One line for the status bar."""
+    """One line for the status bar (a seat held for its player who lost the connection said too)."""
+    line = _status(session, mover)
+    for p in range(len(session.seats)):
+        held = session.held(p)
+        if held is not None and p != mover:
+            line += f" {session.names()[p]} disconnected: the seat is held for {held:.0f} s more."
+    return line
+
+
+def _status(session: GameSession, mover: int | None) -> str:
     result = result_of(session)
     if result is not None:
         if result.get("saved") is False:
@@ -135,6 +146,9 @@ def status(session: GameSession, mover: int | None) -> str:
     assert mover is not None  # the game is not over
     seat = session.seats[mover]
     name = session.names()[mover]
+    held = session.held(mover)
+    if held is not None:
+        return f"{name} disconnected: the seat is held for {held:.0f} s more."
     if seat.kind == "ai":
         doing = session.thinking.get("doing", "searching") if session.thinking is not None else "searching"
         if doing != "searching":

@@ -291,9 +291,14 @@ function cls(view, key) {
 /** "Medium AI", "you", "OpenSpiel MCTS 100k" … for labels: the server's `title` of a player
  * (its spec read for people), the spec itself only from a server that sends no title. */
 export function describePlayer(p) {
-  if (p.kind === "human") return p.you ? "you" : "human";
-  if (p.kind === "remote") return p.connected ? `remote${p.client ? " " + p.client : ""}` : "remote (waiting)";
-  return p.title || `${p.spec} AI`;
+  if (p.kind === "ai") return p.title || `${p.spec} AI`;
+  // a person: the seat of this page is "you" (with the name given), another by their name
+  if (p.you) return p.person ? `you (${p.person})` : "you";
+  if (p.held != null) return `${p.person || "Guest"} — reconnecting…`;
+  if (p.kind === "human") return p.person || "human";
+  if (!p.connected) return "waiting for a player";
+  // a program (mancala agent) is named by the client name it gave; a browser's person by theirs
+  return p.person || (p.client && !p.client.startsWith("mancala web") ? `remote ${p.client}` : "Guest");
 }
 
 /**

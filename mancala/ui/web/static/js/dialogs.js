@@ -170,6 +170,7 @@ export function startFromForm(event) {
   event.preventDefault();
   const players = [formPlayer(0), formPlayer(1)];
   const fields = { game: $("f-game").value, options: formOptions(), players };
+  if ($("f-clock").value) fields.clock = JSON.parse($("f-clock").value); // (a clock makes it a match: no take-backs)
   if (players.every((p) => p !== "human" && p !== "remote")) fields.move_delay = Number($("w-delay").value);
   $("new-error").hidden = true;
   $("new-dialog").close();

@@ -9,6 +9,7 @@ export function onState(s) {
   const newGame = !app.state || app.state.game_id !== s.game_id;
   const previous = app.state;
   app.state = s;
+  app.stateAt = performance.now(); // (a held seat's seconds count down from here)
   setEngine(s.engine, s.engine_detail);
   if (newGame) {
     app.queue = [];
@@ -27,6 +28,8 @@ export function onState(s) {
     app.review = null;
     $("history-values").textContent = "Show the values";
     $("share-link").hidden = true;
+    ui.showJoinNote();
+    if (app.lobby) ui.renderLobby({ games: app.lobby }); // (the game shown is marked there)
     render(s, { final: true });
     if (app.linkPly !== null && app.linkPly !== undefined) { // a game link that names a move: show it
       ui.viewPly(app.linkPly);
@@ -71,7 +74,7 @@ async function drain() {
       const barred = s.board.restricted ? ` ${s.board.restricted.text}.` : "";
       // (a move's text that gives the final count already says the game is over: Oware)
       const overText = over && !s.last.text.includes(over.text) && !/final count/i.test(s.last.text) ? " " + over.text : "";
-      announce(s.last.text + overText + barred);
+      announce(s.last.text + overText + barred + (yourMove(s) ? " Your move." : ""));
     } else if (shown && s.ply < shown.ply) {
       announce(`Back to move ${s.ply}.`);
       $("notices").replaceChildren();
@@ -170,7 +173,7 @@ export function render(s, { final }) {
   body.flipped = flipped(s) ? "yes" : "no";
   $("flip").setAttribute("aria-pressed", flipped(s) ? "true" : "false");
   $("flip").disabled = !s.game.flippable; // a board with sides
-  $("game-title").textContent = s.game.title + " — " + s.players.map((p) => `${p.name}: ${describePlayer({ ...p, you: s.you.includes(p.player) })}`).join(" · ");
+  ui.updatePlayers();
   document.title = `${s.game.title} — Mancala`;
   const interactive = final && !app.viewing && !s.result && s.legal.length > 0;
   if (!app.viewing) {
@@ -184,7 +187,7 @@ export function render(s, { final }) {
   $("to-move").textContent = statusText(s);
   if (!app.viewing) showRuleNote(s.board);
   updateThinking();
-  updateInvite(s);
+  ui.updateInvite(s);
   // result
   if (s.result) {
     $("result").hidden = false;
@@ -239,15 +242,22 @@ export function showRuleNote(board) {
   if (note) $("rule-note").dataset.kind = note.kind;
 }
 
+/** Whether the player to move is this page's, in a game against someone else (an AI, a person
+ * at another browser): the status then says "Your move". */
+function yourMove(s) {
+  return !s.result && s.to_move !== null && !s.waiting && s.you.includes(s.to_move) && s.players.some((q) => q.kind !== "human");
+}
+
 function statusText(s) {
   if (s.result) return "Final position."; // "game over" and the result are said once, below the board
-  if (s.to_move === null || s.waiting || s.players.some((p) => p.kind === "remote" && !p.connected)) return s.status || "";
+  const held = s.players.find((p) => p.held != null);
+  if (held && !yourMove(s)) return `${held.name} (${held.person || "Guest"}) lost the connection: the seat is held for them.`;
+  if (s.to_move === null || s.waiting || s.players.some((p) => p.kind === "remote" && !p.connected && p.held == null)) return s.status || "";
   const p = s.players[s.to_move];
   const seat = s.board.to_move_seat_name ?? p.name; // the seat's name where players may swap seats (Kalah's pie rule)
-  const you = s.you.includes(s.to_move) && s.players.some((q) => q.kind !== "human");
   if (s.paused) return `Paused — ${seat} to move (${describePlayer(p)})`;
+  if (yourMove(s)) return `Your move (${seat})`;
   if (s.thinking) return `${seat} to move`;
-  if (you) return `Your move (${seat})`;
   return `${seat} to move${p.kind === "human" ? "" : ` (${describePlayer(p)})`}`;
 }
 
@@ -260,25 +270,18 @@ function updateClock() {
   const fmt = (t) => { const v = Math.max(0, t); return `${Math.floor(v / 60)}:${String(Math.floor(v % 60)).padStart(2, "0")}`; };
   box.hidden = false;
   box.textContent = "Clock: " + s.players.map((p, i) => {
-    const left = s.clock.remaining[i] === null ? null : s.clock.remaining[i] - (s.clock.running === i && !s.result ? gone : 0);
-    return `${p.name} ${left === null ? "–" : fmt(left)}${s.clock.running === i ? " ◂" : ""}`;
+    const running = s.clock.running === i && !s.result;
+    const game = s.clock.remaining[i] === null ? null : s.clock.remaining[i] - (running ? gone : 0);
+    // the running player's time is what is left before its flag falls: of this move, or of the game
+    const move = running && s.clock.move ? s.clock.move - (s.clock.move_elapsed || 0) - gone : null;
+    const left = [game, move].filter((t) => t !== null);
+    return `${p.name} ${left.length ? fmt(Math.min(...left)) : "–"}${s.clock.running === i ? " ◂" : ""}`;
   }).join(" · ") + (s.clock.move ? ` (at most ${s.clock.move} s a move)` : "");
-}
-
-function updateInvite(s) {
-  const box = $("invite");
-  const waitingSeat = s.players.some((p) => p.kind === "remote" && !p.connected);
-  if (!waitingSeat || s.result || !s.you.length) { box.hidden = true; return; }
-  const url = `${location.origin}${location.pathname}?join=${encodeURIComponent(s.game_id)}`;
-  box.hidden = false;
-  // the address breaks only after its / ? = & (never inside a word): a break opportunity after each
-  const parts = url.split(/(?<=[/?=&])/).flatMap((part) => [part, el("wbr")]);
-  box.replaceChildren("Invite the other player: open ", el("code", { class: "url" }, parts),
-    " in another browser, or run an agent on game ", el("code", {}, s.game_id), ".");
 }
 
 export function updateThinking() {
   updateClock();
+  if (app.state && app.state.players.some((p) => p.held != null)) ui.updatePlayers(); // (its seconds count down)
   showEngine();
   const s = app.state;
   const box = $("thinking");
@@ -306,7 +309,7 @@ export function updateThinking() {
   const engine = engineLeft();
   const ready = fallback && engine != null ? `; the engine is ready in about ${Math.ceil(engine)} s` : "";
   box.hidden = false;
-  box.textContent = `${p.name} (${p.kind === "ai" ? describePlayer(p) : t.spec}) is ${what} ${secs.toFixed(1)} s${budget}${estimate}${ready}`;
+  box.textContent = `${p.name} (${p.kind === "ai" ? describePlayer(p) : p.person || t.spec}) is ${what} ${secs.toFixed(1)} s${budget}${estimate}${ready}`;
   document.body.dataset.thinking = "yes";
 }
 

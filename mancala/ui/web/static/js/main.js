@@ -9,6 +9,7 @@ import * as analysis from "./analysis.js";
 import * as dialogs from "./dialogs.js";
 import * as game from "./game.js";
 import * as history from "./history.js";
+import * as lobby from "./lobby.js";
 import * as moves from "./moves.js";
 import { connect, request } from "./messages.js";
 import { openSetup, setupChanged, startSetup } from "./setup.js";
@@ -20,7 +21,8 @@ function bindActions() {
     { download: dialogs.download },
     { announce: game.announce, flipBoard: game.flipBoard, flipped: game.flipped, lastCells: game.lastCells, onState: game.onState, playersWithYou: game.playersWithYou, render: game.render, showRuleNote: game.showRuleNote },
     { leaveView: history.leaveView, renderHistory: history.renderHistory, showView: history.showView, shownFields: history.shownFields, shownLine: history.shownLine, shownPly: history.shownPly, stepPly: history.stepPly, viewPly: history.viewPly },
-    { chooseHole: moves.chooseHole, renderChoice: moves.renderChoice, sendMove: moves.sendMove });
+    { chooseHole: moves.chooseHole, renderChoice: moves.renderChoice, sendMove: moves.sendMove },
+    { joinFailed: lobby.joinFailed, nameError: lobby.nameError, onNamed: lobby.onNamed, renderLobby: lobby.renderLobby, savedName: lobby.savedName, showJoinNote: lobby.showJoinNote, updateInvite: lobby.updateInvite, updatePlayers: lobby.updatePlayers });
 }
 
 function wire() {
@@ -105,5 +107,6 @@ function wire() {
 
 bindActions();
 wire();
+lobby.initPeople();
 dialogs.loadCatalogue();
 connect();

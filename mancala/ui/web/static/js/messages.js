@@ -14,8 +14,10 @@ export function connect() {
   // each state then carries only the moves not sent before (`history_from`: where they go)
   const hello = { client: "mancala web board", history: "delta" };
   if (app.params.get("token")) hello.token = app.params.get("token");
-  app.conn.send("hello", hello);
+  if (ui.savedName()) hello.name = ui.savedName(); // (the person's name, kept in this browser: lobby.js)
+  request("hello", hello, "hello");
   if (app.params.get("join")) { // a second browser taking a remote seat: ?join=GAME_ID
+    app.linkGame = app.params.get("join");
     request("join", { game_id: app.params.get("join") }, "join");
     history.replaceState(null, "", location.pathname);
     app.params = new URLSearchParams();
@@ -75,9 +77,14 @@ function onMessage(msg) {
   const id = msg.id;
   if (msg.id !== undefined && msg.type !== "joined") app.pending.delete(msg.id);
   // a request of ours that succeeded: the error of an earlier one no longer holds
-  if (what !== undefined && msg.type !== "error" && what !== "after-link") clearError();
+  if (what !== undefined && msg.type !== "error" && !["after-link", "hello", "lobby"].includes(what)) clearError();
   switch (msg.type) {
-    case "welcome": setEngine(msg.engine); break;
+    case "welcome":
+      setEngine(msg.engine);
+      if (what === "hello") request("lobby", { subscribe: true }, "lobby"); // the open games, kept up to date
+      break;
+    case "lobby": ui.renderLobby(msg); break;
+    case "named": ui.onNamed(msg); break;
     case "joined":
       if (what === "setup" && $("setup-dialog").open) {
         $("setup-dialog").close();
@@ -118,6 +125,8 @@ function withHistory(msg) {
 }
 
 function onError(msg, what) {
+  if (what === "name") { ui.nameError(msg.message); return; }
+  if ((what === "join" || what === "lobby-join" || what === "watch") && ui.joinFailed(msg, what)) return;
   if (what === "resume" && msg.code === "seat_taken" && app.resumeGame) {
     // a game between AIs: this tab held no seat, so it comes back as a watcher
     request("watch", { game_id: app.resumeGame }, "rewatch");
@@ -130,7 +139,8 @@ function onError(msg, what) {
   }
   if (what === "link" || (what === "join" && !app.state)) { // a bad link: say why, once, and open the default game instead
     const why = msg.message.replace(/; the current game goes on/, "").replace(/ \(send list to see the games\)/, "").replace(/\.$/, "");
-    showError(`That link cannot be opened: ${why}. Kalah opens instead.`);
+    const lobby = what === "join" ? " The open games are listed under “Play people”." : "";
+    showError(`That link cannot be opened: ${why}. Kalah opens instead.${lobby}`);
     app.linkError = true;
     app.linkPly = null;
     request("create", { game: "kalah", players: ["human", "medium"] }, "after-link");
