@@ -141,7 +141,9 @@ def test_two_people_meet_in_the_lobby_a_third_watches_and_a_dropped_seat_is_held
     b.get_by_role("button", name="North pit 1: 3 seeds, legal move").click()
     c.wait_for_function("document.body.dataset.ply === '2'")
     a.wait_for_function("document.body.dataset.ply === '2'")
-    expect(c.locator("#history button[data-ply='2']")).to_contain_text("North 1")
+    # each move in the list names who made it
+    expect(c.locator("#history button[data-ply='2']")).to_contain_text("North (Bob) 1")
+    expect(c.locator("#history button[data-ply='1']")).to_contain_text("South (Ann) 1")
 
     # B's connection drops: the others see the seat held for the grace period
     b.context.close()

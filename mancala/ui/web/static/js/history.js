@@ -82,7 +82,7 @@ export function renderHistory(s) {
         type: "button", title: h.text, dataset: { ply: h.ply, at: h.ply },
         "aria-current": current === h.ply ? "true" : null,
         onclick: () => viewPly(h.ply),
-      }, el("span", { class: "visually-hidden" }, `Position after move ${h.ply}, turn ${number}: ${h.name ?? s.players[h.player].name} `), h.move));
+      }, el("span", { class: "visually-hidden" }, `Position after move ${h.ply}, turn ${number}: ${mover(s, h)} `), h.move));
     });
     const v = valueAfter(turn.moves[turn.moves.length - 1]);
     if (v) {
@@ -149,6 +149,13 @@ export async function copyLink(kind) {
   ui.announce($("share-note").textContent);
 }
 
+/** Who made move `h`: its seat, and the person's name when a named person plays it. */
+function mover(s, h) {
+  const p = s.players[h.player] || {};
+  const seat = h.name ?? p.name;
+  return p.person ? `${seat} (${p.person})` : seat;
+}
+
 /** The side lines that leave the game itself (the others are drawn inside their parent). */
 function topLines(s) {
   return (s.variations || []).filter((v) => v.parent === null || v.parent === undefined);
@@ -170,7 +177,7 @@ function variationItem(s, v) {
       body.append(el("button", {
         type: "button", title: h.text, class: "line-move", dataset: { line: v.id, ply: h.ply, at: h.ply },
         "aria-current": here ? "true" : null, onclick: () => viewPly(h.ply, v.id),
-      }, el("span", { class: "visually-hidden" }, `${label}, position after move ${h.ply}: ${h.name} `), h.move));
+      }, el("span", { class: "visually-hidden" }, `${label}, position after move ${h.ply}: ${mover(s, h)} `), h.move));
     });
   });
   const may = s.you.length > 0 || s.players.every((p) => p.kind === "ai");
