@@ -103,7 +103,7 @@ def test_two_agents_in_two_processes_play_a_full_game(server):
     url, results = server
     first = agent(url, "--player", "random:seed=1", "--game", "kalah(preset=mankalah)", "--token", TOKEN)
     game_id = created_game_id(first)
-    second = agent(url, "--player", "greedy", "--join", game_id, "--token", TOKEN)
+    second = agent(url, "--player", "greedy", "--join", game_id, "--token", TOKEN, "--name", "  Deep   Greedy ")
     code1, out1, err1 = finish(first)
     code2, out2, err2 = finish(second)
     assert (code1, err1) == (0, "") and (code2, err2) == (0, "")
@@ -111,6 +111,9 @@ def test_two_agents_in_two_processes_play_a_full_game(server):
     assert data["game"] == "kalah(pits=7,seeds=7,pie_rule=true,no_first_extra_turn=true)"
     assert data["result"]["finished"] and data["result"]["reason"] == "rules"
     assert [s["client"] for s in data["server"]["seats"]] == ["mancala agent random:seed=1", "mancala agent greedy"]
+    # the second agent gave its seat a name (trimmed as the server trims names)
+    assert [s.get("name") for s in data["server"]["seats"]] == [None, "Deep Greedy"]
+    assert data["names"] == [None, "Deep Greedy"]
     record = load_record(next(results.glob(f"*-{game_id}.json")))
     final = record.final_state()
     assert final.finished and record.game == make_game("kalah(preset=mankalah)")
@@ -212,3 +215,5 @@ def test_agent_errors_are_one_line(server):
     assert code == 2 and err.count("\n") == 1 and "cannot connect" in err
     code, out, err = finish(agent(url, "--player", "human"))
     assert code == 2 and "not human" in err
+    code, out, err = finish(agent(url, "--player", "greedy", "--name", "x" * 41))
+    assert code == 2 and err.count("\n") == 1 and "--name must be 1-40 printable characters" in err

@@ -23,6 +23,7 @@ from mancala import jsonread
 from mancala.errors import BadInput, IllegalMove
 from mancala.games import Game, make_game
 from mancala.players import HumanPlayer, make_player
+from mancala.server.protocol import MAX_NAME, person_name
 
 #: the protocol version this client speaks
 PROTOCOL = 1
@@ -69,9 +70,12 @@ class RemoteAgent:
         seat: int | None = None,
         opponent: str = "remote",
         token: str | None = None,
+        name: str | None = None,
         say: Callable[[str], None] = print,
     ) -> None:
         self.player = player
+        #: the name the others see for our seat (None: the server shows the client's name)
+        self.name = name
         self.game_spec = game_spec or "kalah"
         self.join_id = join
         self.seat = seat
@@ -107,6 +111,7 @@ class RemoteAgent:
             client=f"mancala agent {self.player.spec}"[:80],
             history="delta",  # each state carries only the moves not sent before
             **({"token": self.token} if self.token else {}),
+            **({"name": self.name} if self.name else {}),
         )
         welcome = self._expect(ws, "welcome", "hello")
         self.grace = float((welcome.get("limits") or {}).get("grace_seconds") or DEFAULT_GRACE)
@@ -297,6 +302,12 @@ def run(args: argparse.Namespace) -> int:
     if args.game:
         make_game(args.game)  # a bad spec fails here, in one line, before connecting
     token = args.token or os.environ.get("MANCALA_TOKEN") or None
+    name = None
+    if args.name is not None:
+        try:
+            name = person_name(args.name)
+        except ValueError as e:
+            raise BadInput(f"--name must be 1-{MAX_NAME} printable characters, but {e}") from None
     agent = RemoteAgent(
         player,
         game_spec=args.game,
@@ -304,6 +315,7 @@ def run(args: argparse.Namespace) -> int:
         seat=args.seat,
         opponent=args.opponent or "remote",
         token=token,
+        name=name,
         say=lambda text: print(text, flush=True),
     )
     result = play_remote(url, agent) or {}
@@ -318,6 +330,7 @@ def register(sub) -> None:
     """Add ``mancala agent`` to the CLI's subcommands."""
     p = sub.add_parser(
         "agent",
+        allow_abbrev=False,  # an option only by its whole name
         help="one of our players as a remote agent of a game server (mancala serve)",
         description="Connect to a game server (mancala serve; protocol in docs/protocol.md) and play one game "
         "with one of our players: create a game and wait for an opponent to join it, or join a game "
@@ -352,4 +365,7 @@ def register(sub) -> None:
         help="our player: 0 moves first, 1 second (default: 0 when creating, the free seat when joining)",
     )
     p.add_argument("--token", help="the server's token (default: $MANCALA_TOKEN)")
+    p.add_argument(
+        "--name", help=f"the name the others see for our seat, 1-{MAX_NAME} characters (default: the player's spec)"
+    )
     p.set_defaults(func=run)

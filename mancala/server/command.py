@@ -30,6 +30,7 @@ def register(sub) -> None:
     """Add ``web`` and ``serve`` to the CLI's subcommands."""
     web = sub.add_parser(
         "web",
+        allow_abbrev=False,  # an option only by its whole name
         help="the board in your browser: play, watch, study and analyse every game",
         description="Start the game server on this machine and open the board in the browser. Ctrl-C stops it.",
     )
@@ -39,6 +40,7 @@ def register(sub) -> None:
 
     serve = sub.add_parser(
         "serve",
+        allow_abbrev=False,  # an option only by its whole name
         help="host games for remote agents and browsers (network play)",
         description="Host games for remote agents (mancala agent) and browsers: the same "
         "server and protocol as 'mancala web' (docs/protocol.md), with clocks, "
