@@ -60,7 +60,8 @@ FORMAT = "mancala-game"
 #: the newest version this module reads and writes (2: ``resigned``, 3: ``variations``, 4: ``ended``,
 #: 5: ``names``)
 VERSION = 5
-#: the longest name of a person a record holds
+#: the longest name of a person a record holds (and a person may give: ``hello``, ``create``,
+#: ``join``, ``name`` of the server's protocol, ``mancala agent --name``)
 MAX_NAME = 40
 #: the ways a game ends off the board, and what the loser did in words (an ending's default ``why``)
 REASONS = {
@@ -251,12 +252,15 @@ def record_text(record: GameRecord) -> str:
     game = record.game
     writer = game_text_of(game)
     if writer is not None:
-        return writer.write_game_text(game.initial_state(), record.moves)
+        return writer.write_game_text(game.initial_state(), record.moves, record.people)
     result = "*"
     if record.is_over():
         who = record.winner()
         result = "1-0" if who == 0 else "0-1" if who == 1 else "1/2-1/2"
     headers = f'[Game "{game_spec(game)}"]\n[Result "{result}"]\n'
+    for player, name in zip(_seat_headers(game), record.people):
+        if name is not None:  # the people who played, by seat: [South "Ann"]
+            headers += f'[{player} "{header_value(name)}"]\n'
     if record.ending is not None:
         headers += f'[Termination "{record.end_text()}"]\n'
     return headers + "\n" + " ".join([*(str(m) for m in record.moves), result]) + "\n"
@@ -284,7 +288,9 @@ def record_from_game_text(text: str, where: str = "game record", spec: str | Non
             game = make_game(headers["Game"])
         except BadInput as e:
             raise BadInput(f'{where}: bad [Game "…"] header: {e}') from None
-        return _replayed(game, words, where)
+        record = _replayed(game, words, where)
+        record.people = _people_of(headers, game)
+        return record
     for info in CATALOGUE.values():
         if "game_text" not in info.traits.capabilities or (spec and info.name != make_game(spec).name):
             continue
@@ -294,10 +300,39 @@ def record_from_game_text(text: str, where: str = "game record", spec: str | Non
             options, moves = reader.read_game_text(text)
         except BadInput:
             continue
-        return _replayed(make_game(spec or info.name, **options), moves, where)
+        record = _replayed(make_game(spec or info.name, **options), moves, where)
+        record.people = _people_of(headers, record.game)
+        return record
     if spec and words and not headers:
         return _replayed(make_game(spec), words, where)
     return None
+
+
+def header_value(text: str) -> str:
+    """``text`` as the value of a ``[Name "value"]`` header (a double quote would end it)."""
+    return text.replace('"', "'")
+
+
+def _seat_headers(game: Game) -> list[str]:
+    """The headers naming each player's person in a game text: the seats' names (``South``,
+    ``North``; ``X``, ``O``), each a single word."""
+    start = game.initial_state()
+    return [re.sub(r"\W", "", game.player_name(p, start)) or f"Player{p + 1}" for p in (0, 1)]
+
+
+def _people_of(headers: dict[str, str], game: Game) -> list[str | None]:
+    """The people's names a game text's headers give: under the seats' names (ours:
+    ``[South "Ann"]``), else under ``White`` and ``Black`` (PlayOK's: the first player is
+    White); a name that is not one a record may hold is left out."""
+    seats = _seat_headers(game)
+    keys = seats if any(key in headers for key in seats) else ["White", "Black"]
+    names: list[str | None] = []
+    for key in keys:
+        try:
+            names.append(person_name(headers[key]) if key in headers else None)
+        except ValueError:
+            names.append(None)
+    return names
 
 
 def _headers_and_words(text: str) -> tuple[dict[str, str], list[str]]:
@@ -375,6 +410,21 @@ def record_from_json(data: Any, where: str = "game record") -> GameRecord:
             raise BadInput(f'{path}: "variations" needs format version 3, the file says {version}')
         record.variations = read_variations(game, record.moves, data["variations"], path)
     return record
+
+
+def person_name(value: str) -> str:
+    """A person's name as given, trimmed (runs of spaces made one); raises
+    :class:`ValueError` with the reason when it is empty, longer than :data:`MAX_NAME`
+    characters, or holds a character that is not printable (a control or format character)."""
+    name = " ".join(part for part in value.strip().split(" ") if part)
+    if not name:
+        raise ValueError("it is empty; leave the field out to stay unnamed")
+    if len(name) > MAX_NAME:
+        raise ValueError(f"it has {len(name)} characters, more than {MAX_NAME}")
+    bad = next((ch for ch in name if not ch.isprintable()), None)
+    if bad is not None:
+        raise ValueError(f"it holds a character that is not printable (U+{ord(bad):04X})")
+    return name
 
 
 def read_names(data: dict, version: int, where: str) -> list[str | None]:

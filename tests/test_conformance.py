@@ -189,11 +189,13 @@ def test_a_game_started_at_a_position_round_trips_by_its_spec_and_its_texts(name
         game = make_game(name, **position_options(name, text))
         assert make_game(game_spec(game)) == game
         _, moves = playout(game, 5)
-        record = GameRecord(game, ["random", "random"], list(moves))
+        record = GameRecord(game, ["human", "human"], list(moves), people=["Ann", 'Bob "B" Lee'])
         again = record_from_json(json.loads(json.dumps(record.to_json())))
         assert again.game == game and again.final_state() == record.final_state()
+        assert again.people == ["Ann", 'Bob "B" Lee']
         pasted = record_from_game_text(record_text(record), "the copied text")
         assert pasted is not None and pasted.game == game and pasted.moves == record.moves
+        assert pasted.people == ["Ann", "Bob 'B' Lee"]  # (a header's value holds no double quote)
 
 
 def _env() -> dict:

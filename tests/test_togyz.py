@@ -116,6 +116,11 @@ def test_a_playok_record_we_write_reads_back_and_replays_to_the_same_end():
     for word in moves:
         replay = GAME.apply(replay, GAME.parse_move(replay, word))
     assert replay == state
+    # opened as a game: the players' names come with it (White is South, who moves first)
+    from mancala.record import record_from_game_text
+
+    record = record_from_game_text(text, "a PlayOK file")
+    assert record is not None and record.people == ["a", "b"] and record.final_state() == state
 
 
 def test_tuzdiks_obey_every_ban_over_random_games():

@@ -138,8 +138,9 @@ class GameText(Protocol):
         game's ``parse_move`` reads; raises BadInput for a text that is not such a record."""
         ...
 
-    def write_game_text(self, start, moves: Sequence) -> str:
-        """The record of ``moves`` played from ``start``, as those files write it."""
+    def write_game_text(self, start, moves: Sequence, names: Sequence[str | None] = (None, None)) -> str:
+        """The record of ``moves`` played from ``start``, as those files write it, with the
+        people who played each side (``names``, None: nobody named) where the files name them."""
         ...
 
 

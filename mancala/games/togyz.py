@@ -484,8 +484,11 @@ class TogyzKumalak(RulesGame):
         options = togyz_start_options(headers["Position"]) if "Position" in headers else {}
         return options, moves
 
-    def write_game_text(self, start: TogyzState, moves: Sequence[TogyzMove]) -> str:
-        """``moves`` played from ``start`` as a PlayOK-style record: headers (the start
+    def write_game_text(
+        self, start: TogyzState, moves: Sequence[TogyzMove], names: Sequence[str | None] = (None, None)
+    ) -> str:
+        """``moves`` played from ``start`` as a PlayOK-style record: headers (the people who
+        played, ``White`` for South and ``Black`` for North as PlayOK names them; the start
         position when it is not the usual one), numbered pairs of two-digit moves with ``(n)``
         and ``X`` (``1. ...`` when North moves first), then the result."""
         state, words = start, ["..."] if start.seat == 1 else []
@@ -501,6 +504,9 @@ class TogyzKumalak(RulesGame):
             margin = self.score(state, 0)
             result = "1-0" if margin > 0 else "0-1" if margin < 0 else "1/2-1/2"
         headers = ['[Event "mancala"]', f'[Game "{spec_of(self)}"]', f'[Result "{result}"]']
+        for side, name in zip(("White", "Black"), names):
+            if name is not None:
+                headers.append(f'[{side} "{name.replace(chr(34), chr(39))}"]')
         if start != self.position(tuple([self.rules.stones] * len(start.houses)), (0, 0), (-1, -1), 0):
             headers.append(f'[Position "{self.position_string(start)}"]')
         return "\n".join(headers) + "\n\n" + " ".join([*parts, result]) + "\n"

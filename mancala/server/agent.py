@@ -23,7 +23,7 @@ from mancala import jsonread
 from mancala.errors import BadInput, IllegalMove
 from mancala.games import Game, make_game
 from mancala.players import HumanPlayer, make_player
-from mancala.server.protocol import MAX_NAME, person_name
+from mancala.record import MAX_NAME, person_name
 
 #: the protocol version this client speaks
 PROTOCOL = 1

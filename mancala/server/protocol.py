@@ -15,6 +15,7 @@ from typing import Any
 
 from mancala import jsonread
 from mancala.errors import MancalaError
+from mancala.record import MAX_NAME, person_name
 
 VERSION = 1
 #: the largest client message read, in bytes (UTF-8)
@@ -72,25 +73,6 @@ MESSAGES: dict[str, dict[str, tuple[tuple[type, ...], bool]]] = {
     "resign": {},
     "ping": {},
 }
-
-
-#: the longest name a person may give (``hello``, ``create``, ``join``, ``name``)
-MAX_NAME = 40
-
-
-def person_name(value: str) -> str:
-    """A person's name as given in a message, trimmed (runs of spaces made one); raises
-    :class:`ValueError` with the reason when it is empty, longer than :data:`MAX_NAME`
-    characters, or holds a character that is not printable (a control or format character)."""
-    name = " ".join(part for part in value.strip().split(" ") if part)
-    if not name:
-        raise ValueError("it is empty; leave the field out to stay unnamed")
-    if len(name) > MAX_NAME:
-        raise ValueError(f"it has {len(name)} characters, more than {MAX_NAME}")
-    bad = next((ch for ch in name if not ch.isprintable()), None)
-    if bad is not None:
-        raise ValueError(f"it holds a character that is not printable (U+{ord(bad):04X})")
-    return name
 
 
 #: fields the server checks itself: a token that is not a string is a wrong token
