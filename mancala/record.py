@@ -291,6 +291,7 @@ def record_from_game_text(text: str, where: str = "game record", spec: str | Non
         record = _replayed(game, words, where)
         record.people = _people_of(headers, game)
         return record
+    failed: BadInput | None = None  # (records of several games look alike: the first that replays)
     for info in CATALOGUE.values():
         if "game_text" not in info.traits.capabilities or (spec and info.name != make_game(spec).name):
             continue
@@ -298,11 +299,17 @@ def record_from_game_text(text: str, where: str = "game record", spec: str | Non
         assert reader is not None
         try:
             options, moves = reader.read_game_text(text)
-        except BadInput:
+        except BadInput:  # not this game's kind of record
             continue
-        record = _replayed(make_game(spec or info.name, **options), moves, where)
+        try:
+            record = _replayed(make_game(spec or info.name, **options), moves, where)
+        except BadInput as e:  # this game's kind of record, but not a game of it
+            failed = failed or e
+            continue
         record.people = _people_of(headers, record.game)
         return record
+    if failed is not None:
+        raise failed
     if spec and words and not headers:
         return _replayed(make_game(spec), words, where)
     return None

@@ -279,3 +279,51 @@ def test_skip_twelve_sowing_passes_houses_of_twelve_or_more():
     plain = make_game("oware")  # without the option a takes a seed: the seeds reach a, b, c only
     start = plain.parse_position("0-0-0-0-0-3-12-1-1-1-0-0-14-16-S")
     assert plain.position_string(play(plain, start, "F")) == "0-0-0-0-0-0-13-0-0-1-0-0-18-16-N"
+
+
+# --- game records as players keep them (PlayOK's two-digit moves) ----------------------------
+
+
+def test_two_digit_record_moves_say_where_the_last_seed_lands_and_what_a_capture_brings():
+    game = Oware()
+    start = game.initial_state()
+    # South's house 6 (F) with 4 seeds: a, b, c, d of North's row: it ends on North's house 4
+    move = game.parse_move(start, "64")
+    assert move == game.parse_move(start, "F")
+    after = game.apply(start, move)
+    assert game.record_move(start, move, after) == "64"
+    with pytest.raises(IllegalMove, match="ends on house 4, not 5"):
+        game.parse_move(start, "65")
+    with pytest.raises(IllegalMove, match="no capture, not a capture to 3"):
+        game.parse_move(start, "64(3)")
+    # a capture: the record says the mover's store after it, and a wrong total is refused
+    position = game.position(tuple([0, 0, 0, 0, 0, 2] + [1, 1, 0, 0, 0, 1]), (21, 22), 0)
+    take = game.parse_move(position, "F")
+    taken = game.apply(position, take)
+    assert game.record_move(position, take, taken) == "62(25)"  # a and b, 2 seeds each
+    assert game.parse_move(position, "62(25)") == take
+    with pytest.raises(IllegalMove, match="makes the mover's store 25 with a capture, not a capture to 24"):
+        game.parse_move(position, "62(24)")
+
+
+def test_a_playok_oware_record_reads_back_with_names_and_replays_to_the_same_end():
+    from mancala.record import GameRecord, record_from_game_text, record_text
+
+    game = Oware()
+    rng = random.Random(5)
+    state, moves = game.initial_state(), []
+    while not game.is_terminal(state) and len(moves) < 300:
+        move = rng.choice(game.legal_moves(state))
+        moves.append(move)
+        state = game.apply(state, move)
+    record = GameRecord(game, ["human", "human"], moves, people=["Kofi", "Ama"])
+    text = record_text(record)
+    assert '[White "Kofi"]' in text and '[Black "Ama"]' in text and "1. " in text
+    back = record_from_game_text(text, "the copied text")
+    assert back is not None and back.moves == moves and back.people == ["Kofi", "Ama"]
+    # as PlayOK writes it (no [Game] header of ours): read as Oware, not as Togyz Kumalak
+    body = text.split("\n\n", 1)[1]
+    foreign = f'[Site "PlayOK"]\n[White "kofi"]\n[Black "ama"]\n\n{body}'
+    again = record_from_game_text(foreign, "a PlayOK file")
+    assert again is not None and again.game.name == "oware" and again.final_state() == state
+    assert again.people == ["kofi", "ama"]

@@ -13,11 +13,11 @@ import pytest
 
 from mancala.errors import BadInput, IllegalMove
 from mancala.games import make_game
+from mancala.games.records import read_record_moves
 from mancala.games.togyz import (
     TogyzKumalak,
     TogyzRules,
     read_fen,
-    read_record_moves,
     togyz_start_options,
     write_fen,
 )

@@ -32,12 +32,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field, replace
 from enum import Enum
-from typing import Any
+from typing import Any, Sequence
 
 from mancala.errors import BadInput, IllegalMove, is_whole_number
 from mancala.games.base import RulesGame, Segment, layout_text
-from mancala.games.catalogue import GameInfo, Traits, options_with_preset, register
+from mancala.games.catalogue import GameInfo, Traits, options_with_preset, register, spec_of
 from mancala.games.options import RulesOptions, bool_option, enum_option, int_option, start_option
+from mancala.games.records import read_record_moves, result_mark, write_record
 
 
 class GrandSlam(Enum):
@@ -369,10 +370,17 @@ class Oware(RulesGame):
         )
 
     def parse_move(self, state: OwareState, text: str) -> OwareMove:
-        """A move from its letter (either case names the mover's house) or its number from
-        the mover's left (``1``..)."""
+        """A move from its letter (either case names the mover's house), its number from
+        the mover's left (``1``..), or a game record's two digits with what they claim
+        (``64``: from house 6 to house 4 of the row it ends on; ``53(20)``: a capture that
+        brings the mover's store to 20; checked against the position)."""
         t = text.strip()
         n = self.rules.houses
+        record = re.fullmatch(r"([1-9])([1-9])(?:\(([0-9]{1,4})\))?", t) if n <= 9 else None
+        if record:
+            move = self.parse_move(state, record.group(1))
+            self._check_record_claims(state, move, int(record.group(2)), record.group(3), t)
+            return move
         if re.fullmatch(r"[A-Za-z]", t):
             k = ord(t.lower()) - ord("a")
         elif is_whole_number(t):
@@ -387,6 +395,65 @@ class Oware(RulesGame):
         if move not in self.legal_moves(state):
             raise IllegalMove(self._illegal_reason(state, move))
         return move
+
+    def _check_record_claims(
+        self, state: OwareState, move: OwareMove, landing: int, store: str | None, text: str
+    ) -> None:
+        """A record's two-digit move says where the last seed lands and, after a capture,
+        the mover's store: check it."""
+        after = self._play(state, move.house)
+        event = after.last
+        assert event is not None
+        n = state.size
+        if event.landing % n + 1 != landing:
+            raise IllegalMove(
+                f"{text!r}: a sowing from house {move} ends on house {event.landing % n + 1}, not {landing}"
+            )
+        if store is not None and (not event.captures or after.stores[event.seat] != int(store)):
+            raise IllegalMove(
+                f"{text!r}: this move makes the mover's store {after.stores[event.seat]} with "
+                f"{'a capture' if event.captures else 'no capture'}, not a capture to {store}"
+            )
+
+    def record_move(self, before: OwareState, move: OwareMove, after: OwareState) -> str:
+        """The move as game records write it (PlayOK, Wikimanqala): origin and landing house
+        numbers, each counted from its row's owner's left, then ``(n)``, the mover's store
+        after a capture."""
+        event = after.last
+        assert event is not None and event.move == move
+        n = before.size
+        text = f"{move.house % n + 1}{event.landing % n + 1}"
+        return text + f"({after.stores[event.seat]})" if event.captures else text
+
+    def read_game_text(self, text: str) -> tuple[dict[str, Any], list[str]]:
+        """The rules options (a ``[Position "…"]`` header's start) and the moves of a game
+        record as PlayOK writes it (:func:`mancala.games.records.read_record_moves`); raises
+        :class:`BadInput` for a text that is not one."""
+        headers, moves = read_record_moves(text)
+        odd = next((m for m in moves if not _RECORD_MOVE.fullmatch(m)), None)
+        if not moves or odd is not None:
+            what = f"{odd[:20]!r} is not a move such as 64 or 53(20)" if odd else "it holds no moves"
+            raise BadInput(f"not an Oware game record: {what}")
+        options = oware_start_options(headers["Position"]) if "Position" in headers else {}
+        return options, moves
+
+    def write_game_text(
+        self, start: OwareState, moves: Sequence[OwareMove], names: Sequence[str | None] = (None, None)
+    ) -> str:
+        """``moves`` played from ``start`` as a PlayOK-style record: headers (the people who
+        played, ``White`` for South; the start position when it is not the usual one),
+        numbered pairs of two-digit moves with ``(n)`` after a capture, then the result."""
+        state, words = start, []
+        for move in moves:
+            after = self.apply(state, move)
+            words.append(self.record_move(state, move, after))
+            state = after
+        result = result_mark(state.finished, self.score(state, 0))
+        headers = [("Event", "mancala"), ("Game", spec_of(self)), ("Result", result)]
+        usual = state_of_rules(self.rules)
+        if (start.houses, start.stores, start.seat) != usual:
+            headers.append(("Position", self.position_string(start)))
+        return write_record(headers, words, start.seat == 1, result, names)
 
     def render(self, state: OwareState) -> str:
         """The board as South sees it: North's row on top (``f``..``a``), stores at the ends."""
@@ -692,6 +759,16 @@ _END_WORDS = {
 }
 
 
+#: a game record's move: two digits (houses 1-6, or up to 9 on a bigger board), ``(n)`` after a capture
+_RECORD_MOVE = re.compile(r"[1-9][1-9](?:\([0-9]{1,4}\))?")
+
+
+def state_of_rules(rules: OwareRules) -> tuple[tuple[int, ...], tuple[int, int], int]:
+    """The houses, stores and side to move of the usual start of ``rules`` (every house
+    holding ``seeds``, South to move), whatever start the rules set."""
+    return (tuple([rules.seeds] * (2 * rules.houses)), (0, 0), 0)
+
+
 def oware_start_options(text: str) -> dict[str, Any]:
     """The rules options (``houses``, ``start``) that start Oware at the position ``text``
     (as :meth:`Oware.position_string` writes it; the rules check the rest when the game is
@@ -728,7 +805,7 @@ OWARE = register(
             value_unit="seeds",
             evaluation="oware",
             may_repeat=True,
-            capabilities=frozenset({"position", "layout", "move_help"}),
+            capabilities=frozenset({"position", "layout", "move_help", "game_text"}),
         ),
         start_options=oware_start_options,
         rank=2,

@@ -38,6 +38,7 @@ from mancala.errors import BadInput, IllegalMove, is_whole_number
 from mancala.games.base import RulesGame, Segment, layout_text
 from mancala.games.catalogue import GameInfo, Traits, options_with_preset, register, spec_of
 from mancala.games.options import RulesOptions, bool_option, int_option, start_option
+from mancala.games.records import read_record_moves, result_mark, write_record
 
 #: the most houses a side and stones a house the rules accept
 MAX_HOUSES = 9
@@ -491,25 +492,16 @@ class TogyzKumalak(RulesGame):
         played, ``White`` for South and ``Black`` for North as PlayOK names them; the start
         position when it is not the usual one), numbered pairs of two-digit moves with ``(n)``
         and ``X`` (``1. ...`` when North moves first), then the result."""
-        state, words = start, ["..."] if start.seat == 1 else []
+        state, words = start, []
         for move in moves:
             after = self.apply(state, move)
             words.append(self.record_move(state, move, after))
             state = after
-        parts: list[str] = []
-        for i, word in enumerate(words):
-            parts += [f"{i // 2 + 1}.", word] if i % 2 == 0 else [word]
-        result = "*"
-        if state.finished:
-            margin = self.score(state, 0)
-            result = "1-0" if margin > 0 else "0-1" if margin < 0 else "1/2-1/2"
-        headers = ['[Event "mancala"]', f'[Game "{spec_of(self)}"]', f'[Result "{result}"]']
-        for side, name in zip(("White", "Black"), names):
-            if name is not None:
-                headers.append(f'[{side} "{name.replace(chr(34), chr(39))}"]')
+        result = result_mark(state.finished, self.score(state, 0))
+        headers = [("Event", "mancala"), ("Game", spec_of(self)), ("Result", result)]
         if start != self.position(tuple([self.rules.stones] * len(start.houses)), (0, 0), (-1, -1), 0):
-            headers.append(f'[Position "{self.position_string(start)}"]')
-        return "\n".join(headers) + "\n\n" + " ".join([*parts, result]) + "\n"
+            headers.append(("Position", self.position_string(start)))
+        return write_record(headers, words, start.seat == 1, result, names)
 
     # --- the rules ---------------------------------------------------------
 
@@ -771,29 +763,6 @@ def _uci_index(n: int, file: str, rank: str) -> int | None:
     if k >= n:
         return None
     return k if rank == "1" else 2 * n - 1 - k
-
-
-# --- game records ------------------------------------------------------------
-
-
-def read_record_moves(text: str) -> tuple[dict[str, str], list[str]]:
-    """The headers and the moves of a game record as PlayOK and 9qum.com write it
-    (``[Site "PlayOK"]`` … then ``1. 76(10) 87(2) 2. 99 91``); move numbers, comments in
-    braces and the result (``1-0``, ``0-1``, ``1/2-1/2``, ``*``) are dropped."""
-    headers: dict[str, str] = {}
-    body: list[str] = []
-    for line in text.splitlines():
-        stripped = line.strip()
-        h = re.fullmatch(r"\[(\w+)\s+\"(.*)\"\]", stripped)
-        if h:
-            headers[h.group(1)] = h.group(2)
-        elif stripped.startswith("["):
-            raise BadInput(f'cannot read the header line {stripped[:60]!r}: expected [Name "value"]')
-        else:
-            body.append(stripped)
-    words = re.sub(r"\{[^}]*\}", " ", " ".join(body)).split()
-    moves = [w for w in words if not re.fullmatch(r"[0-9]*\.+|1-0|0-1|1/2-1/2|\*", w)]
-    return headers, moves
 
 
 def togyz_start_options(text: str) -> dict[str, Any]:
