@@ -366,7 +366,7 @@ class Oware(RulesGame):
         return (
             f"Oware moves: the letter of one of your houses, A-{last} for South and "
             f"a-{last.lower()} for North, counted from your left; its seeds are sown to the right "
-            f"and on into your opponent's row."
+            f"and on into your opponent's row. Game records' two-digit moves (64, 62(25)) are read too."
         )
 
     def parse_move(self, state: OwareState, text: str) -> OwareMove:
