@@ -276,6 +276,12 @@ def test_a_corrupt_file_is_refused_in_one_line(cache, capsys):
     assert "checksum" in err_text and err_text.count("\n") == 1
     assert E.build(rules, 4).values.size == E.entries(rules, 4)  # a build makes it again
     assert E.load(rules, 4) is not None
+    # a file of other rules put in this one's place is refused, naming what differs
+    other = TogyzRules(houses=4, tuzdik_forbid_last=False)
+    E.build(other, 2)
+    E.tier_path(rules, 2).write_bytes(E.tier_path(other, 2).read_bytes())
+    with pytest.raises(E.CorruptTable, match="its header's rules is not the one its name says"):
+        E.load(rules, 2)
 
 
 def test_the_memory_bound(cache):

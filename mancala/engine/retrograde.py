@@ -16,13 +16,18 @@ thread (numba ``prange``), so no two threads write one entry.
 
 from __future__ import annotations
 
+import hashlib
+import os
+from pathlib import Path
 from typing import Callable
 
 import numba
 import numpy as np
 from numba import njit, prange
 
-from mancala.engine.endgame import build_threads
+from mancala import jsonread
+from mancala.atomic import StagedFile
+from mancala.engine.endgame import build_threads, file_header
 
 #: an entry not decided yet (a margin is never below -127)
 UNDECIDED = -128
@@ -206,3 +211,54 @@ def solve_tier(
             del front_lost
     finish_tier(val, parts)
     return batches
+
+
+# --- tier files ------------------------------------------------------------------------------
+
+
+def save_tier_file(path: Path, magic: bytes, meta: dict, payload: np.ndarray) -> Path:
+    """Write one finished tier atomically: ``magic``, a JSON header (``meta``, the entries
+    and the SHA-256 of the payload: :func:`mancala.engine.endgame.file_header`), the entries."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with StagedFile(path, binary=True) as staged:
+        staged.stream.write(magic + file_header(meta, payload))
+        staged.stream.write(payload.data)
+        staged.commit()
+    return path
+
+
+def read_tier_file(
+    path: Path, magic: bytes, meta: dict, into: np.ndarray, title: str, corrupt: type[Exception]
+) -> bool:
+    """Read the tier file ``path`` into ``into``: False when there is no file; raises
+    ``corrupt`` (one line naming the file and what is wrong) when it is not a ``title``
+    endgame table of this version (``magic``), its header differs from ``meta`` (other rules,
+    convention or tier), or it is truncated or its checksum does not match."""
+    try:
+        f = jsonread.open_regular(path)
+    except FileNotFoundError:
+        return False
+    except OSError as e:
+        raise corrupt(f"{path}: cannot read this {title} endgame table ({e.strerror or e})") from None
+    with f:
+        problem = None
+        try:
+            if f.read(len(magic)) != magic:
+                article = "an" if title[:1] in "AEIOU" else "a"
+                problem = f"not {article} {title} endgame table of this version"
+            else:
+                found = jsonread.loads(f.readline(1 << 16))
+                differs = next((k for k, v in meta.items() if found.get(k) != v), None)
+                if differs is not None:
+                    problem = f"its header's {differs} is not the one its name says"
+                elif found.get("entries") != into.size or into.size != os.fstat(f.fileno()).st_size - f.tell():
+                    problem = "truncated or the wrong size"
+                elif f.readinto(into.view(np.uint8).data) != into.size:
+                    problem = "truncated"
+                elif found.get("sha256") != hashlib.sha256(into.data).hexdigest():
+                    problem = "checksum mismatch"
+        except (OSError, ValueError, AttributeError, TypeError):
+            problem = "unreadable header"
+    if problem:
+        raise corrupt(f"{path}: corrupt {title} endgame table ({problem}); delete it and build again")
+    return True

@@ -72,11 +72,10 @@ import numba
 import numpy as np
 from numba import njit, prange
 
-from mancala import jsonread
-from mancala.atomic import StagedFile, write_problem
+from mancala.atomic import write_problem
 from mancala.engine import pages
 from mancala.engine.compositions import fits, next_board, rank, tier_offsets, tier_size, unrank
-from mancala.engine.endgame import cache_dir, file_header
+from mancala.engine.endgame import cache_dir
 from mancala.engine.oware.kernels import (
     GS_ILLEGAL,
     GS_ILLEGAL_UNLESS_ONLY,
@@ -95,7 +94,7 @@ from mancala.engine.oware.kernels import (
     seeds_in,
 )
 from mancala.engine.oware.rules import rules_array
-from mancala.engine.retrograde import UNDECIDED, push, solve_tier, threads
+from mancala.engine.retrograde import UNDECIDED, push, read_tier_file, save_tier_file, solve_tier, threads
 from mancala.errors import BadInput, whole_number
 from mancala.games.oware import OwareRules
 
@@ -620,45 +619,15 @@ def tier_path(rules: OwareRules, tier: int) -> Path:
 
 def save_tier(rules: OwareRules, tier: int, payload: np.ndarray) -> Path:
     """Write one finished tier atomically (its header, then its entries)."""
-    path = tier_path(rules, tier)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with StagedFile(path, binary=True) as staged:
-        staged.stream.write(MAGIC + file_header({"rules": table_key(rules), "tier": tier}, payload))
-        staged.stream.write(payload.data)
-        staged.commit()
-    return path
+    return save_tier_file(tier_path(rules, tier), MAGIC, {"rules": table_key(rules), "tier": tier}, payload)
 
 
 def read_tier(rules: OwareRules, tier: int, into: np.ndarray) -> bool:
     """Read tier ``tier`` from the cache into ``into``: False when there is no file; raises
     :class:`CorruptTable` when the file is damaged or holds other rules or another tier."""
-    path = tier_path(rules, tier)
-    try:
-        f = jsonread.open_regular(path)
-    except FileNotFoundError:
-        return False
-    except OSError as e:
-        raise CorruptTable(f"{path}: cannot read this Oware endgame table ({e.strerror or e})") from None
-    with f:
-        problem = None
-        try:
-            if f.read(len(MAGIC)) != MAGIC:
-                problem = "not an Oware endgame table of this version"
-            else:
-                meta = jsonread.loads(f.readline(1 << 16))
-                if meta.get("rules") != table_key(rules) or meta.get("tier") != tier:
-                    problem = "it holds another rule set or tier than its name says"
-                elif meta.get("entries") != into.size or into.size != os.fstat(f.fileno()).st_size - f.tell():
-                    problem = "truncated or the wrong size"
-                elif f.readinto(into.view(np.uint8).data) != into.size:
-                    problem = "truncated"
-                elif meta.get("sha256") != hashlib.sha256(into.data).hexdigest():
-                    problem = "checksum mismatch"
-        except (OSError, ValueError, AttributeError, TypeError):
-            problem = "unreadable header"
-    if problem:
-        raise CorruptTable(f"{path}: corrupt Oware endgame table ({problem}); delete it and build again")
-    return True
+    return read_tier_file(
+        tier_path(rules, tier), MAGIC, {"rules": table_key(rules), "tier": tier}, into, "Oware", CorruptTable
+    )
 
 
 def _build_tier(s: int, rules_arr: np.ndarray, values: np.ndarray, offsets: np.ndarray, parts: int) -> int:

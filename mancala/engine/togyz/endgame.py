@@ -79,12 +79,11 @@ import numba
 import numpy as np
 from numba import njit, prange
 
-from mancala import jsonread
-from mancala.atomic import StagedFile, write_problem
+from mancala.atomic import write_problem
 from mancala.engine import pages
 from mancala.engine.compositions import BINOM, MAX_A, next_board, unrank
-from mancala.engine.endgame import cache_dir, file_header
-from mancala.engine.retrograde import UNDECIDED, push, solve_tier, threads
+from mancala.engine.endgame import cache_dir
+from mancala.engine.retrograde import UNDECIDED, push, read_tier_file, save_tier_file, solve_tier, threads
 from mancala.errors import BadInput, whole_number
 from mancala.games.togyz import TogyzRules
 
@@ -705,46 +704,13 @@ def _meta(rules: TogyzRules, tier: int) -> dict:
 
 def save_tier(rules: TogyzRules, tier: int, payload: np.ndarray) -> Path:
     """Write one finished tier atomically (its header, then its entries)."""
-    path = tier_path(rules, tier)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with StagedFile(path, binary=True) as staged:
-        staged.stream.write(MAGIC + file_header(_meta(rules, tier), payload))
-        staged.stream.write(payload.data)
-        staged.commit()
-    return path
+    return save_tier_file(tier_path(rules, tier), MAGIC, _meta(rules, tier), payload)
 
 
 def read_tier(rules: TogyzRules, tier: int, into: np.ndarray) -> bool:
     """Read tier ``tier`` from the cache into ``into``: False when there is no file; raises
     :class:`CorruptTable` when the file is damaged or holds other rules or another tier."""
-    path = tier_path(rules, tier)
-    try:
-        f = jsonread.open_regular(path)
-    except FileNotFoundError:
-        return False
-    except OSError as e:
-        raise CorruptTable(f"{path}: cannot read this Togyz Kumalak endgame table ({e.strerror or e})") from None
-    with f:
-        problem = None
-        try:
-            if f.read(len(MAGIC)) != MAGIC:
-                problem = "not a Togyz Kumalak endgame table of this version"
-            else:
-                meta = jsonread.loads(f.readline(1 << 16))
-                want = _meta(rules, tier)
-                if any(meta.get(k) != v for k, v in want.items()):
-                    problem = "it holds another rule set, convention or tier than its name says"
-                elif meta.get("entries") != into.size or into.size != os.fstat(f.fileno()).st_size - f.tell():
-                    problem = "truncated or the wrong size"
-                elif f.readinto(into.view(np.uint8).data) != into.size:
-                    problem = "truncated"
-                elif meta.get("sha256") != hashlib.sha256(into.data).hexdigest():
-                    problem = "checksum mismatch"
-        except (OSError, ValueError, AttributeError, TypeError):
-            problem = "unreadable header"
-    if problem:
-        raise CorruptTable(f"{path}: corrupt Togyz Kumalak endgame table ({problem}); delete it and build again")
-    return True
+    return read_tier_file(tier_path(rules, tier), MAGIC, _meta(rules, tier), into, "Togyz Kumalak", CorruptTable)
 
 
 def _build_tier(s: int, rules: TogyzRules, values: np.ndarray, lay: Layout, parts: int) -> int:
