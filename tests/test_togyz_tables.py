@@ -422,6 +422,26 @@ def test_the_majority_stop_keeps_the_result(cache, houses, stones, value):
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize(
+    "houses, stones, value, first",
+    # docs/togyz.md, "Larger small boards, from the endgame tables": each first move's value
+    [(3, 4, 0, {1: -8, 2: -4, 3: 0}), (4, 2, 8, {1: 0, 2: -8, 3: -4, 4: 8})],
+)
+def test_small_boards_beyond_the_python_solver_keep_their_published_values(cache, houses, stones, value, first):
+    """The values of boards the Python solver cannot reach, from their tables: the start's and
+    each first move's (a regression check of the published figures)."""
+    from mancala.engine.togyz.exact import move_values  # noqa: PLC0415
+
+    rules = TogyzRules(houses=houses, stones=stones)
+    table = E.build(rules, 2 * houses * stones)
+    game = TogyzKumalak(rules)
+    start = game.initial_state()
+    assert table.value(start.houses, start.tuzdiks, 0) == value
+    moves = move_values(game, start, table)
+    assert moves is not None and {m.house + 1: v for m, v in moves} == first
+
+
+@pytest.mark.slow
 def test_random_positions_of_the_full_board_match_brute_force(cache):
     """The 2 x 9 board's tiers of 5 and 6 stones, sampled: each position against the brute
     force over every position reachable from it."""
