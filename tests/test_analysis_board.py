@@ -330,7 +330,7 @@ def test_a_side_line_is_tried_from_an_earlier_position_promoted_and_deleted(page
     check_axe(page, axe_script, "side line")
     # saved and loaded, the line is kept
     with page.expect_download() as download:
-        page.get_by_role("button", name="Save").click()
+        page.get_by_role("button", name="Save", exact=True).click()
     saved = Path(download.value.path()).read_text()
     assert '"version": 3' in saved and '"variations"' in saved
     # promoted: the line is the game now, the old moves a side line

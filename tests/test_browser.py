@@ -292,7 +292,7 @@ def test_save_and_load_and_bad_files(page, server_url, tmp_path):
     settled(page)
     moves = ply(page)
     with page.expect_download() as info:
-        page.get_by_role("button", name="Save").click()
+        page.get_by_role("button", name="Save", exact=True).click()
     saved = tmp_path / "game.json"
     info.value.save_as(saved)
     record = json.loads(saved.read_text())
@@ -663,7 +663,7 @@ def test_an_error_goes_once_a_later_request_succeeds_and_is_shown_once(page, ser
     page.get_by_role("button", name="South pit 3: 4 seeds, legal move").click()
     settled(page, 1)
     with page.expect_download() as info:
-        page.get_by_role("button", name="Save").click()
+        page.get_by_role("button", name="Save", exact=True).click()
     saved = tmp_path / "game.json"
     info.value.save_as(saved)
     big = tmp_path / "big.json"
