@@ -61,18 +61,13 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
-import sys
-import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-import numba
 import numpy as np
 from numba import njit, prange
 
-from mancala.atomic import write_problem
 from mancala.engine import pages
 from mancala.engine.compositions import fits, next_board, rank, tier_offsets, tier_size, unrank
 from mancala.engine.endgame import cache_dir
@@ -94,8 +89,19 @@ from mancala.engine.oware.kernels import (
     seeds_in,
 )
 from mancala.engine.oware.rules import rules_array
-from mancala.engine.retrograde import UNDECIDED, push, read_tier_file, save_tier_file, solve_tier, threads
-from mancala.errors import BadInput, whole_number
+from mancala.engine.retrograde import (
+    UNDECIDED,
+    TierReport,
+    build_tiers,
+    check_memory,
+    memory_limit,
+    push,
+    read_tier_file,
+    read_tiers,
+    save_tier_file,
+    solve_tier,
+)
+from mancala.errors import BadInput
 from mancala.games.oware import OwareRules
 
 #: the tables' name in messages, and the unit of their size (the ``db`` command's protocol:
@@ -108,8 +114,6 @@ MAGIC = b"MANCALA-OWARE-ENDGAME-1\n"
 MISSING = -128
 #: a position with no move leaving the tier (no capture, no end)
 NO_EXIT = -128
-#: the default memory bound of a build (``$MANCALA_DB_MEMORY`` in bytes overrides it)
-DEFAULT_MEMORY = 8 << 30
 
 #: room for predecessors per position in a batch (more is made when one has more)
 WIDTH = 48
@@ -545,26 +549,6 @@ def check_sample(table: OwareTable, samples: int, seed: int = 1) -> dict[int, in
 
 
 @dataclass
-class TierReport:
-    """One tier of a build, for progress displays."""
-
-    tier: int
-    positions: int
-    seconds: float
-    #: read from the cache instead of built
-    loaded: bool
-    #: batches of newly decided positions whose predecessors were generated
-    batches: int = 0
-
-    def line(self) -> str:
-        """``tier 12: 1,352,078 positions in 1.3 s (1.0 M/s)`` (or ``loaded``)."""
-        if self.loaded:
-            return f"tier {self.tier}: {self.positions:,} positions loaded from the cache"
-        rate = self.positions / self.seconds / 1e6 if self.seconds > 0 else float("inf")
-        return f"tier {self.tier}: {self.positions:,} positions in {self.seconds:.1f} s ({rate:.2f} M positions/s)"
-
-
-@dataclass
 class OwareTable:
     """A loaded or built table: entry ``offsets[s] + rank`` of ``values`` (signed bytes) is the
     value of the normalised position of ``s`` seeds with that rank (:func:`probe`)."""
@@ -589,12 +573,6 @@ def memory_needed(rules: OwareRules, max_seeds: int) -> int:
     p = 2 * rules.houses
     top = tier_size(p, max_seeds)
     return int(tier_offsets(p, max_seeds)[-1]) + 6 * top + (64 << 20)
-
-
-def memory_limit() -> int:
-    """The memory bound of a build: ``$MANCALA_DB_MEMORY`` (bytes) or :data:`DEFAULT_MEMORY`."""
-    env = os.environ.get("MANCALA_DB_MEMORY", "").strip()
-    return whole_number(env, "$MANCALA_DB_MEMORY (bytes)") if env else DEFAULT_MEMORY
 
 
 def largest_buildable(rules: OwareRules, up_to: int) -> int:
@@ -660,46 +638,18 @@ def build(
     for rules no table is built for, when the build would need more than ``memory``
     bytes (default :func:`memory_limit`) or when the cache cannot be written."""
     check_rules(rules, max_seeds)
-    bound = memory_limit() if memory is None else memory
-    need = memory_needed(rules, max_seeds)
-    if need > bound:
-        raise BadInput(
-            f"an Oware endgame database of {max_seeds} seeds needs about {need / 2**30:.1f} GiB, "
-            f"more than the bound of {bound / 2**30:.1f} GiB (set MANCALA_DB_MEMORY to raise it)"
-        )
-    report: Callable[[TierReport], None] | None
-    if progress is True:
-        report = lambda r: print(r.line(), file=sys.stderr, flush=True)  # noqa: E731
-    else:
-        report = progress or None
-    p = 2 * rules.houses
-    offsets = tier_offsets(p, max_seeds)
+    check_memory(
+        f"an Oware endgame database of {max_seeds} seeds", memory_needed(rules, max_seeds), memory,
+        "set MANCALA_DB_MEMORY to raise it",
+    )  # fmt: skip
+    offsets = tier_offsets(2 * rules.houses, max_seeds)
     values = pages.zeros(int(offsets[-1]), np.int8)
     rules_arr = rules_array(rules)
-    parts = threads()
-    numba.set_num_threads(parts)
-    for s in range(max_seeds + 1):
-        tier = values[int(offsets[s]) : int(offsets[s + 1])]
-        size = tier.size
-        began = time.perf_counter()
-        try:
-            loaded = read_tier(rules, s, tier)
-        except CorruptTable as e:
-            if report is not None:
-                print(f"{e}: building it again", file=sys.stderr, flush=True)
-            loaded = False
-        batches = 0
-        if not loaded:
-            batches = _build_tier(s, rules_arr, values, offsets, parts)
-            try:
-                save_tier(rules, s, tier)
-            except OSError as e:
-                path = tier_path(rules, s)
-                raise BadInput(
-                    f"cannot cache the Oware endgame table: {write_problem(path, e)} (or set MANCALA_CACHE_DIR)"
-                ) from None
-        if report is not None:
-            report(TierReport(s, size, time.perf_counter() - began, loaded, batches))
+    build_tiers(
+        values, offsets, lambda s, tier: read_tier(rules, s, tier), lambda s, tier: save_tier(rules, s, tier),
+        lambda s, parts: _build_tier(s, rules_arr, values, offsets, parts), lambda s: tier_path(rules, s),
+        "Oware", CorruptTable, progress,
+    )  # fmt: skip
     return OwareTable(rules, max_seeds, values, offsets)
 
 
@@ -707,10 +657,8 @@ def load(rules: OwareRules, max_seeds: int) -> OwareTable | None:
     """The table of ``max_seeds`` seeds for ``rules`` from the cache, or None when a tier of
     it was never built; raises :class:`CorruptTable` (one line) for a damaged file."""
     check_rules(rules, max_seeds)
-    p = 2 * rules.houses
-    offsets = tier_offsets(p, max_seeds)
+    offsets = tier_offsets(2 * rules.houses, max_seeds)
     values = pages.zeros(int(offsets[-1]), np.int8)
-    for s in range(max_seeds + 1):
-        if not read_tier(rules, s, values[int(offsets[s]) : int(offsets[s + 1])]):
-            return None
+    if not read_tiers(values, offsets, lambda s, tier: read_tier(rules, s, tier)):
+        return None
     return OwareTable(rules, max_seeds, values, offsets)

@@ -67,24 +67,30 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
-import sys
-import time
 from dataclasses import dataclass
 from math import comb
 from pathlib import Path
 from typing import Any, Callable
 
-import numba
 import numpy as np
 from numba import njit, prange
 
-from mancala.atomic import write_problem
 from mancala.engine import pages
 from mancala.engine.compositions import BINOM, MAX_A, next_board, unrank
 from mancala.engine.endgame import cache_dir
-from mancala.engine.retrograde import UNDECIDED, push, read_tier_file, save_tier_file, solve_tier, threads
-from mancala.errors import BadInput, whole_number
+from mancala.engine.retrograde import (
+    UNDECIDED,
+    TierReport,
+    build_tiers,
+    check_memory,
+    memory_limit,
+    push,
+    read_tier_file,
+    read_tiers,
+    save_tier_file,
+    solve_tier,
+)
+from mancala.errors import BadInput
 from mancala.games.togyz import TogyzRules
 
 #: the tables' name in messages, and the unit of their size (the ``db`` command's protocol)
@@ -98,8 +104,6 @@ CONVENTION = "cycle-draw: a position neither side can force out of a cycle is ma
 MISSING = -128
 #: a position with no move leaving the tier
 NO_EXIT = -128
-#: the default memory bound of a build (``$MANCALA_DB_MEMORY`` in bytes overrides it)
-DEFAULT_MEMORY = 8 << 30
 #: the most stones a table holds (entries are signed bytes)
 MAX_STONES = 40
 
@@ -647,35 +651,9 @@ def check_sample(table: TogyzTable, samples: int, seed: int = 1) -> dict[int, in
     return out
 
 
-@dataclass
-class TierReport:
-    """One tier of a build, for progress displays."""
-
-    tier: int
-    positions: int
-    seconds: float
-    #: read from the cache instead of built
-    loaded: bool
-    #: batches of newly decided positions whose predecessors were generated
-    batches: int = 0
-
-    def line(self) -> str:
-        """``tier 8: 29,124,936 positions in 11.3 s (2.58 M positions/s)`` (or ``loaded``)."""
-        if self.loaded:
-            return f"tier {self.tier}: {self.positions:,} positions loaded from the cache"
-        rate = self.positions / self.seconds / 1e6 if self.seconds > 0 else float("inf")
-        return f"tier {self.tier}: {self.positions:,} positions in {self.seconds:.1f} s ({rate:.2f} M positions/s)"
-
-
 def memory_needed(rules: TogyzRules, max_stones: int) -> int:
     """Bytes a build of ``max_stones`` stones needs at most (module doc, Memory)."""
     return entries(rules, max_stones) + 6 * tier_entries(rules, max_stones) + (64 << 20)
-
-
-def memory_limit() -> int:
-    """The memory bound of a build: ``$MANCALA_DB_MEMORY`` (bytes) or :data:`DEFAULT_MEMORY`."""
-    env = os.environ.get("MANCALA_DB_MEMORY", "").strip()
-    return whole_number(env, "$MANCALA_DB_MEMORY (bytes)") if env else DEFAULT_MEMORY
 
 
 def largest_buildable(rules: TogyzRules, up_to: int) -> int:
@@ -749,43 +727,17 @@ def build(
     when the build would need more than ``memory`` bytes (default :func:`memory_limit`) or
     when the cache cannot be written."""
     check_rules(rules, max_stones)
-    bound = memory_limit() if memory is None else memory
-    need = memory_needed(rules, max_stones)
-    if need > bound:
-        raise BadInput(
-            f"a Togyz Kumalak endgame table of {max_stones} stones needs about {need / 2**30:.1f} GiB, "
-            f"more than the bound of {bound / 2**30:.1f} GiB (set MANCALA_DB_MEMORY or --memory to raise it)"
-        )
-    report: Callable[[TierReport], None] | None
-    if progress is True:
-        report = lambda r: print(r.line(), file=sys.stderr, flush=True)  # noqa: E731
-    else:
-        report = progress or None
+    check_memory(
+        f"a Togyz Kumalak endgame table of {max_stones} stones", memory_needed(rules, max_stones), memory,
+        "set MANCALA_DB_MEMORY or --memory to raise it",
+    )  # fmt: skip
     lay = layout(rules, max_stones)
     values = pages.zeros(int(lay.offsets[-1, 0]), np.int8)
-    parts = threads()
-    numba.set_num_threads(parts)
-    for s in range(max_stones + 1):
-        tier = values[int(lay.offsets[s, 0]) : int(lay.offsets[s + 1, 0])]
-        began = time.perf_counter()
-        try:
-            loaded = read_tier(rules, s, tier)
-        except CorruptTable as e:
-            if report is not None:
-                print(f"{e}: building it again", file=sys.stderr, flush=True)
-            loaded = False
-        batches = 0
-        if not loaded:
-            batches = _build_tier(s, rules, values, lay, parts)
-            try:
-                save_tier(rules, s, tier)
-            except OSError as e:
-                path = tier_path(rules, s)
-                raise BadInput(
-                    f"cannot cache the Togyz Kumalak endgame table: {write_problem(path, e)} (or set MANCALA_CACHE_DIR)"
-                ) from None
-        if report is not None:
-            report(TierReport(s, tier.size, time.perf_counter() - began, loaded, batches))
+    build_tiers(
+        values, lay.offsets[:, 0], lambda s, tier: read_tier(rules, s, tier), lambda s, tier: save_tier(rules, s, tier),
+        lambda s, parts: _build_tier(s, rules, values, lay, parts), lambda s: tier_path(rules, s),
+        "Togyz Kumalak", CorruptTable, progress,
+    )  # fmt: skip
     return TogyzTable(rules, max_stones, values, lay)
 
 
@@ -795,9 +747,8 @@ def load(rules: TogyzRules, max_stones: int) -> TogyzTable | None:
     check_rules(rules, max_stones)
     lay = layout(rules, max_stones)
     values = pages.zeros(int(lay.offsets[-1, 0]), np.int8)
-    for s in range(max_stones + 1):
-        if not read_tier(rules, s, values[int(lay.offsets[s, 0]) : int(lay.offsets[s + 1, 0])]):
-            return None
+    if not read_tiers(values, lay.offsets[:, 0], lambda s, tier: read_tier(rules, s, tier)):
+        return None
     return TogyzTable(rules, max_stones, values, lay)
 
 
