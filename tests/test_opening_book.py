@@ -209,7 +209,13 @@ def test_the_cli_builds_and_checks_a_book(tmp_path, capsys):
     capsys.readouterr()
     assert main(["book", "check", "--game", TOGYZ, str(out)]) == 2
     assert "not for these rules" in capsys.readouterr().err
-    for bad in (["--positions", "0"], ["--turns", "2"]):
+    for bad in (
+        ["--positions", "0"],
+        ["--turns", "2"],
+        ["--positions", "99999999999"],
+        ["--nodes", "10" * 6],
+        ["--jobs", "65"],
+    ):
         assert main([*args[:4], *bad, "--out", str(tmp_path / "b.tree.gz")]) == 2
         err = capsys.readouterr().err
         assert err.count("\n") == 1, err

@@ -133,6 +133,13 @@ def _build_tree(args: argparse.Namespace, game) -> int:
     nodes = T.DEFAULT_NODES if args.nodes is None else args.nodes
     if positions < 1 or nodes < 1 or args.jobs < 1:
         raise BadInput(f"--positions, --nodes and --jobs must be at least 1, got {positions}, {nodes} and {args.jobs}")
+    for flag, value, most in (
+        ("--positions", positions, T.MAX_POSITIONS),
+        ("--nodes", nodes, T.MAX_NODES),
+        ("--jobs", args.jobs, T.MAX_JOBS),
+    ):
+        if value > most:
+            raise BadInput(f"{flag} must be at most {most:,}, got {value:,}")
     out = Path(args.out) if args.out else T.default_path(game)
     if not args.out:
         out.parent.mkdir(parents=True, exist_ok=True)

@@ -74,6 +74,11 @@ DEFAULT_WEIGHT = 1.0
 BATCH_DIVISOR = 32
 #: the largest book read, uncompressed, in bytes (200,000 positions are about 14 MB)
 MAX_TREE_BYTES = 1 << 30
+#: the most a build takes: positions (10 M are about 700 MB of text, within the read bound),
+#: engine nodes a leaf (a billion is many minutes a leaf), worker processes
+MAX_POSITIONS = 10_000_000
+MAX_NODES = 1_000_000_000
+MAX_JOBS = 64
 #: how far a book line is followed
 LINE_LIMIT = 40
 
