@@ -109,6 +109,23 @@ def budget_share(nodes: int, used: int, moves_left: int) -> int:
     return max(1, (nodes - used) // max(1, moves_left))
 
 
+def final_margin(game: Any, state: Any, player: int) -> float:
+    """A finished game's value for ``player``: its final margin (``values_by_search``'s
+    ``end_value`` for an engine whose ends are worth their margin)."""
+    return float(game.score(state, player))
+
+
+def without_win(value: float, win: float) -> float:
+    """An engine value in the game's units, for an engine whose proven ends are worth ``win``
+    beyond their margin: such an end as its margin, an estimate as it is (a record's
+    ``value_scale``, with its ``win`` bound by ``functools.partial``)."""
+    if value >= win / 2:
+        return value - win
+    if value <= -win / 2:
+        return value + win
+    return value
+
+
 def values_by_search(
     game: Any,
     state: Any,

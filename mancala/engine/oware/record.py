@@ -6,10 +6,19 @@ search runs."""
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import partial
 from typing import Any, Callable
 
 from mancala.engine.opening_tree import opening_book as tree_book
-from mancala.engine.support import EngineSupport, ExactAnswer, register_engine, value_row, values_by_search
+from mancala.engine.support import (
+    EngineSupport,
+    ExactAnswer,
+    final_margin,
+    register_engine,
+    value_row,
+    values_by_search,
+    without_win,
+)
 from mancala.evaluation.oware import WIN
 from mancala.search.core import SearchResult
 
@@ -118,14 +127,8 @@ def table_build(game: Any, seeds: int) -> int:
     return endgame.largest_buildable(game.rules, seeds)
 
 
-def in_seeds(value: float) -> float:
-    """An Oware engine value in seeds: a proven end (worth ``WIN`` beyond its margin) as its
-    margin, an estimate as it is (the store margin plus its terms)."""
-    if value >= WIN / 2:
-        return value - WIN
-    if value <= -WIN / 2:
-        return value + WIN
-    return value
+#: An Oware engine value in seeds: a proven end as its margin, an estimate as it is
+in_seeds = partial(without_win, win=WIN)
 
 
 def warm_up() -> None:
@@ -133,11 +136,6 @@ def warm_up() -> None:
     from mancala.engine.oware.search import warm_up as warm  # noqa: PLC0415 (numba loads only when needed)
 
     warm()
-
-
-def margin(game: Any, state, player: int) -> float:
-    """A finished game's value for ``player``: its final margin in seeds."""
-    return float(game.score(state, player))
 
 
 def values(game: Any, state, nodes: int) -> tuple[list[dict], list[str]]:
@@ -151,7 +149,7 @@ def values(game: Any, state, nodes: int) -> tuple[list[dict], list[str]]:
         return rows, [str(m) for m in answer.line][:16]
     from mancala.engine.oware.search import OwareSearcher, search  # noqa: PLC0415 (numba loads only when needed)
 
-    return values_by_search(game, state, nodes, search, OwareSearcher(game), margin, in_seeds)
+    return values_by_search(game, state, nodes, search, OwareSearcher(game), final_margin, in_seeds)
 
 
 OWARE = register_engine(

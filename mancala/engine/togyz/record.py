@@ -6,10 +6,19 @@ until a search runs."""
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from mancala.engine.opening_tree import opening_book as tree_book
-from mancala.engine.support import EngineSupport, ExactAnswer, register_engine, value_row, values_by_search
+from mancala.engine.support import (
+    EngineSupport,
+    ExactAnswer,
+    final_margin,
+    register_engine,
+    value_row,
+    values_by_search,
+    without_win,
+)
 from mancala.evaluation.togyz import WIN
 from mancala.search.core import SearchResult
 
@@ -120,14 +129,8 @@ def table_build(game: Any, seeds: int) -> int:
     return endgame.largest_buildable(game.rules, seeds)
 
 
-def in_stones(value: float) -> float:
-    """A Togyz Kumalak engine value in stones: a win (worth ``WIN`` beyond its margin) as its
-    margin, an estimate as it is (the kazans' difference plus its terms)."""
-    if value >= WIN / 2:
-        return value - WIN
-    if value <= -WIN / 2:
-        return value + WIN
-    return value
+#: A Togyz Kumalak engine value in stones: a proven end as its margin, an estimate as it is
+in_stones = partial(without_win, win=WIN)
 
 
 def warm_up() -> None:
@@ -135,11 +138,6 @@ def warm_up() -> None:
     from mancala.engine.togyz.search import warm_up as warm  # noqa: PLC0415 (numba loads only when needed)
 
     warm()
-
-
-def margin(game: Any, state, player: int) -> float:
-    """A finished game's value for ``player``: its final margin in stones."""
-    return float(game.score(state, player))
 
 
 def values(game: Any, state, nodes: int) -> tuple[list[dict], list[str]]:
@@ -152,7 +150,7 @@ def values(game: Any, state, nodes: int) -> tuple[list[dict], list[str]]:
         return rows, [str(m) for m in answer.line][:16]
     from mancala.engine.togyz.search import TogyzSearcher, search  # noqa: PLC0415 (numba loads only when needed)
 
-    return values_by_search(game, state, nodes, search, TogyzSearcher(game), margin, in_stones)
+    return values_by_search(game, state, nodes, search, TogyzSearcher(game), final_margin, in_stones)
 
 
 TOGYZ = register_engine(

@@ -106,16 +106,6 @@ def array_state(s: np.ndarray, houses: int) -> TogyzState:
     )
 
 
-def in_stones(value: float) -> float:
-    """A value on the search's scale in stones: a win (worth ``WIN`` beyond its margin) as
-    its margin, an estimate as it is."""
-    if value >= WIN / 2:
-        return value - WIN
-    if value <= -WIN / 2:
-        return value + WIN
-    return value
-
-
 @njit(cache=True)
 def table_key(s, n, z):
     """The position's 64-bit table key: the houses, kazans, tuzdiks, side to move and ply
