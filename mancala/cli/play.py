@@ -50,6 +50,12 @@ def register(sub: argparse._SubParsersAction) -> None:
         choices=["south", "north"],
         help="the side the board is seen from (Bao; default: yours, and 'flip' turns it)",
     )
+    play.add_argument(
+        "--no-background-tables",
+        action="store_true",
+        help="never build an endgame table in the background (Oware's and Togyz Kumalak's strongest "
+        "levels then read only the tables already in the cache; also $MANCALA_BACKGROUND_TABLES=0)",
+    )
     play.set_defaults(func=run)
 
 
@@ -102,7 +108,13 @@ def run(args: argparse.Namespace) -> int:
     save_path = args.save or args.load
     view = None if args.view is None else ["south", "north"].index(args.view)
     return TerminalGame(
-        record, players, save_path=save_path, autosave=bool(args.save), hint_seconds=args.hint_time, view=view
+        record,
+        players,
+        save_path=save_path,
+        autosave=bool(args.save),
+        hint_seconds=args.hint_time,
+        view=view,
+        background_tables=not args.no_background_tables,
     ).run()
 
 

@@ -198,8 +198,9 @@ def seconds_left(estimate: float, elapsed: float) -> float:
     return round(max(estimate - elapsed, 0.1 * elapsed, 1.0), 1)
 
 
-def _alive(pid: int) -> bool:
-    """Whether process ``pid`` runs (a zombie, ended but not yet reaped, does not)."""
+def process_alive(pid: int) -> bool:
+    """Whether process ``pid`` runs (a zombie, ended but not yet reaped, does not): how a
+    marker or lock file left by a process that died is told from a live one's."""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
@@ -222,7 +223,7 @@ def compiling_since(record: EngineSupport) -> float | None:
     started, pid = marker.get("started"), marker.get("pid")
     if not isinstance(started, (int, float)) or not isinstance(pid, int):
         return None
-    alive = proc.poll() is None if proc is not None and proc.pid == pid else _alive(pid)
+    alive = proc.poll() is None if proc is not None and proc.pid == pid else process_alive(pid)
     return float(started) if alive else None
 
 

@@ -195,6 +195,10 @@ class TableModule(Protocol):
         """The cache file of one tier."""
         ...
 
+    def tier_positions(self, rules: Any, tier: int) -> int:
+        """The positions of one tier (what a build's progress counts its time left by)."""
+        ...
+
 
 @dataclass(frozen=True)
 class EngineSupport:
@@ -257,6 +261,14 @@ class EngineSupport:
     #: the engine compiles (within :data:`mancala.engine.readiness.FALLBACK_SECONDS`): about a
     #: second or two from the start in Python on this project's 2-core machine
     python_depth: int = 6
+    #: the size (seeds or stones) of the endgame table built in the background the first time a
+    #: person plays a level that reads the table and the cache has none that large
+    #: (:mod:`mancala.engine.table_builds`): a few minutes' build on two cores, so a newcomer's
+    #: strongest level does not wait for ``mancala db build``; 0: none
+    background_size: int = 0
+    #: drops this process's loaded endgame tables, so the next search reads the cache again
+    #: (the tiers a background build finished since: :func:`mancala.engine.table_builds.refresh`)
+    reload_tables: Callable[[], None] | None = None
 
     def plays(self, game: Any) -> bool:
         """Whether the engine plays ``game``'s rule set."""

@@ -29,6 +29,7 @@ from mancala.players.base import (
     player_memory,
     restore_memory,
     uses_engine,
+    uses_table,
 )
 from mancala.players.builtin import BestPlayer, HumanPlayer, RandomPlayer, SearchPlayer, best_move, best_search
 from mancala.players.levels import LEVEL_SECONDS, LEVELS, Level, LevelPlayer
@@ -78,4 +79,5 @@ __all__ = [
     "restore_memory",
     "take_option",
     "uses_engine",
+    "uses_table",
 ]

@@ -56,6 +56,14 @@ def uses_engine(player: Player, game: Game) -> bool:
     return bool(method(game)) if callable(method) else False
 
 
+def uses_table(player: Player, game: Game) -> bool:
+    """Whether ``player``'s moves of ``game`` read an endgame table its engine builds in the
+    background on first use (:mod:`mancala.engine.table_builds`): a UI where a person plays
+    it starts that build."""
+    method = getattr(player, "uses_table", None)
+    return bool(method(game)) if callable(method) else False
+
+
 def wall_budget(player: Player, game: Game) -> float | None:
     """The most ``player`` may take a move of ``game`` in wall time, whatever the machine's load:
     its time budget, else the cap on its depth or node budget (a level's, see

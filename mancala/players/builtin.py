@@ -8,7 +8,7 @@ import random
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable
 
-from mancala.engine import readiness
+from mancala.engine import readiness, table_builds
 from mancala.engine.support import EngineSupport, engine_support
 from mancala.errors import BadInput
 from mancala.evaluation import EVALUATIONS, default_evaluation, default_evaluation_name
@@ -83,6 +83,8 @@ def best_search(
             return python_search(game, state, record, seconds, max_depth, evaluate)
         if found is not None and found.algorithm == "book":  # an exact book is the record's own (Kalah's best)
             return found
+        if book and max_depth is None:  # it reads the endgame table: the tiers a background build finished since
+            table_builds.refresh(record, game)
         return record.best(game, state, seconds, max_depth, max_nodes, evaluation, book)
     return iterative_deepening(game, state, seconds, default_evaluation(game), max_depth=max_depth or 64)
 
@@ -296,6 +298,12 @@ class BestPlayer:
     def uses_engine(self, game: Game) -> bool:
         """Whether ``game`` has an engine of ours that plays its rules (else it deepens in Python)."""
         return has_engine(game)
+
+    def uses_table(self, game: Game) -> bool:
+        """Whether its moves read an endgame table that ``game``'s engine builds in the
+        background on first use (no depth budget and the book on: Oware's and Togyz Kumalak's
+        ``strongest`` and ``best:time=``), so a person playing it starts that build."""
+        return self.book and self.depth is None and table_builds.builds_table(engine_support(game.name), game)
 
     def expected_seconds(self, game: Game) -> float | None:
         """Its time budget, when its budget is time."""

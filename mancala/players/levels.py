@@ -17,6 +17,7 @@ from mancala.players.base import (
     player_memory,
     restore_memory,
     uses_engine,
+    uses_table,
     wall_budget,
 )
 from mancala.players.builtin import BestPlayer, SearchPlayer, has_engine
@@ -142,6 +143,10 @@ class LevelPlayer:
     def uses_engine(self, game: Game) -> bool:
         """Whether the level's player on ``game`` searches with an engine."""
         return uses_engine(self.player_for(game), game)
+
+    def uses_table(self, game: Game) -> bool:
+        """Whether the level's player on ``game`` reads an endgame table built in the background."""
+        return uses_table(self.player_for(game), game)
 
     def expected_seconds(self, game: Game) -> float | None:
         """The level's player's time budget on ``game``, when it has one."""

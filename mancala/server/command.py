@@ -13,6 +13,7 @@ import sys
 import webbrowser
 from pathlib import Path
 
+from mancala.engine import table_builds
 from mancala.errors import BadInput
 from mancala.server.workers import MAX_DEFAULT_WORKERS, default_workers
 
@@ -122,6 +123,12 @@ def _common(parser: argparse.ArgumentParser) -> None:
         help=f"processes for AI moves and analysis (default: one a core, at most {MAX_DEFAULT_WORKERS}; "
         f"here {default_workers()})",
     )
+    parser.add_argument(
+        "--no-background-tables",
+        action="store_true",
+        help="never build an endgame table in the background (Oware's and Togyz Kumalak's strongest "
+        "levels then read only the tables already in the cache; also $MANCALA_BACKGROUND_TABLES=0)",
+    )
 
 
 def is_loopback(host: str) -> bool:
@@ -183,6 +190,7 @@ def _config(args: argparse.Namespace, results: Path | None, clock: dict | None):
         results=results,
         workers=args.workers,
         clock=clock,
+        background_tables=not args.no_background_tables and not table_builds.opted_out(),
     )
 
 

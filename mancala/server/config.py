@@ -45,6 +45,10 @@ class ServerConfig:
     workers: int = field(default_factory=default_workers)
     #: warm the engine in the background at start-up
     warm: bool = True
+    #: build the endgame table of an AI that reads one (Oware, Togyz Kumalak) in a background
+    #: process the first time it moves and the cache has none (:mod:`mancala.engine.table_builds`;
+    #: ``mancala web``/``serve`` set it unless ``--no-background-tables``; off for tests)
+    background_tables: bool = False
     #: default clocks for games with a remote seat: {"move": s, "game": s} (None: no clock)
     clock: dict | None = None
     #: messages queued unread before a client is disconnected as a slow reader

@@ -15,7 +15,7 @@ import secrets
 from typing import Any, Hashable
 
 from mancala import __version__, analysis
-from mancala.engine import readiness
+from mancala.engine import readiness, table_builds
 from mancala.engine.support import engine_records, engine_support
 from mancala.games.base import Game
 from mancala.record import Ending
@@ -30,6 +30,10 @@ from mancala.server.warmup import WarmUp
 from mancala.server.workers import WorkerPool
 
 log = logging.getLogger("mancala.server")
+
+#: how often (seconds) the hub looks at a background table build it started, to tell the pages
+#: of its game when a tier lands or the build ends
+TABLE_POLL_SECONDS = 2.0
 
 
 class Hub:
@@ -53,12 +57,20 @@ class Hub:
         #: the lobby they were last sent
         self.lobby_subscribers: set[Client] = set()
         self._lobby_sent: list[dict] | None = None
+        #: starts a background table build's process (``spawn(command, errors)``; tests give a fake)
+        self.table_spawn: table_builds.Spawn | None = None
+        #: the task telling pages of the background table builds' progress (None: none runs)
+        self._table_task: asyncio.Task | None = None
+        #: whether this process started background builds before the hub (restored at stop)
+        self._tables_before: bool | None = None
 
     # --- life cycle ------------------------------------------------------------------
 
     async def start(self) -> None:
         """Start-up: list interrupted games, warm the engine in the background."""
         self.interrupted = self.journal.open()
+        if self.config.background_tables:
+            self._tables_before = table_builds.build_in_background(True)
         if self.config.warm:
             self.warmup = WarmUp(
                 [record.game for record in engine_records() if record.warm_up is not None],
@@ -82,6 +94,45 @@ class Hub:
             return None
         count = readiness.compile_count(record)
         return None if count is None else {"what": self.preparing_what(), **count}
+
+    def want_table(self, game: Game) -> None:
+        """An AI that reads ``game``'s endgame table is to move: unless the table is in the cache
+        (or the server was told not to), build it in a background process while play goes on
+        (:func:`mancala.engine.table_builds.ensure`), and tell the game's pages as tiers land."""
+        if not self.config.background_tables:
+            return
+        if table_builds.ensure(engine_support(game.name), game, self.table_spawn) and self._table_task is None:
+            try:
+                self._table_task = asyncio.get_running_loop().create_task(self._watch_tables())
+            except RuntimeError:  # no loop running (a test calling this directly): nobody to tell
+                pass
+
+    def table_detail(self, game: Game) -> dict | None:
+        """Where the background build of ``game``'s endgame table stands, for the page's header
+        chip (``table_build``: :func:`mancala.engine.table_builds.progress`); None when none runs
+        or its engine builds none."""
+        if not table_builds.builds_table(engine_support(game.name), game):
+            return None
+        return table_builds.progress(game)
+
+    async def _watch_tables(self) -> None:
+        """While a build this hub started runs, send its games' pages a new state when a tier
+        lands (their chip counts down between), and once more when it ends."""
+        seen: dict[str, Any] = {}
+        try:
+            while True:
+                running = table_builds.running()
+                for session in list(self.sessions.values()):
+                    detail = self.table_detail(session.game)
+                    mark = None if detail is None else (detail.get("done"), detail.get("error"))
+                    if seen.get(session.id, mark) != mark:
+                        self.broadcast(session)
+                    seen[session.id] = mark
+                if not running:
+                    return
+                await asyncio.sleep(TABLE_POLL_SECONDS)
+        finally:
+            self._table_task = None
 
     def expectation(self, seat: Seat) -> dict:
         """What an AI's move waits for and about how long (``doing``, ``estimate`` seconds,
@@ -132,6 +183,12 @@ class Hub:
         if self._warm_task is not None:
             self._warm_task.cancel()
             readiness.stop_compiles()
+        if self._table_task is not None:
+            self._table_task.cancel()
+        table_builds.stop_builds()  # the finished tiers are kept: the next build resumes from them
+        if self._tables_before is not None:
+            table_builds.build_in_background(self._tables_before)
+            self._tables_before = None
         if self.pool is not None:
             pool, self.pool = self.pool, None
             pool.shutdown()  # searches under way are abandoned: end the workers now

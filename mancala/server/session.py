@@ -31,6 +31,7 @@ from mancala.players import (
     player_memory,
     player_title,
     uses_engine,
+    uses_table,
     wall_budget,
 )
 from mancala.record import Ending, GameRecord
@@ -74,6 +75,9 @@ class Seat:
     portable: bool = True
     #: whether the AI searches with the compiled engine (its first move waits for it)
     engine: bool = False
+    #: whether the AI reads an endgame table its engine builds in the background on first use
+    #: (:mod:`mancala.engine.table_builds`): its moves start that build
+    table: bool = False
     #: the most the AI thinks a move, when its budget is time (None: depth or nodes)
     budget: float | None = None
     #: the most the AI takes a move in wall time (its time, or a level's cap on its depth or
@@ -115,6 +119,13 @@ class Host(Protocol):
 
     def engine_detail(self, game: Game) -> dict | None:
         """What ``game``'s engine still needs (None: it is ready), for the page."""
+
+    def want_table(self, game: Game) -> None:
+        """An AI that reads ``game``'s endgame table is to move: build the table in the
+        background if it is not in the cache yet."""
+
+    def table_detail(self, game: Game) -> dict | None:
+        """Where the background build of ``game``'s endgame table stands (None: none), for the page."""
 
     def broadcast(self, session: GameSession, request_from: Client | None, request_id: Any) -> None:
         """Send a game's state to every client of it."""
@@ -492,6 +503,8 @@ class GameSession:
         if self.paused and not self.step_pending:
             return
         self.generation += 1
+        if seat.table:
+            self.hub.want_table(self.game)
         self.thinking = {"player": mover, "spec": seat.spec, "since": time.monotonic(), **self.hub.expectation(seat)}
         self.think_task = asyncio.get_running_loop().create_task(self._think(self.generation, mover))
 
@@ -744,6 +757,7 @@ def _seat(spec: str, game: Game) -> Seat:
         memory=player_memory(player),
         portable=is_portable(player),
         engine=uses_engine(player, game),
+        table=uses_table(player, game),
         budget=expected_seconds(player, game),
         limit=wall_budget(player, game),
         game=game.name,

@@ -110,6 +110,7 @@ def common_state(session: GameSession) -> dict:
         clock=session.clock.view(mover if not session.over() else None) if session.clock else None,
         engine="ready" if detail is None else "preparing",
         engine_detail=detail,
+        table_build=session.hub.table_detail(game),
         result=result_of(session),
     )
 

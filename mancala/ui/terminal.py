@@ -32,11 +32,11 @@ from rich.text import Text
 from mancala.analysis import hint
 from mancala.analysis.values import ANALYSIS_SECONDS, budget
 from mancala.atomic import write_problem
-from mancala.engine import readiness
+from mancala.engine import readiness, table_builds
 from mancala.engine.support import engine_support
 from mancala.errors import BadInput, IllegalMove
 from mancala.games.base import Game, layout_of, move_help_of, outcome_text, seat_names_of
-from mancala.players import BestPlayer, HumanPlayer, Player
+from mancala.players import BestPlayer, HumanPlayer, Player, uses_table
 from mancala.players.builtin import searched_in_python
 from mancala.record import Ending, GameRecord, save_record
 
@@ -187,8 +187,17 @@ class TerminalGame:
         autosave: bool = False,
         hint_seconds: float = ANALYSIS_SECONDS,
         view: int | None = None,
+        background_tables: bool = True,
+        table_spawn: table_builds.Spawn | None = None,
     ) -> None:
         self.record = record
+        #: whether an AI that reads an endgame table builds it in the background on its first
+        #: move when the cache has none (a person at the board; ``--no-background-tables``: no)
+        self.background_tables = background_tables and not table_builds.opted_out()
+        #: starts that build's process (``spawn(command, errors)``; tests give a fake)
+        self.table_spawn = table_spawn
+        #: the background build's progress line last said (said again only when it changes)
+        self.table_said: str | None = None
         self.game: Game = record.game
         self.players = list(players)
         self.console = console or Console(highlight=False)
@@ -267,6 +276,21 @@ class TerminalGame:
         left = readiness.compile_left(record) if record is not None else None
         self.say(readiness.NOTE + (f" (the engine is ready in about {left:.0f} s)" if left is not None else ""), "dim")
 
+    def table_build(self, mover: Player) -> None:
+        """Before ``mover``'s move: when it reads an endgame table its engine builds in the
+        background, start that build if the cache lacks the table (a person at the board), and
+        say where the build stands when that changed (``endgame table: 12 of 18 seeds, about
+        2 min left``; a failed build's one line)."""
+        if not uses_table(mover, self.game):
+            return
+        if table_builds.wanted():
+            table_builds.ensure(engine_support(self.game.name), self.game, self.table_spawn)
+        line = table_builds.progress_line(table_builds.progress(self.game))
+        done = line if line is None else line.split(", about")[0]
+        if line is not None and done != self.table_said:
+            self.say(line + " (built in the background while you play)", "dim")
+        self.table_said = done
+
     # --- the loop -----------------------------------------------------------
 
     def run(self) -> int:
@@ -275,6 +299,7 @@ class TerminalGame:
         Python search while the engine compiles in the background (and says so)."""
         person = any(isinstance(p, HumanPlayer) for p in self.players)
         before = readiness.play_while_compiling(person)
+        tables_before = table_builds.build_in_background(person and self.background_tables)
         try:
             return self._run()
         except KeyboardInterrupt:
@@ -282,6 +307,8 @@ class TerminalGame:
             return 130
         finally:
             readiness.play_while_compiling(before)
+            table_builds.stop_builds()  # the finished tiers are kept: the next game resumes the build
+            table_builds.build_in_background(tables_before)
 
     def _run(self) -> int:
         game = self.game
@@ -300,6 +327,7 @@ class TerminalGame:
                             self.show(state)
                         continue
                 else:
+                    self.table_build(mover)
                     self.prepare_engine(isinstance(mover, BestPlayer))
                     with self.waiting("thinking"):
                         move = mover.choose(game, state)

@@ -595,6 +595,11 @@ def tier_path(rules: OwareRules, tier: int) -> Path:
     return cache_dir() / f"oware-v{FORMAT}-h{rules.houses}-{digest}-tier{tier}.db"
 
 
+def tier_positions(rules: OwareRules, tier: int) -> int:
+    """The positions of tier ``tier`` (``tier`` seeds over the ``2 x houses`` houses)."""
+    return tier_size(2 * rules.houses, tier)
+
+
 def save_tier(rules: OwareRules, tier: int, payload: np.ndarray) -> Path:
     """Write one finished tier atomically (its header, then its entries)."""
     return save_tier_file(tier_path(rules, tier), MAGIC, {"rules": table_key(rules), "tier": tier}, payload)

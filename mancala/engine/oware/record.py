@@ -131,6 +131,14 @@ def table_build(game: Any, seeds: int) -> int:
 in_seeds = partial(without_win, win=WIN)
 
 
+def reload_tables() -> None:
+    """Drop this process's loaded tables: the next search reads the cache again (a background
+    build finished more tiers: :func:`mancala.engine.table_builds.refresh`)."""
+    from mancala.engine.oware import exact  # noqa: PLC0415 (numba loads only when needed)
+
+    exact.forget_tables()
+
+
 def warm_up() -> None:
     """Compile (or load from numba's cache) the Oware kernels."""
     from mancala.engine.oware.search import warm_up as warm  # noqa: PLC0415 (numba loads only when needed)
@@ -169,6 +177,10 @@ OWARE = register_engine(
         opening_book=tree_book,
         values=values,
         nodes_per_second=500_000,
+        # the table a newcomer's strongest level gets without building anything: 86 M positions, 86 MB on disk, a build bound of 0.27 GiB
+        # (docs/oware-endgame.md, "Built in the background")
+        background_size=18,
+        reload_tables=reload_tables,
         python_depth=8,  # Python alpha-beta from the start: depth 8 in 0.4 s, 9 in 1.9 s
     )
 )

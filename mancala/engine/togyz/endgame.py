@@ -186,6 +186,12 @@ def tier_entries(rules: TogyzRules, stones: int) -> int:
     return sum(block_size(2 * n - (a >= 0) - (b >= 0), stones) for a, b in configurations(rules))
 
 
+def tier_positions(rules: TogyzRules, tier: int) -> int:
+    """The positions of tier ``tier`` (:func:`tier_entries`: the table module's protocol,
+    :class:`mancala.engine.support.TableModule`)."""
+    return tier_entries(rules, tier)
+
+
 def check_rules(rules: TogyzRules, max_stones: int) -> None:
     """Raise :class:`BadInput` (one line) when no table can be built for these rules and size."""
     if not 0 <= max_stones <= MAX_STONES:

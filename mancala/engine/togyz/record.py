@@ -133,6 +133,14 @@ def table_build(game: Any, seeds: int) -> int:
 in_stones = partial(without_win, win=WIN)
 
 
+def reload_tables() -> None:
+    """Drop this process's loaded tables: the next search reads the cache again (a background
+    build finished more tiers: :func:`mancala.engine.table_builds.refresh`)."""
+    from mancala.engine.togyz import exact  # noqa: PLC0415 (numba loads only when needed)
+
+    exact.forget_tables()
+
+
 def warm_up() -> None:
     """Compile (or load from numba's cache) the Togyz Kumalak kernels."""
     from mancala.engine.togyz.search import warm_up as warm  # noqa: PLC0415 (numba loads only when needed)
@@ -169,5 +177,9 @@ TOGYZ = register_engine(
         opening_book=tree_book,
         values=values,
         nodes_per_second=1_500_000,  # 1.6-1.8 million measured alone, about 1 million beside other work
+        # the table a newcomer's strongest level gets without building anything: 60 M positions, 60 MB on disk, a build bound of 0.34 GiB
+        # (docs/togyz.md, "Built in the background")
+        background_size=8,
+        reload_tables=reload_tables,
     )
 )

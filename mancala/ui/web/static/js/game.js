@@ -3,7 +3,7 @@
 import { boardOf, drawBoard, el, describePlayer } from "./boards.js";
 import { framesFor, frameSchedule } from "./animate.js";
 import { $, app, ui } from "./state.js";
-import { clearError, engineLeft, setEngine, showEngine } from "./messages.js";
+import { clearError, engineLeft, setEngine, setTables, showEngine } from "./messages.js";
 
 export function onState(s) {
   const newGame = !app.state || app.state.game_id !== s.game_id;
@@ -11,6 +11,7 @@ export function onState(s) {
   app.state = s;
   app.stateAt = performance.now(); // (a held seat's seconds count down from here)
   setEngine(s.engine, s.engine_detail);
+  setTables(s.table_build);
   if (newGame) {
     app.queue = [];
     app.viewing = null;

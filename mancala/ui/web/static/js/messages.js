@@ -212,8 +212,42 @@ export function engineLeft() {
   return Math.max(d.estimate - elapsed, 0.1 * elapsed, 1);
 }
 
+/** The background build of the game's endgame table (the state's table_build: null when none
+ * runs), kept with the moment it came so its time left counts down between states. */
+export function setTables(detail) {
+  app.tables = detail ? { ...detail, at: performance.now() } : null;
+  showTables();
+}
+
+/** The table build's chip in words, the server's own (mancala/engine/table_builds.py,
+ * progress_line): "endgame table: 12 of 18 seeds, about 2 min left", or why it failed. */
+export function tablesText(d) {
+  if (!d) return null;
+  if (d.error) return `endgame table not built: ${d.error}`;
+  if (d.done == null || d.done < 0 || !d.unit) return `endgame table: starting the build (${d.size})`;
+  let text = `endgame table: ${d.done} of ${d.size} ${d.unit}`;
+  if (d.left != null) {
+    const left = Math.max(d.left - (performance.now() - d.at) / 1000, 0.1 * (d.elapsed || 0), 1);
+    text += left >= 90 ? `, about ${Math.round(left / 60)} min left` : `, about ${Math.round(left)} s left`;
+  }
+  return text;
+}
+
+/** The table build's header chip, refreshed as its time left counts down. */
+export function showTables() {
+  const chip = $("tables");
+  const text = tablesText(app.tables);
+  chip.hidden = text == null;
+  chip.classList.toggle("warn", Boolean(app.tables && app.tables.error));
+  chip.title = app.tables && !app.tables.error
+    ? "the strongest level reads this table; it is built in the background while you play, and used as it grows"
+    : "";
+  if (text != null && chip.textContent !== text) chip.textContent = text;
+}
+
 /** The header chip: the engine's compile and its count, refreshed as it counts down. */
 export function showEngine() {
+  showTables();
   const chip = $("engine");
   chip.hidden = app.engine !== "preparing";
   const left = engineLeft();

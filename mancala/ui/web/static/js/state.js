@@ -21,6 +21,7 @@ export const app = {
   hint: null,
   flip: false, // the flip button (or F) was used: the board is turned from its default way
   thinkingAt: 0,
+  tables: null, // the background build of the endgame table (state.table_build, with the moment it came)
   games: null,
   params: new URLSearchParams(location.search),
   pending: new Map(), // request id -> what it was
