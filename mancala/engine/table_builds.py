@@ -18,8 +18,8 @@ is stale and removed (:func:`read_lock`).  A second request while one runs waits
 next move; a build that finds another holding the lock ends at once (:data:`EXIT_BUSY`).
 
 **Progress** (:func:`progress`): the tiers done of the size, and about how many seconds are
-left: the positions of the tiers still to build at the rate measured on the tiers built
-(:data:`SECONDS_PER_POSITION` before one is), counted down between tiers as the engine's
+left: the positions of the tiers still to build at the rate of the last tier built of at least
+:data:`MEASURED_POSITIONS` positions (:data:`SECONDS_PER_POSITION` before one is), counted down between tiers as the engine's
 compile is (:func:`mancala.engine.readiness.seconds_left`).  The page's header chip, the
 protocol's ``table_build`` and the terminal's line show it.
 
@@ -64,7 +64,8 @@ LOCK_NAME = "mancala-table-build.lock"
 #: low-priority build on two cores other work keeps busy (Oware 0.35 M positions a second on
 #: the busy machine, docs/oware-endgame.md; Togyz Kumalak about 1 M)
 SECONDS_PER_POSITION = 2e-6
-#: positions a build must have built before its own rate replaces the default one
+#: the fewest positions of a tier whose time measures the build's rate (a smaller tier's time
+#: is mostly the kernels' loading or compiling); the last such tier's rate counts
 MEASURED_POSITIONS = 1_000_000
 #: how often (seconds) the builder looks whether the process that started it is still there
 WATCH_SECONDS = 1.0
@@ -295,8 +296,8 @@ def progress(game: Any, now: float | None = None) -> dict | None:
 def lock_progress(lock: dict, now: float) -> dict:
     """:func:`progress` from a build's lock: its tiers done and the time left, counted down
     from the lock's last update."""
-    built, seconds = lock.get("built_positions", 0), lock.get("built_seconds", 0.0)
-    rate = seconds / built if built >= MEASURED_POSITIONS and seconds > 0 else SECONDS_PER_POSITION
+    rate = lock.get("rate")
+    rate = rate if isinstance(rate, (int, float)) and rate > 0 else SECONDS_PER_POSITION
     estimate = lock.get("left_positions", 0) * rate
     since = max(0.0, now - float(lock.get("updated", now)))
     return {
@@ -421,6 +422,8 @@ def run_build(spec: str, size: int, path: Path | None = None) -> int:
                 if not tier.loaded:
                     state["built_positions"] += tier.positions
                     state["built_seconds"] += tier.seconds
+                    if tier.positions >= MEASURED_POSITIONS:  # (the small ones' time is mostly the kernels' loading)
+                        state["rate"] = tier.seconds / tier.positions
                 state["updated"] = time.time()
                 try:
                     write_lock(state, path)

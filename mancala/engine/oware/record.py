@@ -177,7 +177,7 @@ OWARE = register_engine(
         opening_book=tree_book,
         values=values,
         nodes_per_second=500_000,
-        # the table a newcomer's strongest level gets without building anything: 86 M positions, 86 MB on disk, a build bound of 0.27 GiB
+        # the table a newcomer's strongest level gets without building anything: 86 M positions, 86 MB on disk, a build bound of 0.34 GiB
         # (docs/oware-endgame.md, "Built in the background")
         background_size=18,
         reload_tables=reload_tables,
