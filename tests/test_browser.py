@@ -552,6 +552,32 @@ def test_the_engine_chip_and_the_thinking_line_count_down_one_estimate(page, ser
     page.unroute_all()
 
 
+def test_the_endgame_table_chip_shows_the_background_build(page, server_url):
+    # issue 29, item 4: the state's table_build (mancala/engine/table_builds.py) in the header chip
+    build = {"game": "oware", "unit": "seeds", "done": 12, "size": 18, "elapsed": 30, "left": 150, "error": None}
+
+    def relay(ws):
+        server = ws.connect_to_server()
+
+        def down(text: str) -> None:
+            msg = json.loads(text)
+            if msg.get("type") == "state":
+                msg.update(table_build=build)
+                text = json.dumps(msg)
+            ws.send(text)
+
+        server.on_message(down)
+        ws.on_message(lambda text: server.send(text))
+
+    page.route_web_socket("**/ws", relay)
+    open_game(page, server_url, "kalah", "human", "greedy")
+    chip = page.locator("#tables")
+    expect(chip).to_be_visible()
+    expect(chip).to_have_text(re.compile(r"^endgame table: 12 of 18 seeds, about (2|3) min left$"))
+    shoot(page, "endgame-table-building")
+    page.unroute_all()
+
+
 def test_bao_kichwa_and_nyumba_choices(page, server_url):
     open_game(page, server_url, "bao", "human", "human")
     # moves typed in notation reach a position where South's A4 captures into either kichwa

@@ -227,7 +227,7 @@ export function tablesText(d) {
   if (d.done == null || d.done < 0 || !d.unit) return `endgame table: starting the build (${d.size})`;
   let text = `endgame table: ${d.done} of ${d.size} ${d.unit}`;
   if (d.left != null) {
-    const left = Math.max(d.left - (performance.now() - d.at) / 1000, 0.1 * (d.elapsed || 0), 1);
+    const left = Math.max(d.left - (performance.now() - d.at) / 1000, 1);
     text += left >= 90 ? `, about ${Math.round(left / 60)} min left` : `, about ${Math.round(left)} s left`;
   }
   return text;
