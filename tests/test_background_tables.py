@@ -12,6 +12,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 from dataclasses import replace
 
 import pytest
@@ -152,9 +153,12 @@ def test_a_build_starts_once_per_table_and_only_where_a_person_plays(cache, monk
     assert table_builds.running()
     spawn.end(table_builds.EXIT_BUSY)  # another process's build held the lock: tried again later
     assert table_builds.ensure(record, oware, spawn) is True and len(spawn.started) == 2
+    spawn.end(table_builds.EXIT_STOPPED)  # stopped from outside: not a failure, asked again
+    assert table_builds.progress(make_game("oware")) is None
+    assert table_builds.ensure(record, oware, spawn) is True and len(spawn.started) == 3
     spawn.end(0)  # built (or whole already)
     assert not table_builds.running()
-    assert table_builds.ensure(record, oware, spawn) is False and len(spawn.started) == 2
+    assert table_builds.ensure(record, oware, spawn) is False and len(spawn.started) == 3
     assert table_builds.ensure(engine_support("kalah"), make_game("kalah"), spawn) is False
 
 
@@ -244,7 +248,7 @@ def test_a_stopped_build_keeps_its_finished_tiers_and_releases_the_lock(cache, m
         raise KeyboardInterrupt  # SIGTERM in the builder (table_builds._stop), or Ctrl-C
 
     monkeypatch.setattr(oware_endgame, "build", build)
-    assert table_builds.run_build("oware", 4) == 130
+    assert table_builds.run_build("oware", 4) == table_builds.EXIT_STOPPED
     assert not table_builds.lock_path().exists()
     with pytest.raises(KeyboardInterrupt):
         table_builds._stop(15, None)
@@ -386,3 +390,45 @@ def test_the_terminal_told_not_to_builds_nothing(cache):
         table_spawn=spawn,
     )
     assert game.run() == 0 and spawn.started == []
+
+
+# --- the real builder process, on a few seeds ------------------------------------------------
+
+
+def wait_for(check, seconds: float = 60.0) -> None:
+    """Wait until ``check()`` is true (the builder process loads numba first: seconds)."""
+    deadline = time.monotonic() + seconds
+    while not check():
+        assert time.monotonic() < deadline, "the builder process did not get there in time"
+        time.sleep(0.05)
+
+
+def test_the_builder_process_builds_and_its_starter_takes_note(cache):
+    oware = make_game("oware")
+    record = replace(engine_support("oware"), background_size=4)
+    assert table_builds.ensure(record, oware)  # the real spawn: python -m mancala.engine.table_builds
+    wait_for(lambda: not table_builds.running())
+    assert "oware" in table_builds._DONE and table_builds.progress(oware) is None
+    assert oware_endgame.load(oware.rules, 4) is not None and not table_builds.lock_path().exists()
+
+
+def test_the_builder_process_stops_on_sigterm_and_when_its_owner_is_gone(cache):
+    rules = make_game("oware").rules
+    command = [sys.executable, "-m", "mancala.engine.table_builds", "oware", "16", str(os.getpid())]
+    proc = subprocess.Popen(command, stderr=subprocess.DEVNULL)
+    wait_for(lambda: (table_builds.read_lock() or {}).get("done", -1) >= 10)
+    proc.terminate()
+    assert proc.wait(30) == table_builds.EXIT_STOPPED
+    assert not table_builds.lock_path().exists()
+    kept = [t for t in range(17) if oware_endgame.tier_path(rules, t).exists()]
+    assert kept == list(range(len(kept))) and 11 <= len(kept) < 17  # finished tiers kept, no more
+    assert not [p for p in cache.iterdir() if p.name.startswith(".")]  # no half-written file left
+    # its owner gone (a server's worker ended): it stops by itself, and resumes from the tiers kept
+    owner = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    command[-1] = str(owner.pid)
+    proc = subprocess.Popen(command, stderr=subprocess.DEVNULL)
+    wait_for(lambda: (table_builds.read_lock() or {}).get("done", -1) >= len(kept) - 1)
+    owner.kill()
+    owner.wait()
+    assert proc.wait(30) == table_builds.EXIT_STOPPED
+    assert not table_builds.lock_path().exists()

@@ -73,6 +73,8 @@ WATCH_SECONDS = 1.0
 EXIT_BUSY = 3
 #: the builder's exit code when the build failed (its stderr's last line says why)
 EXIT_FAILED = 1
+#: the builder's exit code when it was stopped (SIGTERM, Ctrl-C, its owner gone): not a failure
+EXIT_STOPPED = 130
 
 #: whether this process starts background builds (:func:`build_in_background`)
 _ON = False
@@ -222,7 +224,7 @@ def _ended(key: str) -> None:
     code = build.proc.returncode
     if code == 0:
         _DONE.add(key)
-    elif code not in (EXIT_BUSY,) and code is not None and code > 0:
+    elif code is not None and code > 0 and code not in (EXIT_BUSY, EXIT_STOPPED):
         line = ""
         if build.errors is not None:
             try:
@@ -390,7 +392,8 @@ def run_build(spec: str, size: int, path: Path | None = None) -> int:
     """Build the table of ``spec``'s game up to ``size`` (at most what the memory bound allows)
     in this process, holding the cache's lock and writing the progress into it after each tier;
     returns the exit code: 0 built (or whole already), :data:`EXIT_BUSY` another build holds the
-    lock, :data:`EXIT_FAILED` failed (one line on stderr), 130 stopped (finished tiers kept)."""
+    lock, :data:`EXIT_FAILED` failed (one line on stderr), :data:`EXIT_STOPPED` stopped (finished
+    tiers kept)."""
     try:
         game = make_game(spec)
         record = engine_support(game.name)
@@ -434,7 +437,7 @@ def run_build(spec: str, size: int, path: Path | None = None) -> int:
         finally:
             release_lock(path)
     except KeyboardInterrupt:
-        return 130
+        return EXIT_STOPPED
     except (MancalaError, OSError, MemoryError) as e:
         line = str(e) if isinstance(e, MancalaError) else f"{type(e).__name__}: {e}"
         print(line.splitlines()[0] if line else type(e).__name__, file=sys.stderr, flush=True)
