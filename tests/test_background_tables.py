@@ -432,3 +432,37 @@ def test_the_builder_process_stops_on_sigterm_and_when_its_owner_is_gone(cache):
     owner.wait()
     assert proc.wait(30) == table_builds.EXIT_STOPPED
     assert not table_builds.lock_path().exists()
+
+
+def test_the_server_tells_the_games_pages_when_a_tier_lands_and_when_the_build_ends(cache, monkeypatch):
+    import asyncio
+
+    import mancala.server.hub as hub_module
+
+    monkeypatch.setattr(hub_module, "TABLE_POLL_SECONDS", 0.01)
+    spawn = FakeBuild()
+    sent: list[dict] = []
+    hub = Hub(ServerConfig(warm=False, background_tables=True))
+    hub.table_spawn = spawn
+    client = Client(hub, "127.0.0.1", lambda msg: sent.append(msg), lambda code, why: None)
+    session = hub.create(client, make_game("oware"), ["human", "strongest"], None, None)
+    session.attach(client, [0])  # the page of the person at South
+    lock = {"key": "oware", "pid": os.getpid(), "unit": "seeds", "size": 18, "started": 1.0, "updated": 1.0,
+            "done": 3, "left_positions": 100}  # fmt: skip
+
+    async def play() -> None:
+        hub.want_table(session.game)
+        await asyncio.sleep(0.05)
+        sent.clear()
+        table_builds.lock_path().write_text(json.dumps(lock))  # the builder holds the lock: tier 3 done
+        await asyncio.sleep(0.05)
+        table_builds.lock_path().write_text(json.dumps(dict(lock, done=4)))  # a tier lands
+        await asyncio.sleep(0.05)
+        table_builds.lock_path().unlink()
+        spawn.end(0)  # the build ends
+        await asyncio.sleep(0.05)
+        assert hub._table_task is None  # the watch ended with it
+
+    asyncio.run(play())
+    states = [m.get("table_build") for m in sent if isinstance(m, dict) and m.get("type") == "state"]
+    assert [None if s is None else s["done"] for s in states] == [3, 4, None]
