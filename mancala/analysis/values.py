@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from dataclasses import dataclass
 
-from mancala.engine import readiness
+from mancala.engine import readiness, table_builds
 from mancala.engine.support import EngineSupport, budget_share, engine_support, value_row
 from mancala.evaluation import default_evaluation
 from mancala.games.base import Game
@@ -72,6 +72,7 @@ def _value_engine(game: Game) -> EngineSupport | None:
     if readiness.python_meanwhile(record):
         readiness.start_compile(record)
         return None
+    table_builds.refresh(record, game)  # the tiers a background build finished since
     return record
 
 

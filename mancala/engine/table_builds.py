@@ -281,18 +281,17 @@ def progress(game: Any, now: float | None = None) -> dict | None:
     _poll()
     key = table_key(game)
     now = time.time() if now is None else now
+    blank = {"game": key, "unit": None, "done": None, "size": None, "elapsed": None, "left": None, "error": None}
     if key in _FAILED:
-        return {"game": key, "unit": None, "done": None, "size": None, "elapsed": None, "left": None,
-                "error": _FAILED[key]}  # fmt: skip
+        return dict(blank, error=_FAILED[key])
     lock = read_lock()
-    if lock is None or lock.get("key") != key:
-        build = _BUILDS.get(key)
-        if build is None or (lock is not None and lock.get("key") != key):
-            return None
-        # started, not locked yet (the builder is loading): the whole build is ahead
-        return {"game": key, "unit": None, "done": -1, "size": build.size, "elapsed": round(now - build.started, 1),
-                "left": None, "error": None}  # fmt: skip
-    return lock_progress(lock, now)
+    if lock is not None:
+        return lock_progress(lock, now) if lock.get("key") == key else None
+    build = _BUILDS.get(key)
+    if build is None:
+        return None
+    # started, not holding the lock yet (the builder is loading): the whole build is ahead
+    return dict(blank, done=-1, size=build.size, elapsed=round(now - build.started, 1))
 
 
 def lock_progress(lock: dict, now: float) -> dict:
@@ -346,9 +345,9 @@ def stop_builds(wait: float = 5.0) -> None:
 
 
 def refresh(record: EngineSupport | None, game: Any) -> bool:
-    """Before a search that reads ``game``'s table: when more tiers are in the cache than when
-    this process last looked (a background build finished some), drop the loaded table so
-    the search reads the larger one; True when it did.  Looks only until the table is as
+    """Before a search that reads ``game``'s table (a move, a hint): when more tiers are in the
+    cache than when this process last looked (a background build finished some), drop the
+    loaded table so the search reads the larger one; True when it did.  Looks only until the table is as
     large as the record's ``background_size`` (a few file names a move)."""
     if record is None or record.table_seeds is None or record.reload_tables is None:
         return False
@@ -358,7 +357,9 @@ def refresh(record: EngineSupport | None, game: Any) -> bool:
         return False
     seeds = record.table_seeds(game)
     _SEEN[key] = seeds
-    if seen is not None and seeds > seen:
+    # the first look: a table loaded before (by a hint) may be older than the tiers on disk;
+    # reloading one smaller than the record's size costs a fraction of a second, once
+    if (seen is not None and seeds > seen) or (seen is None and 0 <= seeds < record.background_size):
         record.reload_tables()
         return True
     return False
