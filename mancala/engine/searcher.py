@@ -259,7 +259,9 @@ class Searcher:
         g, move, _, _, complete, exact = self._passes(tasks, guess, threads, depth, None)
         return g, move, complete, exact
 
-    def window(self, guess: int, alpha: int, beta: int, threads: int, known: tuple[int, int] | None = None) -> tuple[int, int]:
+    def window(
+        self, guess: int, alpha: int, beta: int, threads: int, known: tuple[int, int] | None = None
+    ) -> tuple[int, int]:
         """Full-depth MTD(f) passes from ``guess`` until the root's value (relative) is known
         against the window ``alpha``..``beta`` (both excluded): the bounds ``(lo, hi)`` proved,
         equal when the value is exact, else ``hi <= alpha`` or ``lo >= beta``.  A split proof's

@@ -318,6 +318,31 @@ def prove(game: Kalah, state: KalahState, *, endgame_seeds: int | None = None) -
     return run_job(work)
 
 
+def first_guess(game: Kalah, state: KalahState, *, endgame_seeds: int, megabytes: float | None = None) -> int:
+    """The solver's first guess of the value of the live position ``state`` for its mover (its
+    short iterative deepening, :data:`GUESS_NODES`), the value itself when that proves it; the
+    table is not cleared.  A split proof's passes start from it."""
+    bridge.relative_board(state)
+    seeds = sum(state.row(0)) + sum(state.row(1))
+    prepare(game)
+
+    def work(job) -> int:
+        searcher = Searcher(
+            game,
+            state,
+            progress=False,
+            db_seeds=endgame_seeds,
+            job=job,
+            hw=SOLVE_HW,
+            ttmin=SOLVE_TTMIN,
+            megabytes=megabytes if megabytes is not None else solve_table_megabytes(seeds),
+        )
+        g, _, _ = _first_guess(searcher, None)
+        return searcher.acc + g
+
+    return run_job(work)
+
+
 def prove_window(
     game: Kalah,
     state: KalahState,
@@ -335,7 +360,9 @@ def prove_window(
     :mod:`mancala.engine.split_proof`): once a sibling has a value, this one needs only to be
     shown no better.  ``known``: bounds proved before, where the passes start.  The table is
     not cleared: a split proof's sub-proofs share it.  A position where the pie rule's swap is
-    legal, or under a first-move rule, is proved exactly.  Ctrl-C stops it (KeyboardInterrupt)."""
+    legal, or under a first-move rule, is proved exactly.  A window open on a side starts from
+    the solver's iterative deepening, a closed one (a split's null window) from its upper end,
+    without.  Ctrl-C stops it (KeyboardInterrupt)."""
     bridge.relative_board(state)
     seeds = sum(state.row(0)) + sum(state.row(1))
     prepare(game)
@@ -360,11 +387,14 @@ def prove_window(
         if state.swap_allowed or searcher.flags != 0:
             value, _, nodes = _exact(game, state, None, searcher)
             return float(value), float(value), nodes
-        g, _, exact = _first_guess(searcher, None)
-        if exact:
-            v = float(searcher.acc + g)
-            return v, v, searcher.nodes
         acc = searcher.acc
+        if math.isinf(alpha) or math.isinf(beta):  # a wide window: the deepening's guess first
+            g, _, exact = _first_guess(searcher, None)
+            if exact:
+                v = float(acc + g)
+                return v, v, searcher.nodes
+        else:  # a narrow one (a split's null window): its test is the first pass
+            g = rel(beta, acc)
         lo, hi = searcher.window(
             g, rel(alpha, acc), rel(beta, acc), solve_threads(), (rel(known[0], acc), rel(known[1], acc))
         )

@@ -40,7 +40,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, Protocol
 
 from mancala import jsonread
 from mancala.atomic import StagedFile, write_problem
@@ -136,8 +136,9 @@ class SplitNode:
 
 def split_tree(game: Kalah, state: KalahState, plies: int) -> tuple[SplitNode, dict[str, KalahState]]:
     """The root expanded ``plies`` moves deep (extra turns are moves; the pie rule's swap is not
-    a move here: the combination takes it) and the sub-proofs' positions by key, in the order
-    the tree meets them."""
+    a move here: the combination takes it), each node's moves in the order alpha-beta tries
+    them (:func:`_promise`), and the sub-proofs' positions by key, in the order the tree meets
+    them."""
     if not 1 <= plies <= MAX_PLIES:
         raise BadInput(f"--split-plies must be 1-{MAX_PLIES}, got {plies}")
     leaves: dict[str, KalahState] = {}
@@ -150,10 +151,24 @@ def split_tree(game: Kalah, state: KalahState, plies: int) -> tuple[SplitNode, d
             node.key = position_key(s)
             leaves.setdefault(node.key, s)
             return node
-        node.children = [(m, expand(game.apply(s, m), depth - 1)) for m in game.legal_moves(s) if m != SWAP]
+        after = [(m, game.apply(s, m)) for m in game.legal_moves(s) if m != SWAP]
+        after.sort(key=lambda mc: _promise(game, s, mc[1]), reverse=True)
+        node.children = [(m, expand(child, depth - 1)) for m, child in after]
         return node
 
     return expand(state, plies), leaves
+
+
+def _promise(game: Kalah, s: KalahState, child: KalahState) -> tuple[int, int]:
+    """How good a move looks before any search, the order alpha-beta tries the moves in (the
+    likely best first makes the cut-offs): a finished game by its score, then an extra turn,
+    then the store difference it gains for the mover (a capture).  Stores are the seats'."""
+    if child.finished:
+        score = game.score(child, game.to_move(s))
+        return (2 if score > 0 else -1), score
+    seat, other = s.seat, 1 - s.seat
+    gain = (child.store(seat) - s.store(seat)) - (child.store(other) - s.store(other))
+    return (1 if child.seat == seat else 0), gain
 
 
 #: a sub-proof's bounds for its mover against a window: (key, position, alpha, beta) -> bounds
@@ -316,6 +331,8 @@ class JournalContents:
     #: line numbers (from 1) of each key's lines
     lines: dict[str, list[int]] = field(default_factory=dict)
     records: int = 0
+    #: the first guess of the proof's MTD(f) over the split (recorded before its first pass)
+    guess: int | None = None
     result: dict | None = None
     cut: bool = False
     good_bytes: int = 0
@@ -367,6 +384,12 @@ def _take(out: JournalContents, record: dict, number: int) -> None:
     kind = record.get("kind")
     if kind == "result":
         out.result = record
+        return
+    if kind == "guess":
+        value = record["value"]
+        if not isinstance(value, int) or isinstance(value, bool) or out.guess is not None:
+            raise ValueError("a second guess, or one that is not a whole number")
+        out.guess = value
         return
     if kind != "sub-proof":
         raise ValueError(f"a record of kind {kind!r}")
@@ -471,6 +494,11 @@ class Journal:
                 f"make room and resume (mancala solve --resume {self.path})"
             ) from None
 
+    def record_guess(self, value: int) -> None:
+        """Keep the first guess of the proof's passes (a resumed proof makes the same passes)."""
+        self._append({"kind": "guess", "value": int(value)})
+        self.contents.guess = int(value)
+
     def record(self, key: str, state: KalahState, bounds: Interval, nodes: int, seconds: float) -> None:
         """Keep a finished sub-proof: the bounds proved on its position's value for its mover."""
         lo, hi = bounds
@@ -538,8 +566,18 @@ class SplitResult:
     seconds: float
 
 
-#: proves a sub-proof: (position, alpha, beta, known bounds) -> (bounds, nodes)
-Prover = Callable[[KalahState, float, float, Interval], tuple[Interval, int]]
+class Prover(Protocol):
+    """What proves a split proof's sub-proofs: a first guess of the root's value, and a
+    sub-proof's bounds against a window."""
+
+    def guess(self) -> int:
+        """A first guess of the root's value for its mover (MTD(f)'s first pass tests it)."""
+        ...
+
+    def __call__(self, state: KalahState, alpha: float, beta: float, known: Interval) -> tuple[Interval, int]:
+        """Bounds on ``state``'s value for its mover that decide the window ``alpha``..``beta``,
+        starting from the ``known`` ones, and the nodes spent."""
+        ...
 
 
 def decides(iv: Interval, alpha: float, beta: float) -> bool:
@@ -548,39 +586,70 @@ def decides(iv: Interval, alpha: float, beta: float) -> bool:
     return lo == hi or hi <= alpha or lo >= beta
 
 
-def local_prover(game: Kalah, root: KalahState, endgame_seeds: int | None) -> Prover:
-    """Sub-proofs on this machine (:func:`mancala.engine.solver.prove_window`), their table
-    shared, sized for the root, and cleared before the first (as :func:`solver.solve` starts)."""
-    from mancala.engine import bridge, solver  # noqa: PLC0415 (numba loads only for a proof)
-    from mancala.engine.endgame import LARGE_SOLVE_SEEDS, solve_seeds  # noqa: PLC0415
-    from mancala.engine.engine import prepare  # noqa: PLC0415
-    from mancala.engine.jobs import run_job  # noqa: PLC0415
-    from mancala.engine.searcher import Searcher  # noqa: PLC0415
-    from mancala.engine.tables import database_room  # noqa: PLC0415
+class LocalProver:
+    """Sub-proofs on this machine (:func:`mancala.engine.solver.prove_window`), one after the
+    other, each on every solver thread; their table is shared, sized for the root and cleared
+    before the first (as :func:`mancala.engine.solver.solve` starts)."""
 
-    seeds = sum(root.row(0)) + sum(root.row(1))
-    if endgame_seeds is None:
-        endgame_seeds = solve_seeds(game.rules.pits, seeds, bridge.play_key(game.rules), database_room())
-    k = endgame_seeds
-    megabytes = solver.solve_table_megabytes(seeds)
-    ready = [False]
+    def __init__(self, game: Kalah, root: KalahState, endgame_seeds: int | None = None) -> None:
+        from mancala.engine import bridge, solver  # noqa: PLC0415 (numba loads only for a proof)
+        from mancala.engine.endgame import solve_seeds  # noqa: PLC0415
+        from mancala.engine.tables import database_room  # noqa: PLC0415
 
-    def setup(job: Any) -> None:
-        searcher = Searcher(game, root, db_seeds=k, job=job, megabytes=megabytes, ttmin=solver.SOLVE_TTMIN)
-        with searcher.lease() as (ctx, _, _):
-            ctx.clear(touch=seeds >= LARGE_SOLVE_SEEDS)
+        self.game, self.root = game, root
+        self.seeds = sum(root.row(0)) + sum(root.row(1))
+        if endgame_seeds is None:
+            endgame_seeds = solve_seeds(game.rules.pits, self.seeds, bridge.play_key(game.rules), database_room())
+        self.k = endgame_seeds
+        self.megabytes = solver.solve_table_megabytes(self.seeds)
+        self.ready = False
 
-    def prove(state: KalahState, alpha: float, beta: float, known: Interval) -> tuple[Interval, int]:
-        if not ready[0]:
-            prepare(game)
-            run_job(setup)  # the database and the table, once, sized for the root's seeds
-            ready[0] = True
+    def _ready(self) -> None:
+        """The engine, the database and the table, once (the table sized for the root's seeds)."""
+        if self.ready:
+            return
+        from mancala.engine import solver  # noqa: PLC0415
+        from mancala.engine.endgame import LARGE_SOLVE_SEEDS  # noqa: PLC0415
+        from mancala.engine.engine import prepare  # noqa: PLC0415
+        from mancala.engine.jobs import run_job  # noqa: PLC0415
+        from mancala.engine.searcher import Searcher  # noqa: PLC0415
+
+        prepare(self.game)
+
+        def setup(job: Any) -> None:
+            searcher = Searcher(
+                self.game,
+                self.root,
+                db_seeds=self.k,
+                job=job,
+                megabytes=self.megabytes,
+                hw=solver.SOLVE_HW,
+                ttmin=solver.SOLVE_TTMIN,
+            )
+            with searcher.lease() as (ctx, _, _):
+                ctx.clear(touch=self.seeds >= LARGE_SOLVE_SEEDS)
+
+        run_job(setup)
+        self.ready = True
+
+    def guess(self) -> int:
+        """The solver's first guess at the root (its short iterative deepening)."""
+        from mancala.engine import solver  # noqa: PLC0415
+
+        self._ready()
+        if self.root.swap_allowed:
+            return 0  # (the combination proves every move of such a root exactly)
+        return solver.first_guess(self.game, self.root, endgame_seeds=self.k, megabytes=self.megabytes)
+
+    def __call__(self, state: KalahState, alpha: float, beta: float, known: Interval) -> tuple[Interval, int]:
+        """A sub-proof against its window (see :class:`Prover`)."""
+        from mancala.engine import solver  # noqa: PLC0415
+
+        self._ready()
         lo, hi, nodes = solver.prove_window(
-            game, state, alpha, beta, endgame_seeds=k, known=known, megabytes=megabytes
+            self.game, state, alpha, beta, endgame_seeds=self.k, known=known, megabytes=self.megabytes
         )
         return (lo, hi), nodes
-
-    return prove
 
 
 def prove_split(
@@ -594,19 +663,21 @@ def prove_split(
     say: Callable[[str], None] | None = None,
     stop: Callable[[int], bool] | None = None,
 ) -> SplitResult:
-    """Prove ``state`` by a split ``plies`` moves deep on this machine: alpha-beta over the top
-    of the tree, each sub-proof against its window, recorded in ``journal`` when done (and taken
-    from it when what it holds decides the window: a resumed proof re-does nothing).  ``say``
-    gets a line of progress a sub-proof; ``stop(proved)``, asked after each one recorded, ends
-    the proof there when true (as Ctrl-C does): :class:`SplitStopped` either way."""
+    """Prove ``state`` by a split ``plies`` moves deep on this machine: MTD(f) over the top of the
+    tree (null-window passes of alpha-beta from the prover's first guess, as the solver runs
+    them at the root), each sub-proof against its window, recorded in ``journal`` when done and
+    taken from it when what it holds decides the window, so a resumed proof re-does nothing
+    (the guess is recorded too: the passes are the same).  ``say`` gets a line of progress a
+    sub-proof; ``stop(proved)``, asked after each one recorded, ends the proof there when true
+    (as Ctrl-C does): :class:`SplitStopped` either way."""
     if state.finished:
         raise BadInput("that position is already finished: there is nothing to solve")
     began = time.perf_counter()
     root, leaves = split_tree(game, state, plies)
-    prover = prover or local_prover(game, state, endgame_seeds)
+    prover = prover or LocalProver(game, state, endgame_seeds)
     known = journal.contents.entries if journal is not None else {}
     memo: dict[str, Interval] = dict(known)
-    counts = {"proved": 0, "resumed": 0, "nodes": 0}
+    counts = {"proved": 0, "resumed": 0, "nodes": 0, "pass": 0}
     seen: set[str] = set()
 
     def leaf(key: str, s: KalahState, alpha: float, beta: float) -> Interval:
@@ -628,22 +699,39 @@ def prove_split(
         counts["nodes"] += nodes
         if say is not None:
             say(
-                f"sub-proof {len(seen)}/{len(leaves)} ({counts['resumed']} from the journal): "
+                f"pass {counts['pass']}: sub-proof {len(seen)}/{len(leaves)} ({counts['resumed']} from the journal) "
                 f"{show_bounds(bounds)} in {took:.1f} s, {nodes:,} nodes; {time.perf_counter() - began:.1f} s in all"
             )
         if stop is not None and stop(counts["proved"]):
             raise KeyboardInterrupt
         return bounds
 
+    moves: dict[KalahMove, Interval] = {}
+    lo, hi = -math.inf, math.inf
     try:
-        (lo, hi), moves = combine(game, root, leaf)
+        guess = journal.contents.guess if journal is not None else None
+        if guess is None:
+            guess = prover.guess()
+            if journal is not None:
+                journal.record_guess(guess)
+        g = float(guess)
+        while lo < hi:
+            counts["pass"] += 1
+            b = max(g, lo + 1) if not state.swap_allowed else math.inf
+            found, passed = combine(game, root, leaf, b - 1, b)
+            for m, (mlo, mhi) in passed.items():
+                old = moves.get(m, UNKNOWN)
+                moves[m] = (max(old[0], mlo), min(old[1], mhi))
+            lo, hi = max(lo, found[0]), min(hi, found[1])
+            g = found[0] if found[0] >= b else found[1]
+            if state.swap_allowed and lo != hi:  # pragma: no cover - its moves are all exact
+                raise RuntimeError(f"split proof under the pie rule ended with bounds {show_bounds((lo, hi))}")
     except KeyboardInterrupt:
         recorded = journal.contents.records if journal is not None else counts["proved"]
         raise SplitStopped(recorded, len(leaves), journal.path if journal is not None else None) from None
-    if lo != hi:  # pragma: no cover - every leaf decides its window, so the root is exact
-        raise RuntimeError(f"split proof ended with bounds {show_bounds((lo, hi))}")
     value = int(lo)
     move = best_move(state, moves)
+    moves = {m: moves[m] for m in game.legal_moves(state) if m in moves}  # (in the moves' order)
     if journal is not None and journal.contents.result is None:
         journal.finish(value, move, moves)
     return SplitResult(
