@@ -245,7 +245,7 @@ def test_bad_requests_are_one_line(cache):
         (["--game", "kalah", "--seeds", "30", "--memory", "0.01"], "more than --memory"),
     ]
     cases = [(["db", "build", *options], expected) for options, expected in cases] + [
-        (["solve", "--pits", "3", "--seeds", "2", "--split-plies", "2"], "give --ray ADDRESS"),
+        (["solve", "--pits", "3", "--seeds", "2", "--workers", "2"], "give --ray local"),
         (["solve", "--pits", "3", "--seeds", "2", "--ray", "local", "--split-plies", "9"], "--split-plies must be 1-4"),
         (["solve", "--pits", "3", "--seeds", "2", "--ray", "127.0.0.1:1"], "cannot reach a Ray cluster"),
     ]

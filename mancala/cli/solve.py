@@ -331,7 +331,7 @@ def _solve_from_table(args: argparse.Namespace) -> int:
     ):
         if given is not None:  # (Kalah's solver reads them; a table answers here, on this machine)
             raise BadInput(
-                f"{option} shapes a Kalah proof on Ray; this game is answered from its endgame database here"
+                f"{option} shapes a Kalah proof; this game is answered from its endgame database here"
             )
     if args.endgame_seeds is not None:
         raise BadInput(
