@@ -168,7 +168,9 @@ def test_a_journal_of_another_proof_is_refused_in_one_line(tmp_path, field, valu
     game, state, path, _ = _finished_journal(tmp_path)
 
     def change(header: dict) -> None:
-        header[field] = value if field != "root" else split_proof.state_data(game.apply(state, game.legal_moves(state)[0]))
+        header[field] = (
+            value if field != "root" else split_proof.state_data(game.apply(state, game.legal_moves(state)[0]))
+        )
 
     _rewrite(path, 1, change)
     before = path.read_bytes()

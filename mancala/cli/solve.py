@@ -330,9 +330,7 @@ def _solve_from_table(args: argparse.Namespace) -> int:
         (args.journal, "--journal"),
     ):
         if given is not None:  # (Kalah's solver reads them; a table answers here, on this machine)
-            raise BadInput(
-                f"{option} shapes a Kalah proof; this game is answered from its endgame database here"
-            )
+            raise BadInput(f"{option} shapes a Kalah proof; this game is answered from its endgame database here")
     if args.endgame_seeds is not None:
         raise BadInput(
             "--endgame-seeds sizes Kalah's database; this game uses the largest one built (mancala db build)"

@@ -388,8 +388,9 @@ def split_on_ray(
         for ref in waiting:
             ray.cancel(ref, force=True)
         raise
-    (lo, _), moves = combine(game, root, lambda key, s, a, b: values[key])
+    (lo, _), moves = combine(game, root, lambda key, s, a, b: values[key], prune=False)
     move = best_move(state, moves)
+    moves = {m: moves[m] for m in game.legal_moves(state) if m in moves}  # (in the moves' order)
     if journal is not None and journal.contents.result is None:
         journal.finish(int(lo), move, moves)
     return DistributedProof(

@@ -187,13 +187,20 @@ def _absolute(iv: Interval) -> Interval:
 
 
 def combine(
-    game: Kalah, root: SplitNode, leaf: LeafBounds, alpha: float = -math.inf, beta: float = math.inf
+    game: Kalah,
+    root: SplitNode,
+    leaf: LeafBounds,
+    alpha: float = -math.inf,
+    beta: float = math.inf,
+    *,
+    prune: bool = True,
 ) -> tuple[Interval, dict[KalahMove, Interval]]:
     """Alpha-beta over the split tree: the bounds proved on the root's value for its mover and
     each root move's bounds for that mover.  ``leaf`` gives a sub-proof's bounds against a
     window; whatever it returns (bounds it proved), the answer is proved, and it is exact when
     every call's bounds decide their window (equal, or at most ``alpha``, or at least
-    ``beta``).  Children are searched in the order of their moves; after an extra turn the
+    ``beta``).  ``prune=False``: plain minimax, every node with the whole window (with exact
+    sub-proofs, every root move's exact value).  Children are searched in the order of their moves; after an extra turn the
     child's value is its parent mover's, else its negation."""
 
     def edge(parent: KalahState, child: SplitNode, a: float, b: float) -> Interval:
@@ -222,10 +229,10 @@ def combine(
         lo = hi = -math.inf
         moves: dict[KalahMove, Interval] = {}
         for i, (move, child) in enumerate(node.children):
-            clo, chi = edge(node.state, child, max(a, lo), b)
+            clo, chi = edge(node.state, child, max(a, lo), b) if prune else edge(node.state, child, a, b)
             moves[move] = (clo, chi)
             lo, hi = max(lo, clo), max(hi, chi)
-            if lo >= b and i + 1 < len(node.children):
+            if prune and lo >= b and i + 1 < len(node.children):
                 return (lo, math.inf), moves  # a cut-off: the moves left are not searched
         return (lo, hi), moves
 
@@ -474,11 +481,11 @@ class Journal:
             with StagedFile(p, binary=True) as staged:
                 staged.stream.write(encode_line(header))
                 staged.commit()
-            stream = open(p, "ab")  # noqa: SIM115 (kept open for the whole proof)
+            created = open(p, "ab")  # noqa: SIM115 (kept open for the whole proof)
         except OSError as e:
             raise BadInput(write_problem(p, e)) from None
         first = len(encode_line(header))
-        return cls(JournalContents(p, header, good_bytes=first), stream)
+        return cls(JournalContents(p, header, good_bytes=first), created)
 
     def _append(self, record: dict) -> None:
         line = encode_line(record)
