@@ -100,6 +100,20 @@ def test_a_split_through_extra_turn_chains_has_the_plain_solvers_value(plies):
     assert result.subproofs == len(leaves)
 
 
+@pytest.mark.parametrize("spec", ["kalah(pits=4,seeds=3,pie_rule=true)", "kalah(pits=5,seeds=2,pie_rule=true)"])
+@pytest.mark.parametrize("plies", [1, 2])
+def test_a_split_where_the_pie_rules_swap_is_legal_has_the_plain_solvers_value(spec, plies):
+    game = make_game(spec)
+    for move in game.legal_moves(game.initial_state()):  # the second player may swap
+        state = game.apply(game.initial_state(), move)
+        if state.finished:
+            continue
+        plain = solver.solve(game, state, progress=False)
+        result = prove_split(game, state, plies)
+        assert result.value == plain.value
+        assert (str(result.move) == "swap") == (str(plain.move) == "swap")
+
+
 def _stop_after(k: int):
     return lambda proved: proved >= k
 

@@ -220,7 +220,7 @@ def _split(args: argparse.Namespace, game, state, path: str | None) -> int:
             say=None if args.no_progress else say,
         )
     except split_proof.SplitStopped as stopped:
-        _stopped(stopped.recorded, stopped.path, args)
+        _stopped(stopped.recorded, stopped.path, args, stopped.total)
         return 130
     finally:
         if journal is not None:
@@ -237,14 +237,16 @@ def _split(args: argparse.Namespace, game, state, path: str | None) -> int:
     return 0
 
 
-def _stopped(recorded: int, path: Any, args: argparse.Namespace) -> None:
+def _stopped(recorded: int, path: Any, args: argparse.Namespace, total: int | None = None) -> None:
     """The one line a stopped split proof prints: what it kept and how to go on."""
     if path is None:
         print("mancala solve: interrupted (no journal: give --journal FILE to keep sub-proofs)", file=sys.stderr)
         return
     again = f"mancala solve --resume {path}" + (f" --ray {args.ray}" if args.ray is not None else "")
     print(
-        f"mancala solve: stopped; {recorded} sub-proof line(s) kept in {path}; resume with: {again}",
+        f"mancala solve: stopped; {recorded} sub-proof line(s) kept in {path}"
+        + (f" (the split has {total} positions)" if total is not None else "")
+        + f"; resume with: {again}",
         file=sys.stderr,
         flush=True,
     )
