@@ -294,6 +294,31 @@ def test_a_proof_split_over_the_cluster_has_the_single_machines_value(cluster, c
 
 @pytest.mark.cluster
 @pytest.mark.slow
+def test_a_split_on_the_cluster_finishes_a_journal_begun_on_one_machine(cluster, cache, tmp_path):
+    """A split proof stopped here after three sub-proofs, finished on the cluster: only the
+    sub-proofs the journal does not hold exactly are sent, each recorded as it returns, and the
+    journal checks to the single machine's value."""
+    from mancala.engine import solver, split_proof  # noqa: PLC0415
+
+    _, _, ray = cluster
+    game = make_game("kalah(preset=empty-capture,pits=4,seeds=3)")
+    state = game.initial_state()
+    path = tmp_path / "proof.journal"
+    journal = split_proof.Journal.open(path, split_proof.journal_header(game, state, 2))
+    with pytest.raises(split_proof.SplitStopped):
+        split_proof.prove_split(game, state, 2, journal=journal, stop=lambda proved: proved >= 3)
+    exact = sum(lo == hi for lo, hi in journal.contents.entries.values())
+    _, leaves = split_proof.split_tree(game, state, 2)
+    proof = distributed.solve_on_ray(ray, game, state, plies=2, endgame_seeds=8, journal=journal)
+    journal.close()
+    alone = solver.solve(game, state, progress=False)
+    assert proof.value == alone.value and proof.tasks == len(leaves) - exact
+    report = split_proof.check_journal(path)
+    assert report.recorded == alone.value and report.records == 3 + proof.tasks
+
+
+@pytest.mark.cluster
+@pytest.mark.slow
 @pytest.mark.parametrize("spec", ["kalah(pits=5,seeds=3)", "kalah(preset=empty-capture,pits=4,seeds=4)"])
 def test_mtdf_with_its_passes_split_over_the_cluster_has_the_single_machines_value(cluster, cache, monkeypatch, spec):
     """A first guess cut short (so the passes run on the workers, not in the guess): the

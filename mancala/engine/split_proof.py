@@ -352,15 +352,18 @@ def read_journal(path: str | os.PathLike) -> JournalContents:
     p = Path(path)
     try:
         with jsonread.open_regular(p) as f:
-            data = f.read()
+            first = f.readline(MAX_LINE)
+            header = decode_line(first)  # (checked before the rest is read: a large other file is not)
+            if header is None or header.get("format") != FORMAT:
+                raise BadInput(
+                    f"{p}: not a split-proof journal (its first line is not one's header); it was left as it is"
+                )
+            data = first + f.read()
     except FileNotFoundError:
         raise BadInput(f"{p}: no such journal file") from None
     except OSError as e:
         raise BadInput(f"{p}: cannot read this journal ({e.strerror or e})") from None
     lines = data.splitlines(keepends=True)
-    header = decode_line(lines[0]) if lines else None
-    if header is None or header.get("format") != FORMAT:
-        raise BadInput(f"{p}: not a split-proof journal (its first line is not one's header); it was left as it is")
     if header.get("version") != FORMAT_VERSION:
         raise BadInput(
             f"{p}: a split-proof journal of format version {header.get('version')!r}; this mancala reads "
