@@ -8,10 +8,11 @@ the top of the tree, each child's value turned to its parent's mover (the same m
 an extra turn, the other one otherwise), the pie rule's swap as the solver treats it (a
 position where the swap is legal is worth ``|v|``, ``v`` its value without the swap).
 
-Locally the top of the tree is searched by alpha-beta: once a sibling has a value, a later
-sub-proof needs only to show that its position does not change the parent's value, so it is
-proved against a window (:func:`mancala.engine.solver.prove_window`) and may end with a bound
-instead of a value.  Every sub-proof keeps an interval ``lower..upper`` of proved bounds
+Locally the top of the tree is searched by MTD(f), as the solver searches its root: passes of
+alpha-beta with a null window, from the solver's first guess, until the root's bounds meet.
+A sub-proof then needs only to show that its position is above or below the window it gets,
+so it is proved against that window (:func:`mancala.engine.solver.prove_window`, one
+full-depth test) and ends with a bound instead of a value.  Every sub-proof keeps an interval ``lower..upper`` of proved bounds
 (equal when exact), and the combination works on intervals: whatever the journal holds, the
 root's interval it gives is proved; it is exact once every sub-proof has decided its window.
 
@@ -19,7 +20,8 @@ root's interval it gives is proved; it is exact once every sub-proof has decided
 ``JSON<TAB>checksum`` (the first 16 hex digits of the SHA-256 of the JSON text).  Line 1 is the
 header: the format and its version, the mancala version and engine source fingerprint
 (:func:`mancala.engine.cluster.engine_version`), the game spec, the play rules, the root
-position and the split depth.  Each further line is a finished sub-proof: its position, the
+position and the split depth.  Line 2 is the first guess the passes start from.  Each further
+line is a finished sub-proof: its position, the
 bounds proved on its mover's value (``null`` for none), nodes and seconds; a sub-proof proved
 again against another window appends a line, and its bounds are the intersection of its lines.
 The last line, once the root is proved, holds the root's value, a best move and every root
