@@ -89,6 +89,14 @@ def test_a_split_proof_has_the_plain_solvers_value(spec, plies):
         assert lo <= exact <= hi, (move, lo, hi, exact)
 
 
+def test_a_split_proof_on_one_thread_has_the_plain_solvers_value(monkeypatch):
+    """One solver thread: each sub-proof's window passes are single null-window searches."""
+    monkeypatch.setenv("MANCALA_SOLVE_THREADS", "1")
+    game = make_game("kalah(preset=empty-capture,pits=6,seeds=2)")
+    state = game.initial_state()
+    assert prove_split(game, state, 2).value == solver.solve(game, state, progress=False).value
+
+
 @pytest.mark.parametrize("plies", [1, 2, 3])
 def test_a_split_through_extra_turn_chains_has_the_plain_solvers_value(plies):
     game, state = _extra_turns("kalah(pits=5,seeds=3)")
