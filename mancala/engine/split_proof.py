@@ -429,7 +429,8 @@ def header_difference(found: dict, wanted: dict) -> str | None:
     if found.get("game") != wanted["game"] or found.get("rules") != wanted["rules"]:
         return f"written for the rules {found.get('game')!r}, not {wanted['game']!r}"
     if found.get("root") != wanted["root"]:
-        there = found.get("root") if isinstance(found.get("root"), dict) else {}
+        root = found.get("root")
+        there: dict = root if isinstance(root, dict) else {}
         return (
             f"written for another position (board {there.get('board')}, seat {there.get('seat')} to move; "
             f"this one is {wanted['root']['board']}, seat {wanted['root']['seat']})"
