@@ -245,7 +245,7 @@ def test_bad_requests_are_one_line(cache):
         (["--game", "kalah", "--seeds", "30", "--memory", "0.01"], "more than --memory"),
     ]
     cases = [(["db", "build", *options], expected) for options, expected in cases] + [
-        (["solve", "--pits", "3", "--seeds", "2", "--split-plies", "2"], "give --ray ADDRESS"),
+        (["solve", "--pits", "3", "--seeds", "2", "--workers", "2"], "give --ray local"),
         (["solve", "--pits", "3", "--seeds", "2", "--ray", "local", "--split-plies", "9"], "--split-plies must be 1-4"),
         (["solve", "--pits", "3", "--seeds", "2", "--ray", "127.0.0.1:1"], "cannot reach a Ray cluster"),
     ]
@@ -290,6 +290,31 @@ def test_a_proof_split_over_the_cluster_has_the_single_machines_value(cluster, c
         if not child.finished:
             got = solver.solve(game, child, progress=False).value
             assert value == (got if game.to_move(child) == game.to_move(state) else -got)
+
+
+@pytest.mark.cluster
+@pytest.mark.slow
+def test_a_split_on_the_cluster_finishes_a_journal_begun_on_one_machine(cluster, cache, tmp_path):
+    """A split proof stopped here after three sub-proofs, finished on the cluster: only the
+    sub-proofs the journal does not hold exactly are sent, each recorded as it returns, and the
+    journal checks to the single machine's value."""
+    from mancala.engine import solver, split_proof  # noqa: PLC0415
+
+    _, _, ray = cluster
+    game = make_game("kalah(preset=empty-capture,pits=4,seeds=3)")
+    state = game.initial_state()
+    path = tmp_path / "proof.journal"
+    journal = split_proof.Journal.open(path, split_proof.journal_header(game, state, 2))
+    with pytest.raises(split_proof.SplitStopped):
+        split_proof.prove_split(game, state, 2, journal=journal, stop=lambda proved: proved >= 3)
+    exact = sum(lo == hi for lo, hi in journal.contents.entries.values())
+    _, leaves = split_proof.split_tree(game, state, 2)
+    proof = distributed.solve_on_ray(ray, game, state, plies=2, endgame_seeds=8, journal=journal)
+    journal.close()
+    alone = solver.solve(game, state, progress=False)
+    assert proof.value == alone.value and proof.tasks == len(leaves) - exact
+    report = split_proof.check_journal(path)
+    assert report.recorded == alone.value and report.records == 3 + proof.tasks
 
 
 @pytest.mark.cluster

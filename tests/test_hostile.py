@@ -559,9 +559,9 @@ def test_the_arena_report_on_a_full_disk_is_one_line_and_leaves_no_temporary_fil
 @pytest.mark.parametrize(
     ("options", "words"),
     [
-        (("--ray", "local"), "--ray shapes a Kalah proof on Ray"),
-        (("--workers", "2"), "--workers shapes a Kalah proof on Ray"),
-        (("--split-plies", "2"), "--split-plies shapes a Kalah proof on Ray"),
+        (("--ray", "local"), "--ray shapes a Kalah proof"),
+        (("--workers", "2"), "--workers shapes a Kalah proof"),
+        (("--split-plies", "2"), "--split-plies shapes a Kalah proof"),
         (("--endgame-seeds", "4"), "--endgame-seeds sizes Kalah's database"),
     ],
 )

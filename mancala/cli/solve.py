@@ -32,6 +32,8 @@ EPILOG = (
     "examples:\n  mancala solve --preset empty-capture --seeds 3\n"
     "  mancala solve --position '0 0 1 0 0 0 20 0 0 0 0 2 0 25' --to-move north\n"
     "  mancala solve --pits 6 --seeds 4 --ray 10.0.0.5:6379 --split-plies 2\n"
+    "  mancala solve --pits 6 --seeds 5 --no-limit --journal k65.journal   (Ctrl-C keeps what is proved)\n"
+    "  mancala solve --resume k65.journal   (and mancala solve --check k65.journal --reprove 3)\n"
     "  mancala db build --game 'oware(preset=awari)' --seeds 16 && "
     "mancala solve --game 'oware(preset=awari)' --position 0-0-0-0-0-0-1-3-3-0-0-3-24-14-N\n"
     "  mancala solve --game oware --position 1-4-5-3-3-0-0-4-1-3-3-3-14-4-N --seconds 120"
@@ -58,7 +60,32 @@ def register(sub: argparse._SubParsersAction) -> None:
         "MTD(f) at the root with each pass's root moves tested on the workers, all against one database",
     )
     solve.add_argument(
-        "--split-plies", type=int, metavar="N", help="with --ray: moves below the root to split at (1-4, default 1)"
+        "--split-plies",
+        type=int,
+        metavar="N",
+        help="Kalah: split the proof N moves below the root (1-4; extra turns are moves), proving the positions "
+        "there one by one (alpha-beta over the split, each against its window), or as Ray tasks with --ray; "
+        "default with --journal 2, with --ray 1",
+    )
+    solve.add_argument(
+        "--journal",
+        metavar="FILE",
+        help="Kalah: a split proof recording each finished sub-proof in FILE (appended, fsynced, each line "
+        "checksummed); Ctrl-C keeps them, and the same command (or --resume FILE) continues",
+    )
+    solve.add_argument(
+        "--resume",
+        metavar="FILE",
+        help="continue the split proof recorded in FILE: its game, position and split are read from it",
+    )
+    solve.add_argument(
+        "--check",
+        metavar="FILE",
+        help="check a split proof's journal on its own: every line's checksum, that its sub-proofs combine "
+        "to the root's value it records; with --reprove N, N sub-proofs proved again",
+    )
+    solve.add_argument(
+        "--reprove", type=int, metavar="N", help="with --check: prove N recorded sub-proofs again (default 0)"
     )
     solve.add_argument("--workers", type=int, help="with --ray local: CPUs of the local Ray (default: all)")
     solve.add_argument(
@@ -78,6 +105,12 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     """``mancala solve``: the exact value of a position, a best move and a perfect line:
     Kalah by the engine's solver, Oware from its endgame database (``mancala db build``)."""
+    if args.check is not None:
+        return _check(args)
+    if args.reprove is not None:
+        raise BadInput("--reprove goes with --check FILE")
+    if args.resume is not None:
+        return _resume(args)
     if solver_record(args) is None:
         return _solve_from_table(args)
     from mancala.engine import solve  # noqa: PLC0415 (numba loads only when needed)
@@ -99,8 +132,10 @@ def run(args: argparse.Namespace) -> int:
         )
     if args.ray is not None:
         return _solve_on_ray(args, game, state)
-    if args.split_plies is not None or args.workers is not None:
-        raise BadInput("--split-plies and --workers shape a proof on Ray; give --ray ADDRESS (or --ray local)")
+    if args.workers is not None:
+        raise BadInput("--workers sizes a local Ray; give --ray local (or --ray ADDRESS)")
+    if args.journal is not None or args.split_plies is not None:
+        return _split(args, game, state, args.journal)
     prepare_engine(game)
     result = solve(game, state, progress=not args.no_progress, endgame_seeds=args.endgame_seeds)
     who = game.seat_name(state.seat)
@@ -123,8 +158,26 @@ def _solve_on_ray(args: argparse.Namespace, game, state) -> int:
     if args.workers is not None and args.ray != "local":
         raise BadInput("--workers sizes a local Ray (--ray local); a cluster's workers are its own")
     say = None if args.no_progress else distributed.stderr_line
-    with cluster.connected(args.ray, args.workers) as ray:
-        proof = distributed.solve_on_ray(ray, game, state, plies=plies, endgame_seeds=args.endgame_seeds, say=say)
+    journal = None
+    if args.journal is not None:
+        from mancala.engine import split_proof  # noqa: PLC0415
+
+        plies = plies if plies is not None else split_proof.DEFAULT_PLIES
+        split_proof.split_tree(game, state, plies)  # (its depth checked before the journal is made)
+        journal = split_proof.Journal.open(args.journal, split_proof.journal_header(game, state, plies))
+    try:
+        with cluster.connected(args.ray, args.workers) as ray:
+            proof = distributed.solve_on_ray(
+                ray, game, state, plies=plies, endgame_seeds=args.endgame_seeds, say=say, journal=journal
+            )
+    except KeyboardInterrupt:
+        if journal is None:
+            raise
+        _stopped(journal.contents.records, journal.path, args)
+        return 130
+    finally:
+        if journal is not None:
+            journal.close()
     who = game.seat_name(state.seat)
     print(f"value: {proof.value:+d} for {who} (final store difference with perfect play)")
     print(f"best move: {proof.move}")
@@ -140,17 +193,146 @@ def _solve_on_ray(args: argparse.Namespace, game, state) -> int:
     return 0
 
 
+def _split(args: argparse.Namespace, game, state, path: str | None) -> int:
+    """``mancala solve --split-plies N`` / ``--journal FILE`` on this machine: the proof split
+    into sub-proofs (:mod:`mancala.engine.split_proof`), each recorded in the journal when done."""
+    from mancala.engine import split_proof  # noqa: PLC0415
+
+    plies = args.split_plies if args.split_plies is not None else split_proof.DEFAULT_PLIES
+    header = split_proof.journal_header(game, state, plies)
+    split_proof.split_tree(game, state, plies)  # (its depth checked before the journal is made)
+    journal = split_proof.Journal.open(path, header) if path is not None else None
+    prepare_engine(game)
+    began = time.perf_counter()
+
+    def say(line: str) -> None:
+        print(line, file=sys.stderr, flush=True)
+
+    if journal is not None and journal.contents.records and not args.no_progress:
+        say(f"resuming {journal.path}: {journal.contents.records} sub-proof line(s) recorded")
+    try:
+        result = split_proof.prove_split(
+            game,
+            state,
+            plies,
+            journal=journal,
+            endgame_seeds=args.endgame_seeds,
+            say=None if args.no_progress else say,
+        )
+    except split_proof.SplitStopped as stopped:
+        _stopped(stopped.recorded, stopped.path, args, stopped.total)
+        return 130
+    finally:
+        if journal is not None:
+            journal.close()
+    who = game.seat_name(state.seat)
+    print(f"value: {result.value:+d} for {who} (final store difference with perfect play)")
+    print(f"best move: {result.move}")
+    print("moves: " + "  ".join(f"{m} {split_proof.show_bounds(iv)}" for m, iv in result.moves.items()))
+    where = f", recorded in {journal.path}" if journal is not None else ""
+    print(
+        f"split {plies} move(s) deep: {result.subproofs} positions, {result.proved} proved now, "
+        f"{result.resumed} from the journal{where}; nodes: {result.nodes:,}  time: {time.perf_counter() - began:.2f} s"
+    )
+    return 0
+
+
+def _stopped(recorded: int, path: Any, args: argparse.Namespace, total: int | None = None) -> None:
+    """The one line a stopped split proof prints: what it kept and how to go on."""
+    if path is None:
+        print("mancala solve: interrupted (no journal: give --journal FILE to keep sub-proofs)", file=sys.stderr)
+        return
+    again = f"mancala solve --resume {path}" + (f" --ray {args.ray}" if args.ray is not None else "")
+    print(
+        f"mancala solve: stopped; {recorded} sub-proof line(s) kept in {path}"
+        + (f" (the split has {total} positions)" if total is not None else "")
+        + f"; resume with: {again}",
+        file=sys.stderr,
+        flush=True,
+    )
+
+
+def _resume(args: argparse.Namespace) -> int:
+    """``mancala solve --resume FILE``: the proof recorded in FILE continued (its game,
+    position and split read from its header), on this machine or with ``--ray``."""
+    from mancala.engine import split_proof  # noqa: PLC0415
+    from mancala.games import make_game  # noqa: PLC0415
+    from mancala.games.kalah import Kalah  # noqa: PLC0415
+
+    if args.journal is not None:
+        raise BadInput("--resume FILE continues the proof in FILE; give --journal or --resume, not both")
+    header = split_proof.read_journal(args.resume).header
+    try:
+        game: Any = make_game(str(header.get("game")))
+        state = split_proof.state_from_data(header.get("root"))
+        plies = header.get("plies")
+        if not isinstance(game, Kalah) or not isinstance(plies, int):
+            raise ValueError("not a Kalah split")
+    except (ValueError, TypeError) as e:
+        raise BadInput(f"{args.resume}, line 1: a header that names no Kalah game, position or split ({e})") from None
+    if args.split_plies is not None and args.split_plies != plies:
+        raise BadInput(f"{args.resume}: split {plies} moves deep; --split-plies {args.split_plies} cannot resume it")
+    args.split_plies, args.journal = plies, args.resume
+    if args.ray is not None:
+        return _solve_on_ray(args, game, state)
+    if args.workers is not None:
+        raise BadInput("--workers sizes a local Ray; give --ray local (or --ray ADDRESS)")
+    return _split(args, game, state, args.resume)
+
+
+def _check(args: argparse.Namespace) -> int:
+    """``mancala solve --check FILE``: a split proof's journal checked on its own."""
+    from mancala.engine import split_proof  # noqa: PLC0415
+
+    for given, option in ((args.resume, "--resume"), (args.journal, "--journal"), (args.ray, "--ray")):
+        if given is not None:
+            raise BadInput(f"--check reads a journal on its own; {option} does not go with it")
+    reprove = args.reprove if args.reprove is not None else 0
+    if not 0 <= reprove <= 1_000_000:
+        raise BadInput(f"--reprove must be 0-1000000, got {reprove}")
+
+    def say(line: str) -> None:
+        if not args.no_progress:
+            print(line, file=sys.stderr, flush=True)
+
+    report = split_proof.check_journal(args.check, reprove, say=say)
+    head = report.header
+    print(f"journal: {args.check}: {head.get('game')}, split {head.get('plies')} move(s) deep")
+    print(
+        f"written by mancala {head.get('mancala')}"
+        + ("" if report.same_engine else f" (this is {split_proof.engine_version()})")
+    )
+    cut = "; its last line was cut short (ignored)" if report.cut else ""
+    print(f"lines: {report.records} sub-proof line(s), every checksum whole{cut}")
+    bounds = split_proof.show_bounds(report.bounds)
+    if report.recorded is not None:
+        print(f"root value: {report.recorded:+d} (recorded), and the sub-proofs combine to it")
+    elif report.bounds[0] == report.bounds[1]:
+        print(f"root value: {bounds} (the sub-proofs prove it; the proof's last line is not written yet)")
+    else:
+        print(f"root value: {bounds} so far (unfinished: resume with mancala solve --resume {args.check})")
+    print(
+        f"re-proved: {report.reproved} sub-proof(s), each inside its recorded bounds"
+        if reprove
+        else "re-proved: none (give --reprove N to prove N sub-proofs again)"
+    )
+    return 0
+
+
 def _solve_from_table(args: argparse.Namespace) -> int:
     """``mancala solve`` on a game answered from an endgame database (Oware)."""
     from mancala.engine.support import engine_records, engine_support  # noqa: PLC0415
     from mancala.games import game_spec  # noqa: PLC0415
     from mancala.games.catalogue import traits_of  # noqa: PLC0415
 
-    for given, option in ((args.ray, "--ray"), (args.split_plies, "--split-plies"), (args.workers, "--workers")):
+    for given, option in (
+        (args.ray, "--ray"),
+        (args.split_plies, "--split-plies"),
+        (args.workers, "--workers"),
+        (args.journal, "--journal"),
+    ):
         if given is not None:  # (Kalah's solver reads them; a table answers here, on this machine)
-            raise BadInput(
-                f"{option} shapes a Kalah proof on Ray; this game is answered from its endgame database here"
-            )
+            raise BadInput(f"{option} shapes a Kalah proof; this game is answered from its endgame database here")
     if args.endgame_seeds is not None:
         raise BadInput(
             "--endgame-seeds sizes Kalah's database; this game uses the largest one built (mancala db build)"

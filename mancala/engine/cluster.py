@@ -28,6 +28,12 @@ def ray_module() -> Any:
     return ray
 
 
+def engine_version() -> str:
+    """This mancala's version and a fingerprint of its engine's sources (what a Ray node must
+    share with the driver, and a split proof's journal records: :mod:`mancala.engine.split_proof`)."""
+    return _version()
+
+
 def _version() -> str:
     """This process's mancala: its version and a fingerprint of its engine's sources (two
     nodes that differ there could build different databases)."""

@@ -32,9 +32,9 @@ import shutil
 import sys
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -47,6 +47,9 @@ from mancala.engine.kernels import (
     composition_table,
 )
 from mancala.errors import BadInput
+
+if TYPE_CHECKING:
+    from mancala.engine.split_proof import Journal
 
 SHARD_MAGIC = b"MANCALA-SHARD-1\n"
 #: a shard's scratch entry not solved yet
@@ -255,45 +258,22 @@ def stderr_line(text: str) -> None:
 # --- distributed proofs ------------------------------------------------------------------------
 
 
-def _state_data(state) -> dict:
-    """A Kalah position as plain data (what crosses to a worker)."""
-    return {
-        "board": list(state.board),
-        "seat": state.seat,
-        "ply": state.ply,
-        "turns": state.turns,
-        "swapped": state.swapped,
-        "swap_allowed": state.swap_allowed,
-        "finished": state.finished,
-    }
-
-
 def prove_task(spec: str, position: dict, k: int, packed: np.ndarray) -> tuple[int, int, float]:
     """A Ray task of a distributed proof: the exact value (for its mover) and nodes of the
     position ``position`` of the game ``spec``, with the ``k``-seed database ``packed`` the
     driver shipped (every worker reads the same one).  Pure data in, data out."""
     from mancala.engine import solver, tables  # noqa: PLC0415 (a worker's imports)
+    from mancala.engine.split_proof import state_from_data  # noqa: PLC0415
     from mancala.games import make_game  # noqa: PLC0415
-    from mancala.games.kalah import KalahState  # noqa: PLC0415
 
     began = time.perf_counter()
     game: Any = make_game(spec)  # a Kalah spec: the driver sent its own game's
-    state = KalahState(**{**position, "board": tuple(position["board"])})
+    state = state_from_data(position)
     n = game.rules.pits
     values = np.array(packed)  # writable, as the engine's kernels are compiled for
     tables.install_database(game, endgame.Database(k, values, endgame._offsets(n, k), composition_table(2 * n, k)))
     value, nodes = solver.prove(game, state, endgame_seeds=k)
     return value, nodes, time.perf_counter() - began
-
-
-@dataclass
-class SplitNode:
-    """A position of a distributed proof's top levels: its children, or its task."""
-
-    state: Any
-    children: list = field(default_factory=list)
-    #: (value for the mover, nodes, seconds) once proved
-    proved: tuple | None = None
 
 
 @dataclass
@@ -319,6 +299,7 @@ def solve_on_ray(
     plies: int | None = None,
     endgame_seeds: int | None = None,
     say: Callable[[str], None] | None = None,
+    journal: Journal | None = None,
 ) -> DistributedProof:
     """Prove ``state`` of the Kalah game ``game`` on the Ray cluster ``ray`` is connected to,
     every worker reading the one database it gets from the object store (built on the
@@ -327,11 +308,14 @@ def solve_on_ray(
     value.  Without, MTD(f) runs at the root here, each null-window pass split over the
     workers by root move (:func:`mtdf_on_ray`): the value and a best move, with far fewer
     nodes; a root under a first-move rule (the pie rule, no extra turn on the first move)
-    takes the split of one move."""
+    takes the split of one move.  ``journal`` (with ``plies``): the split's sub-proofs recorded
+    there as they return, and those it holds not sent again."""
     if state.finished:
         raise BadInput("that position is already finished: there is nothing to solve")
     if plies is not None and not 1 <= plies <= 4:
         raise BadInput(f"--split-plies must be 1-4, got {plies}")
+    if journal is not None and plies is None:
+        plies = journal.contents.header["plies"]
     began = time.perf_counter()
     k, db, packed = _proof_database(ray, game, state, endgame_seeds, say)
     if plies is None:
@@ -342,7 +326,7 @@ def solve_on_ray(
             proof.setup_seconds += database_seconds
             return proof
         plies = 1
-    return split_on_ray(ray, game, state, plies, k, packed, began, say)
+    return split_on_ray(ray, game, state, plies, k, packed, began, say, journal)
 
 
 def _proof_database(ray, game, state, endgame_seeds: int | None, say) -> tuple[int, endgame.Database, Any]:
@@ -362,69 +346,59 @@ def _proof_database(ray, game, state, endgame_seeds: int | None, say) -> tuple[i
     return k, db, ray.put(db.values)
 
 
-def split_on_ray(ray, game, state, plies: int, k: int, packed, began: float, say) -> DistributedProof:
-    """The positions ``plies`` moves below the root (extra turns count as moves) proved
-    exactly as Ray tasks, combined by negamax (the pie rule's swap as
+def split_on_ray(
+    ray, game, state, plies: int, k: int, packed, began: float, say, journal: Journal | None = None
+) -> DistributedProof:
+    """The positions ``plies`` moves below the root (extra turns count as moves:
+    :func:`mancala.engine.split_proof.split_tree`) proved exactly as Ray tasks, each recorded in
+    ``journal`` as it returns (the sub-proofs it already holds exactly are not sent), and
+    combined by minimax (:func:`mancala.engine.split_proof.combine`: the pie rule's swap as
     :func:`mancala.engine.solver.solve` treats it)."""
+    from mancala.engine.split_proof import best_move, combine, split_tree, state_data  # noqa: PLC0415
     from mancala.games import spec_of  # noqa: PLC0415
-    from mancala.games.kalah import SWAP  # noqa: PLC0415
 
     setup = time.perf_counter() - began
-    root = SplitNode(state)
-    leaves: list[SplitNode] = []
-
-    def expand(node: SplitNode, depth: int) -> None:
-        if node.state.finished:
-            return
-        if depth == 0:
-            leaves.append(node)
-            return
-        node.children = [(m, SplitNode(game.apply(node.state, m))) for m in game.legal_moves(node.state) if m != SWAP]
-        for _, child in node.children:
-            expand(child, depth - 1)
-
-    expand(root, plies)
+    root, leaves = split_tree(game, state, plies)
+    values: dict[str, tuple[float, float]] = {}
+    if journal is not None:
+        values = {key: iv for key, iv in journal.contents.entries.items() if iv[0] == iv[1] and key in leaves}
+    todo = [key for key in leaves if key not in values]
     spec = spec_of(game)
     remote = ray.remote(max_retries=8)(prove_task)
-    refs = {remote.remote(spec, _state_data(leaf.state), k, packed): leaf for leaf in leaves}
+    refs = {remote.remote(spec, state_data(leaves[key]), k, packed): key for key in todo}
     waiting = list(refs)
+    nodes = 0
     try:
         while waiting:
             ready, waiting = ray.wait(waiting, num_returns=1)
             for ref in ready:
-                refs[ref].proved = ray.get(ref)
+                key = refs[ref]
+                value, spent, seconds = ray.get(ref)
+                values[key] = (float(value), float(value))
+                nodes += spent
+                if journal is not None:
+                    journal.record(key, leaves[key], values[key], spent, seconds)
                 if say is not None:
-                    say(f"proved {len(refs) - len(waiting)}/{len(refs)} positions, {time.perf_counter() - began:.1f} s")
+                    say(
+                        f"sub-proof {len(leaves) - len(waiting)}/{len(leaves)} "
+                        f"({len(leaves) - len(todo)} from the journal): {value:+d}; "
+                        f"{time.perf_counter() - began:.1f} s in all"
+                    )
     except BaseException:
         for ref in waiting:
             ray.cancel(ref, force=True)
         raise
-
-    def value(node: SplitNode) -> int:
-        """The exact value of ``node`` for its mover (a swap, where allowed, taken when it
-        is worth more, as the solver takes it)."""
-        best = max(edge(node.state, child) for _, child in node.children) if node.proved is None else node.proved[0]
-        return max(best, -best) if node.state.swap_allowed and node.proved is None else best
-
-    def edge(parent, child: SplitNode) -> int:
-        """A child's value for ``parent``'s mover."""
-        mover = game.to_move(parent)
-        if child.state.finished:
-            return game.score(child.state, mover)
-        v = value(child)
-        return v if game.to_move(child.state) == mover else -v
-
-    move_values = {m: edge(state, child) for m, child in root.children}
-    best_move = max(move_values, key=lambda m: move_values[m])
-    best = move_values[best_move]
-    if state.swap_allowed and -best > best:
-        best_move, best = SWAP, -best
+    (lo, _), moves = combine(game, root, lambda key, s, a, b: values[key], prune=False)
+    move = best_move(state, moves)
+    moves = {m: moves[m] for m in game.legal_moves(state) if m in moves}  # (in the moves' order)
+    if journal is not None and journal.contents.result is None:
+        journal.finish(int(lo), move, moves)
     return DistributedProof(
-        value=best,
-        move=best_move,
-        move_values=move_values,
-        tasks=len(leaves),
-        nodes=sum(leaf.proved[1] for leaf in leaves if leaf.proved),
+        value=int(lo),
+        move=move,
+        move_values={m: int(v) for m, (v, _) in moves.items()},
+        tasks=len(todo),
+        nodes=nodes,
         seconds=time.perf_counter() - began,
         setup_seconds=setup,
         workers=_cluster_cpus(ray),

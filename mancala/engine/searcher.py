@@ -256,6 +256,47 @@ class Searcher:
         tasks = self.root_tasks()
         if threads < 2 or tasks is None or sum(t[2] is not None for t in tasks) < 2:
             return self.run(depth, guess)
+        g, move, _, _, complete, exact = self._passes(tasks, guess, threads, depth, None)
+        return g, move, complete, exact
+
+    def window(
+        self, guess: int, alpha: int, beta: int, threads: int, known: tuple[int, int] | None = None
+    ) -> tuple[int, int]:
+        """Full-depth MTD(f) passes from ``guess`` until the root's value (relative) is known
+        against the window ``alpha``..``beta`` (both excluded): the bounds ``(lo, hi)`` proved,
+        equal when the value is exact, else ``hi <= alpha`` or ``lo >= beta``.  A split proof's
+        sub-proof needs no more (:mod:`mancala.engine.split_proof`): a sibling's value already
+        bounds what this position can change.  ``known``: bounds proved before (a journal's),
+        the passes' start.  The passes are split over ``threads`` as :meth:`run_parallel`
+        splits them, or are single null-window searches under a root flag or with one thread."""
+        lo, hi = known if known is not None else (-S.BIG, S.BIG)
+        tasks = self.root_tasks()
+        if threads >= 2 and tasks is not None and sum(t[2] is not None for t in tasks) >= 2:
+            _, _, lo, hi, complete, _ = self._passes(tasks, guess, threads, FULL_DEPTH, (alpha, beta), (lo, hi))
+            if not complete:  # pragma: no cover - only a stopped job aborts, and that raises
+                raise KeyboardInterrupt
+            return lo, hi
+        g = guess
+        while lo < hi and lo < beta and hi > alpha:
+            b = min(max(g if g > lo + 1 else lo + 1, alpha + 1), beta, hi)
+            g = self.null_window(b)
+            if g < b:
+                hi = g
+            else:
+                lo = g
+        return lo, hi
+
+    def _passes(
+        self,
+        tasks: list,
+        guess: int,
+        threads: int,
+        depth: int,
+        window: tuple[int, int] | None,
+        known: tuple[int, int] = (-S.BIG, S.BIG),
+    ) -> tuple[int, int, int, int, bool, bool]:
+        """:meth:`run_parallel`'s and :meth:`window`'s passes: (value, move, lo, hi, complete,
+        exact), the passes stopping once the bounds meet or, with a ``window``, decide it."""
         self._aborted = False
         with self.lease() as (c, dbv, dbm):
             ctls = [self.ctl]
@@ -270,13 +311,16 @@ class Searcher:
             if self.job is not None and self.job.stopped.is_set():
                 self.abort()
             heur0 = [int(x[S.C_HEUR]) for x in ctls]
-            lo, hi = -S.BIG, S.BIG
+            lo, hi = known
+            alpha, top = window if window is not None else (-S.BIG, S.BIG)
             g = guess
             move = -1
             last = -1
             c.dirty = True
-            while lo < hi:
+            while lo < hi and lo < top and hi > alpha:
                 beta = g if g > lo + 1 else lo + 1
+                if window is not None:
+                    beta = min(max(beta, alpha + 1), top, hi)
                 g, last = self._pass(c.tt, tasks, beta, depth, ctls, stacks, dbv, dbm)
                 if self._aborted:
                     break
@@ -287,11 +331,11 @@ class Searcher:
                     move = last
         self._check()
         if self._aborted:
-            return g, move, False, False
+            return g, move, lo, hi, False, False
         if move < 0:
             move = last
         exact = all(int(x[S.C_HEUR]) == h for x, h in zip(ctls, heur0))
-        return int(g), int(move), True, exact
+        return int(g), int(move), int(lo), int(hi), True, exact
 
     def _pass(self, tt, tasks, beta, depth, ctls, stacks, dbv, dbm) -> tuple[int, int]:
         """One null-window pass at ``beta`` over the root tasks, ``depth`` turns from the

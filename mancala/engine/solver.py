@@ -57,17 +57,13 @@ class SolveResult:
     proof_nodes: int = 0
 
 
-def _exact(
-    game: Kalah, state: KalahState, guess: int | None = None, searcher: Searcher | None = None
-) -> tuple[int, KalahMove, int]:
-    """(exact value for the player to move, best move, nodes) of a live position.
-
-    With no ``guess``, iterative deepening supplies one; a known value (a position on
-    a perfect line) goes straight to the full-depth search, two cheap passes.  Runs in
-    a job's worker thread (:func:`mancala.engine.jobs.run_job`)."""
-    searcher = searcher or Searcher(game, state, progress=False, hw=SOLVE_HW, ttmin=SOLVE_TTMIN)
+def _first_guess(searcher: Searcher, guess: int | None) -> tuple[int, int, bool]:
+    """(relative value, move code, exact) of iterative deepening from ``guess`` (absolute;
+    None: from 0), stopped once an iteration exceeds :data:`GUESS_NODES`: the full-depth
+    search's first guess, or the value itself when an iteration proved it (exact).  A known
+    value (``guess`` given) skips the deepening: the guess is the value to confirm."""
     g = (guess if guess is not None else 0) - searcher.acc
-    result = None
+    code = -1
     last = 0
     for d in range(1, GUESS_DEPTH + 1 if guess is None else 1):
         before = searcher.nodes
@@ -77,16 +73,26 @@ def _exact(
             g, code, _, exact = searcher.run(d, g)
         last = searcher.nodes - before
         if exact:
-            result = (g, code)
-            break
+            return g, code, True
         if searcher.nodes - before > GUESS_NODES:
             break
-    if result is None:
+    return g, code, False
+
+
+def _exact(
+    game: Kalah, state: KalahState, guess: int | None = None, searcher: Searcher | None = None
+) -> tuple[int, KalahMove, int]:
+    """(exact value for the player to move, best move, nodes) of a live position.
+
+    With no ``guess``, iterative deepening supplies one; a known value (a position on
+    a perfect line) goes straight to the full-depth search, two cheap passes.  Runs in
+    a job's worker thread (:func:`mancala.engine.jobs.run_job`)."""
+    searcher = searcher or Searcher(game, state, progress=False, hw=SOLVE_HW, ttmin=SOLVE_TTMIN)
+    g, code, exact = _first_guess(searcher, guess)
+    if not exact:
         g, code, complete, _ = searcher.run_parallel(g, solve_threads())
         if not complete:  # pragma: no cover - only a stopped job aborts, and that raises
             raise KeyboardInterrupt
-        result = (g, code)
-    g, code = result
     value = searcher.acc + g
     move = bridge.code_move(game, code)
     if state.swap_allowed and -value > value:
@@ -308,6 +314,91 @@ def prove(game: Kalah, state: KalahState, *, endgame_seeds: int | None = None) -
             ctx.clear(touch=seeds >= LARGE_SOLVE_SEEDS)
         value, _, nodes = _exact(game, state, None, searcher)
         return value, nodes
+
+    return run_job(work)
+
+
+def first_guess(game: Kalah, state: KalahState, *, endgame_seeds: int, megabytes: float | None = None) -> int:
+    """The solver's first guess of the value of the live position ``state`` for its mover (its
+    short iterative deepening, :data:`GUESS_NODES`), the value itself when that proves it; the
+    table is not cleared.  A split proof's passes start from it."""
+    bridge.relative_board(state)
+    seeds = sum(state.row(0)) + sum(state.row(1))
+    prepare(game)
+
+    def work(job) -> int:
+        searcher = Searcher(
+            game,
+            state,
+            progress=False,
+            db_seeds=endgame_seeds,
+            job=job,
+            hw=SOLVE_HW,
+            ttmin=SOLVE_TTMIN,
+            megabytes=megabytes if megabytes is not None else solve_table_megabytes(seeds),
+        )
+        g, _, _ = _first_guess(searcher, None)
+        return searcher.acc + g
+
+    return run_job(work)
+
+
+def prove_window(
+    game: Kalah,
+    state: KalahState,
+    alpha: float,
+    beta: float,
+    *,
+    endgame_seeds: int,
+    known: tuple[float, float] = (-math.inf, math.inf),
+    megabytes: float | None = None,
+) -> tuple[float, float, int]:
+    """Bounds ``(lower, upper)`` proved on the value of the live position ``state`` for its
+    mover, and the nodes spent: exact (equal) when the value lies strictly between ``alpha``
+    and ``beta`` (either may be infinite), else at least one side decides the window
+    (``upper <= alpha`` or ``lower >= beta``).  A split proof's sub-proof (see
+    :mod:`mancala.engine.split_proof`): once a sibling has a value, this one needs only to be
+    shown no better.  ``known``: bounds proved before, where the passes start.  The table is
+    not cleared: a split proof's sub-proofs share it.  A position where the pie rule's swap is
+    legal, or under a first-move rule, is proved exactly.  A window open on a side starts from
+    the solver's iterative deepening, a closed one (a split's null window) from its upper end,
+    without.  Ctrl-C stops it (KeyboardInterrupt)."""
+    bridge.relative_board(state)
+    seeds = sum(state.row(0)) + sum(state.row(1))
+    prepare(game)
+
+    def rel(v: float, acc: int) -> int:
+        return -BIG if v == -math.inf else BIG if v == math.inf else int(v) - acc
+
+    def back(v: int, acc: int) -> float:
+        return -math.inf if v <= -BIG else math.inf if v >= BIG else float(v + acc)
+
+    def work(job) -> tuple[float, float, int]:
+        searcher = Searcher(
+            game,
+            state,
+            progress=False,
+            db_seeds=endgame_seeds,
+            job=job,
+            hw=SOLVE_HW,
+            ttmin=SOLVE_TTMIN,
+            megabytes=megabytes if megabytes is not None else solve_table_megabytes(seeds),
+        )
+        if state.swap_allowed or searcher.flags != 0:
+            value, _, nodes = _exact(game, state, None, searcher)
+            return float(value), float(value), nodes
+        acc = searcher.acc
+        if math.isinf(alpha) or math.isinf(beta):  # a wide window: the deepening's guess first
+            g, _, exact = _first_guess(searcher, None)
+            if exact:
+                v = float(acc + g)
+                return v, v, searcher.nodes
+        else:  # a narrow one (a split's null window): its test is the first pass
+            g = rel(beta, acc)
+        lo, hi = searcher.window(
+            g, rel(alpha, acc), rel(beta, acc), solve_threads(), (rel(known[0], acc), rel(known[1], acc))
+        )
+        return back(lo, acc), back(hi, acc), searcher.nodes
 
     return run_job(work)
 
