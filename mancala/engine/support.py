@@ -159,6 +159,30 @@ def values_by_search(
     return rows, (lines[rows[0]["move"]][:16] if rows else [])
 
 
+def table_first_values(
+    game: Any,
+    state: Any,
+    nodes: int,
+    *,
+    exact: Callable[[Any, Any], ExactAnswer | None],
+    engine: Callable[[Any], tuple[Callable[..., SearchResult], Any]],
+    scale: Callable[[float], float],
+) -> tuple[list[dict], list[str]]:
+    """A position's table (:class:`MoveValues`) for an engine with endgame tables: from the
+    table in the cache when it holds the position (``exact(game, state)``: every move's final
+    margin with perfect play, exact or the table's estimate as the answer says), else every
+    move searched by the engine (``engine(game)``: its ``search`` and a fresh searcher, whose
+    transposition table the moves share) with its share of ``nodes``, ``scale`` putting the
+    engine's values in the game's units.  A record's ``values``, with ``exact``, ``engine``
+    and ``scale`` bound by ``functools.partial``: one way for every game with tables."""
+    answer = exact(game, state)
+    if answer is not None:
+        rows = [value_row(m, v, True, 0) | {"exact": answer.exact} for m, v in answer.moves]
+        return rows, [str(m) for m in answer.line][:16]
+    search, searcher = engine(game)
+    return values_by_search(game, state, nodes, search, searcher, final_margin, scale)
+
+
 class TableModule(Protocol):
     """What ``mancala db build|check`` asks of an engine's endgame tables (a module such as
     :mod:`mancala.engine.oware.endgame`): ``size`` is the most seeds (stones) on the board."""
@@ -198,6 +222,21 @@ class TableModule(Protocol):
     def tier_positions(self, rules: Any, tier: int) -> int:
         """The positions of one tier (what a build's progress counts its time left by)."""
         ...
+
+    def largest_buildable(self, rules: Any, up_to: int) -> int:
+        """The largest size, at most ``up_to``, of a table ``rules`` allow within the memory
+        bound; -1 when none."""
+        ...
+
+
+def buildable_size(tables: str, game: Any, seeds: int) -> int:
+    """A record's ``table_build`` for an engine whose endgame tables are the module called
+    ``tables`` (:class:`TableModule`, imported only now: numba loads when first needed): the
+    most seeds (stones) at most ``seeds`` of a table that can be built for ``game``'s rules
+    within the memory bound (-1: none).  Bound to the record's ``tables`` by
+    ``functools.partial``."""
+    module = cast(TableModule, importlib.import_module(tables))
+    return module.largest_buildable(game.rules, seeds)
 
 
 @dataclass(frozen=True)

@@ -13,10 +13,9 @@ from mancala.engine.opening_tree import opening_book as tree_book
 from mancala.engine.support import (
     EngineSupport,
     ExactAnswer,
-    final_margin,
+    buildable_size,
     register_engine,
-    value_row,
-    values_by_search,
+    table_first_values,
     without_win,
 )
 from mancala.evaluation.oware import WIN
@@ -119,12 +118,12 @@ def table_proof(game: Any, state, seconds: float, report: Callable[[int, int, in
     return search.prove_watched(game, state, table, seconds, report)
 
 
-def table_build(game: Any, seeds: int) -> int:
-    """The most seeds (at most ``seeds``) of an Oware table that can be built for ``game``'s
-    rules within the memory bound (-1: none)."""
-    from mancala.engine.oware import endgame  # noqa: PLC0415 (numba loads only when needed)
+#: the module of the Oware endgame tables (:class:`mancala.engine.support.TableModule`)
+TABLES = "mancala.engine.oware.endgame"
 
-    return endgame.largest_buildable(game.rules, seeds)
+#: The most seeds (at most ``seeds``) of an Oware table that can be built for ``game``'s
+#: rules within the memory bound (-1: none)
+table_build = partial(buildable_size, TABLES)
 
 
 #: An Oware engine value in seeds: a proven end as its margin, an estimate as it is
@@ -146,18 +145,18 @@ def warm_up() -> None:
     warm()
 
 
-def values(game: Any, state, nodes: int) -> tuple[list[dict], list[str]]:
-    """Oware's table, in seeds: from the endgame database in the cache when it holds the
-    position (every move's final margin with perfect play; exact or the table's estimate, as
-    the rules make it), else every move searched by the Oware engine with its share of
-    ``nodes``, sharing one transposition table, fresh for the table."""
-    answer = exact_answer(game, state)
-    if answer is not None:
-        rows = [value_row(m, v, True, 0) | {"exact": answer.exact} for m, v in answer.moves]
-        return rows, [str(m) for m in answer.line][:16]
+def searching(game: Any) -> tuple[Callable[..., SearchResult], Any]:
+    """The Oware engine's search and a fresh searcher for ``game``: what a table searches
+    its moves with, sharing the searcher's transposition table."""
     from mancala.engine.oware.search import OwareSearcher, search  # noqa: PLC0415 (numba loads only when needed)
 
-    return values_by_search(game, state, nodes, search, OwareSearcher(game), final_margin, in_seeds)
+    return search, OwareSearcher(game)
+
+
+#: Oware's table, in seeds: from the endgame table in the cache when it holds the position
+#: (every move's final margin with perfect play), else every move searched by the engine with
+#: its share of ``nodes`` (:func:`mancala.engine.support.table_first_values`)
+values = partial(table_first_values, exact=exact_answer, engine=searching, scale=in_seeds)
 
 
 OWARE = register_engine(
@@ -169,7 +168,7 @@ OWARE = register_engine(
         exact=exact_answer,
         table_seeds=table_seeds,
         table_build=table_build,
-        tables="mancala.engine.oware.endgame",
+        tables=TABLES,
         table_proof=table_proof,
         value_scale=in_seeds,
         warm_up=warm_up,

@@ -7,16 +7,15 @@ until a search runs."""
 from __future__ import annotations
 
 from functools import partial
-from typing import Any
+from typing import Any, Callable
 
 from mancala.engine.opening_tree import opening_book as tree_book
 from mancala.engine.support import (
     EngineSupport,
     ExactAnswer,
-    final_margin,
+    buildable_size,
     register_engine,
-    value_row,
-    values_by_search,
+    table_first_values,
     without_win,
 )
 from mancala.evaluation.togyz import WIN
@@ -121,12 +120,12 @@ def table_seeds(game: Any) -> int:
     return exact.stones_on_disk(game.rules)
 
 
-def table_build(game: Any, seeds: int) -> int:
-    """The most stones (at most ``seeds``) of a Togyz Kumalak table that can be built for
-    ``game``'s rules within the memory bound (-1: none)."""
-    from mancala.engine.togyz import endgame  # noqa: PLC0415 (numba loads only when needed)
+#: the module of the Togyz Kumalak endgame tables (:class:`mancala.engine.support.TableModule`)
+TABLES = "mancala.engine.togyz.endgame"
 
-    return endgame.largest_buildable(game.rules, seeds)
+#: The most stones (at most ``seeds``) of a Togyz Kumalak table that can be built for ``game``'s
+#: rules within the memory bound (-1: none)
+table_build = partial(buildable_size, TABLES)
 
 
 #: A Togyz Kumalak engine value in stones: a proven end as its margin, an estimate as it is
@@ -148,17 +147,18 @@ def warm_up() -> None:
     warm()
 
 
-def values(game: Any, state, nodes: int) -> tuple[list[dict], list[str]]:
-    """Togyz Kumalak's table, in stones: from the endgame table in the cache when it holds
-    the position (every move's final margin with perfect play), else every move searched by
-    the engine with its share of ``nodes``, sharing one transposition table, fresh for the table."""
-    answer = exact_answer(game, state) if supports(game) else None
-    if answer is not None:
-        rows = [value_row(m, v, True, 0) | {"exact": answer.exact} for m, v in answer.moves]
-        return rows, [str(m) for m in answer.line][:16]
+def searching(game: Any) -> tuple[Callable[..., SearchResult], Any]:
+    """The Togyz Kumalak engine's search and a fresh searcher for ``game``: what a table searches
+    its moves with, sharing the searcher's transposition table."""
     from mancala.engine.togyz.search import TogyzSearcher, search  # noqa: PLC0415 (numba loads only when needed)
 
-    return values_by_search(game, state, nodes, search, TogyzSearcher(game), final_margin, in_stones)
+    return search, TogyzSearcher(game)
+
+
+#: Togyz Kumalak's table, in stones: from the endgame table in the cache when it holds the position
+#: (every move's final margin with perfect play), else every move searched by the engine with
+#: its share of ``nodes`` (:func:`mancala.engine.support.table_first_values`)
+values = partial(table_first_values, exact=exact_answer, engine=searching, scale=in_stones)
 
 
 TOGYZ = register_engine(
@@ -170,7 +170,7 @@ TOGYZ = register_engine(
         exact=exact_answer,
         table_seeds=table_seeds,
         table_build=table_build,
-        tables="mancala.engine.togyz.endgame",
+        tables=TABLES,
         value_scale=in_stones,
         warm_up=warm_up,
         level_budgets=LEVEL_BUDGETS,
