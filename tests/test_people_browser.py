@@ -1,9 +1,10 @@
 """People play people in real browsers (Playwright driving Debian's chromium, two and three
 browser contexts against one server): the name asked once and kept, the lobby of open games
 with Join and Watch, the invite link and its copy button, "you" and "Your move" on the joiner's
-page, a full game's link opening to watch with a note, an unknown game's link, a dropped
-player's seat held, and the clock running for both players.  axe-core checks the lobby and the
-name form at phone and desktop widths.
+page, a full game's link opening to watch with a note, a finished game's link opening it
+read-only after the server freed it, an unknown game's link, a dropped player's seat held,
+and the clock running for both players.  axe-core checks the lobby and the name form at phone
+and desktop widths.
 
 Every wait is on the page's elements or data (never a sleep and a look at the clock).
 """
@@ -180,6 +181,27 @@ def test_a_link_gives_the_seat_and_an_unknown_game_a_note_and_the_lobby(people, 
     expect(d.locator("#error")).to_contain_text("That link cannot be opened: no game 'gdeadbeef' on this server")
     expect(d.locator("#error")).to_contain_text("The open games are listed under “Play people”.")
     expect(d.locator("#lobby-list li[data-game-id]").first).to_be_visible()  # A's game, to watch
+
+
+def test_a_finished_game_freed_from_memory_opens_from_its_link_read_only(people, server_url):
+    # A opens a finished tic-tac-toe game from a link, then plays again: the server frees it
+    a = people("Ann")
+    a.goto(server_url + "?game=tictactoe&p0=human&p1=human&moves=0,3,1,4,2&animate=0")
+    a.wait_for_function("document.body.dataset.ply === '5' && document.body.dataset.result === 'over'")
+    game_id = a.evaluate("document.body.dataset.gameId")
+    text = a.locator("#result-text").text_content()
+    a.get_by_role("button", name="Play again").click()
+    a.wait_for_function(f"document.body.dataset.gameId !== '{game_id}'")
+    # its link still opens it, from the record the server kept: the end, the moves, the result
+    b = people("Bob")
+    b.goto(server_url + f"?join={game_id}&animate=0")
+    b.wait_for_function(f"document.body.dataset.gameId === '{game_id}'")
+    b.wait_for_function("document.body.dataset.ply === '5' && document.body.dataset.result === 'over'")
+    expect(b.locator("#join-note")).to_have_text("That game is over: you are watching its end.")
+    expect(b.locator("#result-text")).to_have_text(text)
+    expect(b.locator("#history li button[data-ply]")).to_have_count(5)
+    expect(b.locator("#error")).to_be_hidden()
+    assert b.locator(".legal").count() == 0
 
 
 def test_a_refused_name_is_said_under_the_form(people, server_url):

@@ -660,9 +660,15 @@ def _load(hub: Hub, client: Client, msg: Message) -> None:
 def _join(hub: Hub, client: Client, msg: Message) -> None:
     client.person = msg.get("name") or client.person
     gid = msg.get("game_id")
-    session = hub.sessions.get(gid)
-    if session is None:
+    if not isinstance(gid, str):
         raise ProtocolError("no_game", f"no game {gid!r} on this server (send list to see the games)", msg.type, msg.id)
+    session = hub.sessions.get(gid)
+    if session is None and hub.finished.get(gid) is not None:  # finished and freed: its kept record
+        if msg.type != "watch":
+            raise ProtocolError("game_over", "that game is over; watch it instead", "join", msg.id)
+        session = hub.reopen(gid)
+    if session is None:
+        raise ProtocolError("no_game", f"{hub.finished.unknown(gid)} (send list to see the games)", msg.type, msg.id)
     if msg.type == "watch":
         _switch(client, session, [], msg.id)
         client.send(state_message(session, client, msg.id))

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from mancala.engine import table_builds
 from mancala.errors import BadInput
+from mancala.server.finished import KEPT_GAMES
 from mancala.server.workers import MAX_DEFAULT_WORKERS, default_workers
 
 DEFAULT_PORT = 8000
@@ -102,6 +103,14 @@ def _common(parser: argparse.ArgumentParser) -> None:
         f"(default {GAMES_PER_MINUTE}; 0: no limit)",
     )
     parser.add_argument(
+        "--finished-games",
+        type=int,
+        default=KEPT_GAMES,
+        metavar="N",
+        help=f"finished games kept in memory after their players leave, so their links still open them "
+        f"(the last N; default {KEPT_GAMES}; 0: none)",
+    )
+    parser.add_argument(
         "--allow-host",
         action="append",
         default=[],
@@ -177,6 +186,8 @@ def _config(args: argparse.Namespace, results: Path | None, clock: dict | None):
     for name in ("grace", "max_games", "max_games_per_client", "workers"):
         if getattr(args, name) is not None and getattr(args, name) <= 0:
             raise BadInput(f"--{name.replace('_', '-')} must be more than 0")
+    if args.finished_games < 0:
+        raise BadInput(f"--finished-games must be 0 (keep none) or more, got {args.finished_games}")
     if args.games_per_minute < 0:
         raise BadInput(f"--games-per-minute must be 0 (no limit) or more, got {args.games_per_minute}")
     return ServerConfig(
@@ -186,6 +197,7 @@ def _config(args: argparse.Namespace, results: Path | None, clock: dict | None):
         max_games=args.max_games,
         max_games_per_client=args.max_games_per_client,
         games_per_minute=args.games_per_minute or None,
+        finished_games=args.finished_games,
         grace=args.grace,
         results=results,
         workers=args.workers,

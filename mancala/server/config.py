@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from mancala.server.finished import KEPT_GAMES
 from mancala.server.workers import default_workers
 
 #: the engine memory bound of each worker process ($MANCALA_MEMORY_MB, when not set)
@@ -39,6 +40,9 @@ class ServerConfig:
     grace: float = 60.0
     #: seconds a game nobody is connected to is kept (a page reload) before it is freed
     idle_grace: float = 10.0
+    #: how many finished games freed from memory the server keeps to open again from their
+    #: links, read-only (the newest; :mod:`mancala.server.finished`)
+    finished_games: int = KEPT_GAMES
     #: the folder finished games and the journal are written to (None: nothing written)
     results: Path | None = None
     #: worker processes for AI moves and studies (one a core, see :func:`default_workers`)

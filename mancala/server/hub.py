@@ -17,9 +17,11 @@ from typing import Any, Hashable
 from mancala import __version__, analysis
 from mancala.engine import readiness, table_builds
 from mancala.engine.support import engine_records, engine_support
+from mancala.errors import BadInput
 from mancala.games.base import Game
 from mancala.record import Ending
 from mancala.server.config import WORKER_MEMORY_MB, ServerConfig
+from mancala.server.finished import FinishedGames
 from mancala.server.journal import Journal
 from mancala.server.limits import RateLimit
 from mancala.server.lobby import lobby_games
@@ -48,6 +50,8 @@ class Hub:
         #: the results folder: finished games and the journal of the running ones
         self.journal = Journal(self.config.results, self._running_records, self._result_written)
         self.interrupted: list[dict] = []
+        #: the finished games freed from memory, kept to open again from their links (bounded)
+        self.finished = FinishedGames(self.config.finished_games)
         #: the games each client address started in the last minute (None: no limit)
         self.games_rate = RateLimit(self.config.games_per_minute) if self.config.games_per_minute else None
         self._warm_task: asyncio.Task | None = None
@@ -220,7 +224,7 @@ class Hub:
         """A fresh game id."""
         while True:
             gid = "g" + secrets.token_hex(4)
-            if gid not in self.sessions:
+            if gid not in self.sessions and not self.finished.known(gid):
                 return gid
 
     # --- games ----------------------------------------------------------------------
@@ -283,8 +287,42 @@ class Hub:
             session.free_handle = None
         if self.sessions.get(session.id) is session and not session.clients:
             del self.sessions[session.id]
+            record = session.record_json() if session.over() else None
+            self.finished.freed(session.id, record, session.started, session.ended)
             self.journal.update()
         self.lobby_changed()
+
+    def reopen(self, game_id: str) -> GameSession | None:
+        """The finished game ``game_id`` freed from memory, hosted again from its kept record
+        under its id, to watch (None: no such record is kept).  Nobody holds its seats, so
+        it is read-only: its final position, its moves and its result; it is freed (and kept)
+        again once its watchers leave."""
+        kept = self.finished.get(game_id)
+        if kept is None:
+            return None
+        if len(self.sessions) >= self.config.max_games:
+            raise ProtocolError(
+                "limit", f"the server holds its limit of {self.config.max_games} games; try again later"
+            )
+        try:
+            record = kept.record()
+            session = GameSession(
+                self,
+                record.game,
+                ["human" if p.strip().lower() == "remote" else p for p in record.players],
+                creator=None,
+                moves=record.moves,
+                variations=record.variations,
+                ending=record.ending,
+            )
+        except BadInput as e:  # (our own record: not expected)
+            raise ProtocolError("no_game", f"game {game_id!r} cannot be opened again: {e}") from None
+        session.id = session.owner = game_id
+        session.started, session.ended = kept.started, kept.ended
+        for seat, person in zip(session.seats, record.people):
+            seat.person = person if seat.kind != "ai" else None
+        self.sessions[game_id] = session
+        return session
 
     def _result_written(self, game_id: str) -> None:
         """A finished game's file that could not be written is written at last: tell its clients."""
@@ -358,6 +396,7 @@ class Hub:
             "study_seconds": self.config.study_seconds,
             "grace_seconds": self.config.grace,
             "idle_seconds": self.config.idle_grace,
+            "finished_games": self.config.finished_games,
         }
 
 

@@ -112,8 +112,10 @@ function watch(gameId) {
 }
 
 /** A join (a link's, the lobby's) that could not take a seat: a full or finished game opens to
- * watch, with a note; an unknown one the lobby offered says so (the lobby lists what there is;
- * an unknown link's is said as any bad link's). Returns whether it handled the error. */
+ * watch, with a note (a finished game the server freed from memory opens from its kept record,
+ * read-only); an unknown one the lobby offered says so, in the server's words of which case it
+ * is (the lobby lists what there is; an unknown link's is said as any bad link's). Returns
+ * whether it handled the error. */
 export function joinFailed(msg, what) {
   const gameId = app.linkGame;
   if (!gameId) return false;
@@ -125,7 +127,8 @@ export function joinFailed(msg, what) {
   if (msg.code === "no_game") {
     app.linkGame = null;
     if (what === "join" && !app.state) return false; // a link's: said as a bad link's, and the default game opens
-    app.joinNote = `There is no game ${gameId} on this server any more: the open games are listed under “Play people”.`;
+    const why = msg.message.replace(/ \(send list to see the games\)/, "").replace(/\.$/, "");
+    app.joinNote = `That game cannot be opened: ${why}. The open games are listed under “Play people”.`;
     showJoinNote();
     return true;
   }

@@ -127,8 +127,9 @@ function withHistory(msg) {
 function onError(msg, what) {
   if (what === "name") { ui.nameError(msg.message); return; }
   if ((what === "join" || what === "lobby-join" || what === "watch") && ui.joinFailed(msg, what)) return;
-  if (what === "resume" && msg.code === "seat_taken" && app.resumeGame) {
-    // a game between AIs: this tab held no seat, so it comes back as a watcher
+  if (what === "resume" && (msg.code === "seat_taken" || msg.code === "game_over") && app.resumeGame) {
+    // a game between AIs (this tab held no seat), or a finished game the server freed from
+    // memory (it opens from the record the server keeps, read-only): it comes back as a watcher
     request("watch", { game_id: app.resumeGame }, "rewatch");
     return;
   }
