@@ -1,7 +1,7 @@
 """The games this server finished and freed (``docs/protocol.md``, "A finished game's link"):
 a game is freed from the server's memory once nobody follows it, but its link should still
 open it.  So the hub keeps the records of the last :data:`KEPT_GAMES` finished games it freed
-(each at most :data:`KEPT_BYTES` of record JSON: at most 6.4 MB in all), and ``watch`` of
+(each at most :data:`KEPT_BYTES` of record JSON: at most 6.4 MiB in all), and ``watch`` of
 such a game opens it again, read-only (its final position, its moves, its result).
 
 The ids of the games freed without a kept record (unfinished, or pushed out by newer ones)
