@@ -255,6 +255,27 @@ def leaf_bound(s, rules, low):
     return K.margin_value(m)
 
 
+@njit(cache=True)
+def order_moves(moves, children, count, scores, ttmove, ply, kill, hist, rules, ctl):
+    """The order to search ``count`` expanded moves in: the root's first move (the last
+    iteration's best), the table's move, finished games by their value, then captures by the
+    seeds taken, killers and the history heuristic."""
+    for k in range(count):
+        c = children[k]
+        house = moves[k]
+        if ply == 0 and house == ctl[C_ROOTFIRST]:
+            scores[k] = 2e18
+        elif house == ttmove:
+            scores[k] = 1e18
+        elif c[K.S_FINISHED] != 0:
+            scores[k] = -K.terminal_value(c, rules) * 1e6
+        else:
+            scores[k] = c[K.S_CAPTURED] * 1e6 + hist[house]
+            if house == kill[ply, 0] or house == kill[ply, 1]:
+                scores[k] += 5e5
+    return kit.order_by_score(scores, count)
+
+
 @njit(cache=True, nogil=True)
 def negamax(
     s,
@@ -318,31 +339,46 @@ def negamax(
     moves = mv[ply]
     children = ch[ply]
     ckeys = ck[ply]
-    count = expand(s, rules, z, hpos, hkey, hlo[ply], me, moves, children, ckeys, ws[0], ws[1])
-    # no legal move: cannot happen (play/settle finish such positions), but be safe
-    if count == 0:
-        return K.terminal_value(s, rules)
     heur_before = ctl[C_HEUR]
     scores = sc[ply]
-    for k in range(count):
-        c = children[k]
-        house = moves[k]
-        if ply == 0 and house == ctl[C_ROOTFIRST]:
-            scores[k] = 2e18
-        elif house == ttmove:
-            scores[k] = 1e18
-        elif c[K.S_FINISHED] != 0:
-            scores[k] = -K.terminal_value(c, rules) * 1e6
-        else:
-            scores[k] = c[K.S_CAPTURED] * 1e6 + hist[house]
-            if house == kill[ply, 0] or house == kill[ply, 1]:
-                scores[k] += 5e5
-    order = kit.order_by_score(scores, count)
+    # the table's move first, alone: when it cuts off, the other moves are never played out
+    # (a cut node's usual case); else every move is expanded and ordered, the table's first
+    count = 0
+    lazy = False
+    if ply > 0 and ttmove >= 0:
+        legal = K.legal_moves(s, rules, moves, ws[1], False)
+        for k in range(legal):
+            if moves[k] == ttmove:
+                lazy = True
+        if lazy:
+            moves[0] = ttmove
+            c = children[0]
+            captured = K.play(s, rules, ttmove, c)
+            ckeys[0] = position_key(c, n, z)
+            if c[K.S_FINISHED] == 0:
+                repeated = captured == 0 and repeats(c, ckeys[0], hpos, hkey, hlo[ply], me, n)
+                K.settle(c, rules, repeated, ws[0], ws[1])
+            count = 1
+            order = np.zeros(1, dtype=np.int64)
+    if not lazy:
+        count = expand(s, rules, z, hpos, hkey, hlo[ply], me, moves, children, ckeys, ws[0], ws[1])
+        # no legal move: cannot happen (play/settle finish such positions), but be safe
+        if count == 0:
+            return K.terminal_value(s, rules)
+        order = order_moves(moves, children, count, scores, ttmove, ply, kill, hist, rules, ctl)
     best = -np.inf
     best_move = -1
     a = alpha
-    for r in range(count):
+    r = 0
+    while r < count or lazy:
+        if lazy and r == 1:
+            count = expand(s, rules, z, hpos, hkey, hlo[ply], me, moves, children, ckeys, ws[0], ws[1])
+            order = order_moves(moves, children, count, scores, ttmove, ply, kill, hist, rules, ctl)
+            lazy = False
+            if r >= count:
+                break
         k = order[r]
+        r += 1
         c = children[k]
         if c[K.S_FINISHED] != 0:
             v = -K.terminal_value(c, rules)
@@ -359,14 +395,14 @@ def negamax(
             else:
                 hlo[ply + 1] = hlo[ply]
                 hset[ply + 1] = hset[ply] ^ ckeys[k]
-            if r > 0 and ctl[C_PVS] != 0 and a > -np.inf and a < beta:
+            if r > 1 and ctl[C_PVS] != 0 and a > -np.inf and a < beta:
                 # principal variation search: prove this move no better than the best so far
                 # with a null window above ``a``; search it again in full only if it is better.
                 # A late quiet move is tried one ply shallower first (late move reduction)
                 cut = 0
                 if (
                     ctl[C_LMR] > 0
-                    and r >= ctl[C_LMR]
+                    and r > ctl[C_LMR]
                     and depth >= LMR_DEPTH
                     and c[K.S_CAPTURED] == 0
                     and moves[k] != kill[ply, 0]
