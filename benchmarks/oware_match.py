@@ -26,7 +26,7 @@ import math
 import random
 import statistics
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -47,6 +47,18 @@ def parse_weights(text: str) -> OwareWeights:
             raise BadInput(f"unknown Oware weight {name!r}; known: {', '.join(OwareWeights.__dataclass_fields__)}")
         values[name] = float(value)
     return OwareWeights(**values)
+
+
+def parse_search(text: str) -> dict:
+    """``reductions=3`` as ``OwareSearcher`` keyword arguments."""
+    kinds = {"reductions": int}
+    out: dict = {}
+    for part in filter(None, (p.strip() for p in text.split(","))):
+        name, _, value = part.partition("=")
+        if name not in kinds:
+            raise BadInput(f"unknown search setting {name!r}; known: {', '.join(kinds)}")
+        out[name] = kinds[name](value)
+    return out
 
 
 def openings(game: Oware, count: int, plies: int, seed: int) -> list[OwareState]:
@@ -75,21 +87,36 @@ class Side:
     keep: bool = False
     #: the root's endgame probe (``exact.probe_move``) or None
     probe: Any = None
+    #: ``OwareSearcher`` settings (``reductions``)
+    search: dict = field(default_factory=dict)
 
 
-def play(game: Oware, sides: tuple[Side, Side], start: OwareState, depth: int, seconds: float | None) -> int:
-    """South's final margin in a game between the two sides from ``start``."""
-    entries = oware_search.TABLE_ENTRIES if seconds else 1 << 16
-    kept = [oware_search.OwareSearcher(game, side.weights, entries=entries) if side.keep else None for side in sides]
+def play(
+    game: Oware,
+    sides: tuple[Side, Side],
+    start: OwareState,
+    depth: int,
+    seconds: float | None,
+    nodes: int | None = None,
+) -> int:
+    """South's final margin in a game between the two sides from ``start`` (each move
+    searched to ``depth``, or for ``seconds``, or ``nodes``)."""
+    entries = oware_search.TABLE_ENTRIES if seconds or nodes else 1 << 16
+
+    def searcher_of(side: Side) -> oware_search.OwareSearcher:
+        return oware_search.OwareSearcher(game, side.weights, entries=entries, **side.search)
+
+    kept = [searcher_of(side) if side.keep else None for side in sides]
     state = start
     while not state.finished:
         side = sides[state.seat]
-        searcher = kept[state.seat] or oware_search.OwareSearcher(game, side.weights, entries=entries)
+        searcher = kept[state.seat] or searcher_of(side)
         result = oware_search.search(
             game,
             state,
             seconds,
-            max_depth=oware_search.MAX_DEPTH if seconds else depth,
+            max_depth=oware_search.MAX_DEPTH if seconds or nodes else depth,
+            max_nodes=nodes,
             weights=side.weights,
             searcher=searcher,
             probe=side.probe,
@@ -113,6 +140,9 @@ def main(argv: list[str] | None = None) -> None:
     sides = ("both", "candidate", "base", "none")
     parser.add_argument("--search-table", choices=sides, default="both", help="who uses the table in its search")
     parser.add_argument("--keep", choices=sides, default="none", help="who keeps its transposition table")
+    parser.add_argument("--nodes", type=int, default=None, help="nodes per move instead of a depth")
+    parser.add_argument("--candidate-search", default="", help="the candidate's search settings: reductions=3")
+    parser.add_argument("--base-search", default="", help="the base's search settings")
     args = parser.parse_args(argv)
     game = Oware()
     table = probe = None
@@ -125,7 +155,8 @@ def main(argv: list[str] | None = None) -> None:
 
     def side(weights: OwareWeights, who: str) -> Side:
         uses = args.search_table in ("both", who) and table is not None
-        return Side(weights, table if uses else None, args.keep in ("both", who), probe)
+        settings = parse_search(args.candidate_search if who == "candidate" else args.base_search)
+        return Side(weights, table if uses else None, args.keep in ("both", who), probe, settings)
 
     base = side(parse_weights(args.base), "base")
     starts = openings(game, args.openings, args.plies, args.seed)
@@ -133,9 +164,9 @@ def main(argv: list[str] | None = None) -> None:
         candidate = side(parse_weights(text), "candidate")
         results: list[int] = []
         for k, start in enumerate(starts):
-            results.append(play(game, (candidate, base), start, args.depth, args.seconds))
-            results.append(-play(game, (base, candidate), start, args.depth, args.seconds))
-            if args.seconds:
+            results.append(play(game, (candidate, base), start, args.depth, args.seconds, args.nodes))
+            results.append(-play(game, (base, candidate), start, args.depth, args.seconds, args.nodes))
+            if args.seconds or args.nodes:
                 print(f"  opening {k + 1}: {results[-2]:+d} {results[-1]:+d}", flush=True)
         points = [1.0 if m > 0 else 0.5 if m == 0 else 0.0 for m in results]
         games = len(points)

@@ -493,10 +493,37 @@ def test_best_uses_the_table_in_its_search(tmp_path, monkeypatch):
         state = game.position([1, 0, 0, 2, 0, 1, 1, 0, 0, 0, 1, 0], (20, 22), 0)  # 6 seeds: above the table
         player = make_player("best:nodes=5000")
         player.choose(game, state)
-        searched = S.search(game, state, None, max_nodes=5000, table=exact.table_for(game.rules))
+        searched = S.search(
+            game, state, None, max_nodes=5000, table=exact.table_for(game.rules), reductions=S.PLAY_REDUCTIONS
+        )
         assert (player.last.move, player.last.value) == (searched.move, searched.value)
     finally:
         exact.forget_tables()
+
+
+def test_late_move_reductions_search_fewer_nodes_and_only_without_a_depth_budget():
+    """Reductions reach a depth in fewer nodes (a middle-game position, a count no load
+    changes); ``best:depth=`` searches without them (the reference's values), ``best:nodes=``
+    with them."""
+    game = Oware(PRESETS["abapa"])
+    rng = random.Random(4)
+    state = game.initial_state()
+    for _ in range(10):
+        state = game.apply(state, rng.choice(game.legal_moves(state)))
+    plain = S.search(game, state, None, max_depth=11, searcher=S.OwareSearcher(game))
+    reduced = S.search(game, state, None, max_depth=11, searcher=S.OwareSearcher(game, reductions=3))
+    assert reduced.depth == plain.depth == 11
+    assert reduced.nodes < 0.8 * plain.nodes
+    assert reduced.move in game.legal_moves(state)
+    by_depth = make_player("best:depth=6")
+    by_depth.choose(game, state)
+    assert by_depth.last.value == alphabeta(game, state, 6, make_evaluation(DEFAULT)).value
+    by_nodes = make_player("best:nodes=20000")
+    by_nodes.choose(game, state)
+    searched = S.search(game, state, None, max_nodes=20000, reductions=S.PLAY_REDUCTIONS, probe=lambda g, s: None)
+    unreduced = S.search(game, state, None, max_nodes=20000, reductions=0, probe=lambda g, s: None)
+    assert (by_nodes.last.move, by_nodes.last.value) == (searched.move, searched.value)
+    assert searched.depth > unreduced.depth
 
 
 def test_a_kept_searcher_keeps_its_table_between_moves():

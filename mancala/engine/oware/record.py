@@ -61,7 +61,7 @@ def best(
     ``oware-endgame(table)``; with more seeds the search values every position it reaches
     within the table by the table (``oware-engine(table)`` once that settles the value)."""
     from mancala.engine.oware import exact  # noqa: PLC0415 (numba loads only when needed)
-    from mancala.engine.oware.search import MAX_DEPTH, search  # noqa: PLC0415 (numba loads only when needed)
+    from mancala.engine.oware.search import MAX_DEPTH, PLAY_REDUCTIONS, search  # noqa: PLC0415 (numba: when needed)
 
     use_table = book and max_depth is None
     result = search(
@@ -73,6 +73,7 @@ def best(
         probe=exact.probe_move if use_table else None,
         table=exact.table_for(game.rules) if use_table else None,
         keep=max_depth is None and max_nodes is None,  # a time budget: the last moves' table helps
+        reductions=PLAY_REDUCTIONS if max_depth is None else 0,
     )
     if result.algorithm == "oware-endgame(exact)" and not exact.exact_rules(game.rules):
         result = replace(result, algorithm="oware-endgame(table)")

@@ -83,7 +83,18 @@ C_TB_HITS = C_OWN + 4  # positions valued by the endgame table
 C_ROOTFIRST = C_OWN + 5  # a root move to search first (the last iteration's best; -1: none)
 C_LEAF = C_OWN + 6  # what a leaf at the depth limit is worth: LEAF_HEURISTIC, LEAF_LOW or LEAF_HIGH
 C_ROOTSEAT = C_OWN + 7  # the seat to move at the root (for LEAF_LOW and LEAF_HIGH)
-C_SIZE = C_OWN + 8
+C_LMR = C_OWN + 8  # late move reductions: quiet moves from this one in the order on (0: none)
+C_SIZE = C_OWN + 9
+
+#: late move reductions (:class:`OwareSearcher`'s ``reductions`` = k): from the k+1-th move in
+#: the order on, a move that captures nothing and is not a killer, at a node with at least
+#: this many plies left, is searched one ply shallower first (with a null window), and again
+#: at full depth when it beats the best so far.  Values then differ from the reference's
+LMR_DEPTH = 3
+#: the reductions the ``best`` player searches with when it has no depth budget (``best``,
+#: ``best:time=``, ``best:nodes=``, ``strongest``); the depth levels keep the reference's
+#: values.  Measured in docs/oware.md ("Search depth beside Aalina")
+PLAY_REDUCTIONS = 3
 
 LEAF_HEURISTIC = 0  # the evaluation (play)
 LEAF_LOW = 1  # the worst final margin the root's player can get there: the search's value is a lower bound
@@ -244,6 +255,27 @@ def leaf_bound(s, rules, low):
     return K.margin_value(m)
 
 
+@njit(cache=True)
+def order_moves(moves, children, count, scores, ttmove, ply, kill, hist, rules, ctl):
+    """The order to search ``count`` expanded moves in: the root's first move (the last
+    iteration's best), the table's move, finished games by their value, then captures by the
+    seeds taken, killers and the history heuristic."""
+    for k in range(count):
+        c = children[k]
+        house = moves[k]
+        if ply == 0 and house == ctl[C_ROOTFIRST]:
+            scores[k] = 2e18
+        elif house == ttmove:
+            scores[k] = 1e18
+        elif c[K.S_FINISHED] != 0:
+            scores[k] = -K.terminal_value(c, rules) * 1e6
+        else:
+            scores[k] = c[K.S_CAPTURED] * 1e6 + hist[house]
+            if house == kill[ply, 0] or house == kill[ply, 1]:
+                scores[k] += 5e5
+    return kit.order_by_score(scores, count)
+
+
 @njit(cache=True, nogil=True)
 def negamax(
     s,
@@ -307,31 +339,46 @@ def negamax(
     moves = mv[ply]
     children = ch[ply]
     ckeys = ck[ply]
-    count = expand(s, rules, z, hpos, hkey, hlo[ply], me, moves, children, ckeys, ws[0], ws[1])
-    # no legal move: cannot happen (play/settle finish such positions), but be safe
-    if count == 0:
-        return K.terminal_value(s, rules)
     heur_before = ctl[C_HEUR]
     scores = sc[ply]
-    for k in range(count):
-        c = children[k]
-        house = moves[k]
-        if ply == 0 and house == ctl[C_ROOTFIRST]:
-            scores[k] = 2e18
-        elif house == ttmove:
-            scores[k] = 1e18
-        elif c[K.S_FINISHED] != 0:
-            scores[k] = -K.terminal_value(c, rules) * 1e6
-        else:
-            scores[k] = c[K.S_CAPTURED] * 1e6 + hist[house]
-            if house == kill[ply, 0] or house == kill[ply, 1]:
-                scores[k] += 5e5
-    order = kit.order_by_score(scores, count)
+    # the table's move first, alone: when it cuts off, the other moves are never played out
+    # (a cut node's usual case); else every move is expanded and ordered, the table's first
+    count = 0
+    lazy = False
+    if ply > 0 and ttmove >= 0:
+        legal = K.legal_moves(s, rules, moves, ws[1], False)
+        for k in range(legal):
+            if moves[k] == ttmove:
+                lazy = True
+        if lazy:
+            moves[0] = ttmove
+            c = children[0]
+            captured = K.play(s, rules, ttmove, c)
+            ckeys[0] = position_key(c, n, z)
+            if c[K.S_FINISHED] == 0:
+                repeated = captured == 0 and repeats(c, ckeys[0], hpos, hkey, hlo[ply], me, n)
+                K.settle(c, rules, repeated, ws[0], ws[1])
+            count = 1
+            order = np.zeros(1, dtype=np.int64)
+    if not lazy:
+        count = expand(s, rules, z, hpos, hkey, hlo[ply], me, moves, children, ckeys, ws[0], ws[1])
+        # no legal move: cannot happen (play/settle finish such positions), but be safe
+        if count == 0:
+            return K.terminal_value(s, rules)
+        order = order_moves(moves, children, count, scores, ttmove, ply, kill, hist, rules, ctl)
     best = -np.inf
     best_move = -1
     a = alpha
-    for r in range(count):
+    r = 0
+    while r < count or lazy:
+        if lazy and r == 1:
+            count = expand(s, rules, z, hpos, hkey, hlo[ply], me, moves, children, ckeys, ws[0], ws[1])
+            order = order_moves(moves, children, count, scores, ttmove, ply, kill, hist, rules, ctl)
+            lazy = False
+            if r >= count:
+                break
         k = order[r]
+        r += 1
         c = children[k]
         if c[K.S_FINISHED] != 0:
             v = -K.terminal_value(c, rules)
@@ -348,13 +395,29 @@ def negamax(
             else:
                 hlo[ply + 1] = hlo[ply]
                 hset[ply + 1] = hset[ply] ^ ckeys[k]
-            if r > 0 and ctl[C_PVS] != 0 and a > -np.inf and a < beta:
+            if r > 1 and ctl[C_PVS] != 0 and a > -np.inf and a < beta:
                 # principal variation search: prove this move no better than the best so far
-                # with a null window above ``a``; search it again in full only if it is better
+                # with a null window above ``a``; search it again in full only if it is better.
+                # A late quiet move is tried one ply shallower first (late move reduction)
+                cut = 0
+                if (
+                    ctl[C_LMR] > 0
+                    and r > ctl[C_LMR]
+                    and depth >= LMR_DEPTH
+                    and c[K.S_CAPTURED] == 0
+                    and moves[k] != kill[ply, 0]
+                    and moves[k] != kill[ply, 1]
+                ):
+                    cut = 1
                 v = -negamax(
-                    c, ply + 1, depth - 1, -np.nextafter(a, np.inf), -a, rules, w, z, tkey, tval, tdat, hpos, hkey,
-                    hlo, hset, ch, mv, ck, sc, kill, hist, ws, ctl, deadline, tbv, tbo,
+                    c, ply + 1, depth - 1 - cut, -np.nextafter(a, np.inf), -a, rules, w, z, tkey, tval, tdat, hpos,
+                    hkey, hlo, hset, ch, mv, ck, sc, kill, hist, ws, ctl, deadline, tbv, tbo,
                 )  # fmt: skip
+                if cut != 0 and v > a and ctl[C_ABORT] == 0:
+                    v = -negamax(
+                        c, ply + 1, depth - 1, -np.nextafter(a, np.inf), -a, rules, w, z, tkey, tval, tdat, hpos,
+                        hkey, hlo, hset, ch, mv, ck, sc, kill, hist, ws, ctl, deadline, tbv, tbo,
+                    )  # fmt: skip
                 if v > a and v < beta and ctl[C_ABORT] == 0:
                     v = -negamax(
                         c, ply + 1, depth - 1, -beta, -a, rules, w, z, tkey, tval, tdat, hpos, hkey, hlo, hset, ch, mv,
@@ -410,7 +473,9 @@ def search_root(s, depth, rules, w, z, tkey, tval, tdat, hpos, hkey, ctl, deadli
 class OwareSearcher(kit.TableSearcher):
     """One player's search tables: a transposition table, the rules and weights arrays and
     counters.  Keep one per player to reuse the table from move to move (keys hold every
-    cell a value depends on; see the module doc for ``path_keys``)."""
+    cell a value depends on; see the module doc for ``path_keys``).  ``reductions`` k > 0
+    reduces late quiet moves from the k+1-th on (:data:`LMR_DEPTH`): deeper in the same
+    nodes, values no longer the reference's."""
 
     def __init__(
         self,
@@ -420,6 +485,7 @@ class OwareSearcher(kit.TableSearcher):
         use_table: bool = True,
         path_keys: bool = True,
         pvs: bool = True,
+        reductions: int = 0,
     ) -> None:
         if not supports(game.rules):
             raise BadInput(
@@ -433,6 +499,7 @@ class OwareSearcher(kit.TableSearcher):
         self.z = zobrist_keys()
         self.ctl[C_PATH_KEYS] = int(path_keys)
         self.ctl[C_PVS] = int(pvs)
+        self.ctl[C_LMR] = reductions
         self.ctl[C_TB_SEEDS] = -1
         self.tbv = np.zeros(1, dtype=np.int8)
         self.tbo = np.zeros(2, dtype=np.int64)
@@ -566,6 +633,7 @@ def search(
     table: OwareTable | None = None,
     keep: bool = False,
     clock: Callable[[], float] = time.perf_counter,
+    reductions: int | None = None,
 ) -> SearchResult:
     """Iterative deepening: depth 1, 2, ... up to ``max_depth`` plies while the budget lasts
     (``seconds`` of wall time, ``max_nodes`` nodes; None: no limit).  Returns the last
@@ -575,12 +643,13 @@ def search(
     (an endgame table of the game's rules) values every position below the root within it
     (:meth:`OwareSearcher.use_table`; a ``searcher`` given keeps its own otherwise).  ``keep``
     (without a ``searcher``): search with the process's kept searcher (:func:`kept_searcher`),
-    whose transposition table still holds the last moves' searches."""
+    whose transposition table still holds the last moves' searches.  ``reductions``: the
+    searcher's late move reductions for this search (:class:`OwareSearcher`; None: as it is)."""
     if keep and searcher is None:
         with kept_searcher(game, weights, table) as kept:
             return search(
                 game, state, seconds, max_depth=max_depth, max_nodes=max_nodes, weights=weights, searcher=kept,
-                probe=probe, table=table, clock=clock,
+                probe=probe, table=table, clock=clock, reductions=reductions,
             )  # fmt: skip
     if not 1 <= max_depth <= MAX_DEPTH:
         raise BadInput(f"Oware search depth must be 1..{MAX_DEPTH}, got {max_depth}")
@@ -595,6 +664,8 @@ def search(
             return SearchResult(hit[0], float(hit[1]), (hit[0],), 0, 0, "oware-endgame(exact)")
     warm_up()  # compiles or loads numba's cache on first use (microseconds later): not counted
     searcher = searcher or OwareSearcher(game, weights)
+    if reductions is not None:
+        searcher.ctl[C_LMR] = reductions
     if table is not None:
         searcher.use_table(table)
     nodes_at_start = searcher.nodes
