@@ -256,8 +256,8 @@ def _resume(args: argparse.Namespace) -> int:
     """``mancala solve --resume FILE``: the proof recorded in FILE continued (its game,
     position and split read from its header), on this machine or with ``--ray``."""
     from mancala.engine import split_proof  # noqa: PLC0415
+    from mancala.engine.support import engine_support  # noqa: PLC0415
     from mancala.games import make_game  # noqa: PLC0415
-    from mancala.games.kalah import Kalah  # noqa: PLC0415
 
     if args.journal is not None:
         raise BadInput("--resume FILE continues the proof in FILE; give --journal or --resume, not both")
@@ -266,7 +266,8 @@ def _resume(args: argparse.Namespace) -> int:
         game: Any = make_game(str(header.get("game")))
         state = split_proof.state_from_data(header.get("root"))
         plies = header.get("plies")
-        if not isinstance(game, Kalah) or not isinstance(plies, int):
+        record = engine_support(game.name)
+        if record is None or not record.solves or not isinstance(plies, int):
             raise ValueError("not a Kalah split")
     except (ValueError, TypeError) as e:
         raise BadInput(f"{args.resume}, line 1: a header that names no Kalah game, position or split ({e})") from None
