@@ -48,6 +48,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from mancala.arena.match import play_game  # noqa: E402
 from mancala.arena.tournament import _parse_moves, make_openings  # noqa: E402
 from mancala.games import make_game  # noqa: E402
+from mancala.games.kalah import Kalah, KalahState  # noqa: E402
 from mancala.players import make_player  # noqa: E402
 from mancala.record import GameRecord  # noqa: E402
 
@@ -72,12 +73,12 @@ class Watched:
 _SOLVED: dict[tuple, int] = {}
 
 
-def position_key(state) -> tuple:
+def position_key(state: KalahState) -> tuple:
     """A Kalah position's identity for the value cache (the ply and how it was reached aside)."""
     return (state.board, state.seat, state.swapped, state.swap_allowed)
 
 
-def exact_value(game, state) -> int:
+def exact_value(game: Kalah, state: KalahState) -> int:
     """The exact final margin of ``state`` for its player to move (cached in :data:`_SOLVED`)."""
     if state.finished:
         return game.score(state, game.to_move(state))
@@ -89,13 +90,13 @@ def exact_value(game, state) -> int:
     return _SOLVED[key]
 
 
-def pit_seeds(state) -> int:
+def pit_seeds(state: KalahState) -> int:
     """Seeds in the pits (what a proof's size depends on)."""
     return sum(state.row(0)) + sum(state.row(1))
 
 
 def check_moves(
-    game, opening: list[str], moves: list[str], ours: int, max_seeds: int, found: dict[int, str] | None = None
+    game: Kalah, opening: list[str], moves: list[str], ours: int, max_seeds: int, found: dict[int, str] | None = None
 ) -> dict:
     """The solver's verdict on each move player ``ours`` made in a game (``opening`` then
     ``moves``, as text): positions with at most ``max_seeds`` seeds in the pits are solved
@@ -219,6 +220,7 @@ def check_row(row: dict, max_seeds: int) -> dict:
     from mancala.engine.engine import reset  # noqa: PLC0415
 
     game = make_game(row["game"])
+    assert isinstance(game, Kalah)
     player = row["seat"]
     # the seat of player ``seat`` moves; under the pie rule a swap changes seats, not players
     found = {int(k): v for k, v in row.get("found_by", {}).items()}
@@ -400,7 +402,13 @@ def main() -> int:
         stale = [k for k, r in done.items() if k in keys and r.get("check_seeds") != args.check_seeds]
         for i, k in enumerate(stale):
             done[k].update(check_row(done[k], args.check_seeds))
-            print(f"checked {i + 1}/{len(stale)} games played before", file=sys.stderr, flush=True)
+            r = done[k]
+            print(
+                f"checked {i + 1}/{len(stale)} games played before: {k} {r['point_losing_moves']} point-losing "
+                f"({r['checked_moves']} checked, {r['unchecked_moves']} not) {r['lost_points']}",
+                file=sys.stderr,
+                flush=True,
+            )
         if stale:
             tmp = path.with_suffix(".tmp")
             tmp.write_text("".join(json.dumps(r) + "\n" for r in done.values()), encoding="utf-8")
