@@ -15,6 +15,18 @@ cannot join a game under way), seats alternating; the solver cannot value the st
 (98 seeds), so only the result and the shortfall from our first proved value are reported.  The jars are fetched by whoever runs this and kept outside the
 repository.
 
+With ``--check-moves`` every move our player made is checked by the solver afterwards (the
+game is replayed once it is over, so the check does not change our player's table during
+play): the exact value of the position before the move and of the position after it, both
+for the mover (an extra turn keeps the same mover: the side to move is read), and a move
+with value_after < value_before is *point-losing*, by the difference.  Positions with more
+than ``--check-seeds`` seeds in the pits (default 40) are not solved (early (6,4) positions
+take tens of seconds each): each game reports ``checked_moves``, ``unchecked_moves``,
+``point_losing_moves`` and ``lost_points`` (each with the moves so far, to replay it, and how
+our player found it: book, exact or depth).  Solved values are cached for the whole run
+(many positions repeat).  Games already in ``--results`` without the check are checked too,
+and the file rewritten with them.  ManKalah games (98 seeds) are checked the same way.
+
 Results go to a JSON-lines file (``--results``), one line per game, appended as games
 finish: running the same command again skips the games already in it.
 
@@ -36,6 +48,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from mancala.arena.match import play_game  # noqa: E402
 from mancala.arena.tournament import _parse_moves, make_openings  # noqa: E402
 from mancala.games import make_game  # noqa: E402
+from mancala.games.kalah import Kalah, KalahState  # noqa: E402
 from mancala.players import make_player  # noqa: E402
 from mancala.record import GameRecord  # noqa: E402
 
@@ -54,6 +67,86 @@ class Watched:
         last = self.player.last
         self.moves.append((state.ply, last.algorithm, float(last.value), time.perf_counter() - start))
         return move
+
+
+#: exact values (for the player to move) of the positions solved so far in this process
+_SOLVED: dict[tuple, int] = {}
+
+
+def position_key(state: KalahState) -> tuple:
+    """A Kalah position's identity for the value cache (the ply and how it was reached aside)."""
+    return (state.board, state.seat, state.swapped, state.swap_allowed)
+
+
+def exact_value(game: Kalah, state: KalahState) -> int:
+    """The exact final margin of ``state`` for its player to move (cached in :data:`_SOLVED`)."""
+    if state.finished:
+        return game.score(state, game.to_move(state))
+    key = position_key(state)
+    if key not in _SOLVED:
+        from mancala.engine.solver import prove  # noqa: PLC0415
+
+        _SOLVED[key] = prove(game, state)[0]
+    return _SOLVED[key]
+
+
+def pit_seeds(state: KalahState) -> int:
+    """Seeds in the pits (what a proof's size depends on)."""
+    return sum(state.row(0)) + sum(state.row(1))
+
+
+def check_moves(
+    game: Kalah, opening: list[str], moves: list[str], ours: int, max_seeds: int, found: dict[int, str] | None = None
+) -> dict:
+    """The solver's verdict on each move player ``ours`` made in a game (``opening`` then
+    ``moves``, as text): positions with at most ``max_seeds`` seeds in the pits are solved
+    before and after the move (values for the mover; an extra turn keeps the mover), the
+    others are counted unchecked.  ``found`` maps a ply to how the move was found
+    (``book(exact)``, ``engine(exact)``, ``engine(depth d)``), when known."""
+    state = game.initial_state()
+    played: list[str] = []
+    for word in opening:
+        state = game.apply(state, game.parse_move(state, word))
+        played.append(word)
+    checked = unchecked = 0
+    lost: list[dict] = []
+    for word in moves:
+        move = game.parse_move(state, word)
+        child = game.apply(state, move)
+        mover = game.to_move(state)
+        if mover == ours:
+            if pit_seeds(state) > max_seeds:
+                unchecked += 1
+            else:
+                checked += 1
+                before = exact_value(game, state)
+                if child.finished:
+                    after = game.score(child, mover)
+                else:
+                    after = exact_value(game, child)
+                    after = after if game.to_move(child) == mover else -after
+                if after < before:
+                    lost.append(
+                        {
+                            "ply": state.ply,
+                            "moves_so_far": list(played),
+                            "move": word,
+                            "before": before,
+                            "after": after,
+                            "lost": before - after,
+                            "seeds": pit_seeds(state),
+                            "found_by": (found or {}).get(state.ply),
+                        }
+                    )
+        played.append(word)
+        state = child
+    return {
+        "check_seeds": max_seeds,
+        "checked_moves": checked,
+        "unchecked_moves": unchecked,
+        "point_losing_moves": len(lost),
+        "lost_points": lost,
+    }
 
 
 def play_one(task: dict) -> dict:
@@ -94,7 +187,7 @@ def play_one(task: dict) -> dict:
         close()
     ours_exact = None if exact is None else (exact if seat == 0 else -exact)
     proved = [(ply, v) for ply, alg, v, _ in ours.moves if "exact" in alg]
-    return {
+    row = {
         "key": task["key"],
         "game": task["game"],
         "ours": task["ours"],
@@ -115,7 +208,25 @@ def play_one(task: dict) -> dict:
         "solve_seconds": solve_seconds,
         "game_seconds": round(time.perf_counter() - start, 1),
         "moves": [str(m) for m in record.moves[len(opening) :]],
+        "found_by": {str(ply): alg for ply, alg, _, _ in ours.moves},
     }
+    if task.get("check_seeds") is not None:
+        row.update(check_row(row, task["check_seeds"]))
+    return row
+
+
+def check_row(row: dict, max_seeds: int) -> dict:
+    """:func:`check_moves` of a result row (a game already played), on a fresh engine."""
+    from mancala.engine.engine import reset  # noqa: PLC0415
+
+    game = make_game(row["game"])
+    assert isinstance(game, Kalah)
+    player = row["seat"]
+    # the seat of player ``seat`` moves; under the pie rule a swap changes seats, not players
+    found = {int(k): v for k, v in row.get("found_by", {}).items()}
+    out = check_moves(game, list(row["opening"]), list(row["moves"]), player, max_seeds, found)
+    reset()
+    return out
 
 
 def play_opening(tasks: list[dict]) -> list[dict]:
@@ -140,13 +251,14 @@ def tasks_for(args, game_spec: str, other: str, prefix: str, solve: bool, count:
                     {
                         "key": f"{prefix}|{other}|{k}|{seat}",
                         "game": game_spec,
-                        "ours": f"best:nodes={args.nodes}",
+                        "ours": args.ours or f"best:nodes={args.nodes}",
                         "other": other,
                         "seat": seat,
                         "opening_index": k,
                         "opening": list(op.moves),
                         "seed": args.seed * 1000 + k * 2 + seat,
                         "solve": solve,
+                        "check_seeds": args.check_seeds if args.check_moves else None,
                     }
                 )
     return out
@@ -185,6 +297,15 @@ def summary(rows: list[dict]) -> list[str]:
             f"/{len(proved)} games; first proved at ply {sum(r['exact_from'] for r in proved) / len(proved):.1f} "
             f"on average"
         )
+    checked = [r for r in rows if "point_losing_moves" in r]
+    if checked:
+        lost = [x for r in checked for x in r["lost_points"]]
+        out.append(
+            f"  point_losing_moves: {len(lost)} in {sum(r['point_losing_moves'] > 0 for r in checked)}/{len(checked)} "
+            f"games ({sum(x['lost'] for x in lost)} points); moves checked {sum(r['checked_moves'] for r in checked)}, "
+            f"unchecked {sum(r['unchecked_moves'] for r in checked)} (more than {checked[0]['check_seeds']} seeds "
+            f"in the pits)"
+        )
     moves = sum(r["our_moves"] for r in rows)
     if moves:
         out.append(
@@ -200,6 +321,13 @@ def main() -> int:
     ap.add_argument("--games", type=int, default=100, help="games against MCTS (both seats of games/2 openings)")
     ap.add_argument("--sims", type=int, default=100_000, help="OpenSpiel MCTS simulations a move")
     ap.add_argument("--nodes", type=int, default=2_000_000, help="our engine nodes a move (~1 s here)")
+    ap.add_argument(
+        "--ours", default=None, metavar="SPEC", help="our player instead of best:nodes=N (e.g. strongest, best:time=1)"
+    )
+    ap.add_argument("--check-moves", action="store_true", help="check each of our moves with the solver")
+    ap.add_argument(
+        "--check-seeds", type=int, default=40, help="solve positions with at most this many seeds in the pits"
+    )
     ap.add_argument("--plies", type=int, default=4, help="random plies of an opening (the arena's default 4)")
     ap.add_argument("--balance", type=float, default=2.0, help="openings judged within +-BALANCE")
     ap.add_argument("--seed", type=int, default=1)
@@ -227,7 +355,7 @@ def main() -> int:
             args,
             "kalah",
             f"openspiel-mcts:sims={args.sims}",
-            f"p{args.plies}s{args.seed}n{args.nodes}",
+            f"p{args.plies}s{args.seed}" + (f"n{args.nodes}" if args.ours is None else args.ours),
             True,
             args.games,
             args.plies,
@@ -238,7 +366,7 @@ def main() -> int:
             args,
             "kalah(preset=mankalah)",
             f"command:java -jar {jar}",
-            f"p0s{args.seed}n{args.nodes}",
+            f"p0s{args.seed}" + (f"n{args.nodes}" if args.ours is None else args.ours),
             False,
             args.mankalah_games,
             0,
@@ -247,18 +375,46 @@ def main() -> int:
     todo = [] if args.report_only else [t for t in tasks if t["key"] not in done]
     print(f"{len(tasks)} games, {len(tasks) - len(todo)} already in {path}; {args.workers} worker(s)", flush=True)
     head = f"{'game':>38} {'seat':>4} {'exact':>5} {'margin':>6} {'short':>5} {'exact from':>10} {'solve s':>7} {'game s':>6}"
+    head += " lost (checked/our moves)" if args.check_moves else ""
     print(head, flush=True)
 
     def show(r: dict) -> None:
         print(
             f"{r['key']:>38} {r['seat']:>4} {'-' if r['exact'] is None else r['exact']:>5} {r['margin']:>6} "
             f"{'-' if r['shortfall'] is None else r['shortfall']:>5} {'-' if r['exact_from'] is None else r['exact_from']:>10} "
-            f"{'-' if r['solve_seconds'] is None else r['solve_seconds']:>7} {r['game_seconds']:>6}",
+            f"{'-' if r['solve_seconds'] is None else r['solve_seconds']:>7} {r['game_seconds']:>6}"
+            + (
+                f" {r['point_losing_moves']:>4} ({r['checked_moves']}/{r['checked_moves'] + r['unchecked_moves']})"
+                if "point_losing_moves" in r
+                else ""
+            ),
             flush=True,
         )
+        for x in r.get("lost_points", []):
+            print(
+                f"    lost {x['lost']} at ply {x['ply']} ({x['seeds']} seeds, {x['found_by']}): {x['move']} "
+                f"({x['before']} -> {x['after']}) after {' '.join(x['moves_so_far'])}",
+                flush=True,
+            )
 
+    keys = {t["key"] for t in tasks}
+    if args.check_moves:  # games played before without the check: checked now, the file rewritten
+        stale = [k for k, r in done.items() if k in keys and r.get("check_seeds") != args.check_seeds]
+        for i, k in enumerate(stale):
+            done[k].update(check_row(done[k], args.check_seeds))
+            r = done[k]
+            print(
+                f"checked {i + 1}/{len(stale)} games played before: {k} {r['point_losing_moves']} point-losing "
+                f"({r['checked_moves']} checked, {r['unchecked_moves']} not) {r['lost_points']}",
+                file=sys.stderr,
+                flush=True,
+            )
+        if stale:
+            tmp = path.with_suffix(".tmp")
+            tmp.write_text("".join(json.dumps(r) + "\n" for r in done.values()), encoding="utf-8")
+            tmp.replace(path)
     for r in done.values():
-        if any(t["key"] == r["key"] for t in tasks):
+        if r["key"] in keys:
             show(r)
     # one opening at a time in a worker: its value is solved once, then both seats are played
     groups: dict = {}
