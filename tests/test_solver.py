@@ -212,7 +212,6 @@ def test_threaded_database_build_matches_the_single_threaded_one(threads, monkey
     monkeypatch.setenv("MANCALA_BUILD_THREADS", "1")
     ref = endgame.build(bridge.rules_array(rules), 8).values
     monkeypatch.setenv("MANCALA_BUILD_THREADS", threads)
-    monkeypatch.setattr(endgame, "BUILD_CHUNK", 37)  # many jobs per level, shared out
     db = endgame.build(bridge.rules_array(rules), 8)
     assert np.array_equal(db.values, ref)
 

@@ -62,17 +62,8 @@ def solve_shard(rules_arr: np.ndarray, k: int, s: int, a: int, packed: np.ndarra
     A pure function of its arguments: what a Ray task runs."""
     n = int(rules_arr[R_PITS])
     cur = np.full(endgame.shard_size(n, s, a), UNKNOWN, dtype=np.int8)
-    endgame.solve_shard_kernel(
-        rules_arr,
-        np.int64(s),
-        np.int64(a),
-        packed,
-        np.int64(endgame.value_bits(k)),
-        endgame._offsets(n, k),
-        composition_table(2 * n, k),
-        cur,
-        0,
-        cur.size,
+    endgame.fill_shard(
+        rules_arr, s, a, packed, endgame.value_bits(k), endgame._offsets(n, k), composition_table(2 * n, k), cur
     )
     return cur
 
