@@ -42,7 +42,10 @@ from mancala.engine.kernels import (
     EXTRA,
     OVER,
     PASS,
+    R_CAPTURE,
     R_CHOICE,
+    R_EMPTY,
+    R_END,
     R_PITS,
     board_seeds,
     composition_table,
@@ -364,7 +367,7 @@ def solve_shard_kernel(rules, s, a, packed, bits, offsets, comp, cur, stop):
     second = comp[n, a] * comp[n, s - a]  # index of the first position whose mover's row holds s - a
     b = np.zeros(2 * n + 2, dtype=np.int64)
     child = np.zeros(2 * n + 2, dtype=np.int64)
-    mv = np.zeros(2 * n, dtype=np.int64)
+    row = np.zeros(n, dtype=np.int64)
     for phi in range(s * (n - 1), -1, -1):
         if stop[0] != 0:
             return 0
@@ -392,30 +395,60 @@ def solve_shard_kernel(rules, s, a, packed, bits, offsets, comp, cur, stop):
                         for j in range(n):
                             b[n + 1 + j] = rows_y[rb, j]
                         cur[base_x + ra * per_x + rb] = _value(
-                            b, child, mv, rules, n, s, x, cur, base_y + rb * per_y, packed, bits, offsets, comp
+                            b, row, child, rules, n, s, x, y, rb, cur, base_y + rb * per_y, packed, bits, offsets, comp
                         )
     return 1
 
 
 @njit(cache=True)
-def _value(b, child, mv, rules, n, s, x, cur, head, packed, bits, offsets, comp):
-    """The database value of ``b`` (level ``s``): its children of smaller levels read from
-    ``packed``, those of its own level from ``cur`` at ``head`` plus the rank of the sown row
-    (a same-level move hands over to a position whose mover's row is ``b``'s other row)."""
-    if is_over(b, rules, 1):
+def _value(b, row, child, rules, n, s, x, y, rb, cur, head, packed, bits, offsets, comp):
+    """The database value of ``b`` (level ``s``, ``x`` seeds in the mover's row of rank ``rb``
+    among its ways, ``y`` in the other): its children of smaller levels read from ``packed``,
+    those of its own level from ``cur`` at ``head`` plus the rank of the sown row (a
+    same-level move hands over to a position whose mover's row is ``b``'s other row).
+
+    The two commonest moves are played here on the mover's row alone (``row``): one that
+    stays in the row without a capture (the child is in ``cur``) and one that ends in the
+    store (an extra turn, the child one level down with the same other row).  The others
+    (past the store, captures, the game's end) go through :func:`mancala.engine.kernels.make_move`."""
+    if x == 0 or (y == 0 and rules[R_END] == 0):
         return _over_value(b, child, rules, n)
-    cnt = gen_moves(b, rules, mv)
+    capture = rules[R_CAPTURE]
+    empty = rules[R_EMPTY] == 1
     best = -(1 << 30)
-    for k in range(cnt):
-        st, gain = _play(b, mv[k], child, rules, n)
+    for i in range(n):
+        c = b[i]
+        if c == 0:
+            continue
+        j = i + c  # the last seed's pit, or the store (n), or beyond
+        if j < n and y > 0:
+            taken = capture != 0 and b[j] == 0 and (b[2 * n - j] > 0 or (empty and capture == 1))
+            if not taken:  # the turn passes, the level stays: the child is (other row, sown row)
+                for t in range(n):
+                    row[t] = b[t]
+                row[i] = 0
+                for t in range(i + 1, j + 1):
+                    row[t] += 1
+                v = -np.int64(cur[head + _row_rank(row, 0, n, x, comp)])
+                if v > best:
+                    best = v
+                continue
+        elif j == n and x > 1 and (y > 0 or rules[R_END] == 1):  # an extra turn, the game goes on
+            for t in range(n):
+                row[t] = b[t]
+            row[i] = 0
+            for t in range(i + 1, n):
+                row[t] += 1
+            v = 1 + db_get(packed, offsets[s - 1] + _prefix_rank(row, n, s - 1, comp) + rb, s - 1, bits)
+            if v > best:
+                best = v
+            continue
+        st, gain = _play(b, i, child, rules, n)
         if st >= OVER:
             v = gain
         else:
             cs = board_seeds(child, n)
-            if cs != s:
-                w = db_get(packed, offsets[cs] + rank(child, n, cs, comp), cs, bits)
-            else:
-                w = np.int64(cur[head + _row_rank(child, n + 1, n, x, comp)])
+            w = db_get(packed, offsets[cs] + rank(child, n, cs, comp), cs, bits)
             v = gain + w if st == EXTRA else gain - w
         if v > best:
             best = v
