@@ -368,6 +368,7 @@ def solve_shard_kernel(rules, s, a, packed, bits, offsets, comp, cur, stop):
     b = np.zeros(2 * n + 2, dtype=np.int64)
     child = np.zeros(2 * n + 2, dtype=np.int64)
     row = np.zeros(n, dtype=np.int64)
+    other = np.zeros(n, dtype=np.int64)
     for phi in range(s * (n - 1), -1, -1):
         if stop[0] != 0:
             return 0
@@ -395,61 +396,97 @@ def solve_shard_kernel(rules, s, a, packed, bits, offsets, comp, cur, stop):
                         for j in range(n):
                             b[n + 1 + j] = rows_y[rb, j]
                         cur[base_x + ra * per_x + rb] = _value(
-                            b, row, child, rules, n, s, x, y, rb, cur, base_y + rb * per_y, packed, bits, offsets, comp
+                            b,
+                            row,
+                            other,
+                            child,
+                            rules,
+                            n,
+                            s,
+                            x,
+                            y,
+                            rb,
+                            cur,
+                            base_y + rb * per_y,
+                            packed,
+                            bits,
+                            offsets,
+                            comp,
                         )
     return 1
 
 
 @njit(cache=True)
-def _value(b, row, child, rules, n, s, x, y, rb, cur, head, packed, bits, offsets, comp):
-    """The database value of ``b`` (level ``s``, ``x`` seeds in the mover's row of rank ``rb``
-    among its ways, ``y`` in the other): its children of smaller levels read from ``packed``,
-    those of its own level from ``cur`` at ``head`` plus the rank of the sown row (a
-    same-level move hands over to a position whose mover's row is ``b``'s other row).
+def _packed_value(first, tf, second, ts, packed, bits, offsets, comp, n):
+    """The database value of the position whose mover's row is ``first`` (``tf`` seeds) and
+    other row ``second`` (``ts`` seeds), rows of ``n`` pits, read from ``packed``."""
+    cs = tf + ts
+    return db_get(packed, offsets[cs] + _prefix_rank(first, n, cs, comp) + _row_rank(second, 0, n, ts, comp), cs, bits)
 
-    The two commonest moves are played here on the mover's row alone (``row``): one that
-    stays in the row without a capture (the child is in ``cur``) and one that ends in the
-    store (an extra turn, the child one level down with the same other row).  The others
-    (past the store, captures, the game's end) go through :func:`mancala.engine.kernels.make_move`."""
+
+@njit(cache=True)
+def _value(b, row, other, child, rules, n, s, x, y, rb, cur, head, packed, bits, offsets, comp):
+    """The database value of ``b`` (level ``s``, ``x`` seeds in the mover's row, ``y`` in the
+    other, of rank ``rb`` among its ways): its children of smaller levels read from
+    ``packed``, those of its own level from ``cur`` at ``head`` plus the rank of the sown row
+    (a same-level move hands over to a position whose mover's row is ``b``'s other row).
+
+    The moves that end in the mover's row (with or without a capture) or in the store (an
+    extra turn, the other row kept) are played here on copies of the two rows (``row``,
+    ``other``); those that pass the store or end the game go through
+    :func:`mancala.engine.kernels.make_move` (a database position's stores are empty, and
+    no move is the game's first).  Playing the moves past the store here too measured
+    slower (issue 31)."""
     if x == 0 or (y == 0 and rules[R_END] == 0):
         return _over_value(b, child, rules, n)
     capture = rules[R_CAPTURE]
     empty = rules[R_EMPTY] == 1
+    goes_on = rules[R_END] == 1  # the game ends only when the mover cannot move
     best = -(1 << 30)
     for i in range(n):
         c = b[i]
         if c == 0:
             continue
-        j = i + c  # the last seed's pit, or the store (n), or beyond
-        if j < n and y > 0:
-            taken = capture != 0 and b[j] == 0 and (b[2 * n - j] > 0 or (empty and capture == 1))
-            if not taken:  # the turn passes, the level stays: the child is (other row, sown row)
-                for t in range(n):
-                    row[t] = b[t]
-                row[i] = 0
-                for t in range(i + 1, j + 1):
-                    row[t] += 1
-                v = -np.int64(cur[head + _row_rank(row, 0, n, x, comp)])
-                if v > best:
-                    best = v
-                continue
-        elif j == n and x > 1 and (y > 0 or rules[R_END] == 1):  # an extra turn, the game goes on
-            for t in range(n):
-                row[t] = b[t]
-            row[i] = 0
-            for t in range(i + 1, n):
-                row[t] += 1
-            v = 1 + db_get(packed, offsets[s - 1] + _prefix_rank(row, n, s - 1, comp) + rb, s - 1, bits)
-            if v > best:
-                best = v
-            continue
-        st, gain = _play(b, i, child, rules, n)
-        if st >= OVER:
-            v = gain
-        else:
-            cs = board_seeds(child, n)
-            w = db_get(packed, offsets[cs] + rank(child, n, cs, comp), cs, bits)
-            v = gain + w if st == EXTRA else gain - w
+        j = i + c  # the last seed's pit: in the row, the store (n), the opponent's row, beyond
+        for t in range(n):
+            row[t] = b[t]
+        row[i] = 0
+        for t in range(i + 1, min(j, n - 1) + 1):
+            row[t] += 1
+        played = False
+        v = 0
+        if j < n:
+            opp = b[2 * n - j]
+            if capture == 0 or b[j] != 0 or not (opp > 0 or (empty and capture == 1)):
+                if y > 0:  # the turn passes, the level stays: the child is (other row, sown row)
+                    v = -np.int64(cur[head + _row_rank(row, 0, n, x, comp)])
+                    played = True
+            else:  # a capture: the opposite pit (and, under the usual rule, the last seed) banked
+                got = opp
+                xa = x
+                if capture == 1:
+                    got += 1
+                    row[j] = 0
+                    xa -= 1
+                yb = y - opp
+                if yb > 0 and (xa > 0 or goes_on):
+                    for t in range(n):
+                        other[t] = b[n + 1 + t]
+                    other[n - 1 - j] = 0
+                    v = got - _packed_value(other, yb, row, xa, packed, bits, offsets, comp, n)
+                    played = True
+        elif j == n:
+            if x > 1 and (y > 0 or goes_on):  # an extra turn, the game goes on: same other row
+                v = 1 + db_get(packed, offsets[s - 1] + _prefix_rank(row, n, s - 1, comp) + rb, s - 1, bits)
+                played = True
+        if not played:
+            st, gain = _play(b, i, child, rules, n)
+            if st >= OVER:
+                v = gain
+            else:
+                cs = board_seeds(child, n)
+                w = db_get(packed, offsets[cs] + rank(child, n, cs, comp), cs, bits)
+                v = gain + w if st == EXTRA else gain - w
         if v > best:
             best = v
     return best
