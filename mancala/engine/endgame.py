@@ -431,12 +431,11 @@ def _value(b, row, other, child, rules, n, s, x, y, rb, cur, head, packed, bits,
     ``packed``, those of its own level from ``cur`` at ``head`` plus the rank of the sown row
     (a same-level move hands over to a position whose mover's row is ``b``'s other row).
 
-    The moves that end in the mover's row (with or without a capture) or in the store (an
-    extra turn, the other row kept) are played here on copies of the two rows (``row``,
-    ``other``); those that pass the store or end the game go through
-    :func:`mancala.engine.kernels.make_move` (a database position's stores are empty, and
-    no move is the game's first).  Playing the moves past the store here too measured
-    slower (issue 31)."""
+    The moves are played here on copies of the rows (``row``, ``other``; a database
+    position's stores are empty, and no move is the game's first): one that ends in the
+    mover's row (with or without a capture), in the store (an extra turn, the other row
+    kept) or in the opponent's row (the child written into ``child`` and ranked whole).
+    Only laps and moves that end the game go through :func:`mancala.engine.kernels.make_move`."""
     if x == 0 or (y == 0 and rules[R_END] == 0):
         return _over_value(b, child, rules, n)
     capture = rules[R_CAPTURE]
@@ -479,6 +478,13 @@ def _value(b, row, other, child, rules, n, s, x, y, rb, cur, head, packed, bits,
             if x > 1 and (y > 0 or goes_on):  # an extra turn, the game goes on: same other row
                 v = 1 + db_get(packed, offsets[s - 1] + _prefix_rank(row, n, s - 1, comp) + rb, s - 1, bits)
                 played = True
+        elif j <= 2 * n and (x - c + n - 1 - i > 0 or goes_on):
+            # one seed banked, the last in the opponent's row: the turn passes
+            for t in range(n):
+                child[t] = b[n + 1 + t] + (1 if t < j - n else 0)
+                child[n + 1 + t] = row[t]
+            v = 1 - db_get(packed, offsets[s - 1] + rank(child, n, s - 1, comp), s - 1, bits)
+            played = True
         if not played:
             st, gain = _play(b, i, child, rules, n)
             if st >= OVER:
