@@ -720,7 +720,7 @@ def build(
                 try:
                     while True:
                         with lock:
-                            if not jobs or failure:
+                            if not jobs or failure or stop[0]:
                                 return
                             a = jobs.pop(0)
                         cur = np.full(shard_size(n, s, a), UNKNOWN, dtype=np.int8)
@@ -744,7 +744,7 @@ def build(
                         stop[0] = 1
             if failure:
                 raise failure[0]
-            if stop[0]:
+            if stop[0] or (cancel is not None and cancel.is_set()):
                 raise KeyboardInterrupt
     finally:
         stop[0] = 1
