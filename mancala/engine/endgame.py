@@ -12,7 +12,8 @@ six pits is 343 MB instead of 548 MB as bytes.
 A level ``s`` only depends on itself and smaller levels, and within a level
 moves only push seeds towards the mover's store (a move that keeps every seed in
 the pits cannot pass a store), so the positions of a level form an acyclic graph:
-each is solved by a memoised depth-first search.  The same argument splits a level into
+solved in order of decreasing weight (:func:`solve_shard_kernel`), each finds its
+same-level children already solved, with no search.  The same argument splits a level into
 shards that share no work (see "shards" below): threads, or a Ray cluster's workers, solve
 them apart.  The choice-of-direction rule
 breaks that argument, so no database is built for it.
@@ -141,7 +142,7 @@ def default_seeds(pits: int, total: int | None = None) -> int:
 
 #: a solve of a large position (:data:`LARGE_SOLVE_SEEDS` or more seeds in the pits) uses a
 #: database of up to this many entries: for Kalah(6,4) that is K=16 (30 M entries, about
-#: 10 s to build on 2 cores), the size that solved it fastest in benchmarks/bench_solve.py
+#: 8 s of CPU to build), the size that solved it fastest in benchmarks/bench_solve.py
 SOLVE_ENTRIES = 32_000_000
 LARGE_SOLVE_SEEDS = 40
 
@@ -243,8 +244,8 @@ def _play(b, move, child, rules, n):
 # means passing the mover's store, and a capture empties pits into it), so it keeps the seeds
 # of each row and then hands the board over: within level ``s`` a position whose rows hold
 # ``a`` and ``s - a`` seeds leads only to positions whose rows hold ``s - a`` and ``a``.  Shard
-# ``(s, a)``, ``a <= s - a``, is those positions; each is solved alone by a memoised
-# depth-first search over its own scratch (the single-machine build gives shards to threads,
+# ``(s, a)``, ``a <= s - a``, is those positions; each is solved alone, in one ordered pass
+# over its own scratch (the single-machine build gives shards to threads,
 # :mod:`mancala.engine.distributed` to a Ray cluster), the smaller levels read from the packed
 # database.
 
