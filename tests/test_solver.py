@@ -3,7 +3,9 @@ endgame databases (values, cache files)."""
 
 from __future__ import annotations
 
+import hashlib
 import random
+import threading
 
 import numpy as np
 import pytest
@@ -206,13 +208,59 @@ def test_unrank_inverts_rank():
             assert rank(b, 3, s, comp) == r
 
 
+#: the packed bytes of small databases, from the memoised depth-first builder the ordered one
+#: replaced (issue 31): the database format is a file format, so the bytes must not move
+OLD_BUILDER_SHA256 = [
+    ("kalah(pits=3)", 12, "b4bf4ad365f2f579"),
+    ("kalah(pits=4,preset=empty-capture)", 10, "d834bee8db52fe47"),
+    (
+        "kalah(pits=4,skip_origin=true,end=no-move,remaining=opponent,capture=opposite,empty_capture=true)",
+        16,
+        "976325579d13a1d0",
+    ),
+    ("kalah(pits=2,capture=none)", 20, "06a2f807cffcd435"),
+]
+
+
+@pytest.mark.parametrize("spec,k,sha", OLD_BUILDER_SHA256)
+def test_database_bytes_are_the_old_builders(spec, k, sha):
+    db = endgame.build(bridge.rules_array(make_game(spec).rules), k)
+    assert hashlib.sha256(db.values.tobytes()).hexdigest()[:16] == sha
+
+
+@pytest.mark.parametrize(
+    "spec,k",
+    [
+        ("kalah(pits=3)", 10),
+        ("kalah(pits=3,preset=empty-capture)", 10),
+        ("kalah(pits=2,capture=opposite,empty_capture=true,skip_origin=true)", 14),
+        ("kalah(pits=3,capture=opposite,end=no-move,remaining=opponent)", 9),
+        ("kalah(pits=2,capture=none,end=no-move)", 12),
+        ("kalah(pits=1)", 6),
+    ],
+)
+def test_every_database_entry_keeps_its_equation(spec, k):
+    """Every entry is the best of its moves, each read from the database itself or the game's
+    end (:func:`endgame.check_sample` over every entry), under rules that take every path of
+    the builder's move code (captures of either kind, empty or not, laps, both end rules)."""
+    arr = bridge.rules_array(make_game(spec).rules)
+    db = endgame.build(arr, k)
+    assert endgame.check_sample(db, arr, int(db.offsets[-1])) == 0
+
+
+def test_a_cancelled_build_stops():
+    cancel = threading.Event()
+    cancel.set()
+    with pytest.raises(KeyboardInterrupt):
+        endgame.build(bridge.rules_array(KalahRules(pits=4)), 12, cancel=cancel)
+
+
 @pytest.mark.parametrize("threads", ["1", "3"])
 def test_threaded_database_build_matches_the_single_threaded_one(threads, monkeypatch):
     rules = KalahRules(pits=3, seeds=3, empty_capture=True)
     monkeypatch.setenv("MANCALA_BUILD_THREADS", "1")
     ref = endgame.build(bridge.rules_array(rules), 8).values
     monkeypatch.setenv("MANCALA_BUILD_THREADS", threads)
-    monkeypatch.setattr(endgame, "BUILD_CHUNK", 37)  # many jobs per level, shared out
     db = endgame.build(bridge.rules_array(rules), 8)
     assert np.array_equal(db.values, ref)
 

@@ -11,7 +11,7 @@ and a capture empties pits into it), so it keeps the number of seeds in each row
 the board over: a position whose rows hold ``a`` and ``s - a`` seeds leads, within its level,
 only to positions whose rows hold ``s - a`` and ``a``.  Shard ``(s, a)`` (``a <= s - a``) is the
 positions with ``a`` seeds in one row and ``s - a`` in the other; it is solved alone, by the
-same memoised depth-first search as the single-machine builder, its lower-level answers read
+same kernel as the single-machine builder (:func:`endgame.solve_shard_kernel`), its lower-level answers read
 from the finished tiers below, which reach every worker through Ray's object store.  A level of
 ``s`` seeds has ``s // 2 + 1`` shards, their sizes ``C(a+n-1, n-1) * C(s-a+n-1, n-1)`` (twice
 that when ``a < s - a``).
@@ -65,17 +65,8 @@ def solve_shard(rules_arr: np.ndarray, k: int, s: int, a: int, packed: np.ndarra
     A pure function of its arguments: what a Ray task runs."""
     n = int(rules_arr[R_PITS])
     cur = np.full(endgame.shard_size(n, s, a), UNKNOWN, dtype=np.int8)
-    endgame.solve_shard_kernel(
-        rules_arr,
-        np.int64(s),
-        np.int64(a),
-        packed,
-        np.int64(endgame.value_bits(k)),
-        endgame._offsets(n, k),
-        composition_table(2 * n, k),
-        cur,
-        0,
-        cur.size,
+    endgame.fill_shard(
+        rules_arr, s, a, packed, endgame.value_bits(k), endgame._offsets(n, k), composition_table(2 * n, k), cur
     )
     return cur
 

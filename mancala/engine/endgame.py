@@ -12,7 +12,8 @@ six pits is 343 MB instead of 548 MB as bytes.
 A level ``s`` only depends on itself and smaller levels, and within a level
 moves only push seeds towards the mover's store (a move that keeps every seed in
 the pits cannot pass a store), so the positions of a level form an acyclic graph:
-each is solved by a memoised depth-first search.  The same argument splits a level into
+solved in order of decreasing weight (:func:`solve_shard_kernel`), each finds its
+same-level children already solved, with no search.  The same argument splits a level into
 shards that share no work (see "shards" below): threads, or a Ray cluster's workers, solve
 them apart.  The choice-of-direction rule
 breaks that argument, so no database is built for it.
@@ -42,7 +43,10 @@ from mancala.engine.kernels import (
     EXTRA,
     OVER,
     PASS,
+    R_CAPTURE,
     R_CHOICE,
+    R_EMPTY,
+    R_END,
     R_PITS,
     board_seeds,
     composition_table,
@@ -62,8 +66,6 @@ UNKNOWN = -128
 #: default budget of database entries when K is not given
 DEFAULT_ENTRIES = 1_000_000
 MAX_K = 100
-#: positions per job of a database build (jobs are shared out between the worker threads)
-BUILD_CHUNK = 200_000
 
 
 def cache_dir() -> Path:
@@ -140,7 +142,7 @@ def default_seeds(pits: int, total: int | None = None) -> int:
 
 #: a solve of a large position (:data:`LARGE_SOLVE_SEEDS` or more seeds in the pits) uses a
 #: database of up to this many entries: for Kalah(6,4) that is K=16 (30 M entries, about
-#: 10 s to build on 2 cores), the size that solved it fastest in benchmarks/bench_solve.py
+#: 8 s of CPU to build), the size that solved it fastest in benchmarks/bench_solve.py
 SOLVE_ENTRIES = 32_000_000
 LARGE_SOLVE_SEEDS = 40
 
@@ -236,78 +238,14 @@ def _play(b, move, child, rules, n):
     return st, gain
 
 
-@njit(cache=True)
-def _solve(ply, boards, mbuf, rules, level, a, cur, packed, bits, offsets, comp):
-    """The database value of ``boards[ply]``, a position of level ``level``: read from the
-    scratch ``cur``, or solved (and stored there) when unknown; its children of smaller
-    levels are read from the packed lower levels.  ``cur`` holds the whole level by rank
-    when ``a`` is -1 (the single-machine build), else shard ``(level, a)`` by its own index
-    (see "shards" below)."""
-    b = boards[ply]
-    n = rules[R_PITS]
-    r = rank(b, n, level, comp) if a < 0 else _local_index(b, n, level, a, comp)
-    if cur[r] != UNKNOWN:
-        return np.int64(cur[r])
-    child = boards[ply + 1]
-    if is_over(b, rules, 1):
-        best = _over_value(b, child, rules, n)
-    else:
-        mv = mbuf[ply]
-        cnt = gen_moves(b, rules, mv)
-        best = -(1 << 30)
-        for k in range(cnt):
-            st, gain = _play(b, mv[k], child, rules, n)
-            if st >= OVER:
-                v = gain
-            else:
-                cs = board_seeds(child, n)
-                if cs != level:  # a smaller level: read at once
-                    w = db_get(packed, offsets[cs] + rank(child, n, cs, comp), cs, bits)
-                else:
-                    w = _solve(ply + 1, boards, mbuf, rules, level, a, cur, packed, bits, offsets, comp)
-                v = gain + w if st == EXTRA else gain - w
-            if v > best:
-                best = v
-    cur[r] = best
-    return best
-
-
-@njit(cache=True, nogil=True)
-def fill(seeds, parts, count, boards, mbuf, rules, cur, packed, bits, offsets, comp):
-    """Solve up to ``count`` positions of level ``seeds`` (scratch ``cur``; the smaller
-    levels packed in ``packed``), from composition ``parts`` on (advanced in place).
-    Returns (positions done, 1 when the level is complete)."""
-    n = rules[R_PITS]
-    p = 2 * n
-    done = 0
-    b = boards[0]
-    while done < count:
-        for j in range(p):
-            b[j if j < n else j + 1] = parts[j]
-        b[n] = 0
-        b[2 * n + 1] = 0
-        _solve(np.int64(0), boards, mbuf, rules, np.int64(seeds), np.int64(-1), cur, packed, bits, offsets, comp)
-        done += 1
-        j = p - 1
-        while j >= 1 and parts[j] == 0:
-            j -= 1
-        if j == 0:
-            return done, 1
-        v = parts[j]
-        parts[j] = 0
-        parts[j - 1] += 1
-        parts[p - 1] = v - 1
-    return done, 0
-
-
 # --- shards: a level split into parts that share no work --------------------------------------
 #
 # A move that keeps its level sows only inside the mover's row (reaching the opponent's row
 # means passing the mover's store, and a capture empties pits into it), so it keeps the seeds
 # of each row and then hands the board over: within level ``s`` a position whose rows hold
 # ``a`` and ``s - a`` seeds leads only to positions whose rows hold ``s - a`` and ``a``.  Shard
-# ``(s, a)``, ``a <= s - a``, is those positions; each is solved alone by a memoised
-# depth-first search over its own scratch (the single-machine build gives shards to threads,
+# ``(s, a)``, ``a <= s - a``, is those positions; each is solved alone, in one ordered pass
+# over its own scratch (the single-machine build gives shards to threads,
 # :mod:`mancala.engine.distributed` to a Ray cluster), the smaller levels read from the packed
 # database.
 
@@ -383,22 +321,203 @@ def _local_board(li, b, n, s, a, comp):
     b[2 * n + 1] = 0
 
 
+@njit(cache=True)
+def _rows(n, x, comp):
+    """Every way to put ``x`` seeds in a row of ``n`` pits: ``rows[r]`` is the one of rank
+    ``r`` (:func:`_row_rank`); ``order[starts[w]:starts[w + 1]]`` are the ranks of those of
+    weight ``w`` (the sum of each pit's seeds times its distance from the row's first pit)."""
+    m = comp[n, x]
+    rows = np.zeros((m, n), dtype=np.int64)
+    weight = np.zeros(m, dtype=np.int64)
+    for r in range(m):
+        _row_unrank(r, rows[r], 0, n, x, comp)
+        w = 0
+        for j in range(n):
+            w += j * rows[r, j]
+        weight[r] = w
+    starts = np.zeros(x * (n - 1) + 2, dtype=np.int64)
+    for r in range(m):
+        starts[weight[r] + 1] += 1
+    for w in range(1, starts.shape[0]):
+        starts[w] += starts[w - 1]
+    order = np.zeros(m, dtype=np.int64)
+    at = starts.copy()
+    for r in range(m):
+        order[at[weight[r]]] = r
+        at[weight[r]] += 1
+    return rows, order, starts
+
+
 @njit(cache=True, nogil=True)
-def solve_shard_kernel(rules, s, a, packed, bits, offsets, comp, cur, first, count):
-    """Solve the positions ``first .. first + count - 1`` of shard ``(s, a)`` (by their index
-    in the shard) into ``cur``, the shard's scratch (:data:`UNKNOWN` where not solved yet,
-    and the positions they lead to within the shard along with them), the levels below ``s``
-    read from ``packed``.  Threads may share a shard's scratch: two that meet on one
-    position both solve it, to the same value."""
+def solve_shard_kernel(rules, s, a, packed, bits, offsets, comp, cur, stop):
+    """Solve every position of shard ``(s, a)`` into ``cur``, its scratch by index in the
+    shard (:func:`_local_index`), the levels below ``s`` read from ``packed``.  Returns 1, or
+    0 when ``stop[0]`` was set (checked between layers; ``cur`` is then incomplete).
+
+    No search and no memo: a move that keeps the level sows inside the mover's row, so it
+    moves ``c`` seeds forward and adds ``c(c+1)/2`` to the *weight* of the position (each
+    row's sum of seeds times the pit's distance from the row's first pit; the rows swap, the
+    sum stays).  Solving the positions by decreasing weight therefore finds every
+    same-level child already solved in ``cur``: one pass over the shard, each position's
+    index and its rows' ranks known from the loop (a child's index needs the rank of only
+    the row that was sown)."""
     n = rules[R_PITS]
-    depth = 64 + s * 2 * n * n
-    boards = np.zeros((depth, 2 * n + 2), dtype=np.int64)
-    mbuf = np.zeros((depth, 2 * n), dtype=np.int64)
-    for li in range(first, first + count):
-        if cur[li] == UNKNOWN:
-            _local_board(li, boards[0], n, s, a, comp)
-            _solve(np.int64(0), boards, mbuf, rules, np.int64(s), np.int64(a), cur, packed, bits, offsets, comp)
-    return count
+    rows_a, order_a, starts_a = _rows(n, a, comp)
+    rows_b, order_b, starts_b = _rows(n, s - a, comp)
+    halves = 1 if 2 * a == s else 2
+    second = comp[n, a] * comp[n, s - a]  # index of the first position whose mover's row holds s - a
+    b = np.zeros(2 * n + 2, dtype=np.int64)
+    child = np.zeros(2 * n + 2, dtype=np.int64)
+    row = np.zeros(n, dtype=np.int64)
+    other = np.zeros(n, dtype=np.int64)
+    for phi in range(s * (n - 1), -1, -1):
+        if stop[0] != 0:
+            return 0
+        for h in range(halves):
+            if h == 0:
+                x, rows_x, order_x, starts_x = a, rows_a, order_a, starts_a
+                y, rows_y, order_y, starts_y = s - a, rows_b, order_b, starts_b
+                base_x, base_y = 0, second
+            else:
+                x, rows_x, order_x, starts_x = s - a, rows_b, order_b, starts_b
+                y, rows_y, order_y, starts_y = a, rows_a, order_a, starts_a
+                base_x, base_y = second, 0
+            if halves == 1:
+                base_y = 0
+            per_x = comp[n, y]  # positions per mover's row (x seeds) in this half
+            per_y = comp[n, x]  # and in the half the same-level children are in
+            for wx in range(max(0, phi - y * (n - 1)), min(x * (n - 1), phi) + 1):
+                wy = phi - wx
+                for ia in range(starts_x[wx], starts_x[wx + 1]):
+                    ra = order_x[ia]
+                    for j in range(n):
+                        b[j] = rows_x[ra, j]
+                    for ib in range(starts_y[wy], starts_y[wy + 1]):
+                        rb = order_y[ib]
+                        for j in range(n):
+                            b[n + 1 + j] = rows_y[rb, j]
+                        cur[base_x + ra * per_x + rb] = _value(
+                            b,
+                            row,
+                            other,
+                            child,
+                            rules,
+                            n,
+                            s,
+                            x,
+                            y,
+                            rb,
+                            cur,
+                            base_y + rb * per_y,
+                            packed,
+                            bits,
+                            offsets,
+                            comp,
+                        )
+    return 1
+
+
+@njit(cache=True)
+def _packed_value(first, tf, second, ts, packed, bits, offsets, comp, n):
+    """The database value of the position whose mover's row is ``first`` (``tf`` seeds) and
+    other row ``second`` (``ts`` seeds), rows of ``n`` pits, read from ``packed``."""
+    cs = tf + ts
+    return db_get(packed, offsets[cs] + _prefix_rank(first, n, cs, comp) + _row_rank(second, 0, n, ts, comp), cs, bits)
+
+
+@njit(cache=True, inline="always")
+def _value(b, row, other, child, rules, n, s, x, y, rb, cur, head, packed, bits, offsets, comp):
+    """The database value of ``b`` (level ``s``, ``x`` seeds in the mover's row, ``y`` in the
+    other, of rank ``rb`` among its ways): its children of smaller levels read from
+    ``packed``, those of its own level from ``cur`` at ``head`` plus the rank of the sown row
+    (a same-level move hands over to a position whose mover's row is ``b``'s other row).
+
+    The moves are played here on copies of the rows (``row``, ``other``; a database
+    position's stores are empty, and no move is the game's first): one that ends in the
+    mover's row (with or without a capture), in the store (an extra turn, the other row
+    kept) or in the opponent's row (the child written into ``child`` and ranked whole).
+    Only laps and moves that end the game go through :func:`mancala.engine.kernels.make_move`.
+    Inlined into the shard's pass (numba ``inline="always"``): 6-9 % less CPU."""
+    if x == 0 or (y == 0 and rules[R_END] == 0):
+        return _over_value(b, child, rules, n)
+    capture = rules[R_CAPTURE]
+    empty = rules[R_EMPTY] == 1
+    goes_on = rules[R_END] == 1  # the game ends only when the mover cannot move
+    best = -(1 << 30)
+    for i in range(n):
+        c = b[i]
+        if c == 0:
+            continue
+        j = i + c  # the last seed's pit: in the row, the store (n), the opponent's row, beyond
+        for t in range(n):
+            row[t] = b[t]
+        row[i] = 0
+        for t in range(i + 1, min(j, n - 1) + 1):
+            row[t] += 1
+        played = False
+        v = 0
+        if j < n:
+            opp = b[2 * n - j]
+            if capture == 0 or b[j] != 0 or not (opp > 0 or (empty and capture == 1)):
+                if y > 0:  # the turn passes, the level stays: the child is (other row, sown row)
+                    v = -np.int64(cur[head + _row_rank(row, 0, n, x, comp)])
+                    played = True
+            else:  # a capture: the opposite pit (and, under the usual rule, the last seed) banked
+                got = opp
+                xa = x
+                if capture == 1:
+                    got += 1
+                    row[j] = 0
+                    xa -= 1
+                yb = y - opp
+                if yb > 0 and (xa > 0 or goes_on):
+                    for t in range(n):
+                        other[t] = b[n + 1 + t]
+                    other[n - 1 - j] = 0
+                    v = got - _packed_value(other, yb, row, xa, packed, bits, offsets, comp, n)
+                    played = True
+        elif j == n:
+            if x > 1 and (y > 0 or goes_on):  # an extra turn, the game goes on: same other row
+                v = 1 + db_get(packed, offsets[s - 1] + _prefix_rank(row, n, s - 1, comp) + rb, s - 1, bits)
+                played = True
+        elif j <= 2 * n and (x - c + n - 1 - i > 0 or goes_on):
+            # one seed banked, the last in the opponent's row: the turn passes
+            for t in range(n):
+                child[t] = b[n + 1 + t] + (1 if t < j - n else 0)
+                child[n + 1 + t] = row[t]
+            v = 1 - db_get(packed, offsets[s - 1] + rank(child, n, s - 1, comp), s - 1, bits)
+            played = True
+        if not played:
+            st, gain = _play(b, i, child, rules, n)
+            if st >= OVER:
+                v = gain
+            else:
+                cs = board_seeds(child, n)
+                w = db_get(packed, offsets[cs] + rank(child, n, cs, comp), cs, bits)
+                v = gain + w if st == EXTRA else gain - w
+        if v > best:
+            best = v
+    return best
+
+
+def fill_shard(
+    rules_arr: np.ndarray,
+    s: int,
+    a: int,
+    packed: np.ndarray,
+    bits: int,
+    offsets: np.ndarray,
+    comp: np.ndarray,
+    cur: np.ndarray,
+    stop: np.ndarray | None = None,
+) -> bool:
+    """Solve shard ``(s, a)`` into ``cur`` (:func:`solve_shard_kernel`, its numbers typed
+    once here): True, or False when ``stop[0]`` was set before the end."""
+    if stop is None:
+        stop = np.zeros(1, dtype=np.int64)
+    return bool(
+        solve_shard_kernel(rules_arr, np.int64(s), np.int64(a), packed, np.int64(bits), offsets, comp, cur, stop)
+    )
 
 
 @njit(cache=True)
@@ -552,7 +671,7 @@ def build(
 ) -> Database:
     """Build the database of every position with at most ``k`` seeds in the pits (a progress
     bar on a terminal's stderr when ``progress``); ``cancel`` set stops the build (it then
-    raises KeyboardInterrupt) within one job of :data:`BUILD_CHUNK` positions.  ``base``, a
+    raises KeyboardInterrupt) within one layer of a shard (:func:`solve_shard_kernel`).  ``base``, a
     smaller database of the same rules and entry width, supplies its levels as they are:
     only the levels above it are solved (same index, same bits: its bytes are a prefix)."""
     n = int(rules_arr[R_PITS])
@@ -567,7 +686,6 @@ def build(
     if base is not None and base.seeds < k and base.bits == bits:
         values[: base.values.size - 1] = base.values[:-1]
         first = base.seeds + 1
-    depth = 64 + k * 2 * n * n
     bar = None
     console = terminal_console() if progress else None
     if console is not None:
@@ -589,59 +707,49 @@ def build(
         )
         bar.start()
         task = bar.add_task("db", total=total, k=k, completed=int(offsets[first]))
-    chunk = BUILD_CHUNK
     workers = build_threads()
+    stop = np.zeros(1, dtype=np.int64)  # set to 1: the kernels stop at their next layer
     try:
         for s in range(first, k + 1):
-            size = int(offsets[s + 1] - offsets[s])
-            cur = np.full(size, UNKNOWN, dtype=np.int8)  # this level, solved, then packed
-            # the level's positions in chunks of consecutive ranks, shared out between
-            # the workers (each with its own stacks); two workers may meet on the same
-            # unsolved position and both solve it: same value, a harmless race
-            jobs = [(r, min(chunk, size - r)) for r in range(0, size, chunk)]
+            # the level's shards, largest first, shared out between the workers; each
+            # is solved into its own scratch, then packed (one thread at a time: packing
+            # ORs bits into bytes neighbouring entries share)
+            jobs = level_shards(s)
             lock = threading.Lock()
             failure: list = []
 
-            def work(
-                s: int = s,
-                cur: np.ndarray = cur,
-                jobs: list = jobs,
-                lock: threading.Lock = lock,
-                failure: list = failure,
-            ) -> None:  # this level's, bound now
-                boards = np.zeros((depth, 2 * n + 2), dtype=np.int64)
-                mbuf = np.zeros((depth, 2 * n), dtype=np.int64)
+            def work(s: int = s, jobs: list = jobs, lock: threading.Lock = lock, failure: list = failure) -> None:
                 try:
                     while True:
                         with lock:
-                            if not jobs or failure:
+                            if not jobs or failure or stop[0]:
                                 return
-                            if cancel is not None and cancel.is_set():
-                                failure.append(KeyboardInterrupt())
-                                return
-                            start, count = jobs.pop(0)
-                        parts = unrank(start, 2 * n, s, comp)
-                        done, _ = fill(s, parts, count, boards, mbuf, rules_arr, cur, values, bits, offsets, comp)
-                        if bar is not None:
-                            with lock:
-                                bar.advance(task, int(done))
+                            a = jobs.pop(0)
+                        cur = np.full(shard_size(n, s, a), UNKNOWN, dtype=np.int8)
+                        if not fill_shard(rules_arr, s, a, values, bits, offsets, comp, cur, stop):
+                            return  # cancelled
+                        with lock:
+                            if pack_shard(cur, values, offsets[s], n, s, a, comp, bits):  # pragma: no cover - a bug
+                                raise RuntimeError(f"endgame database build: level {s} has unsolved entries")
+                            if bar is not None:
+                                bar.advance(task, cur.size)
                 except BaseException as e:  # pragma: no cover - surfaced below
                     failure.append(e)
 
-            if workers == 1 or len(jobs) == 1:
-                work()
-            else:
-                threads = [threading.Thread(target=work, daemon=True) for _ in range(workers)]
-                for t in threads:
-                    t.start()
-                for t in threads:
-                    t.join()
+            threads = [threading.Thread(target=work, daemon=True) for _ in range(min(workers, len(jobs)))]
+            for t in threads:
+                t.start()
+            for t in threads:
+                while t.is_alive():
+                    t.join(0.05)
+                    if cancel is not None and cancel.is_set():
+                        stop[0] = 1
             if failure:
                 raise failure[0]
-            if pack_level(cur, values, int(offsets[s]), s, bits):  # pragma: no cover - a bug, never data
-                raise RuntimeError(f"endgame database build: level {s} has unsolved entries")
-            del cur
+            if stop[0] or (cancel is not None and cancel.is_set()):
+                raise KeyboardInterrupt
     finally:
+        stop[0] = 1
         if bar is not None:
             bar.stop()
     return Database(k, values, offsets, comp, built=True)
