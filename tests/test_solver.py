@@ -349,11 +349,11 @@ def test_solve_command_prints_value_move_and_line(capsys):
 
 
 def test_solve_command_builds_the_database_asked_for(capsys):
-    assert endgame.default_seeds(6) < 11  # (so the command's database is a new one)
-    assert main(["solve", "--game", "kalah(pits=6,seeds=1)", "--endgame-seeds", "11", "--no-progress"]) == 0
+    assert endgame.play_seeds(6) < 15  # (so the command's database is a new one)
+    assert main(["solve", "--game", "kalah(pits=6,seeds=2)", "--endgame-seeds", "15", "--no-progress"]) == 0
     assert "value: " in capsys.readouterr().out
-    key = bridge.play_key(KalahRules(pits=6, seeds=1))
-    assert endgame.load(endgame.cache_dir() / endgame.file_name(key, 11), key, 11) is not None
+    key = bridge.play_key(KalahRules(pits=6, seeds=2))
+    assert endgame.load(endgame.cache_dir() / endgame.file_name(key, 15), key, 15) is not None
 
 
 def test_solve_command_reads_a_position(capsys):

@@ -63,8 +63,14 @@ FORMAT = 3
 #: a level's scratch entry not solved yet (the build keeps the level being solved as
 #: signed bytes, then packs it)
 UNKNOWN = -128
-#: default budget of database entries when K is not given
+#: default budget of database entries when K is not given (small solves)
 DEFAULT_ENTRIES = 1_000_000
+#: the players' budget (:func:`play_seeds`): for Kalah(6,4) K = 14, 9.7 M entries, 4.8 MB on
+#: disk, about 2 s of one core to build once (:func:`mancala.engine.engine.prepare`, in the
+#: background compile for standard Kalah).  Against K = 10 it lets ``best:nodes=2000000``
+#: keep the exact value at 4 of the 5 positions where it dropped points (docs/engine.md,
+#: "Dropped points")
+PLAY_ENTRIES = 10_000_000
 MAX_K = 100
 
 
@@ -125,19 +131,28 @@ def pack_level(cur, packed, start, s, bits):
     return bad
 
 
-def default_seeds(pits: int, total: int | None = None) -> int:
+def default_seeds(pits: int, total: int | None = None, budget: int | None = None) -> int:
     """K for a board of ``pits`` a side: ``$MANCALA_ENDGAME_SEEDS`` if set, else the largest K
-    within :data:`DEFAULT_ENTRIES` entries (a build of about half a second), at most ``total``."""
+    within ``budget`` entries (default :data:`DEFAULT_ENTRIES`, a build of a fraction of a
+    second), at most ``total``."""
     env = os.environ.get("MANCALA_ENDGAME_SEEDS")
     if env is not None:
         k = whole_number(env, "$MANCALA_ENDGAME_SEEDS")
     else:
+        most = DEFAULT_ENTRIES if budget is None else budget
         k = 0
-        while k < MAX_K and entries(pits, k + 1) <= DEFAULT_ENTRIES:
+        while k < MAX_K and entries(pits, k + 1) <= most:
             k += 1
     if total is not None:
         k = min(k, total)
     return min(k, MAX_K)
+
+
+def play_seeds(pits: int) -> int:
+    """K of the database the players search with (:data:`PLAY_ENTRIES`; the engine's
+    ``prepare`` makes it once): larger than a small solve's, since a player meets the same
+    rules move after move and every point it keeps near the end rests on proofs there."""
+    return default_seeds(pits, budget=PLAY_ENTRIES)
 
 
 #: a solve of a large position (:data:`LARGE_SOLVE_SEEDS` or more seeds in the pits) uses a

@@ -277,8 +277,9 @@ def database_room() -> int:
 def database(
     game: Kalah, ctx: Context, progress: bool = False, seeds: int | None = None, cancel: threading.Event | None = None
 ) -> endgame.Database | None:
-    """The endgame database for ``game``'s rules (loaded or built once per process; ``seeds``
-    asks for at least that K), or None when the rules have none (choice of direction) or
+    """The endgame database for ``game``'s rules (loaded or built once per process; by default
+    the players' K, :func:`~mancala.engine.endgame.play_seeds`; ``seeds`` asks for at least
+    that K), or None when the rules have none (choice of direction) or
     ``$MANCALA_ENDGAME_SEEDS`` is negative.  K is lowered when the database would not fit
     in its share of the memory bound (:func:`memory_limit`); ``cancel`` stops a build."""
     if ctx.db_checked and (seeds is None or ctx.db is None or ctx.db.seeds >= seeds):
@@ -286,7 +287,13 @@ def database(
     if game.rules.sowing is Sowing.CHOICE:
         ctx.db_checked = True
         return None
-    k = endgame.default_seeds(game.rules.pits) if seeds is None else seeds
+    if seeds is None:
+        # the players' K, no more than the game's seeds (a larger one would hold nothing more),
+        # and never below the quick default
+        pits = game.rules.pits
+        k = max(endgame.default_seeds(pits), min(endgame.play_seeds(pits), sum(game.initial_state().board)))
+    else:
+        k = seeds
     if k < 0:
         ctx.db_checked = True
         return None
