@@ -200,6 +200,31 @@ def solve_table_megabytes(seeds: int) -> float:
     return float(min(cap, max(64, total / 16)))
 
 
+def _solver_searcher(
+    game: Kalah,
+    state: KalahState,
+    job,
+    endgame_seeds: int | None,
+    megabytes: float | None = None,
+    progress: bool = False,
+) -> Searcher:
+    """A searcher set as a proof wants it: the store difference at the depth leaves
+    (:data:`SOLVE_HW`), the table skipped near the database (:data:`SOLVE_TTMIN`), the
+    database of ``endgame_seeds`` and a table sized for the seeds in play (unless
+    ``megabytes``)."""
+    seeds = sum(state.row(0)) + sum(state.row(1))
+    return Searcher(
+        game,
+        state,
+        progress=progress,
+        db_seeds=endgame_seeds,
+        job=job,
+        hw=SOLVE_HW,
+        ttmin=SOLVE_TTMIN,
+        megabytes=megabytes if megabytes is not None else solve_table_megabytes(seeds),
+    )
+
+
 def solve(
     game: Kalah,
     state: KalahState,
@@ -252,16 +277,7 @@ def solve(
         shown["bar"].update(shown["task"], nodes=job.nodes())
 
     def work(job) -> SolveResult:
-        searcher = Searcher(
-            game,
-            state,
-            progress=progress,
-            db_seeds=endgame_seeds,
-            job=job,
-            hw=SOLVE_HW,
-            ttmin=SOLVE_TTMIN,
-            megabytes=megabytes if megabytes is not None else solve_table_megabytes(seeds),
-        )
+        searcher = _solver_searcher(game, state, job, endgame_seeds, megabytes, progress=progress)
         with searcher.lease() as (ctx, _, _):
             # a solve starts from an empty table (old proofs would crowd it); a big proof will
             # touch all of it, so it is mapped at once (a small one maps only what it uses)
@@ -300,16 +316,7 @@ def prove(game: Kalah, state: KalahState, *, endgame_seeds: int | None = None) -
     prepare(game)
 
     def work(job) -> tuple[int, int]:
-        searcher = Searcher(
-            game,
-            state,
-            progress=False,
-            db_seeds=endgame_seeds,
-            job=job,
-            hw=SOLVE_HW,
-            ttmin=SOLVE_TTMIN,
-            megabytes=solve_table_megabytes(seeds),
-        )
+        searcher = _solver_searcher(game, state, job, endgame_seeds, None)
         with searcher.lease() as (ctx, _, _):
             ctx.clear(touch=seeds >= LARGE_SOLVE_SEEDS)
         value, _, nodes = _exact(game, state, None, searcher)
@@ -323,20 +330,10 @@ def first_guess(game: Kalah, state: KalahState, *, endgame_seeds: int, megabytes
     short iterative deepening, :data:`GUESS_NODES`), the value itself when that proves it; the
     table is not cleared.  A split proof's passes start from it."""
     bridge.relative_board(state)
-    seeds = sum(state.row(0)) + sum(state.row(1))
     prepare(game)
 
     def work(job) -> int:
-        searcher = Searcher(
-            game,
-            state,
-            progress=False,
-            db_seeds=endgame_seeds,
-            job=job,
-            hw=SOLVE_HW,
-            ttmin=SOLVE_TTMIN,
-            megabytes=megabytes if megabytes is not None else solve_table_megabytes(seeds),
-        )
+        searcher = _solver_searcher(game, state, job, endgame_seeds, megabytes)
         g, _, _ = _first_guess(searcher, None)
         return searcher.acc + g
 
@@ -364,7 +361,6 @@ def prove_window(
     the solver's iterative deepening, a closed one (a split's null window) from its upper end,
     without.  Ctrl-C stops it (KeyboardInterrupt)."""
     bridge.relative_board(state)
-    seeds = sum(state.row(0)) + sum(state.row(1))
     prepare(game)
 
     def rel(v: float, acc: int) -> int:
@@ -374,16 +370,7 @@ def prove_window(
         return -math.inf if v <= -BIG else math.inf if v >= BIG else float(v + acc)
 
     def work(job) -> tuple[float, float, int]:
-        searcher = Searcher(
-            game,
-            state,
-            progress=False,
-            db_seeds=endgame_seeds,
-            job=job,
-            hw=SOLVE_HW,
-            ttmin=SOLVE_TTMIN,
-            megabytes=megabytes if megabytes is not None else solve_table_megabytes(seeds),
-        )
+        searcher = _solver_searcher(game, state, job, endgame_seeds, megabytes)
         if state.swap_allowed or searcher.flags != 0:
             value, _, nodes = _exact(game, state, None, searcher)
             return float(value), float(value), nodes
