@@ -70,6 +70,15 @@ class StagedFile:
         self.discard()
 
 
+def append_durably(stream: IO, text: str | bytes) -> None:
+    """Append ``text`` to an open journal or results file and sync it before returning, so a
+    line reported done survives a crash or a power cut (an ``OSError`` is the caller's to
+    turn into a message: which file, and that the lines before it are kept)."""
+    stream.write(text)
+    stream.flush()
+    os.fsync(stream.fileno())
+
+
 def file_head(path: str | os.PathLike, size: int = 64 * 1024) -> bytes:
     """The first ``size`` bytes of the file ``path`` (to tell whether it is one of ours)."""
     with open(path, "rb") as f:

@@ -40,6 +40,7 @@ from typing import Callable, Sequence
 
 from mancala import jsonread
 from mancala.arena.match import follow_record, play_game
+from mancala.atomic import append_durably
 from mancala.engine.support import engine_support
 from mancala.errors import BadInput, IllegalMove, MancalaError
 from mancala.evaluation import default_evaluation
@@ -400,9 +401,7 @@ class ResultsWriter:
     def append(self, row: dict) -> None:
         """Write one result line durably."""
         try:
-            self.stream.write(json.dumps(row, separators=(",", ":")) + "\n")
-            self.stream.flush()
-            os.fsync(self.stream.fileno())
+            append_durably(self.stream, json.dumps(row, separators=(",", ":")) + "\n")
         except OSError as e:
             self.failed = True
             raise BadInput(

@@ -45,7 +45,7 @@ from pathlib import Path
 from typing import Any, BinaryIO, Protocol
 
 from mancala import jsonread
-from mancala.atomic import StagedFile, write_problem
+from mancala.atomic import StagedFile, append_durably, write_problem
 from mancala.errors import BadInput
 from mancala.games.kalah import SWAP, Kalah, KalahMove, KalahState
 
@@ -501,9 +501,7 @@ class Journal:
         line = encode_line(record)
         try:
             with _sigint_held():
-                self.stream.write(line)
-                self.stream.flush()
-                os.fsync(self.stream.fileno())
+                append_durably(self.stream, line)
         except OSError as e:
             self.failed = True
             raise BadInput(
