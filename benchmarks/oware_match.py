@@ -51,7 +51,7 @@ def parse_weights(text: str) -> OwareWeights:
 
 def parse_search(text: str) -> dict:
     """``reductions=3`` as ``OwareSearcher`` keyword arguments."""
-    kinds = {"reductions": int}
+    kinds = {"reductions": int, "reduce_depth": int, "reduce_two": int}
     out: dict = {}
     for part in filter(None, (p.strip() for p in text.split(","))):
         name, _, value = part.partition("=")

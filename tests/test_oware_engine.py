@@ -501,10 +501,14 @@ def test_best_uses_the_table_in_its_search(tmp_path, monkeypatch):
         exact.forget_tables()
 
 
-def test_late_move_reductions_search_fewer_nodes_and_only_without_a_depth_budget():
+def test_late_move_reductions_search_fewer_nodes_and_only_without_a_depth_budget(tmp_path, monkeypatch):
     """Reductions reach a depth in fewer nodes (a middle-game position, a count no load
     changes); ``best:depth=`` searches without them (the reference's values), ``best:nodes=``
-    with them."""
+    with them (an empty cache: no endgame table)."""
+    from mancala.engine.oware import exact  # noqa: PLC0415
+
+    monkeypatch.setenv("MANCALA_CACHE_DIR", str(tmp_path))
+    exact.forget_tables()
     game = Oware(PRESETS["abapa"])
     rng = random.Random(4)
     state = game.initial_state()

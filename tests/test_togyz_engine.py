@@ -366,3 +366,31 @@ def test_a_kazan_past_half_is_a_win_where_the_game_goes_on():
     result = S.search(game, state, None, max_depth=3)
     assert str(result.move) == "2" and result.value >= S.WIN + 90 - 47 - 20 and not result.exact
     assert TOGYZ.value_scale(result.value) == result.value - S.WIN
+
+
+def test_late_move_reductions_search_fewer_nodes_and_only_without_a_depth_budget(tmp_path, monkeypatch):
+    """Reductions reach a depth in far fewer nodes (a count no load changes); ``best:depth=``
+    searches without them, ``best:nodes=`` with them (an empty cache: no endgame table)."""
+    from mancala.engine.togyz import exact  # noqa: PLC0415
+
+    monkeypatch.setenv("MANCALA_CACHE_DIR", str(tmp_path))
+    exact.forget_tables()
+    game = make_game("togyz")
+    rng = random.Random(5)
+    state = game.initial_state()
+    for _ in range(12):
+        state = game.apply(state, rng.choice(game.legal_moves(state)))
+    plain = S.search(game, state, None, max_depth=8, searcher=S.TogyzSearcher(game))
+    reduced = S.search(game, state, None, max_depth=8, searcher=S.TogyzSearcher(game, reductions=3))
+    assert reduced.depth == plain.depth == 8
+    assert reduced.nodes < 0.7 * plain.nodes
+    assert reduced.move in game.legal_moves(state)
+    by_depth = make_player("best:depth=4")
+    by_depth.choose(game, state)
+    assert by_depth.last.value == S.search(game, state, None, max_depth=4, reductions=0).value
+    by_nodes = make_player("best:nodes=20000")
+    by_nodes.choose(game, state)
+    searched = S.search(game, state, None, max_nodes=20000, reductions=S.PLAY_REDUCTIONS)
+    unreduced = S.search(game, state, None, max_nodes=20000, reductions=0)
+    assert (by_nodes.last.move, by_nodes.last.value) == (searched.move, searched.value)
+    assert searched.depth > unreduced.depth

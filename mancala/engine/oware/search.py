@@ -84,7 +84,9 @@ C_ROOTFIRST = C_OWN + 5  # a root move to search first (the last iteration's bes
 C_LEAF = C_OWN + 6  # what a leaf at the depth limit is worth: LEAF_HEURISTIC, LEAF_LOW or LEAF_HIGH
 C_ROOTSEAT = C_OWN + 7  # the seat to move at the root (for LEAF_LOW and LEAF_HIGH)
 C_LMR = C_OWN + 8  # late move reductions: quiet moves from this one in the order on (0: none)
-C_SIZE = C_OWN + 9
+C_LMR_DEPTH = C_OWN + 9  # ... at nodes with at least this many plies left
+C_LMR_DEEP = C_OWN + 10  # ... by two plies at nodes with at least this many left (0: never)
+C_SIZE = C_OWN + 11
 
 #: late move reductions (:class:`OwareSearcher`'s ``reductions`` = k): from the k+1-th move in
 #: the order on, a move that captures nothing and is not a killer, at a node with at least
@@ -403,12 +405,12 @@ def negamax(
                 if (
                     ctl[C_LMR] > 0
                     and r > ctl[C_LMR]
-                    and depth >= LMR_DEPTH
+                    and depth >= ctl[C_LMR_DEPTH]
                     and c[K.S_CAPTURED] == 0
                     and moves[k] != kill[ply, 0]
                     and moves[k] != kill[ply, 1]
                 ):
-                    cut = 1
+                    cut = 2 if 0 < ctl[C_LMR_DEEP] <= depth else 1
                 v = -negamax(
                     c, ply + 1, depth - 1 - cut, -np.nextafter(a, np.inf), -a, rules, w, z, tkey, tval, tdat, hpos,
                     hkey, hlo, hset, ch, mv, ck, sc, kill, hist, ws, ctl, deadline, tbv, tbo,
@@ -474,8 +476,9 @@ class OwareSearcher(kit.TableSearcher):
     """One player's search tables: a transposition table, the rules and weights arrays and
     counters.  Keep one per player to reuse the table from move to move (keys hold every
     cell a value depends on; see the module doc for ``path_keys``).  ``reductions`` k > 0
-    reduces late quiet moves from the k+1-th on (:data:`LMR_DEPTH`): deeper in the same
-    nodes, values no longer the reference's."""
+    reduces late quiet moves from the k+1-th on, at nodes with ``reduce_depth`` plies or more
+    left (:data:`LMR_DEPTH`), by two plies where ``reduce_two`` or more are left (0: never):
+    deeper in the same nodes, values no longer the reference's."""
 
     def __init__(
         self,
@@ -486,6 +489,8 @@ class OwareSearcher(kit.TableSearcher):
         path_keys: bool = True,
         pvs: bool = True,
         reductions: int = 0,
+        reduce_depth: int = LMR_DEPTH,
+        reduce_two: int = 0,
     ) -> None:
         if not supports(game.rules):
             raise BadInput(
@@ -500,6 +505,8 @@ class OwareSearcher(kit.TableSearcher):
         self.ctl[C_PATH_KEYS] = int(path_keys)
         self.ctl[C_PVS] = int(pvs)
         self.ctl[C_LMR] = reductions
+        self.ctl[C_LMR_DEPTH] = reduce_depth
+        self.ctl[C_LMR_DEEP] = reduce_two
         self.ctl[C_TB_SEEDS] = -1
         self.tbv = np.zeros(1, dtype=np.int8)
         self.tbo = np.zeros(2, dtype=np.int64)

@@ -67,7 +67,7 @@ def best(
     build --game togyz``; :mod:`mancala.engine.togyz.exact`): ``togyz-endgame(exact)``; with
     more stones the search values every position it reaches within the table by the table."""
     from mancala.engine.togyz import exact  # noqa: PLC0415 (numba loads only when needed)
-    from mancala.engine.togyz.search import MAX_DEPTH, search  # noqa: PLC0415 (numba loads only when needed)
+    from mancala.engine.togyz.search import MAX_DEPTH, PLAY_REDUCTIONS, search  # noqa: PLC0415 (numba: when needed)
 
     table = exact.table_for(game.rules) if book and max_depth is None and supports(game) else None
     if table is not None and not game.is_terminal(state):
@@ -85,6 +85,7 @@ def best(
         max_nodes=max_nodes,
         table=table,
         keep=max_depth is None and max_nodes is None,
+        reductions=PLAY_REDUCTIONS if max_depth is None else 0,
     )
     return result
 

@@ -69,7 +69,15 @@ C_PVS = C_OWN  # 1: principal variation search (null windows after the first mov
 C_ROOTFIRST = C_OWN + 1  # a root move to search first (the last iteration's best; -1: none)
 C_TB_STONES = C_OWN + 2  # the endgame table's most stones on the board (-1: no table in the search)
 C_TB_HITS = C_OWN + 3  # positions valued by the endgame table
-C_SIZE = C_OWN + 4
+C_LMR = C_OWN + 4  # late move reductions: quiet moves from this one in the order on (0: none)
+C_SIZE = C_OWN + 5
+#: late move reductions (:class:`TogyzSearcher`'s ``reductions`` = k), as Oware's engine makes
+#: them: from the k+1-th move in the order on, a move that captures nothing and is not a
+#: killer, at a node with at least this many plies left, is searched one ply shallower with a
+#: null window first, and again at full depth when it beats the best so far
+LMR_DEPTH = 3
+#: the reductions of ``best`` without a depth budget (docs/togyz.md); the depth levels keep none
+PLAY_REDUCTIONS = 3
 #: :func:`table_value`'s "not in the table"
 NO_VALUE = -1e18
 
@@ -245,11 +253,27 @@ def negamax(
             ctl[C_NODES] += 1
         elif r > 0 and ctl[C_PVS] != 0 and a > -np.inf and a < beta:
             # principal variation search: prove this move no better than the best so far with
-            # a null window above ``a``; search it again in full only if it is better
+            # a null window above ``a``; search it again in full only if it is better.  A late
+            # quiet move is tried one ply shallower first (late move reduction)
+            cut = 0
+            if (
+                ctl[C_LMR] > 0
+                and r >= ctl[C_LMR]
+                and depth >= LMR_DEPTH
+                and c[K.S_GAINED] == 0
+                and moves[k] != kill[ply, 0]
+                and moves[k] != kill[ply, 1]
+            ):
+                cut = 1
             v = -negamax(
-                c, ply + 1, depth - 1, -np.nextafter(a, np.inf), -a, rules, w, z, tkey, tval, tdat, ch, mv, sc, kill,
-                hist, ctl, deadline, tbv, tbo, tbc,
+                c, ply + 1, depth - 1 - cut, -np.nextafter(a, np.inf), -a, rules, w, z, tkey, tval, tdat, ch, mv, sc,
+                kill, hist, ctl, deadline, tbv, tbo, tbc,
             )  # fmt: skip
+            if cut != 0 and v > a and ctl[C_ABORT] == 0:
+                v = -negamax(
+                    c, ply + 1, depth - 1, -np.nextafter(a, np.inf), -a, rules, w, z, tkey, tval, tdat, ch, mv, sc,
+                    kill, hist, ctl, deadline, tbv, tbo, tbc,
+                )  # fmt: skip
             if v > a and v < beta and ctl[C_ABORT] == 0:
                 v = -negamax(
                     c, ply + 1, depth - 1, -beta, -a, rules, w, z, tkey, tval, tdat, ch, mv, sc, kill, hist, ctl,
@@ -296,7 +320,8 @@ def search_root(s, depth, rules, w, z, tkey, tval, tdat, ctl, deadline, tbv, tbo
 class TogyzSearcher(kit.TableSearcher):
     """One player's search tables: a transposition table, the rules and weights arrays and
     counters.  Keep one per player to reuse the table from move to move (keys hold every
-    cell a value depends on, and the ply)."""
+    cell a value depends on, and the ply).  ``reductions`` k > 0 reduces late quiet moves
+    from the k+1-th on (:data:`LMR_DEPTH`): deeper in the same nodes."""
 
     def __init__(
         self,
@@ -305,6 +330,7 @@ class TogyzSearcher(kit.TableSearcher):
         entries: int = TABLE_ENTRIES,
         use_table: bool = True,
         pvs: bool = True,
+        reductions: int = 0,
     ) -> None:
         if not supports(game.rules):
             raise BadInput(f"the Togyz Kumalak engine does not play these rules ({game.rules.describe()}): max_plies")
@@ -315,6 +341,7 @@ class TogyzSearcher(kit.TableSearcher):
         self.weights = weights_array(weights)
         self.z = zobrist_keys()
         self.ctl[C_PVS] = int(pvs)
+        self.ctl[C_LMR] = reductions
         self.ctl[C_ROOTFIRST] = -1
         self.use_table(None)
 
@@ -406,11 +433,13 @@ def search(
     table: TogyzTable | None = None,
     keep: bool = False,
     clock: Callable[[], float] = time.perf_counter,
+    reductions: int | None = None,
 ) -> SearchResult:
     """Iterative deepening: depth 1, 2, ... up to ``max_depth`` plies while the budget lasts
     (``seconds`` of wall time, ``max_nodes`` nodes; None: no limit).  Returns the last
     complete iteration (depth 1 always completes) with the root value for the player to
     move; stops early once a search met only finished games (its value is then exact).
+    ``reductions``: the searcher's late move reductions for this search (None: as it is).
     ``table`` (an endgame table of the game's rules) values every position below the root
     within it (:meth:`TogyzSearcher.use_table`: the kazans' difference plus the entry, a
     proven value).  ``keep`` (without a ``searcher``): search with the process's kept searcher
@@ -419,7 +448,7 @@ def search(
         with kept_searcher(game, weights, table) as kept:
             return search(
                 game, state, seconds, max_depth=max_depth, max_nodes=max_nodes, weights=weights, searcher=kept,
-                clock=clock,
+                clock=clock, reductions=reductions,
             )  # fmt: skip
     if not 1 <= max_depth <= MAX_DEPTH:
         raise BadInput(f"Togyz Kumalak search depth must be 1..{MAX_DEPTH}, got {max_depth}")
@@ -429,6 +458,8 @@ def search(
         return SearchResult(None, final_value(game.score(state, state.seat)), (), 1, 0, "togyz-engine(exact)")
     warm_up()  # compiles or loads numba's cache on first use (microseconds later): not counted
     searcher = searcher or TogyzSearcher(game, weights)
+    if reductions is not None:
+        searcher.ctl[C_LMR] = reductions
     if table is not None:
         searcher.use_table(table)
     nodes_at_start = searcher.nodes
