@@ -370,7 +370,7 @@ def test_a_kazan_past_half_is_a_win_where_the_game_goes_on():
 
 def test_late_move_reductions_search_fewer_nodes_and_only_without_a_depth_budget(tmp_path, monkeypatch):
     """Reductions reach a depth in far fewer nodes (a count no load changes); ``best:depth=``
-    searches without them, ``best:nodes=`` with them (an empty cache: no endgame table)."""
+    searches without them, ``best:nodes=`` with the play setting (an empty cache: no table)."""
     from mancala.engine.togyz import exact  # noqa: PLC0415
 
     monkeypatch.setenv("MANCALA_CACHE_DIR", str(tmp_path))
@@ -391,6 +391,6 @@ def test_late_move_reductions_search_fewer_nodes_and_only_without_a_depth_budget
     by_nodes = make_player("best:nodes=20000")
     by_nodes.choose(game, state)
     searched = S.search(game, state, None, max_nodes=20000, reductions=S.PLAY_REDUCTIONS)
-    unreduced = S.search(game, state, None, max_nodes=20000, reductions=0)
     assert (by_nodes.last.move, by_nodes.last.value) == (searched.move, searched.value)
-    assert searched.depth > unreduced.depth
+    deeper = S.search(game, state, None, max_nodes=20000, reductions=3)
+    assert deeper.depth > S.search(game, state, None, max_nodes=20000, reductions=0).depth
