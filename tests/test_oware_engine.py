@@ -494,7 +494,13 @@ def test_best_uses_the_table_in_its_search(tmp_path, monkeypatch):
         player = make_player("best:nodes=5000")
         player.choose(game, state)
         searched = S.search(
-            game, state, None, max_nodes=5000, table=exact.table_for(game.rules), reductions=S.PLAY_REDUCTIONS
+            game,
+            state,
+            None,
+            max_nodes=5000,
+            table=exact.table_for(game.rules),
+            reductions=S.PLAY_REDUCTIONS,
+            reduce_two=S.PLAY_REDUCE_TWO,
         )
         assert (player.last.move, player.last.value) == (searched.move, searched.value)
     finally:
@@ -524,7 +530,15 @@ def test_late_move_reductions_search_fewer_nodes_and_only_without_a_depth_budget
     assert by_depth.last.value == alphabeta(game, state, 6, make_evaluation(DEFAULT)).value
     by_nodes = make_player("best:nodes=20000")
     by_nodes.choose(game, state)
-    searched = S.search(game, state, None, max_nodes=20000, reductions=S.PLAY_REDUCTIONS, probe=lambda g, s: None)
+    searched = S.search(
+        game,
+        state,
+        None,
+        max_nodes=20000,
+        reductions=S.PLAY_REDUCTIONS,
+        reduce_two=S.PLAY_REDUCE_TWO,
+        probe=lambda g, s: None,
+    )
     unreduced = S.search(game, state, None, max_nodes=20000, reductions=0, probe=lambda g, s: None)
     assert (by_nodes.last.move, by_nodes.last.value) == (searched.move, searched.value)
     assert searched.depth > unreduced.depth

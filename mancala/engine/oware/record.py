@@ -61,7 +61,12 @@ def best(
     ``oware-endgame(table)``; with more seeds the search values every position it reaches
     within the table by the table (``oware-engine(table)`` once that settles the value)."""
     from mancala.engine.oware import exact  # noqa: PLC0415 (numba loads only when needed)
-    from mancala.engine.oware.search import MAX_DEPTH, PLAY_REDUCTIONS, search  # noqa: PLC0415 (numba: when needed)
+    from mancala.engine.oware.search import (  # noqa: PLC0415 (numba loads only when needed)
+        MAX_DEPTH,
+        PLAY_REDUCE_TWO,
+        PLAY_REDUCTIONS,
+        search,
+    )
 
     use_table = book and max_depth is None
     result = search(
@@ -74,6 +79,7 @@ def best(
         table=exact.table_for(game.rules) if use_table else None,
         keep=max_depth is None and max_nodes is None,  # a time budget: the last moves' table helps
         reductions=PLAY_REDUCTIONS if max_depth is None else 0,
+        reduce_two=PLAY_REDUCE_TWO if max_depth is None else 0,
     )
     if result.algorithm == "oware-endgame(exact)" and not exact.exact_rules(game.rules):
         result = replace(result, algorithm="oware-endgame(table)")

@@ -97,6 +97,9 @@ LMR_DEPTH = 3
 #: ``best:time=``, ``best:nodes=``, ``strongest``); the depth levels keep the reference's
 #: values.  Measured in docs/oware.md ("Search depth beside Aalina")
 PLAY_REDUCTIONS = 3
+#: ... and by two plies at nodes with at least this many plies left (``reduce_two``): 61.9 %
+#: over 80 games at equal nodes against one ply everywhere (docs/oware.md)
+PLAY_REDUCE_TWO = 6
 
 LEAF_HEURISTIC = 0  # the evaluation (play)
 LEAF_LOW = 1  # the worst final margin the root's player can get there: the search's value is a lower bound
@@ -641,6 +644,7 @@ def search(
     keep: bool = False,
     clock: Callable[[], float] = time.perf_counter,
     reductions: int | None = None,
+    reduce_two: int | None = None,
 ) -> SearchResult:
     """Iterative deepening: depth 1, 2, ... up to ``max_depth`` plies while the budget lasts
     (``seconds`` of wall time, ``max_nodes`` nodes; None: no limit).  Returns the last
@@ -650,13 +654,14 @@ def search(
     (an endgame table of the game's rules) values every position below the root within it
     (:meth:`OwareSearcher.use_table`; a ``searcher`` given keeps its own otherwise).  ``keep``
     (without a ``searcher``): search with the process's kept searcher (:func:`kept_searcher`),
-    whose transposition table still holds the last moves' searches.  ``reductions``: the
-    searcher's late move reductions for this search (:class:`OwareSearcher`; None: as it is)."""
+    whose transposition table still holds the last moves' searches.  ``reductions`` and
+    ``reduce_two``: the searcher's late move reductions for this search (:class:`OwareSearcher`;
+    None: as it is)."""
     if keep and searcher is None:
         with kept_searcher(game, weights, table) as kept:
             return search(
                 game, state, seconds, max_depth=max_depth, max_nodes=max_nodes, weights=weights, searcher=kept,
-                probe=probe, table=table, clock=clock, reductions=reductions,
+                probe=probe, table=table, clock=clock, reductions=reductions, reduce_two=reduce_two,
             )  # fmt: skip
     if not 1 <= max_depth <= MAX_DEPTH:
         raise BadInput(f"Oware search depth must be 1..{MAX_DEPTH}, got {max_depth}")
@@ -673,6 +678,8 @@ def search(
     searcher = searcher or OwareSearcher(game, weights)
     if reductions is not None:
         searcher.ctl[C_LMR] = reductions
+    if reduce_two is not None:
+        searcher.ctl[C_LMR_DEEP] = reduce_two
     if table is not None:
         searcher.use_table(table)
     nodes_at_start = searcher.nodes
