@@ -77,7 +77,7 @@ C_SIZE = C_OWN + 5
 #: null window first, and again at full depth when it beats the best so far
 LMR_DEPTH = 3
 #: the reductions of ``best`` without a depth budget; the depth levels keep none.  None yet:
-#: at equal nodes they scored 54.8 % ± 9.0 % over 114 games, not enough to decide (docs/togyz.md)
+#: at equal nodes they scored 56.9 % ± 7.1 % over 180 games, not enough to decide (docs/togyz.md)
 PLAY_REDUCTIONS = 0
 #: :func:`table_value`'s "not in the table"
 NO_VALUE = -1e18
