@@ -27,6 +27,7 @@ import random
 import statistics
 import sys
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -50,8 +51,9 @@ def parse_weights(text: str) -> OwareWeights:
 
 
 def parse_search(text: str) -> dict:
-    """``reductions=3`` as ``OwareSearcher`` keyword arguments."""
-    kinds = {"reductions": int, "reduce_depth": int, "reduce_two": int}
+    """``reductions=3`` as ``OwareSearcher`` keyword arguments (``zero_is_value=1``: the
+    table's zeros end the search, as they did before own-row repetition was scored; 0: not)."""
+    kinds = {"reductions": int, "reduce_depth": int, "reduce_two": int, "zero_is_value": lambda v: bool(int(v))}
     out: dict = {}
     for part in filter(None, (p.strip() for p in text.split(","))):
         name, _, value = part.partition("=")
@@ -74,6 +76,27 @@ def openings(game: Oware, count: int, plies: int, seed: int) -> list[OwareState]
         if not state.finished:
             out.append(state)
     return out
+
+
+def endgames(game: Oware, starts: list[OwareState], seeds: int, table: Any, nodes: int) -> list[OwareState]:
+    """From each start, the first position of a game played on by a plain search (``nodes`` a
+    move) with at most ``seeds`` seeds on the board, kept when the table gives its board 0
+    (endless play: where own-row repetition decides)."""
+    from mancala.engine.oware import exact  # noqa: PLC0415
+
+    out = []
+    for state in starts:
+        while not state.finished and sum(state.houses) > seeds:
+            move = oware_search.search(game, state, None, max_nodes=nodes, probe=_no_probe).move
+            state = game.apply(state, move)
+        if not state.finished and exact.board_value(table, state) == 0:
+            out.append(state)
+    return out
+
+
+def _no_probe(game: Oware, state: OwareState) -> None:
+    """No endgame answer at the root (the plain search)."""
+    return None
 
 
 @dataclass
@@ -143,6 +166,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--nodes", type=int, default=None, help="nodes per move instead of a depth")
     parser.add_argument("--candidate-search", default="", help="the candidate's search settings: reductions=3")
     parser.add_argument("--base-search", default="", help="the base's search settings")
+    parser.add_argument(
+        "--endgame", type=int, default=None,
+        help="start instead where a game from each opening (the default search at --nodes) first has at "
+        "most this many seeds on the board, when the table values that position 0",
+    )  # fmt: skip
     args = parser.parse_args(argv)
     game = Oware()
     table = probe = None
@@ -156,10 +184,18 @@ def main(argv: list[str] | None = None) -> None:
     def side(weights: OwareWeights, who: str) -> Side:
         uses = args.search_table in ("both", who) and table is not None
         settings = parse_search(args.candidate_search if who == "candidate" else args.base_search)
-        return Side(weights, table if uses else None, args.keep in ("both", who), probe, settings)
+        side_probe = probe
+        if probe is not None and "zero_is_value" in settings:
+            side_probe = partial(probe, zero_is_value=settings["zero_is_value"])
+        return Side(weights, table if uses else None, args.keep in ("both", who), side_probe, settings)
 
     base = side(parse_weights(args.base), "base")
     starts = openings(game, args.openings, args.plies, args.seed)
+    if args.endgame is not None:
+        if table is None:
+            raise BadInput("--endgame needs --table and a table in the cache")
+        starts = endgames(game, starts, args.endgame, table, args.nodes or 20_000)
+        print(f"{len(starts)} endgame starts of at most {args.endgame} seeds, each valued 0 by the table", flush=True)
     for text in args.candidate:
         candidate = side(parse_weights(text), "candidate")
         results: list[int] = []

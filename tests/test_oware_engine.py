@@ -317,13 +317,53 @@ def test_the_search_values_table_positions_by_the_table(preset, tmp_path, monkey
         assert values is not None
         best = values[0][1]
         for depth in (1, 4):
-            result = S.search(game, state, None, max_depth=depth, table=table)
+            # the table's zeros too (under own-row repetition the play searches on from them)
+            searcher = S.OwareSearcher(game, zero_is_value=True)
+            result = S.search(game, state, None, max_depth=depth, table=table, searcher=searcher)
             assert result.value == final_value(best), game.position_string(state)
             assert dict(values)[result.move] == best, game.position_string(state)
             assert result.depth == 1  # every child is finished or in the table: proved at once
             # the table's values are exact only under split repetition (every child may have ended)
             labels = ["oware-engine(exact)"] + (["oware-engine(table)"] if preset == "abapa" else [])
             assert result.algorithm in labels
+
+
+def test_under_own_row_repetition_the_search_goes_on_from_the_tables_zeros(tmp_path, monkeypatch):
+    """Under ``abapa`` a table's 0 is endless play, worth the rows when the position repeats:
+    the search values such a position by searching on (a table's non-zero entry still ends
+    it), and the root's probe leaves such a position to the search; under ``awari`` (a
+    repetition splits the board) the 0 is the value and both use it."""
+    from mancala.engine.oware import endgame, exact  # noqa: PLC0415
+
+    monkeypatch.setenv("MANCALA_CACHE_DIR", str(tmp_path))
+    exact.forget_tables()
+    monkeypatch.setattr(exact, "_tables", {})  # the probe reads the table built here
+    for preset, zero_counts in (("abapa", False), ("awari", True)):
+        game = Oware(PRESETS[preset])
+        table = endgame.build(game.rules, 8)
+        zeros = nonzeros = 0
+        for state in table_positions(game, 8, 80, seed=5):
+            board = exact.board_value(table, state)
+            probed = exact.probe_move(game, state)
+            if board == 0:
+                zeros += 1
+                assert (probed is not None) == zero_counts, game.position_string(state)
+            else:
+                nonzeros += 1
+                assert probed is not None and probed[1] == final_value(exact.best_move(game, state, table)[1])
+        assert zeros >= 5 and nonzeros >= 5, (zeros, nonzeros)
+        # a root whose every move leads to a 0 of the table: proved at depth 1 only where 0 counts
+        for state in table_positions(game, 8, 400, seed=6):
+            values = exact.move_values(game, state, table)
+            assert values is not None
+            children = [game.apply(state, move) for move, _ in values]
+            if any(game.is_terminal(c) or exact.board_value(table, c) != 0 for c in children):
+                continue
+            result = S.search(game, state, None, max_depth=6, table=table, searcher=S.OwareSearcher(game))
+            assert (result.depth == 1) == zero_counts, game.position_string(state)
+            break
+        else:
+            raise AssertionError(f"no position of {preset} whose children are all valued 0")
 
 
 def test_a_table_in_the_search_agrees_with_a_larger_table(tmp_path, monkeypatch):

@@ -185,11 +185,21 @@ def perfect_line(game: Oware, state: OwareState, table=None, limit: int = LINE_L
     return line
 
 
-def probe_move(game: Oware, state: OwareState) -> tuple[OwareMove, float] | None:
+def probe_move(game: Oware, state: OwareState, zero_is_value: bool | None = None) -> tuple[OwareMove, float] | None:
     """The search's endgame hook (:data:`mancala.engine.oware.search.ENDGAME_PROBE`): the
     table's best move (:func:`best_move`) and its value on the engine's scale (a win is worth
-    ``WIN`` plus the margin), or None."""
-    chosen = best_move(game, state)
+    ``WIN`` plus the margin), or None.  None too when the table gives the board 0 (endless
+    play) and ``zero_is_value`` is false (None: false unless :func:`exact_rules`): under
+    own-row repetition the search plays such a position, scoring a repetition by the rows
+    (:meth:`mancala.engine.oware.search.OwareSearcher.use_table`)."""
+    table = table_for(game.rules)
+    if table is None:
+        return None
+    if zero_is_value is None:
+        zero_is_value = exact_rules(game.rules)
+    if not zero_is_value and not game.is_terminal(state) and board_value(table, state) == 0:
+        return None
+    chosen = best_move(game, state, table)
     if chosen is None:
         return None
     move, margin = chosen

@@ -43,7 +43,10 @@ seeds on the board (:func:`table_value`: the stores' margin plus the table's mar
 board, as :func:`mancala.engine.oware.exact.move_values` counts it), a compiled lookup into
 its arrays; such a value counts as exact (the search stops deepening once every line ends
 in the table or the game's end), labelled ``oware-engine(table)`` where the rules' own-row
-repetition makes the table an estimate.
+repetition makes the table an estimate.  Under own-row repetition the table's 0 (endless
+play) is no value: the search goes on from there and scores the repetition by the rows
+(:meth:`OwareSearcher.use_table`), as the root's probe leaves such positions to the search
+(:func:`mancala.engine.oware.exact.probe_move`).
 """
 
 from __future__ import annotations
@@ -86,7 +89,8 @@ C_ROOTSEAT = C_OWN + 7  # the seat to move at the root (for LEAF_LOW and LEAF_HI
 C_LMR = C_OWN + 8  # late move reductions: quiet moves from this one in the order on (0: none)
 C_LMR_DEPTH = C_OWN + 9  # ... at nodes with at least this many plies left
 C_LMR_DEEP = C_OWN + 10  # ... by two plies at nodes with at least this many left (0: never)
-C_SIZE = C_OWN + 11
+C_TB_ZERO = C_OWN + 11  # 1: the table's margin 0 (endless play) is a value; 0: the search goes on there
+C_SIZE = C_OWN + 12
 
 #: late move reductions (:class:`OwareSearcher`'s ``reductions`` = k): from the k+1-th move in
 #: the order on, a move that captures nothing and is not a killer, at a node with at least
@@ -214,13 +218,16 @@ def position_moves(s, rules, z, hpos, hkey):
 
 
 @njit(cache=True)
-def table_value(s, rules, tbv, tbo, most):
+def table_value(s, rules, tbv, tbo, most, zero=1):
     """The endgame table's value of the unfinished position ``s`` for the player to move, on
     the search's scale (:func:`mancala.evaluation.oware.final_value` of the stores' margin
     plus what the table gives the mover from the board, as
     :func:`mancala.engine.oware.exact.move_values` counts it), or :data:`NO_VALUE` when the
-    board holds more than ``most`` seeds.  ``tbv`` and ``tbo`` are an
-    :class:`~mancala.engine.oware.endgame.OwareTable`'s values and offsets."""
+    board holds more than ``most`` seeds, or when the table gives the board 0 and ``zero`` is
+    0 (own-row repetition: the table's 0 stands for endless play, whose value there depends
+    on the rows when the position repeats, so the search plays on; see :func:`zero_is_value`).
+    ``tbv`` and ``tbo`` are an :class:`~mancala.engine.oware.endgame.OwareTable`'s values and
+    offsets."""
     n = rules[K.R_HOUSES]
     p2 = 2 * n
     seeds = 0
@@ -239,7 +246,7 @@ def table_value(s, rules, tbv, tbo, most):
         prefix += s[i]
         r += BINOM[prefix + j, j + 1]
     v = np.int64(tbv[tbo[seeds] + r])
-    if v == MISSING:
+    if v == MISSING or (v == 0 and zero == 0):
         return NO_VALUE
     m = s[K.S_STORE + seat] - s[K.S_STORE + 1 - seat] + v
     return K.margin_value(m)
@@ -317,7 +324,7 @@ def negamax(
     if s[K.S_FINISHED] != 0:
         return K.terminal_value(s, rules)
     if ply > 0 and ctl[C_TB_SEEDS] >= 0:
-        v = table_value(s, rules, tbv, tbo, ctl[C_TB_SEEDS])
+        v = table_value(s, rules, tbv, tbo, ctl[C_TB_SEEDS], ctl[C_TB_ZERO])
         if v != NO_VALUE:
             ctl[C_TB_HITS] += 1
             return v
@@ -481,7 +488,8 @@ class OwareSearcher(kit.TableSearcher):
     cell a value depends on; see the module doc for ``path_keys``).  ``reductions`` k > 0
     reduces late quiet moves from the k+1-th on, at nodes with ``reduce_depth`` plies or more
     left (:data:`LMR_DEPTH`), by two plies where ``reduce_two`` or more are left (0: never):
-    deeper in the same nodes, values no longer the reference's."""
+    deeper in the same nodes, values no longer the reference's.  ``zero_is_value``: what
+    :meth:`use_table` does with the table's zeros when not told (None: by the rules)."""
 
     def __init__(
         self,
@@ -494,6 +502,7 @@ class OwareSearcher(kit.TableSearcher):
         reductions: int = 0,
         reduce_depth: int = LMR_DEPTH,
         reduce_two: int = 0,
+        zero_is_value: bool | None = None,
     ) -> None:
         if not supports(game.rules):
             raise BadInput(
@@ -513,11 +522,23 @@ class OwareSearcher(kit.TableSearcher):
         self.ctl[C_TB_SEEDS] = -1
         self.tbv = np.zeros(1, dtype=np.int8)
         self.tbo = np.zeros(2, dtype=np.int64)
+        self.zero_is_value = zero_is_value
 
-    def use_table(self, table: OwareTable | None) -> None:
+    def use_table(self, table: OwareTable | None, zero_is_value: bool | None = None) -> None:
         """Value every position below the root with at most ``table.max_seeds`` seeds on the
         board by the endgame table (an exact value: :func:`table_value`); None: no table.
-        The table must be one of this game's rules (:func:`mancala.engine.oware.exact.table_for`)."""
+        The table must be one of this game's rules (:func:`mancala.engine.oware.exact.table_for`).
+        ``zero_is_value``: whether the table's margin 0 (endless play: nobody can force more)
+        ends the search there; None: the searcher's own setting, else where the table's
+        values are exact
+        (:func:`mancala.engine.oware.exact.exact_rules`: a repetition splits the board).  Under
+        own-row repetition the search goes on from those positions and scores a repetition by
+        the rules, as Aalina does with its non-exact entries: a 0 there may be a loss by the
+        rows when the position repeats.  Non-zero entries stay: the winner's forced line ends
+        the game, so they are right in sign and a bound in size."""
+        if zero_is_value is None:
+            zero_is_value = self.zero_is_value
+        self.ctl[C_TB_ZERO] = int(exact_rules(self.game.rules) if zero_is_value is None else zero_is_value)
         if table is None:
             self.ctl[C_TB_SEEDS] = -1
             self.tbv = np.zeros(1, dtype=np.int8)
@@ -768,7 +789,7 @@ def prove_value(
     low_side.ctl[C_LEAF] = LEAF_LOW
     high_side.ctl[C_LEAF] = LEAF_HIGH
     for side in (low_side, high_side):
-        side.use_table(table)
+        side.use_table(table, zero_is_value=True)  # bounds on the table's values, as documented
     deadline = time.perf_counter() + seconds if seconds else 0.0
     seeds = sum(state.houses)
     diff = state.stores[state.seat] - state.stores[1 - state.seat]
