@@ -4,8 +4,8 @@
    its UCI-like text protocol: ``uci``, ``position startpos moves FfEe`` (the moves as ONE
    joined token: Aalina silently ignores moves given separately), ``go movetime N`` and
    ``bestmove X``.  Aalina plays with its opening book and 12-seed endgame tables, pondering
-   off (it would think on our time on this 2-core machine).  It is not part of this project:
-   fetch it into a scratch folder outside the repository and build it with plain ``javac``
+   off (it would think on our time on this 2-core machine); ``--aalina-book off`` turns its
+   book off (``setoption name OwnBook value false``).  It is not part of this project: fetch it into a scratch folder outside the repository and build it with plain ``javac``
    (commit b938f6b needs no jars), then give the folder of its classes (with
    ``oware-book.bin`` and ``oware-leaves.bin`` copied beside them) as ``--aalina``.
 2. OpenSpiel's MCTS on ``oware`` (random rollouts, ``--mcts-sims`` simulations a move).
@@ -49,7 +49,7 @@ from mancala.players import make_player  # noqa: E402
 class Aalina:
     """Aalina's engine as a child process speaking its UCI dialect."""
 
-    def __init__(self, classes: str, movetime: float) -> None:
+    def __init__(self, classes: str, movetime: float, book: bool = True) -> None:
         java = shutil.which("java")
         if java is None:
             raise SystemExit("bench_oware: java is not on PATH (Aalina is a Java program)")
@@ -67,6 +67,8 @@ class Aalina:
         self.send("uci")
         self.wait_for("uciok")
         self.send("setoption name Ponder value false")
+        if not book:
+            self.send("setoption name OwnBook value false")
         self.send("isready")
         self.wait_for("readyok")
 
@@ -223,6 +225,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--aalina", help="folder of Aalina's compiled classes (with its .bin files)")
     parser.add_argument("--skip-aalina", action="store_true")
+    parser.add_argument(
+        "--aalina-book", choices=("on", "off"), default="on", help="Aalina's opening book (off: how much is the book)"
+    )
     parser.add_argument("--openings", type=int, default=20, help="openings against Aalina (2 games each)")
     parser.add_argument("--seconds", type=float, default=1.0, help="time per move for both sides")
     parser.add_argument("--ours", default=None, help="our player spec (default best:time=SECONDS)")
@@ -250,7 +255,7 @@ def main(argv: list[str] | None = None) -> int:
             "Aalina",
             game,
             ours_spec,
-            Aalina(args.aalina, args.seconds),
+            Aalina(args.aalina, args.seconds, book=args.aalina_book == "on"),
             openings[args.skip : args.openings],
             args.results,
             args.skip,
