@@ -81,7 +81,7 @@ def openings(game: Oware, count: int, plies: int, seed: int) -> list[OwareState]
 def endgames(game: Oware, starts: list[OwareState], seeds: int, table: Any, nodes: int) -> list[OwareState]:
     """From each start, the first position of a game played on by a plain search (``nodes`` a
     move) with at most ``seeds`` seeds on the board, kept when the table gives its board 0
-    (endless play: where own-row repetition decides)."""
+    (endless play: where own-row repetition decides) or holds no more than ``seeds``."""
     from mancala.engine.oware import exact  # noqa: PLC0415
 
     out = []
@@ -89,7 +89,7 @@ def endgames(game: Oware, starts: list[OwareState], seeds: int, table: Any, node
         while not state.finished and sum(state.houses) > seeds:
             move = oware_search.search(game, state, None, max_nodes=nodes, probe=_no_probe).move
             state = game.apply(state, move)
-        if not state.finished and exact.board_value(table, state) == 0:
+        if not state.finished and exact.board_value(table, state) in (None, 0):
             out.append(state)
     return out
 
@@ -169,7 +169,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--endgame", type=int, default=None,
         help="start instead where a game from each opening (the default search at --nodes) first has at "
-        "most this many seeds on the board, when the table values that position 0",
+        "most this many seeds on the board (when the table holds that many: only positions it values 0)",
     )  # fmt: skip
     args = parser.parse_args(argv)
     game = Oware()
@@ -195,7 +195,7 @@ def main(argv: list[str] | None = None) -> None:
         if table is None:
             raise BadInput("--endgame needs --table and a table in the cache")
         starts = endgames(game, starts, args.endgame, table, args.nodes or 20_000)
-        print(f"{len(starts)} endgame starts of at most {args.endgame} seeds, each valued 0 by the table", flush=True)
+        print(f"{len(starts)} endgame starts of at most {args.endgame} seeds", flush=True)
     for text in args.candidate:
         candidate = side(parse_weights(text), "candidate")
         results: list[int] = []
