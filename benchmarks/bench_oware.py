@@ -5,8 +5,9 @@
    joined token: Aalina silently ignores moves given separately), ``go movetime N`` and
    ``bestmove X``.  Aalina plays with its opening book and 12-seed endgame tables, pondering
    off (it would think on our time on this 2-core machine); ``--aalina-book off`` turns its
-   book off (``setoption name OwnBook value false``).  It is not part of this project: fetch it into a scratch folder outside the repository and build it with plain ``javac``
-   (commit b938f6b needs no jars), then give the folder of its classes (with
+   book off (``setoption name OwnBook value false``).  It is not part of this project: fetch
+   it into a scratch folder outside the repository and build it with plain ``javac`` (commit
+   b938f6b needs no jars), then give the folder of its classes (with
    ``oware-book.bin`` and ``oware-leaves.bin`` copied beside them) as ``--aalina``.
 2. OpenSpiel's MCTS on ``oware`` (random rollouts, ``--mcts-sims`` simulations a move).
 

@@ -50,10 +50,17 @@ def parse_weights(text: str) -> OwareWeights:
     return OwareWeights(**values)
 
 
+def table_mode(name: str) -> int:
+    """A table mode's number from its name (``search.TABLE_MODES``)."""
+    if name not in oware_search.TABLE_MODES:
+        raise BadInput(f"unknown table mode {name!r}; known: {', '.join(oware_search.TABLE_MODES)}")
+    return oware_search.TABLE_MODES[name]
+
+
 def parse_search(text: str) -> dict:
-    """``reductions=3`` as ``OwareSearcher`` keyword arguments (``zero_is_value=1``: the
-    table's zeros end the search, as they did before own-row repetition was scored; 0: not)."""
-    kinds = {"reductions": int, "reduce_depth": int, "reduce_two": int, "zero_is_value": lambda v: bool(int(v))}
+    """``reductions=3`` as ``OwareSearcher`` keyword arguments (``table_mode=ends``: how the
+    endgame table is used, a name of ``search.TABLE_MODES``, at the root's probe too)."""
+    kinds = {"reductions": int, "reduce_depth": int, "reduce_two": int, "table_mode": table_mode}
     out: dict = {}
     for part in filter(None, (p.strip() for p in text.split(","))):
         name, _, value = part.partition("=")
@@ -185,8 +192,8 @@ def main(argv: list[str] | None = None) -> None:
         uses = args.search_table in ("both", who) and table is not None
         settings = parse_search(args.candidate_search if who == "candidate" else args.base_search)
         side_probe = probe
-        if probe is not None and "zero_is_value" in settings:
-            side_probe = partial(probe, zero_is_value=settings["zero_is_value"])
+        if probe is not None and "table_mode" in settings:
+            side_probe = partial(probe, mode=settings["table_mode"])
         return Side(weights, table if uses else None, args.keep in ("both", who), side_probe, settings)
 
     base = side(parse_weights(args.base), "base")

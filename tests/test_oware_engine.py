@@ -318,7 +318,7 @@ def test_the_search_values_table_positions_by_the_table(preset, tmp_path, monkey
         best = values[0][1]
         for depth in (1, 4):
             # the table's zeros too (under own-row repetition the play searches on from them)
-            searcher = S.OwareSearcher(game, zero_is_value=True)
+            searcher = S.OwareSearcher(game, table_mode=S.TABLE_ENDS)
             result = S.search(game, state, None, max_depth=depth, table=table, searcher=searcher)
             assert result.value == final_value(best), game.position_string(state)
             assert dict(values)[result.move] == best, game.position_string(state)
@@ -364,6 +364,33 @@ def test_under_own_row_repetition_the_search_goes_on_from_the_tables_zeros(tmp_p
             break
         else:
             raise AssertionError(f"no position of {preset} whose children are all valued 0")
+
+
+def test_a_table_at_the_horizon_leaves_the_rules_value_where_the_search_ends(tmp_path, monkeypatch):
+    """``TABLE_AT_HORIZON`` takes the table's entry only at the depth limit: where such a
+    search is exact (every line ended within its depth) its value is the game's under the
+    rules (repetitions by the rows), as a search with no table finds it, and it is no
+    longer the table's estimate where the two differ."""
+    from mancala.engine.oware import endgame  # noqa: PLC0415
+
+    monkeypatch.setenv("MANCALA_CACHE_DIR", str(tmp_path))
+    game = Oware(PRESETS["abapa"])
+    table = endgame.build(game.rules, 6)
+    compared = differ = 0
+    for state in table_positions(game, 5, 200, seed=9):
+        at_horizon = S.OwareSearcher(game, table_mode=S.TABLE_AT_HORIZON)
+        horizon = S.search(game, state, None, max_depth=30, table=table, searcher=at_horizon, probe=lambda g, s: None)
+        plain = S.search(game, state, None, max_depth=30, probe=lambda g, s: None)
+        ends = S.search(
+            game, state, None, max_depth=30, table=table, searcher=S.OwareSearcher(game, table_mode=S.TABLE_ENDS)
+        )
+        if horizon.exact and plain.exact:
+            assert horizon.value == plain.value, game.position_string(state)
+            assert horizon.algorithm == "oware-engine(exact)"
+            compared += 1
+            differ += ends.value != plain.value
+    assert compared >= 40, compared
+    assert differ >= 1, (compared, differ)  # the table's estimate is not the rules' value everywhere
 
 
 def test_a_table_in_the_search_agrees_with_a_larger_table(tmp_path, monkeypatch):

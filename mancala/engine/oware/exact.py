@@ -185,19 +185,21 @@ def perfect_line(game: Oware, state: OwareState, table=None, limit: int = LINE_L
     return line
 
 
-def probe_move(game: Oware, state: OwareState, zero_is_value: bool | None = None) -> tuple[OwareMove, float] | None:
+def probe_move(game: Oware, state: OwareState, mode: int | None = None) -> tuple[OwareMove, float] | None:
     """The search's endgame hook (:data:`mancala.engine.oware.search.ENDGAME_PROBE`): the
     table's best move (:func:`best_move`) and its value on the engine's scale (a win is worth
-    ``WIN`` plus the margin), or None.  None too when the table gives the board 0 (endless
-    play) and ``zero_is_value`` is false (None: false unless :func:`exact_rules`): under
-    own-row repetition the search plays such a position, scoring a repetition by the rows
+    ``WIN`` plus the margin), or None.  ``mode`` (None: :func:`~mancala.engine.oware.search.table_mode`
+    of the rules) says where the table answers: every position (``TABLE_ENDS``), all but
+    those it gives 0 (``TABLE_BUT_ZERO``), none (``TABLE_AT_HORIZON``): under own-row
+    repetition the search plays those, scoring a repetition by the rows
     (:meth:`mancala.engine.oware.search.OwareSearcher.use_table`)."""
+    from mancala.engine.oware import search  # noqa: PLC0415 (search imports this module)
+
+    mode = search.table_mode(game.rules) if mode is None else mode
     table = table_for(game.rules)
-    if table is None:
+    if table is None or mode == search.TABLE_AT_HORIZON:
         return None
-    if zero_is_value is None:
-        zero_is_value = exact_rules(game.rules)
-    if not zero_is_value and not game.is_terminal(state) and board_value(table, state) == 0:
+    if mode == search.TABLE_BUT_ZERO and not game.is_terminal(state) and board_value(table, state) == 0:
         return None
     chosen = best_move(game, state, table)
     if chosen is None:

@@ -69,7 +69,7 @@ from mancala.engine.oware.exact import exact_rules
 from mancala.engine.oware.rules import rules_array, supports
 from mancala.errors import BadInput
 from mancala.evaluation.oware import DEFAULT, WIN, OwareWeights, final_value
-from mancala.games.oware import Oware, OwareMove, OwareState
+from mancala.games.oware import Oware, OwareMove, OwareRules, OwareState
 from mancala.search.core import SearchResult
 
 #: deepest search (plies; Oware has no extra turns, so plies are turns)
@@ -89,7 +89,7 @@ C_ROOTSEAT = C_OWN + 7  # the seat to move at the root (for LEAF_LOW and LEAF_HI
 C_LMR = C_OWN + 8  # late move reductions: quiet moves from this one in the order on (0: none)
 C_LMR_DEPTH = C_OWN + 9  # ... at nodes with at least this many plies left
 C_LMR_DEEP = C_OWN + 10  # ... by two plies at nodes with at least this many left (0: never)
-C_TB_ZERO = C_OWN + 11  # 1: the table's margin 0 (endless play) is a value; 0: the search goes on there
+C_TB_MODE = C_OWN + 11  # how the table's entries end the search: TABLE_ENDS, TABLE_BUT_ZERO, TABLE_AT_HORIZON
 C_SIZE = C_OWN + 12
 
 #: late move reductions (:class:`OwareSearcher`'s ``reductions`` = k): from the k+1-th move in
@@ -105,6 +105,18 @@ PLAY_REDUCTIONS = 3
 #: over 80 games at equal nodes against one ply everywhere (docs/oware.md)
 PLAY_REDUCE_TWO = 6
 
+#: :meth:`OwareSearcher.use_table`'s modes: every entry is a value and ends the search there
+#: (exact under split repetition) ...
+TABLE_ENDS = 0
+#: ... every entry but 0 (endless play) does; the search goes on from a 0 ...
+TABLE_BUT_ZERO = 1
+#: ... the search goes on through the table and takes its entry only at the depth limit,
+#: instead of the evaluation (not exact), so that it meets a repetition within its reach and
+#: scores it by the rules
+TABLE_AT_HORIZON = 2
+#: the modes by name (the benchmark's settings, messages)
+TABLE_MODES = {"ends": TABLE_ENDS, "but-zero": TABLE_BUT_ZERO, "horizon": TABLE_AT_HORIZON}
+
 LEAF_HEURISTIC = 0  # the evaluation (play)
 LEAF_LOW = 1  # the worst final margin the root's player can get there: the search's value is a lower bound
 LEAF_HIGH = 2  # the best it can get there: the search's value is an upper bound
@@ -117,6 +129,20 @@ NO_VALUE = 1e18
 ENDGAME_PROBE: Optional[Callable[[Oware, OwareState], Optional[tuple[OwareMove, float]]]] = None
 
 # --- conversions -------------------------------------------------------------------
+
+
+#: how play uses the table under own-row repetition (:func:`table_mode`), measured in
+#: docs/oware.md ("The table under own-row repetition")
+OWN_ROW_TABLE_MODE = TABLE_BUT_ZERO
+
+
+def table_mode(rules: OwareRules) -> int:
+    """How play uses an endgame table under ``rules``: every entry ends the search where the
+    table is exact (:func:`mancala.engine.oware.exact.exact_rules`: a repetition splits the
+    board); under own-row repetition :data:`OWN_ROW_TABLE_MODE`, since there the table's
+    endless play (0), and any line that reaches it, is worth the rows when the position
+    repeats, which the search scores by the rules when it meets the repetition."""
+    return TABLE_ENDS if exact_rules(rules) else OWN_ROW_TABLE_MODE
 
 
 def weights_array(weights: OwareWeights = DEFAULT) -> np.ndarray:
@@ -218,14 +244,13 @@ def position_moves(s, rules, z, hpos, hkey):
 
 
 @njit(cache=True)
-def table_value(s, rules, tbv, tbo, most, zero=1):
+def table_value(s, rules, tbv, tbo, most, zero=True):
     """The endgame table's value of the unfinished position ``s`` for the player to move, on
     the search's scale (:func:`mancala.evaluation.oware.final_value` of the stores' margin
     plus what the table gives the mover from the board, as
     :func:`mancala.engine.oware.exact.move_values` counts it), or :data:`NO_VALUE` when the
     board holds more than ``most`` seeds, or when the table gives the board 0 and ``zero`` is
-    0 (own-row repetition: the table's 0 stands for endless play, whose value there depends
-    on the rows when the position repeats, so the search plays on; see :func:`zero_is_value`).
+    false (:data:`TABLE_BUT_ZERO`).
     ``tbv`` and ``tbo`` are an :class:`~mancala.engine.oware.endgame.OwareTable`'s values and
     offsets."""
     n = rules[K.R_HOUSES]
@@ -246,7 +271,7 @@ def table_value(s, rules, tbv, tbo, most, zero=1):
         prefix += s[i]
         r += BINOM[prefix + j, j + 1]
     v = np.int64(tbv[tbo[seeds] + r])
-    if v == MISSING or (v == 0 and zero == 0):
+    if v == MISSING or (v == 0 and not zero):
         return NO_VALUE
     m = s[K.S_STORE + seat] - s[K.S_STORE + 1 - seat] + v
     return K.margin_value(m)
@@ -323,10 +348,12 @@ def negamax(
         return 0.0
     if s[K.S_FINISHED] != 0:
         return K.terminal_value(s, rules)
-    if ply > 0 and ctl[C_TB_SEEDS] >= 0:
-        v = table_value(s, rules, tbv, tbo, ctl[C_TB_SEEDS], ctl[C_TB_ZERO])
+    if ply > 0 and ctl[C_TB_SEEDS] >= 0 and (ctl[C_TB_MODE] != TABLE_AT_HORIZON or depth <= 0):
+        v = table_value(s, rules, tbv, tbo, ctl[C_TB_SEEDS], ctl[C_TB_MODE] != TABLE_BUT_ZERO)
         if v != NO_VALUE:
             ctl[C_TB_HITS] += 1
+            if ctl[C_TB_MODE] == TABLE_AT_HORIZON:
+                ctl[C_HEUR] += 1  # an estimate in place of the evaluation: not exact
             return v
     if depth <= 0:
         ctl[C_HEUR] += 1
@@ -488,8 +515,8 @@ class OwareSearcher(kit.TableSearcher):
     cell a value depends on; see the module doc for ``path_keys``).  ``reductions`` k > 0
     reduces late quiet moves from the k+1-th on, at nodes with ``reduce_depth`` plies or more
     left (:data:`LMR_DEPTH`), by two plies where ``reduce_two`` or more are left (0: never):
-    deeper in the same nodes, values no longer the reference's.  ``zero_is_value``: what
-    :meth:`use_table` does with the table's zeros when not told (None: by the rules)."""
+    deeper in the same nodes, values no longer the reference's.  ``table_mode``: how
+    :meth:`use_table` uses a table when not told (None: by the rules)."""
 
     def __init__(
         self,
@@ -502,7 +529,7 @@ class OwareSearcher(kit.TableSearcher):
         reductions: int = 0,
         reduce_depth: int = LMR_DEPTH,
         reduce_two: int = 0,
-        zero_is_value: bool | None = None,
+        table_mode: int | None = None,
     ) -> None:
         if not supports(game.rules):
             raise BadInput(
@@ -522,23 +549,18 @@ class OwareSearcher(kit.TableSearcher):
         self.ctl[C_TB_SEEDS] = -1
         self.tbv = np.zeros(1, dtype=np.int8)
         self.tbo = np.zeros(2, dtype=np.int64)
-        self.zero_is_value = zero_is_value
+        self.table_mode = table_mode
 
-    def use_table(self, table: OwareTable | None, zero_is_value: bool | None = None) -> None:
-        """Value every position below the root with at most ``table.max_seeds`` seeds on the
-        board by the endgame table (an exact value: :func:`table_value`); None: no table.
-        The table must be one of this game's rules (:func:`mancala.engine.oware.exact.table_for`).
-        ``zero_is_value``: whether the table's margin 0 (endless play: nobody can force more)
-        ends the search there; None: the searcher's own setting, else where the table's
-        values are exact
-        (:func:`mancala.engine.oware.exact.exact_rules`: a repetition splits the board).  Under
-        own-row repetition the search goes on from those positions and scores a repetition by
-        the rules, as Aalina does with its non-exact entries: a 0 there may be a loss by the
-        rows when the position repeats.  Non-zero entries stay: the winner's forced line ends
-        the game, so they are right in sign and a bound in size."""
-        if zero_is_value is None:
-            zero_is_value = self.zero_is_value
-        self.ctl[C_TB_ZERO] = int(exact_rules(self.game.rules) if zero_is_value is None else zero_is_value)
+    def use_table(self, table: OwareTable | None, mode: int | None = None) -> None:
+        """Value positions below the root with at most ``table.max_seeds`` seeds on the board
+        by the endgame table (:func:`table_value`); None: no table.  The table must be one of
+        this game's rules (:func:`mancala.engine.oware.exact.table_for`).  ``mode``: how its
+        entries end the search (:data:`TABLE_ENDS`, :data:`TABLE_BUT_ZERO`,
+        :data:`TABLE_AT_HORIZON`); None: the searcher's own ``table_mode``, else
+        :func:`table_mode` of the rules."""
+        if mode is None:
+            mode = self.table_mode if self.table_mode is not None else table_mode(self.game.rules)
+        self.ctl[C_TB_MODE] = mode
         if table is None:
             self.ctl[C_TB_SEEDS] = -1
             self.tbv = np.zeros(1, dtype=np.int8)
@@ -721,7 +743,8 @@ def search(
         raise RuntimeError(f"Oware engine returned an illegal house {house}")
     label = f"depth {depth}"
     if exact:
-        by_table = searcher.table_hits > hits_at_start and not exact_rules(game.rules)
+        by_table = searcher.table_hits > hits_at_start and searcher.ctl[C_TB_MODE] != TABLE_AT_HORIZON
+        by_table = by_table and not exact_rules(game.rules)
         label = "table" if by_table else "exact"
     return SearchResult(
         move,
@@ -789,7 +812,7 @@ def prove_value(
     low_side.ctl[C_LEAF] = LEAF_LOW
     high_side.ctl[C_LEAF] = LEAF_HIGH
     for side in (low_side, high_side):
-        side.use_table(table, zero_is_value=True)  # bounds on the table's values, as documented
+        side.use_table(table, TABLE_ENDS)  # bounds on the table's values, as documented
     deadline = time.perf_counter() + seconds if seconds else 0.0
     seeds = sum(state.houses)
     diff = state.stores[state.seat] - state.stores[1 - state.seat]
