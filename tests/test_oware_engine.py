@@ -328,42 +328,48 @@ def test_the_search_values_table_positions_by_the_table(preset, tmp_path, monkey
             assert result.algorithm in labels
 
 
-def test_under_own_row_repetition_the_search_goes_on_from_the_tables_zeros(tmp_path, monkeypatch):
-    """Under ``abapa`` a table's 0 is endless play, worth the rows when the position repeats:
-    the search values such a position by searching on (a table's non-zero entry still ends
-    it), and the root's probe leaves such a position to the search; under ``awari`` (a
-    repetition splits the board) the 0 is the value and both use it."""
+@pytest.mark.parametrize("preset", ["abapa", "awari"])
+def test_the_tables_zeros_are_searched_on_in_their_mode(preset, tmp_path, monkeypatch):
+    """``TABLE_BUT_ZERO``: a table's 0 (endless play, worth the rows when the position repeats
+    under ``abapa``) is no value: the search goes on from it (a non-zero entry still ends
+    it) and the root's probe leaves such a position to the search.  Play's mode follows the
+    rules: under ``awari`` (a repetition splits the board) every entry is the value and ends
+    the search; under ``abapa`` the table counts only at the horizon and the root's probe
+    never answers."""
     from mancala.engine.oware import endgame, exact  # noqa: PLC0415
 
     monkeypatch.setenv("MANCALA_CACHE_DIR", str(tmp_path))
-    exact.forget_tables()
     monkeypatch.setattr(exact, "_tables", {})  # the probe reads the table built here
-    for preset, zero_counts in (("abapa", False), ("awari", True)):
-        game = Oware(PRESETS[preset])
-        table = endgame.build(game.rules, 8)
-        zeros = nonzeros = 0
-        for state in table_positions(game, 8, 80, seed=5):
-            board = exact.board_value(table, state)
-            probed = exact.probe_move(game, state)
-            if board == 0:
-                zeros += 1
-                assert (probed is not None) == zero_counts, game.position_string(state)
-            else:
-                nonzeros += 1
-                assert probed is not None and probed[1] == final_value(exact.best_move(game, state, table)[1])
-        assert zeros >= 5 and nonzeros >= 5, (zeros, nonzeros)
-        # a root whose every move leads to a 0 of the table: proved at depth 1 only where 0 counts
-        for state in table_positions(game, 8, 400, seed=6):
-            values = exact.move_values(game, state, table)
-            assert values is not None
-            children = [game.apply(state, move) for move, _ in values]
-            if any(game.is_terminal(c) or exact.board_value(table, c) != 0 for c in children):
-                continue
-            result = S.search(game, state, None, max_depth=6, table=table, searcher=S.OwareSearcher(game))
-            assert (result.depth == 1) == zero_counts, game.position_string(state)
-            break
+    game = Oware(PRESETS[preset])
+    table = endgame.build(game.rules, 8)
+    own_row = preset == "abapa"
+    assert S.table_mode(game.rules) == (S.TABLE_AT_HORIZON if own_row else S.TABLE_ENDS)
+    zeros = nonzeros = 0
+    for state in table_positions(game, 8, 80, seed=5):
+        board = exact.board_value(table, state)
+        but_zero = exact.probe_move(game, state, S.TABLE_BUT_ZERO)
+        assert (exact.probe_move(game, state) is None) == own_row, game.position_string(state)
+        if board == 0:
+            zeros += 1
+            assert but_zero is None, game.position_string(state)
         else:
-            raise AssertionError(f"no position of {preset} whose children are all valued 0")
+            nonzeros += 1
+            assert but_zero is not None and but_zero[1] == final_value(exact.best_move(game, state, table)[1])
+    assert zeros >= 5 and nonzeros >= 5, (zeros, nonzeros)
+    # a root whose every move leads to a 0 of the table: proved at depth 1 only where 0 counts
+    for state in table_positions(game, 8, 400, seed=6):
+        values = exact.move_values(game, state, table)
+        assert values is not None
+        children = [game.apply(state, move) for move, _ in values]
+        if any(game.is_terminal(c) or exact.board_value(table, c) != 0 for c in children):
+            continue
+        for mode, proved in ((S.TABLE_ENDS, True), (S.TABLE_BUT_ZERO, False), (None, not own_row)):
+            searcher = S.OwareSearcher(game, table_mode=mode)
+            result = S.search(game, state, None, max_depth=6, table=table, searcher=searcher)
+            assert (result.depth == 1) == proved, (mode, game.position_string(state))
+        break
+    else:
+        raise AssertionError(f"no position of {preset} whose children are all valued 0")
 
 
 def test_a_table_at_the_horizon_leaves_the_rules_value_where_the_search_ends(tmp_path, monkeypatch):
