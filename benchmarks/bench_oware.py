@@ -11,8 +11,9 @@
    ``oware-book.bin`` and ``oware-leaves.bin`` copied beside them) as ``--aalina``.
 2. OpenSpiel's MCTS on ``oware`` (random rollouts, ``--mcts-sims`` simulations a move).
 
-Our ``best`` plays the moves of the largest endgame database in the cache (``mancala db
-build``) once the board holds no more seeds than it does; the run says which.
+Our ``best`` reads the largest endgame database in the cache (``mancala db build``; the run
+says which): under ``abapa`` at its search's depth limit (docs/oware.md, "The table under
+own-row repetition").
 
 Both from balanced openings (random plies kept when alpha-beta at depth 2 values them within
 ±2 seeds), every opening played from both seats.  Prints W-D-L, the mean final margin, the

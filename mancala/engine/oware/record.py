@@ -56,10 +56,11 @@ def best(
     """Oware: its numba engine (iterative deepening, the ``oware`` evaluation).  Without a
     depth budget (``best``, ``best:time=``, ``best:nodes=``) and unless ``book=off``, a
     position with at most N seeds on the board is answered from the endgame database in the
-    cache (``mancala db build``; :mod:`mancala.engine.oware.exact`): the table's move,
-    ``oware-endgame(exact)`` where its values are exact under the rules, else
-    ``oware-endgame(table)``; with more seeds the search values every position it reaches
-    within the table by the table (``oware-engine(table)`` once that settles the value)."""
+    cache (``mancala db build``; :mod:`mancala.engine.oware.exact`) where its values are the
+    game's (``oware-endgame(exact)``: a repetition splits the board), and the search values
+    every position it reaches within the table by the table (``oware-engine(table)`` once
+    that settles the value); under own-row repetition the search takes the table's value
+    only at its depth limit (:func:`mancala.engine.oware.search.table_mode`)."""
     from mancala.engine.oware import exact  # noqa: PLC0415 (numba loads only when needed)
     from mancala.engine.oware.search import (  # noqa: PLC0415 (numba loads only when needed)
         MAX_DEPTH,
