@@ -23,7 +23,9 @@ The fit: ordinary least squares, without intercept, of the label on the five ter
 fitted: it is already in the final margin).  The held-out split is by game (``--holdout``
 of the games), so positions of one game are never on both sides; the report gives the
 root-mean-square and mean absolute error of ``DEFAULT``'s and the fitted weights on the
-held-out positions, for each label kind and both together.
+held-out positions, for each label kind and both together.  ``fit-balanced`` fits both
+kinds with each kind's positions weighing as much in all as the other's (the self-play
+positions outnumber the exact ones many times over).
 
 Usage::
 
@@ -97,9 +99,14 @@ class Sample:
     seat: int
 
 
-def fit(x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    """Least-squares weights ``w`` minimising ``|x @ w - y|`` (no intercept)."""
-    w, *_ = np.linalg.lstsq(np.asarray(x, dtype=float), np.asarray(y, dtype=float), rcond=None)
+def fit(x: np.ndarray, y: np.ndarray, sample_weights: Sequence[float] | None = None) -> np.ndarray:
+    """Least-squares weights ``w`` minimising ``sum(sample_weights * (x @ w - y) ** 2)``
+    (no intercept; every sample weighing 1 when ``sample_weights`` is None)."""
+    x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
+    if sample_weights is not None:
+        root = np.sqrt(np.asarray(sample_weights, dtype=float))
+        x, y = x * root[:, None], y * root
+    w, *_ = np.linalg.lstsq(x, y, rcond=None)
     return w
 
 
@@ -298,10 +305,14 @@ def report(samples: Sequence[Sample], holdout: float, seed: int) -> dict[str, Ow
     test = {k: [s for s in samples if s.kind in v and s.game in held] for k, v in kinds.items()}
     for k in kinds:
         print(f"{k}: {len(train[k])} training positions, {len(test[k])} held out")
-    fitted = {"DEFAULT": DEFAULT}
+    fitted = {"margin": OwareWeights(), "DEFAULT": DEFAULT}
     for k in kinds:
         if train[k]:
             fitted[f"fit-{k}"] = weights_of(fit(*arrays(train[k])))
+    counts = {k: sum(1 for s in train["both"] if s.kind == k) for k in ("exact", "selfplay")}
+    if all(counts.values()):  # each kind weighing as much in all as the other
+        balance = [1.0 / counts[s.kind] for s in train["both"]]
+        fitted["fit-balanced"] = weights_of(fit(*arrays(train["both"]), balance))
     print(f"{'weights':<12} " + " ".join(f"{t:>7}" for t in TERMS) + "   held-out RMSE / MAE: exact, selfplay, both")
     for name, w in fitted.items():
         cells = []

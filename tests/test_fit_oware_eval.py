@@ -88,3 +88,13 @@ def test_dataset_round_trip(tmp_path):
     F.write_json(path, {"meta": {}, "samples": [s.__dict__ for s in samples]})
     assert F.load([str(path)]) == samples
     assert [p.name for p in tmp_path.iterdir()] == ["data.json"]
+
+
+def test_sample_weights():
+    """A weighted fit is the fit of the samples repeated by their (integer) weights."""
+    rng = np.random.default_rng(3)
+    x = rng.integers(-5, 6, size=(12, len(F.TERMS))).astype(float)
+    y = rng.normal(size=12)
+    counts = rng.integers(1, 4, size=12)
+    repeated = F.fit(np.repeat(x, counts, axis=0), np.repeat(y, counts))
+    assert np.allclose(F.fit(x, y, counts.astype(float)), repeated, atol=1e-9)
