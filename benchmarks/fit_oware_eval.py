@@ -30,7 +30,7 @@ positions outnumber the exact ones many times over).
 Usage::
 
     python benchmarks/fit_oware_eval.py generate --games 120 --seed 29 --out /work/scratch/fit/data.json
-    python benchmarks/fit_oware_eval.py fit --data /work/scratch/fit/data.json --holdout 0.2 --seed 1
+    python benchmarks/fit_oware_eval.py fit --data /work/scratch/fit/data.json --holdout 0.2 --seed 1 --folds 5
 
 The dataset is JSON, written to a temporary file beside ``--out`` and renamed (atomic);
 progress goes to stderr, the fit's report to stdout.  Node budgets make the data
@@ -296,33 +296,84 @@ def load(paths: Sequence[str]) -> list[Sample]:
 # --- fitting ------------------------------------------------------------------------------
 
 
-def report(samples: Sequence[Sample], holdout: float, seed: int) -> dict[str, OwareWeights]:
-    """Print the fits (each label kind and both) with held-out errors beside ``DEFAULT``'s;
-    return the fitted weights by name."""
-    held = split_games([s.game for s in samples], holdout, seed)
-    kinds = {"exact": ["exact"], "selfplay": ["selfplay"], "both": ["exact", "selfplay"]}
-    train = {k: [s for s in samples if s.kind in v and s.game not in held] for k, v in kinds.items()}
-    test = {k: [s for s in samples if s.kind in v and s.game in held] for k, v in kinds.items()}
-    for k in kinds:
-        print(f"{k}: {len(train[k])} training positions, {len(test[k])} held out")
-    fitted = {"margin": OwareWeights(), "DEFAULT": DEFAULT}
-    for k in kinds:
-        if train[k]:
-            fitted[f"fit-{k}"] = weights_of(fit(*arrays(train[k])))
-    counts = {k: sum(1 for s in train["both"] if s.kind == k) for k in ("exact", "selfplay")}
-    if all(counts.values()):  # each kind weighing as much in all as the other
-        balance = [1.0 / counts[s.kind] for s in train["both"]]
-        fitted["fit-balanced"] = weights_of(fit(*arrays(train["both"]), balance))
+KINDS: dict[str, tuple[str, ...]] = {"exact": ("exact",), "selfplay": ("selfplay",), "both": ("exact", "selfplay")}
+
+
+def fits(train: Sequence[Sample]) -> dict[str, OwareWeights]:
+    """The store margin alone, ``DEFAULT`` and the weights fitted to ``train``: to each
+    label kind, to both, and to both with each kind weighing as much in all (``balanced``)."""
+    out = {"margin": OwareWeights(), "DEFAULT": DEFAULT}
+    for k, kinds in KINDS.items():
+        part = [s for s in train if s.kind in kinds]
+        if part:
+            out[f"fit-{k}"] = weights_of(fit(*arrays(part)))
+    counts = {k: sum(1 for s in train if s.kind == k) for k in ("exact", "selfplay")}
+    if all(counts.values()):
+        out["fit-balanced"] = weights_of(fit(*arrays(train), [1.0 / counts[s.kind] for s in train]))
+    return out
+
+
+def table(rows: dict[str, OwareWeights], residuals: dict[str, dict[str, list[float]]]) -> None:
+    """Print each set's weights with its RMSE / MAE over the ``residuals`` of each kind."""
     print(f"{'weights':<12} " + " ".join(f"{t:>7}" for t in TERMS) + "   held-out RMSE / MAE: exact, selfplay, both")
-    for name, w in fitted.items():
+    for name, w in rows.items():
         cells = []
-        for k in kinds:
-            rmse, mae = errors(*arrays(test[k]), w.as_tuple())
-            cells.append(f"{rmse:5.2f}/{mae:5.2f}")
+        for k in KINDS:
+            r = np.asarray(residuals[name][k])
+            cells.append(f"{np.sqrt(np.mean(r * r)):5.2f}/{np.mean(np.abs(r)):5.2f}" if len(r) else "  -  ")
         print(f"{name:<12} " + " ".join(f"{v:7.2f}" for v in w.as_tuple()) + "   " + "  ".join(cells))
+
+
+def residuals_of(w: OwareWeights, test: Sequence[Sample]) -> dict[str, list[float]]:
+    """Prediction minus label on ``test``, by kind (``both``: all)."""
+    out = {}
+    for k, kinds in KINDS.items():
+        x, y = arrays([s for s in test if s.kind in kinds])
+        out[k] = list(x @ np.asarray(w.as_tuple()) - y)
+    return out
+
+
+def report(samples: Sequence[Sample], holdout: float, seed: int) -> dict[str, OwareWeights]:
+    """Print the fits with their held-out errors beside ``DEFAULT``'s (``holdout`` of the
+    games held out, drawn by ``seed``); return the fitted weights by name."""
+    held = split_games([s.game for s in samples], holdout, seed)
+    train = [s for s in samples if s.game not in held]
+    test = [s for s in samples if s.game in held]
+    for k, kinds in KINDS.items():
+        print(
+            f"{k}: {sum(1 for s in train if s.kind in kinds)} training positions, "
+            f"{sum(1 for s in test if s.kind in kinds)} held out"
+        )
+    fitted = fits(train)
+    table(fitted, {name: residuals_of(w, test) for name, w in fitted.items()})
     for name, w in fitted.items():
         print(f"{name}: {weights_text(w)}")
     return fitted
+
+
+def cross_validate(samples: Sequence[Sample], folds: int, seed: int) -> None:
+    """``folds``-fold cross-validation by game: every game held out once, the fits made
+    without it; print the pooled held-out errors and each weight's range over the folds."""
+    ids = sorted({s.game for s in samples})
+    random.Random(seed).shuffle(ids)
+    fold_of = {g: i % folds for i, g in enumerate(ids)}
+    pooled: dict[str, dict[str, list[float]]] = {}
+    seen: dict[str, list[OwareWeights]] = {}
+    for f in range(folds):
+        train = [s for s in samples if fold_of[s.game] != f]
+        test = [s for s in samples if fold_of[s.game] == f]
+        for name, w in fits(train).items():
+            seen.setdefault(name, []).append(w)
+            for k, r in residuals_of(w, test).items():
+                pooled.setdefault(name, {}).setdefault(k, []).extend(r)
+    print(
+        f"{folds}-fold cross-validation by game ({len(ids)} games, {len(samples)} positions); weights: the folds' mean"
+    )
+    means = {n: weights_of(np.mean([w.as_tuple() for w in ws], axis=0)) for n, ws in seen.items()}
+    table(means, pooled)
+    for name, ws in seen.items():
+        spans = [f"{t} {min(v):.2f}..{max(v):.2f}" for t, v in zip(TERMS, zip(*(w.as_tuple() for w in ws)))]
+        print(f"{name}: " + ", ".join(spans))
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -343,11 +394,15 @@ def main(argv: list[str] | None = None) -> None:
     fitp.add_argument("--data", action="append", required=True, help="a dataset (repeatable)")
     fitp.add_argument("--holdout", type=float, default=0.2, help="the fraction of games held out")
     fitp.add_argument("--seed", type=int, default=1, help="the held-out games' draw")
+    fitp.add_argument("--folds", type=int, default=0, help="also cross-validate over this many folds of games")
     args = parser.parse_args(argv)
     if args.command == "generate":
         generate(args)
     else:
-        report(load(args.data), args.holdout, args.seed)
+        samples = load(args.data)
+        report(samples, args.holdout, args.seed)
+        if args.folds > 1:
+            cross_validate(samples, args.folds, args.seed)
 
 
 if __name__ == "__main__":
