@@ -98,3 +98,24 @@ def test_sample_weights():
     counts = rng.integers(1, 4, size=12)
     repeated = F.fit(np.repeat(x, counts, axis=0), np.repeat(y, counts))
     assert np.allclose(F.fit(x, y, counts.astype(float)), repeated, atol=1e-9)
+
+
+def test_fits_and_cross_validation_on_exact_labels(capsys):
+    """On labels made from known weights every fit finds them, held out or not."""
+    known = OwareWeights(row=0.1, targets=1.0, kroo=1.5, empty=2.0, threat=0.5)
+    rng = np.random.default_rng(11)
+    samples = []
+    for k in range(80):
+        f = tuple(int(v) for v in rng.integers(-6, 7, size=len(F.TERMS)))
+        label = float(np.dot(f, known.as_tuple()))
+        samples.append(F.Sample(k // 4, "exact" if k % 3 == 0 else "selfplay", 20, f, label, (), (0, 0), 0))
+    fitted = F.fits(samples)
+    for name in ("fit-exact", "fit-selfplay", "fit-both", "fit-balanced"):
+        assert fitted[name] == known
+    assert F.report(samples, 0.25, seed=2)["fit-both"] == known
+    F.cross_validate(samples, 4, seed=2)
+    out = capsys.readouterr().out
+    assert "4-fold cross-validation by game (20 games, 80 positions)" in out
+    assert "fit-both: row 0.10..0.10, targets 1.00..1.00, kroo 1.50..1.50, empty 2.00..2.00, threat 0.50..0.50" in out
+    row = out.split("cross-validation")[1].split("\nfit-both ")[1].split("\n")[0].split()
+    assert row == ["0.10", "1.00", "1.50", "2.00", "0.50", "0.00/", "0.00", "0.00/", "0.00", "0.00/", "0.00"]
