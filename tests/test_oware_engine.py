@@ -18,7 +18,7 @@ from mancala.engine.oware.rules import rules_array, supports
 from mancala.engine.support import engine_support
 from mancala.errors import BadInput
 from mancala.evaluation import EVALUATIONS, default_evaluation_name
-from mancala.evaluation.oware import DEFAULT, OwareWeights, final_value, make_evaluation
+from mancala.evaluation.oware import DEFAULT, PLAY, OwareWeights, final_value, make_evaluation
 from mancala.games import make_game
 from mancala.games.oware import PRESETS, EndSeeds, GrandSlam, Oware, OwareRules, OwareState, Repetition
 from mancala.players import make_player
@@ -571,6 +571,7 @@ def test_best_uses_the_table_in_its_search(tmp_path, monkeypatch):
             state,
             None,
             max_nodes=5000,
+            weights=PLAY,
             table=exact.table_for(game.rules),
             reductions=S.PLAY_REDUCTIONS,
             reduce_two=S.PLAY_REDUCE_TWO,
@@ -582,8 +583,8 @@ def test_best_uses_the_table_in_its_search(tmp_path, monkeypatch):
 
 def test_late_move_reductions_search_fewer_nodes_and_only_without_a_depth_budget(tmp_path, monkeypatch):
     """Reductions reach a depth in fewer nodes (a middle-game position, a count no load
-    changes); ``best:depth=`` searches without them (the reference's values), ``best:nodes=``
-    with them (an empty cache: no endgame table)."""
+    changes); ``best:depth=`` searches without them and with ``DEFAULT`` (the reference's
+    values), ``best:nodes=`` with them and ``PLAY`` (an empty cache: no endgame table)."""
     from mancala.engine.oware import exact  # noqa: PLC0415
 
     monkeypatch.setenv("MANCALA_CACHE_DIR", str(tmp_path))
@@ -608,6 +609,7 @@ def test_late_move_reductions_search_fewer_nodes_and_only_without_a_depth_budget
         state,
         None,
         max_nodes=20000,
+        weights=PLAY,
         reductions=S.PLAY_REDUCTIONS,
         reduce_two=S.PLAY_REDUCE_TWO,
         probe=lambda g, s: None,

@@ -7,8 +7,8 @@ score is the store margin plus weighted terms, each "mine minus the opponent's":
 
 * ``row``: seeds in one's own row (they are one's own at most ends: no move, repetition);
 * ``targets``: houses of the opponent holding 1 or 2 seeds (a sowing that ends there makes
-  2 or 3: what a capture chain is made of; its measured weight is negative, see
-  :data:`DEFAULT`);
+  2 or 3: what a capture chain is made of; negative in :data:`DEFAULT`, positive in
+  :data:`PLAY`);
 * ``kroo``: houses holding 12 seeds or more (a lap that comes back into the opponent's row
   and can capture there);
 * ``empty``: the opponent's empty houses (fewer moves, and what a sowing fills to 1 or 2);
@@ -17,7 +17,11 @@ score is the store margin plus weighted terms, each "mine minus the opponent's":
 
 The numba engine (:func:`mancala.engine.oware.kernels.heuristic`) computes the same sums in
 the same order, bit for bit, so the engine and Python alpha-beta agree on every value.  The
-default weights were chosen by engine matches (``docs/oware.md``, "The engine and the levels").
+default weights were chosen by engine matches (``docs/oware.md``, "The engine and the levels");
+they are the ``oware`` evaluation and the fixed-depth levels' (whose ladder was measured with
+them).  :data:`PLAY`, the weights of ``best`` without a depth budget (``strongest``,
+``best:time=``, ``best:nodes=``), were fitted by least squares to what positions of self-play
+games were worth (``benchmarks/fit_oware_eval.py``; ``docs/oware.md``, "A learnt evaluation").
 """
 
 from __future__ import annotations
@@ -126,6 +130,19 @@ def make_evaluation(weights: OwareWeights = OwareWeights()):
 #: them 60.5% at depth 8 and 58.5% at depth 10 (100 games each; 0.25: 52.5%) at no cost in
 #: nodes per second (2026-11-26).
 DEFAULT = OwareWeights(row=0.25, targets=-0.5, threat=0.5)
+
+#: the weights of ``best`` without a depth budget (``strongest``, ``best:time=``,
+#: ``best:nodes=``; the fixed-depth levels keep :data:`DEFAULT`, and their measured ladder):
+#: least squares on what the board was worth to the mover (final margin less store margin)
+#: in 6,001 middle-game positions of 120 self-play games and 393 positions of 19-22 seeds
+#: proved down to the 18-seed table (benchmarks/fit_oware_eval.py, seed 29; ``row`` is the
+#: fit's -0.01, about 0).  Against DEFAULT at equal nodes (100,000 a move, both with
+#: ``best``'s reductions, 40 openings from both seats, benchmarks/oware_match.py): 62.5% +-
+#: 10.2% over 80 games (W-D-L 47-6-27, seed 2901) and 66.9% +- 9.9% (W-D-L 51-5-24, seed
+#: 2902; 2026-11-28).  The fit lands near Aalina's weights (targets +1.44, empty +2.16, kroo
+#: +1.12), which without ``threat`` scored 45.0% +- 11.7% against DEFAULT in the same kind of
+#: match (docs/oware.md, "A learnt evaluation").
+PLAY = OwareWeights(row=-0.01, targets=1.1, kroo=1.38, empty=2.63, threat=0.58)
 
 #: the default evaluation, ``oware`` in :data:`mancala.evaluation.EVALUATIONS`
 evaluate = make_evaluation(DEFAULT)

@@ -1,0 +1,409 @@
+"""Fit the Oware evaluation's weights to labelled positions (issue 29, item 3): a data
+generator and a least-squares fitter for :class:`mancala.evaluation.oware.OwareWeights`.
+
+Positions come from self-play games of the engine (both sides the ``best`` search with
+:data:`~mancala.evaluation.oware.DEFAULT` weights at ``--play-nodes`` a move, its late move
+reductions, the cache's endgame table at the root and inside the search), each from a random
+opening (``--plies`` random moves from a printed ``--seed``).  Every position of a game
+before it enters the table gets one of two labels, both "what the board is worth to the
+player to move" (its final margin less the current store margin, the value the terms of
+the evaluation estimate):
+
+* ``exact``: a position with ``--exact-low`` .. ``--exact-high`` seeds on the board (just
+  above the 18-seed table) is valued by search down to the table within ``--label-nodes``
+  (:func:`exact_label`: bounds searched as :func:`mancala.engine.oware.search.prove_value`
+  does, kept when they meet, dropped otherwise; the counts are printed).  A plain search's
+  "exact" flag (every line ends in the table) almost never comes up here: a proven win
+  found early cuts the other lines, which stay estimates;
+* ``selfplay``: a position with ``--selfplay-low`` seeds or more (the middle game) is
+  labelled by the game's own final margin (the engine played it on from there).
+
+The fit: ordinary least squares, without intercept, of the label on the five terms
+"mine minus the opponent's" of :func:`features` (the store margin weighs 1 and is not
+fitted: it is already in the final margin).  The held-out split is by game (``--holdout``
+of the games), so positions of one game are never on both sides; the report gives the
+root-mean-square and mean absolute error of ``DEFAULT``'s and the fitted weights on the
+held-out positions, for each label kind and both together.  ``fit-balanced`` fits both
+kinds with each kind's positions weighing as much in all as the other's (the self-play
+positions outnumber the exact ones many times over).
+
+Usage::
+
+    python benchmarks/fit_oware_eval.py generate --games 120 --seed 29 --out /work/scratch/fit/data.json
+    python benchmarks/fit_oware_eval.py fit --data /work/scratch/fit/data.json --holdout 0.2 --seed 1 --folds 5
+
+The dataset is JSON, written to a temporary file beside ``--out`` and renamed (atomic);
+progress goes to stderr, the fit's report to stdout.  Node budgets make the data
+independent of the machine's load.  Stdlib and numpy only (with the package itself).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import random
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from mancala.evaluation.oware import DEFAULT, OwareWeights, threat  # noqa: E402
+from mancala.games.oware import Oware, OwareState  # noqa: E402
+
+#: the fitted terms, in :class:`OwareWeights` field order
+TERMS: tuple[str, ...] = tuple(OwareWeights.__dataclass_fields__)
+
+
+def features(game: Oware, state: OwareState) -> tuple[int, ...]:
+    """The terms of :func:`mancala.evaluation.oware.make_evaluation` for the player to move
+    of the unfinished ``state``, in :data:`TERMS` order: row, targets, kroo, empty (each
+    "mine minus the opponent's") and the mover's threat.  The evaluation of the mover is
+    the store margin plus their dot product with the weights."""
+    n = len(state.houses) // 2
+    p = state.seat
+    q = 1 - p
+    mine, theirs = state.houses[p * n : p * n + n], state.houses[q * n : q * n + n]
+    row = sum(mine) - sum(theirs)
+    targets = sum(1 for b in theirs if 1 <= b <= 2) - sum(1 for a in mine if 1 <= a <= 2)
+    kroo = sum(1 for a in mine if a >= 12) - sum(1 for b in theirs if b >= 12)
+    empty = sum(1 for b in theirs if b == 0) - sum(1 for a in mine if a == 0)
+    return (row, targets, kroo, empty, threat(game.rules, state.houses, p))
+
+
+def store_margin(state: OwareState) -> int:
+    """The mover's store margin."""
+    return state.stores[state.seat] - state.stores[1 - state.seat]
+
+
+@dataclass(frozen=True)
+class Sample:
+    """One labelled position."""
+
+    game: int
+    kind: str
+    seeds: int
+    features: tuple[int, ...]
+    #: what the board is worth to the mover: final margin less the store margin
+    label: float
+    houses: tuple[int, ...]
+    stores: tuple[int, int]
+    seat: int
+
+
+def fit(x: np.ndarray, y: np.ndarray, sample_weights: Sequence[float] | None = None) -> np.ndarray:
+    """Least-squares weights ``w`` minimising ``sum(sample_weights * (x @ w - y) ** 2)``
+    (no intercept; every sample weighing 1 when ``sample_weights`` is None)."""
+    x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
+    if sample_weights is not None:
+        root = np.sqrt(np.asarray(sample_weights, dtype=float))
+        x, y = x * root[:, None], y * root
+    w, *_ = np.linalg.lstsq(x, y, rcond=None)
+    return w
+
+
+def errors(x: np.ndarray, y: np.ndarray, w: Sequence[float]) -> tuple[float, float]:
+    """Root-mean-square and mean absolute error of ``x @ w`` against ``y`` (nan when empty)."""
+    if len(y) == 0:
+        return math.nan, math.nan
+    r = np.asarray(x, dtype=float) @ np.asarray(w, dtype=float) - np.asarray(y, dtype=float)
+    return float(np.sqrt(np.mean(r * r))), float(np.mean(np.abs(r)))
+
+
+def split_games(games: Sequence[int], fraction: float, seed: int) -> set[int]:
+    """The held-out games: ``fraction`` of the distinct ids in ``games``, drawn by ``seed``."""
+    ids = sorted(set(games))
+    rng = random.Random(seed)
+    rng.shuffle(ids)
+    return set(ids[: round(len(ids) * fraction)])
+
+
+def weights_of(values: Sequence[float]) -> OwareWeights:
+    """Weights in :data:`TERMS` order as :class:`OwareWeights` (rounded to 2 decimals: what
+    a match is given)."""
+    return OwareWeights(**{name: round(float(v), 2) for name, v in zip(TERMS, values)})
+
+
+def weights_text(w: OwareWeights) -> str:
+    """``row=0.25,targets=-0.5,...`` (``benchmarks/oware_match.py``'s form; zeros left out)."""
+    return ",".join(f"{k}={v:g}" for k, v in zip(TERMS, w.as_tuple()) if v != 0.0)
+
+
+def arrays(samples: Sequence[Sample]) -> tuple[np.ndarray, np.ndarray]:
+    """The samples' features and labels as arrays."""
+    x = np.array([s.features for s in samples], dtype=float).reshape(len(samples), len(TERMS))
+    y = np.array([s.label for s in samples], dtype=float)
+    return x, y
+
+
+# --- generation ---------------------------------------------------------------------------
+
+
+def opening(game: Oware, rng: random.Random, plies: int) -> OwareState:
+    """A position after ``plies`` random moves from the start (unfinished)."""
+    while True:
+        state = game.initial_state()
+        for _ in range(plies):
+            if state.finished:
+                break
+            state = game.apply(state, rng.choice(game.legal_moves(state)))
+        if not state.finished:
+            return state
+
+
+def self_play(game: Oware, start: OwareState, nodes: int, table: Any) -> tuple[list[OwareState], int]:
+    """The positions of a game the engine plays on from ``start`` (``nodes`` a move, the
+    ``best`` player's reductions, ``table`` at the root and in the search) and South's
+    final margin."""
+    from mancala.engine.oware import exact  # noqa: PLC0415 (numba loads only when needed)
+    from mancala.engine.oware import search as S  # noqa: PLC0415
+
+    sides = [
+        S.OwareSearcher(game, DEFAULT, entries=1 << 18, reductions=S.PLAY_REDUCTIONS, reduce_two=S.PLAY_REDUCE_TWO)
+        for _ in range(2)
+    ]
+    state, seen = start, []
+    while not state.finished:
+        seen.append(state)
+        result = S.search(
+            game, state, None, max_nodes=nodes, searcher=sides[state.seat], probe=exact.probe_move, table=table
+        )
+        state = game.apply(state, result.move)
+    return seen, game.score(state, 0)
+
+
+def exact_label(game: Oware, state: OwareState, nodes: int, table: Any) -> float | None:
+    """The board's worth to the mover of ``state`` with perfect play, proved by search down
+    to ``table`` within ``nodes`` (or None when the bounds did not meet).
+
+    As :func:`mancala.engine.oware.search.prove_value` does, but on a node budget: each depth
+    is searched twice, every leaf at the depth limit worth the worst, then the best, final
+    margin the mover can get there, so the two values bound the true one; the depth grows
+    until they meet (the value) or the budget runs out."""
+    from mancala.engine.oware import search as S  # noqa: PLC0415
+
+    low_side, high_side = S.OwareSearcher(game, entries=1 << 20), S.OwareSearcher(game, entries=1 << 20)
+    low_side.ctl[S.C_LEAF] = S.LEAF_LOW
+    high_side.ctl[S.C_LEAF] = S.LEAF_HIGH
+    for side in (low_side, high_side):
+        side.use_table(table)
+    seeds = sum(state.houses)
+    diff = store_margin(state)
+    low, high = diff - seeds, diff + seeds
+    for depth in range(1, S.MAX_DEPTH + 1):
+        lv, _, done, _ = low_side.run(state, depth, 0.0, nodes // 2)
+        if not done:
+            return None
+        hv, _, done, _ = high_side.run(state, depth, 0.0, nodes // 2)
+        if not done:
+            return None
+        low, high = max(low, S.margin_of(lv)), min(high, S.margin_of(hv))
+        if low >= high:
+            return float(low - diff)
+    return None
+
+
+def generate(args: argparse.Namespace) -> None:
+    """Play ``--games`` self-play games, label their positions, write the dataset."""
+    from mancala.engine.oware import exact  # noqa: PLC0415
+
+    game = Oware()
+    table = exact.table_for(game.rules)
+    if table is None:
+        raise SystemExit("no Oware endgame table in the cache (mancala db build)")
+    rng = random.Random(args.seed)
+    print(f"seed {args.seed}; table {table.max_seeds} seeds", file=sys.stderr, flush=True)
+    samples: list[Sample] = []
+    tried = resolved = 0
+    began = time.process_time()
+    for g in range(args.games):
+        start = opening(game, rng, rng.randint(args.plies // 2, args.plies))
+        positions, south = self_play(game, start, args.play_nodes, table)
+        for state in positions:
+            seeds = sum(state.houses)
+            if seeds <= table.max_seeds:
+                continue
+            margin = south if state.seat == 0 else -south
+            if seeds < args.selfplay_low:
+                if not args.exact_low <= seeds <= args.exact_high:
+                    continue
+                tried += 1
+                label = exact_label(game, state, args.label_nodes, table)
+                if label is None:
+                    continue
+                resolved += 1
+                kind = "exact"
+            else:
+                label, kind = float(margin - store_margin(state)), "selfplay"
+            samples.append(Sample(g, kind, seeds, features(game, state), label, state.houses, state.stores, state.seat))
+        print(
+            f"game {g + 1}/{args.games}: {len(positions)} plies, South {south:+d}; "
+            f"{len(samples)} samples, exact {resolved}/{tried}; cpu {time.process_time() - began:.0f} s",
+            file=sys.stderr,
+            flush=True,
+        )
+    meta = {
+        "seed": args.seed,
+        "games": args.games,
+        "plies": args.plies,
+        "play_nodes": args.play_nodes,
+        "label_nodes": args.label_nodes,
+        "exact_range": [args.exact_low, args.exact_high],
+        "selfplay_low": args.selfplay_low,
+        "table_seeds": table.max_seeds,
+        "exact_tried": tried,
+        "exact_resolved": resolved,
+        "cpu_seconds": round(time.process_time() - began, 1),
+        "terms": list(TERMS),
+    }
+    write_json(Path(args.out), {"meta": meta, "samples": [s.__dict__ for s in samples]})
+    print(f"wrote {len(samples)} samples to {args.out}", file=sys.stderr, flush=True)
+
+
+def write_json(path: Path, data: Any) -> None:
+    """Write ``data`` as JSON to ``path`` atomically (a temporary file beside it, renamed)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w") as f:
+            json.dump(data, f)
+        os.replace(tmp, path)
+    except BaseException:
+        os.unlink(tmp)
+        raise
+
+
+def load(paths: Sequence[str]) -> list[Sample]:
+    """The samples of one or more datasets (game ids made distinct across files)."""
+    out: list[Sample] = []
+    for k, path in enumerate(paths):
+        data = json.loads(Path(path).read_text())
+        for s in data["samples"]:
+            s = dict(s, game=k * 1_000_000 + s["game"])
+            s.update(features=tuple(s["features"]), houses=tuple(s["houses"]), stores=tuple(s["stores"]))
+            out.append(Sample(**s))
+    return out
+
+
+# --- fitting ------------------------------------------------------------------------------
+
+
+KINDS: dict[str, tuple[str, ...]] = {"exact": ("exact",), "selfplay": ("selfplay",), "both": ("exact", "selfplay")}
+
+
+def fits(train: Sequence[Sample]) -> dict[str, OwareWeights]:
+    """The store margin alone, ``DEFAULT`` and the weights fitted to ``train``: to each
+    label kind, to both, and to both with each kind weighing as much in all (``balanced``)."""
+    out = {"margin": OwareWeights(), "DEFAULT": DEFAULT}
+    for k, kinds in KINDS.items():
+        part = [s for s in train if s.kind in kinds]
+        if part:
+            out[f"fit-{k}"] = weights_of(fit(*arrays(part)))
+    counts = {k: sum(1 for s in train if s.kind == k) for k in ("exact", "selfplay")}
+    if all(counts.values()):
+        out["fit-balanced"] = weights_of(fit(*arrays(train), [1.0 / counts[s.kind] for s in train]))
+    return out
+
+
+def table(rows: dict[str, OwareWeights], residuals: dict[str, dict[str, list[float]]]) -> None:
+    """Print each set's weights with its RMSE / MAE over the ``residuals`` of each kind."""
+    print(f"{'weights':<12} " + " ".join(f"{t:>7}" for t in TERMS) + "   held-out RMSE / MAE: exact, selfplay, both")
+    for name, w in rows.items():
+        cells = []
+        for k in KINDS:
+            r = np.asarray(residuals[name][k])
+            cells.append(f"{np.sqrt(np.mean(r * r)):5.2f}/{np.mean(np.abs(r)):5.2f}" if len(r) else "  -  ")
+        print(f"{name:<12} " + " ".join(f"{v:7.2f}" for v in w.as_tuple()) + "   " + "  ".join(cells))
+
+
+def residuals_of(w: OwareWeights, test: Sequence[Sample]) -> dict[str, list[float]]:
+    """Prediction minus label on ``test``, by kind (``both``: all)."""
+    out = {}
+    for k, kinds in KINDS.items():
+        x, y = arrays([s for s in test if s.kind in kinds])
+        out[k] = list(x @ np.asarray(w.as_tuple()) - y)
+    return out
+
+
+def report(samples: Sequence[Sample], holdout: float, seed: int) -> dict[str, OwareWeights]:
+    """Print the fits with their held-out errors beside ``DEFAULT``'s (``holdout`` of the
+    games held out, drawn by ``seed``); return the fitted weights by name."""
+    held = split_games([s.game for s in samples], holdout, seed)
+    train = [s for s in samples if s.game not in held]
+    test = [s for s in samples if s.game in held]
+    for k, kinds in KINDS.items():
+        print(
+            f"{k}: {sum(1 for s in train if s.kind in kinds)} training positions, "
+            f"{sum(1 for s in test if s.kind in kinds)} held out"
+        )
+    fitted = fits(train)
+    table(fitted, {name: residuals_of(w, test) for name, w in fitted.items()})
+    for name, w in fitted.items():
+        print(f"{name}: {weights_text(w)}")
+    return fitted
+
+
+def cross_validate(samples: Sequence[Sample], folds: int, seed: int) -> None:
+    """``folds``-fold cross-validation by game: every game held out once, the fits made
+    without it; print the pooled held-out errors and each weight's range over the folds."""
+    ids = sorted({s.game for s in samples})
+    random.Random(seed).shuffle(ids)
+    fold_of = {g: i % folds for i, g in enumerate(ids)}
+    pooled: dict[str, dict[str, list[float]]] = {}
+    seen: dict[str, list[OwareWeights]] = {}
+    for f in range(folds):
+        train = [s for s in samples if fold_of[s.game] != f]
+        test = [s for s in samples if fold_of[s.game] == f]
+        for name, w in fits(train).items():
+            seen.setdefault(name, []).append(w)
+            for k, r in residuals_of(w, test).items():
+                pooled.setdefault(name, {}).setdefault(k, []).extend(r)
+    print(
+        f"{folds}-fold cross-validation by game ({len(ids)} games, {len(samples)} positions); weights: the folds' mean"
+    )
+    means = {n: weights_of(np.mean([w.as_tuple() for w in ws], axis=0)) for n, ws in seen.items()}
+    table(means, pooled)
+    for name, ws in seen.items():
+        spans = [f"{t} {min(v):.2f}..{max(v):.2f}" for t, v in zip(TERMS, zip(*(w.as_tuple() for w in ws)))]
+        print(f"{name}: " + ", ".join(spans))
+
+
+def main(argv: list[str] | None = None) -> None:
+    """``generate`` a dataset or ``fit`` one."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    gen = sub.add_parser("generate", help="self-play games and labelled positions")
+    gen.add_argument("--games", type=int, default=100)
+    gen.add_argument("--seed", type=int, default=29)
+    gen.add_argument("--plies", type=int, default=8, help="random opening moves (from half this to this)")
+    gen.add_argument("--play-nodes", type=int, default=30_000, help="nodes a self-play move")
+    gen.add_argument("--label-nodes", type=int, default=300_000, help="nodes of an exact label's search")
+    gen.add_argument("--exact-low", type=int, default=19)
+    gen.add_argument("--exact-high", type=int, default=22)
+    gen.add_argument("--selfplay-low", type=int, default=25, help="the fewest seeds of a self-play label")
+    gen.add_argument("--out", required=True, help="the dataset (JSON; not in the repository)")
+    fitp = sub.add_parser("fit", help="fit the weights and report held-out errors")
+    fitp.add_argument("--data", action="append", required=True, help="a dataset (repeatable)")
+    fitp.add_argument("--holdout", type=float, default=0.2, help="the fraction of games held out")
+    fitp.add_argument("--seed", type=int, default=1, help="the held-out games' draw")
+    fitp.add_argument("--folds", type=int, default=0, help="also cross-validate over this many folds of games")
+    args = parser.parse_args(argv)
+    if args.command == "generate":
+        generate(args)
+    else:
+        samples = load(args.data)
+        report(samples, args.holdout, args.seed)
+        if args.folds > 1:
+            cross_validate(samples, args.folds, args.seed)
+
+
+if __name__ == "__main__":
+    main()
