@@ -33,6 +33,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from mancala.engine.oware import exact  # noqa: E402
 from mancala.engine.oware import search as oware_search  # noqa: E402
 from mancala.errors import BadInput  # noqa: E402
 from mancala.evaluation.oware import OwareWeights  # noqa: E402
@@ -51,15 +52,15 @@ def parse_weights(text: str) -> OwareWeights:
 
 
 def table_mode(name: str) -> int:
-    """A table mode's number from its name (``search.TABLE_MODES``)."""
-    if name not in oware_search.TABLE_MODES:
-        raise BadInput(f"unknown table mode {name!r}; known: {', '.join(oware_search.TABLE_MODES)}")
-    return oware_search.TABLE_MODES[name]
+    """A table mode's number from its name (``exact.TABLE_MODES``)."""
+    if name not in exact.TABLE_MODES:
+        raise BadInput(f"unknown table mode {name!r}; known: {', '.join(exact.TABLE_MODES)}")
+    return exact.TABLE_MODES[name]
 
 
 def parse_search(text: str) -> dict:
     """``reductions=3`` as ``OwareSearcher`` keyword arguments (``table_mode=ends``: how the
-    endgame table is used, a name of ``search.TABLE_MODES``, at the root's probe too)."""
+    endgame table is used, a name of ``exact.TABLE_MODES``, at the root's probe too)."""
     kinds = {"reductions": int, "reduce_depth": int, "reduce_two": int, "table_mode": table_mode}
     out: dict = {}
     for part in filter(None, (p.strip() for p in text.split(","))):
@@ -89,8 +90,6 @@ def endgames(game: Oware, starts: list[OwareState], seeds: int, table: Any, node
     """From each start, the first position of a game played on by a plain search (``nodes`` a
     move) with at most ``seeds`` seeds on the board, kept when the table gives its board 0
     (endless play: where own-row repetition decides) or holds no more than ``seeds``."""
-    from mancala.engine.oware import exact  # noqa: PLC0415
-
     out = []
     for state in starts:
         while not state.finished and sum(state.houses) > seeds:
@@ -182,8 +181,6 @@ def main(argv: list[str] | None = None) -> None:
     game = Oware()
     table = probe = None
     if args.table:
-        from mancala.engine.oware import exact  # noqa: PLC0415
-
         table = exact.table_for(game.rules)
         probe = exact.probe_move
         print(f"endgame table: {table.max_seeds if table else 'none'} seeds", flush=True)

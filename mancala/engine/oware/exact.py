@@ -54,6 +54,34 @@ def exact_rules(rules: OwareRules) -> bool:
     return rules.repetition is Repetition.SPLIT and rules.max_plies == 0
 
 
+#: :meth:`mancala.engine.oware.search.OwareSearcher.use_table`'s modes: every entry is a value and ends the search there
+#: (exact under split repetition) ...
+TABLE_ENDS = 0
+#: ... every entry but 0 (endless play) does; the search goes on from a 0 ...
+TABLE_BUT_ZERO = 1
+#: ... the search goes on through the table and takes its entry only at the depth limit,
+#: instead of the evaluation (not exact), so that it meets a repetition within its reach and
+#: scores it by the rules
+TABLE_AT_HORIZON = 2
+#: the modes by name (the benchmark's settings, messages)
+TABLE_MODES = {"ends": TABLE_ENDS, "but-zero": TABLE_BUT_ZERO, "horizon": TABLE_AT_HORIZON}
+
+#: how play uses the table under own-row repetition (:func:`table_mode`).  From 55 endgames
+#: of at most 22 seeds, each from both seats, 100,000 nodes a move against every entry ending
+#: the search: only at the horizon, 33 pairs better, 14 even, 8 worse (mean +2.5 seeds a
+#: pair); all but zeros, 19-31-5 (+1.1): docs/oware.md ("The table under own-row repetition")
+OWN_ROW_TABLE_MODE = TABLE_AT_HORIZON
+
+
+def table_mode(rules: OwareRules) -> int:
+    """How play uses an endgame table under ``rules``: every entry ends the search where the
+    table is exact (:func:`exact_rules`: a repetition splits the
+    board); under own-row repetition :data:`OWN_ROW_TABLE_MODE`, since there the table's
+    endless play (0), and any line that reaches it, is worth the rows when the position
+    repeats, which the search scores by the rules when it meets the repetition."""
+    return TABLE_ENDS if exact_rules(rules) else OWN_ROW_TABLE_MODE
+
+
 def seeds_on_disk(rules: OwareRules) -> int:
     """The largest N such that every tier 0..N of ``rules``' table is in the cache (-1: none),
     within :func:`table_bound`."""
@@ -188,18 +216,16 @@ def perfect_line(game: Oware, state: OwareState, table=None, limit: int = LINE_L
 def probe_move(game: Oware, state: OwareState, mode: int | None = None) -> tuple[OwareMove, float] | None:
     """The search's endgame hook (:data:`mancala.engine.oware.search.ENDGAME_PROBE`): the
     table's best move (:func:`best_move`) and its value on the engine's scale (a win is worth
-    ``WIN`` plus the margin), or None.  ``mode`` (None: :func:`~mancala.engine.oware.search.table_mode`
+    ``WIN`` plus the margin), or None.  ``mode`` (None: :func:`table_mode`
     of the rules) says where the table answers: every position (``TABLE_ENDS``), all but
     those it gives 0 (``TABLE_BUT_ZERO``), none (``TABLE_AT_HORIZON``): under own-row
     repetition the search plays those, scoring a repetition by the rows
     (:meth:`mancala.engine.oware.search.OwareSearcher.use_table`)."""
-    from mancala.engine.oware import search  # noqa: PLC0415 (search imports this module)
-
-    mode = search.table_mode(game.rules) if mode is None else mode
+    mode = table_mode(game.rules) if mode is None else mode
     table = table_for(game.rules)
-    if table is None or mode == search.TABLE_AT_HORIZON:
+    if table is None or mode == TABLE_AT_HORIZON:
         return None
-    if mode == search.TABLE_BUT_ZERO and not game.is_terminal(state) and board_value(table, state) == 0:
+    if mode == TABLE_BUT_ZERO and not game.is_terminal(state) and board_value(table, state) == 0:
         return None
     chosen = best_move(game, state, table)
     if chosen is None:

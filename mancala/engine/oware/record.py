@@ -62,7 +62,7 @@ def best(
     game's (``oware-endgame(exact)``: a repetition splits the board), and the search values
     every position it reaches within the table by the table (``oware-engine(table)`` once
     that settles the value); under own-row repetition the search takes the table's value
-    only at its depth limit (:func:`mancala.engine.oware.search.table_mode`)."""
+    only at its depth limit (:func:`mancala.engine.oware.exact.table_mode`)."""
     from mancala.engine.oware import exact  # noqa: PLC0415 (numba loads only when needed)
     from mancala.engine.oware.search import (  # noqa: PLC0415 (numba loads only when needed)
         MAX_DEPTH,

@@ -65,11 +65,17 @@ from mancala.engine.compositions import BINOM
 from mancala.engine.kit import C_ABORT, C_HEUR, C_LIMIT, C_NODES, C_OWN, C_ROOTMOVE, C_USE_TT
 from mancala.engine.oware import kernels as K
 from mancala.engine.oware.endgame import MISSING, OwareTable
-from mancala.engine.oware.exact import exact_rules
+from mancala.engine.oware.exact import (
+    TABLE_AT_HORIZON,
+    TABLE_BUT_ZERO,
+    TABLE_ENDS,
+    exact_rules,
+    table_mode,
+)
 from mancala.engine.oware.rules import rules_array, supports
 from mancala.errors import BadInput
 from mancala.evaluation.oware import DEFAULT, WIN, OwareWeights, final_value
-from mancala.games.oware import Oware, OwareMove, OwareRules, OwareState
+from mancala.games.oware import Oware, OwareMove, OwareState
 from mancala.search.core import SearchResult
 
 #: deepest search (plies; Oware has no extra turns, so plies are turns)
@@ -105,18 +111,6 @@ PLAY_REDUCTIONS = 3
 #: over 80 games at equal nodes against one ply everywhere (docs/oware.md)
 PLAY_REDUCE_TWO = 6
 
-#: :meth:`OwareSearcher.use_table`'s modes: every entry is a value and ends the search there
-#: (exact under split repetition) ...
-TABLE_ENDS = 0
-#: ... every entry but 0 (endless play) does; the search goes on from a 0 ...
-TABLE_BUT_ZERO = 1
-#: ... the search goes on through the table and takes its entry only at the depth limit,
-#: instead of the evaluation (not exact), so that it meets a repetition within its reach and
-#: scores it by the rules
-TABLE_AT_HORIZON = 2
-#: the modes by name (the benchmark's settings, messages)
-TABLE_MODES = {"ends": TABLE_ENDS, "but-zero": TABLE_BUT_ZERO, "horizon": TABLE_AT_HORIZON}
-
 LEAF_HEURISTIC = 0  # the evaluation (play)
 LEAF_LOW = 1  # the worst final margin the root's player can get there: the search's value is a lower bound
 LEAF_HIGH = 2  # the best it can get there: the search's value is an upper bound
@@ -129,22 +123,6 @@ NO_VALUE = 1e18
 ENDGAME_PROBE: Optional[Callable[[Oware, OwareState], Optional[tuple[OwareMove, float]]]] = None
 
 # --- conversions -------------------------------------------------------------------
-
-
-#: how play uses the table under own-row repetition (:func:`table_mode`).  From 55 endgames
-#: of at most 22 seeds, each from both seats, 100,000 nodes a move against every entry ending
-#: the search: only at the horizon, 33 pairs better, 14 even, 8 worse (mean +2.5 seeds a
-#: pair); all but zeros, 19-31-5 (+1.1): docs/oware.md ("The table under own-row repetition")
-OWN_ROW_TABLE_MODE = TABLE_AT_HORIZON
-
-
-def table_mode(rules: OwareRules) -> int:
-    """How play uses an endgame table under ``rules``: every entry ends the search where the
-    table is exact (:func:`mancala.engine.oware.exact.exact_rules`: a repetition splits the
-    board); under own-row repetition :data:`OWN_ROW_TABLE_MODE`, since there the table's
-    endless play (0), and any line that reaches it, is worth the rows when the position
-    repeats, which the search scores by the rules when it meets the repetition."""
-    return TABLE_ENDS if exact_rules(rules) else OWN_ROW_TABLE_MODE
 
 
 def weights_array(weights: OwareWeights = DEFAULT) -> np.ndarray:
