@@ -384,8 +384,17 @@ def _watch(owner: int) -> None:
             return
 
 
+#: set by :func:`_stop`: the builder was asked to stop (SIGTERM, Ctrl-C)
+_STOPPING = False
+
+
 def _stop(signum: int, frame: Any) -> None:
-    """SIGTERM in the builder: stop between the build's steps, as Ctrl-C does."""
+    """SIGTERM or Ctrl-C in the builder: stop between the build's steps.  The flag tells
+    :func:`run_build` that a ``SystemError`` is this stop: the interrupt raised while a
+    compiled kernel runs comes out of numba's dispatcher as "returned a result with an
+    exception set"."""
+    global _STOPPING
+    _STOPPING = True
     raise KeyboardInterrupt
 
 
@@ -439,6 +448,10 @@ def run_build(spec: str, size: int, path: Path | None = None) -> int:
             release_lock(path)
     except KeyboardInterrupt:
         return EXIT_STOPPED
+    except SystemError:
+        if _STOPPING:
+            return EXIT_STOPPED
+        raise
     except (MancalaError, OSError, MemoryError) as e:
         line = str(e) if isinstance(e, MancalaError) else f"{type(e).__name__}: {e}"
         print(line.splitlines()[0] if line else type(e).__name__, file=sys.stderr, flush=True)
@@ -457,6 +470,7 @@ def main(argv: list[str]) -> int:
     except OSError:
         pass
     signal.signal(signal.SIGTERM, _stop)
+    signal.signal(signal.SIGINT, _stop)
     threading.Thread(target=_watch, args=(owner,), daemon=True).start()
     return run_build(spec, size)
 
