@@ -43,10 +43,11 @@ seeds on the board (:func:`table_value`: the stores' margin plus the table's mar
 board, as :func:`mancala.engine.oware.exact.move_values` counts it), a compiled lookup into
 its arrays; such a value counts as exact (the search stops deepening once every line ends
 in the table or the game's end), labelled ``oware-engine(table)`` where the rules' own-row
-repetition makes the table an estimate.  Under own-row repetition the table's 0 (endless
-play) is no value: the search goes on from there and scores the repetition by the rows
-(:meth:`OwareSearcher.use_table`), as the root's probe leaves such positions to the search
-(:func:`mancala.engine.oware.exact.probe_move`).
+repetition makes the table an estimate.  Play under own-row repetition takes the table only
+at the depth limit, in place of the evaluation (:func:`mancala.engine.oware.exact.table_mode`,
+:meth:`OwareSearcher.use_table`): the search goes on through the table's positions and
+scores a repetition it meets by the rows, and the root's probe leaves those positions to the
+search (:func:`mancala.engine.oware.exact.probe_move`).
 """
 
 from __future__ import annotations
