@@ -56,6 +56,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from benchmarks.oware_match import random_opening  # noqa: E402
 from mancala.evaluation.oware import DEFAULT, OwareWeights, threat  # noqa: E402
 from mancala.games.oware import Oware, OwareState  # noqa: E402
 
@@ -147,18 +148,6 @@ def arrays(samples: Sequence[Sample]) -> tuple[np.ndarray, np.ndarray]:
 # --- generation ---------------------------------------------------------------------------
 
 
-def opening(game: Oware, rng: random.Random, plies: int) -> OwareState:
-    """A position after ``plies`` random moves from the start (unfinished)."""
-    while True:
-        state = game.initial_state()
-        for _ in range(plies):
-            if state.finished:
-                break
-            state = game.apply(state, rng.choice(game.legal_moves(state)))
-        if not state.finished:
-            return state
-
-
 def self_play(game: Oware, start: OwareState, nodes: int, table: Any) -> tuple[list[OwareState], int]:
     """The positions of a game the engine plays on from ``start`` (``nodes`` a move, the
     ``best`` player's reductions, ``table`` at the root and in the search) and South's
@@ -225,7 +214,7 @@ def generate(args: argparse.Namespace) -> None:
     tried = resolved = 0
     began = time.process_time()
     for g in range(args.games):
-        start = opening(game, rng, rng.randint(args.plies // 2, args.plies))
+        start = random_opening(game, rng, rng.randint(args.plies // 2, args.plies))
         positions, south = self_play(game, start, args.play_nodes, table)
         for state in positions:
             seeds = sum(state.houses)

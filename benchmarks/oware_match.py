@@ -71,19 +71,23 @@ def parse_search(text: str) -> dict:
     return out
 
 
-def openings(game: Oware, count: int, plies: int, seed: int) -> list[OwareState]:
-    """``count`` positions after ``plies`` random moves from the start."""
-    rng = random.Random(seed)
-    out = []
-    while len(out) < count:
+def random_opening(game: Oware, rng: random.Random, plies: int) -> OwareState:
+    """An unfinished position after ``plies`` random moves from the start (drawn again
+    while a draw ends the game)."""
+    while True:
         state = game.initial_state()
         for _ in range(plies):
             if state.finished:
                 break
             state = game.apply(state, rng.choice(game.legal_moves(state)))
         if not state.finished:
-            out.append(state)
-    return out
+            return state
+
+
+def openings(game: Oware, count: int, plies: int, seed: int) -> list[OwareState]:
+    """``count`` positions after ``plies`` random moves from the start."""
+    rng = random.Random(seed)
+    return [random_opening(game, rng, plies) for _ in range(count)]
 
 
 def endgames(game: Oware, starts: list[OwareState], seeds: int, table: Any, nodes: int) -> list[OwareState]:
