@@ -18,7 +18,7 @@ the evaluation estimate):
 * ``selfplay``: a position with ``--selfplay-low`` seeds or more (the middle game) is
   labelled by the game's own final margin (the engine played it on from there).
 
-The fit: ordinary least squares, without intercept, of the label on the five terms
+The fit: ordinary least squares, without intercept, of the label on the six terms
 "mine minus the opponent's" of :func:`features` (the store margin weighs 1 and is not
 fitted: it is already in the final margin).  The held-out split is by game (``--holdout``
 of the games), so positions of one game are never on both sides; the report gives the
@@ -57,7 +57,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.oware_match import random_opening  # noqa: E402
-from mancala.evaluation.oware import DEFAULT, OwareWeights, threat  # noqa: E402
+from mancala.evaluation.oware import DEFAULT, PLAY, WIN, OwareWeights, threat  # noqa: E402
 from mancala.games.oware import Oware, OwareState  # noqa: E402
 
 #: the fitted terms, in :class:`OwareWeights` field order
@@ -67,7 +67,7 @@ TERMS: tuple[str, ...] = tuple(OwareWeights.__dataclass_fields__)
 def features(game: Oware, state: OwareState) -> tuple[int, ...]:
     """The terms of :func:`mancala.evaluation.oware.make_evaluation` for the player to move
     of the unfinished ``state``, in :data:`TERMS` order: row, targets, kroo, empty (each
-    "mine minus the opponent's") and the mover's threat.  The evaluation of the mover is
+    "mine minus the opponent's"), the mover's threat and the waiting side's (negated).  The evaluation of the mover is
     the store margin plus their dot product with the weights."""
     n = len(state.houses) // 2
     p = state.seat
@@ -77,7 +77,7 @@ def features(game: Oware, state: OwareState) -> tuple[int, ...]:
     targets = sum(1 for b in theirs if 1 <= b <= 2) - sum(1 for a in mine if 1 <= a <= 2)
     kroo = sum(1 for a in mine if a >= 12) - sum(1 for b in theirs if b >= 12)
     empty = sum(1 for b in theirs if b == 0) - sum(1 for a in mine if a == 0)
-    return (row, targets, kroo, empty, threat(game.rules, state.houses, p))
+    return (row, targets, kroo, empty, threat(game.rules, state.houses, p), -threat(game.rules, state.houses, q))
 
 
 def store_margin(state: OwareState) -> int:
@@ -148,25 +148,51 @@ def arrays(samples: Sequence[Sample]) -> tuple[np.ndarray, np.ndarray]:
 # --- generation ---------------------------------------------------------------------------
 
 
-def self_play(game: Oware, start: OwareState, nodes: int, table: Any) -> tuple[list[OwareState], int]:
-    """The positions of a game the engine plays on from ``start`` (``nodes`` a move, the
-    ``best`` player's reductions, ``table`` at the root and in the search) and South's
-    final margin."""
+def self_play(
+    game: Oware, start: OwareState, nodes: int, table: Any, weights: OwareWeights = DEFAULT
+) -> tuple[list[OwareState], int]:
+    """The positions of a game the engine plays on from ``start`` (``weights``, ``nodes`` a
+    move, the ``best`` player's reductions, ``table`` at the root and in the search) and
+    South's final margin."""
     from mancala.engine.oware import exact  # noqa: PLC0415 (numba loads only when needed)
     from mancala.engine.oware import search as S  # noqa: PLC0415
 
     sides = [
-        S.OwareSearcher(game, DEFAULT, entries=1 << 18, reductions=S.PLAY_REDUCTIONS, reduce_two=S.PLAY_REDUCE_TWO)
+        S.OwareSearcher(game, weights, entries=1 << 18, reductions=S.PLAY_REDUCTIONS, reduce_two=S.PLAY_REDUCE_TWO)
         for _ in range(2)
     ]
     state, seen = start, []
     while not state.finished:
         seen.append(state)
         result = S.search(
-            game, state, None, max_nodes=nodes, searcher=sides[state.seat], probe=exact.probe_move, table=table
+            game,
+            state,
+            None,
+            max_nodes=nodes,
+            searcher=sides[state.seat],
+            probe=exact.probe_move,
+            table=table,
+            weights=weights,
         )
         state = game.apply(state, result.move)
     return seen, game.score(state, 0)
+
+
+def search_label(game: Oware, state: OwareState, nodes: int, table: Any, weights: OwareWeights) -> float:
+    """The board's worth to the mover of ``state`` by a deeper search: the value of the
+    ``best`` search of ``nodes`` nodes (``weights``, its reductions, ``table`` inside the
+    search, no root probe), a proved end read as its final margin, less the store margin."""
+    from mancala.engine.oware import search as S  # noqa: PLC0415 (numba loads only when needed)
+
+    searcher = S.OwareSearcher(
+        game, weights, entries=1 << 20, reductions=S.PLAY_REDUCTIONS, reduce_two=S.PLAY_REDUCE_TWO
+    )
+    value = S.search(
+        game, state, None, max_nodes=nodes, searcher=searcher, probe=None, table=table, weights=weights
+    ).value
+    if abs(value) >= WIN:
+        value = value - WIN if value > 0 else value + WIN
+    return value - store_margin(state)
 
 
 def exact_label(game: Oware, state: OwareState, nodes: int, table: Any) -> float | None:
@@ -257,6 +283,52 @@ def generate(args: argparse.Namespace) -> None:
     print(f"wrote {len(samples)} samples to {args.out}", file=sys.stderr, flush=True)
 
 
+def generate_search(args: argparse.Namespace) -> None:
+    """Self-play with :data:`PLAY` (``--play-nodes`` a move); every position above the table
+    (every second one of a game with more than 40) labelled twice: by a ``--label-nodes``
+    search (kind ``search``) and by the game's result (``selfplay``)."""
+    from mancala.engine.oware import exact  # noqa: PLC0415
+
+    game = Oware()
+    table = exact.table_for(game.rules)
+    if table is None:
+        raise SystemExit("no Oware endgame table in the cache (mancala db build)")
+    rng = random.Random(args.seed)
+    print(f"seed {args.seed}; table {table.max_seeds} seeds", file=sys.stderr, flush=True)
+    samples: list[Sample] = []
+    began = time.process_time()
+    for g in range(args.games):
+        start = random_opening(game, rng, rng.randint(args.plies // 2, args.plies))
+        positions, south = self_play(game, start, args.play_nodes, table, PLAY)
+        picked = [s for s in positions if sum(s.houses) > table.max_seeds]
+        for state in picked[::2] if len(picked) > 40 else picked:
+            margin = south if state.seat == 0 else -south
+            f, seeds = features(game, state), sum(state.houses)
+            label = search_label(game, state, args.label_nodes, table, PLAY)
+            samples.append(Sample(g, "search", seeds, f, label, state.houses, state.stores, state.seat))
+            label = float(margin - store_margin(state))
+            samples.append(Sample(g, "selfplay", seeds, f, label, state.houses, state.stores, state.seat))
+        print(
+            f"game {g + 1}/{args.games}: {len(positions)} plies, South {south:+d}; {len(samples)} samples; "
+            f"cpu {time.process_time() - began:.0f} s",
+            file=sys.stderr,
+            flush=True,
+        )
+    meta = {
+        "seed": args.seed,
+        "games": args.games,
+        "plies": args.plies,
+        "play_nodes": args.play_nodes,
+        "label_nodes": args.label_nodes,
+        "weights": weights_text(PLAY),
+        "table_seeds": table.max_seeds,
+        "cpu_seconds": round(time.process_time() - began, 1),
+        "terms": list(TERMS),
+    }
+    write_json(Path(args.out), {"meta": meta, "samples": [s.__dict__ for s in samples]})
+    print(f"wrote {len(samples)} samples to {args.out}", file=sys.stderr, flush=True)
+
+
 def write_json(path: Path, data: Any) -> None:
     """Write ``data`` as JSON to ``path`` atomically (a temporary file beside it, renamed)."""
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -285,13 +357,18 @@ def load(paths: Sequence[str]) -> list[Sample]:
 # --- fitting ------------------------------------------------------------------------------
 
 
-KINDS: dict[str, tuple[str, ...]] = {"exact": ("exact",), "selfplay": ("selfplay",), "both": ("exact", "selfplay")}
+KINDS: dict[str, tuple[str, ...]] = {
+    "exact": ("exact",),
+    "selfplay": ("selfplay",),
+    "both": ("exact", "selfplay"),
+    "search": ("search",),
+}
 
 
 def fits(train: Sequence[Sample]) -> dict[str, OwareWeights]:
-    """The store margin alone, ``DEFAULT`` and the weights fitted to ``train``: to each
+    """The store margin alone, ``DEFAULT``, ``PLAY`` and the weights fitted to ``train``: to each
     label kind, to both, and to both with each kind weighing as much in all (``balanced``)."""
-    out = {"margin": OwareWeights(), "DEFAULT": DEFAULT}
+    out = {"margin": OwareWeights(), "DEFAULT": DEFAULT, "PLAY": PLAY}
     for k, kinds in KINDS.items():
         part = [s for s in train if s.kind in kinds]
         if part:
@@ -304,7 +381,7 @@ def fits(train: Sequence[Sample]) -> dict[str, OwareWeights]:
 
 def table(rows: dict[str, OwareWeights], residuals: dict[str, dict[str, list[float]]]) -> None:
     """Print each set's weights with its RMSE / MAE over the ``residuals`` of each kind."""
-    print(f"{'weights':<12} " + " ".join(f"{t:>7}" for t in TERMS) + "   held-out RMSE / MAE: exact, selfplay, both")
+    print(f"{'weights':<12} " + " ".join(f"{t:>7}" for t in TERMS) + "   held-out RMSE / MAE: " + ", ".join(KINDS))
     for name, w in rows.items():
         cells = []
         for k in KINDS:
@@ -379,6 +456,13 @@ def main(argv: list[str] | None = None) -> None:
     gen.add_argument("--exact-high", type=int, default=22)
     gen.add_argument("--selfplay-low", type=int, default=25, help="the fewest seeds of a self-play label")
     gen.add_argument("--out", required=True, help="the dataset (JSON; not in the repository)")
+    gsearch = sub.add_parser("generate-search", help="self-play with PLAY, positions labelled by a deeper search")
+    gsearch.add_argument("--games", type=int, default=60)
+    gsearch.add_argument("--seed", type=int, default=1129)
+    gsearch.add_argument("--plies", type=int, default=8, help="random opening moves (from half this to this)")
+    gsearch.add_argument("--play-nodes", type=int, default=20_000, help="nodes a self-play move")
+    gsearch.add_argument("--label-nodes", type=int, default=100_000, help="nodes of a label's search")
+    gsearch.add_argument("--out", required=True, help="the dataset (JSON; not in the repository)")
     fitp = sub.add_parser("fit", help="fit the weights and report held-out errors")
     fitp.add_argument("--data", action="append", required=True, help="a dataset (repeatable)")
     fitp.add_argument("--holdout", type=float, default=0.2, help="the fraction of games held out")
@@ -387,6 +471,8 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     if args.command == "generate":
         generate(args)
+    elif args.command == "generate-search":
+        generate_search(args)
     else:
         samples = load(args.data)
         report(samples, args.holdout, args.seed)

@@ -11,8 +11,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from mancala.evaluation.oware import DEFAULT, OwareWeights, make_evaluation
-from mancala.games.oware import Oware
+from mancala.evaluation.oware import DEFAULT, PLAY, OwareWeights, make_evaluation
+from mancala.games.oware import Oware, OwareState
 
 _PATH = Path(__file__).resolve().parent.parent / "benchmarks" / "fit_oware_eval.py"
 
@@ -47,7 +47,7 @@ def _positions(count: int, seed: int):
 def test_features_are_the_evaluations_terms():
     """The evaluation of the mover is the store margin plus the features times the weights."""
     game, states = _positions(40, 3)
-    weights = [DEFAULT, OwareWeights(row=0.5, targets=1.0, kroo=2.0, empty=-1.5, threat=0.25)]
+    weights = [DEFAULT, OwareWeights(row=0.5, targets=1.0, kroo=2.0, empty=-1.5, threat=0.25, waiting=0.75)]
     for w in weights:
         evaluate = make_evaluation(w)
         for state in states:
@@ -58,14 +58,14 @@ def test_features_are_the_evaluations_terms():
 def test_fit_recovers_known_weights():
     """Labels made exactly from known weights are fitted back to them (and errors are 0)."""
     rng = np.random.default_rng(7)
-    true = np.array([0.25, -0.5, 1.12, 2.16, 0.5])
+    true = np.array([0.25, -0.5, 1.12, 2.16, 0.5, 0.75])
     x = rng.integers(-6, 7, size=(60, len(F.TERMS))).astype(float)
     y = x @ true
     w = F.fit(x, y)
     assert np.allclose(w, true, atol=1e-9)
     assert F.errors(x, y, w) == pytest.approx((0.0, 0.0), abs=1e-9)
-    assert F.weights_of(w) == OwareWeights(row=0.25, targets=-0.5, kroo=1.12, empty=2.16, threat=0.5)
-    assert F.weights_text(F.weights_of(w)) == "row=0.25,targets=-0.5,kroo=1.12,empty=2.16,threat=0.5"
+    assert F.weights_of(w) == OwareWeights(row=0.25, targets=-0.5, kroo=1.12, empty=2.16, threat=0.5, waiting=0.75)
+    assert F.weights_text(F.weights_of(w)) == "row=0.25,targets=-0.5,kroo=1.12,empty=2.16,threat=0.5,waiting=0.75"
 
 
 def test_errors_and_split():
@@ -102,7 +102,7 @@ def test_sample_weights():
 
 def test_fits_and_cross_validation_on_exact_labels(capsys):
     """On labels made from known weights every fit finds them, held out or not."""
-    known = OwareWeights(row=0.1, targets=1.0, kroo=1.5, empty=2.0, threat=0.5)
+    known = OwareWeights(row=0.1, targets=1.0, kroo=1.5, empty=2.0, threat=0.5, waiting=0.25)
     rng = np.random.default_rng(11)
     samples = []
     for k in range(80):
@@ -116,6 +116,32 @@ def test_fits_and_cross_validation_on_exact_labels(capsys):
     F.cross_validate(samples, 4, seed=2)
     out = capsys.readouterr().out
     assert "4-fold cross-validation by game (20 games, 80 positions)" in out
-    assert "fit-both: row 0.10..0.10, targets 1.00..1.00, kroo 1.50..1.50, empty 2.00..2.00, threat 0.50..0.50" in out
+    assert (
+        "fit-both: row 0.10..0.10, targets 1.00..1.00, kroo 1.50..1.50, empty 2.00..2.00, threat 0.50..0.50, waiting 0.25..0.25"
+        in out
+    )
     row = out.split("cross-validation")[1].split("\nfit-both ")[1].split("\n")[0].split()
-    assert row == ["0.10", "1.00", "1.50", "2.00", "0.50", "0.00/", "0.00", "0.00/", "0.00", "0.00/", "0.00"]
+    fits_and_errors = ["0.10", "1.00", "1.50", "2.00", "0.50", "0.25"] + ["0.00/", "0.00"] * 3 + ["-"]
+    assert row == fits_and_errors
+
+
+def test_a_search_label_is_the_proved_worth_where_the_search_proves_it():
+    """On boards of a few seeds the label search reaches every end: its label (what the board
+    is worth to the mover) is the value the bounds search (``exact_label``) proves."""
+    game = Oware()
+    rng = random.Random(3)
+    compared = 0
+    for _ in range(12):
+        houses = [0] * 12
+        for _ in range(rng.randint(3, 7)):
+            houses[rng.randrange(12)] += 1
+        if not any(houses[:6]) or not any(houses[6:]):
+            continue
+        south = rng.randint(0, 48 - sum(houses))
+        state = OwareState(tuple(houses), (south, 48 - sum(houses) - south), rng.randint(0, 1))
+        proved = F.exact_label(game, state, 400_000, None)
+        if proved is None:
+            continue
+        assert F.search_label(game, state, 400_000, None, PLAY) == proved, game.position_string(state)
+        compared += 1
+    assert compared >= 6, compared

@@ -35,7 +35,7 @@ OTHER_RULES = [
     OwareRules(houses=1, seeds=2),
 ]
 #: evaluation weights with every term on (the default may leave some off)
-ALL_TERMS = OwareWeights(row=0.25, targets=0.5, kroo=1.5, empty=0.75, threat=0.5)
+ALL_TERMS = OwareWeights(row=0.25, targets=0.5, kroo=1.5, empty=0.75, threat=0.5, waiting=0.375)
 
 
 def check_position(game: Oware, searcher: S.OwareSearcher, state: OwareState) -> int:
@@ -654,7 +654,8 @@ def test_the_threat_term_counts_the_best_capture(rules):
         while not state.finished:
             seat = state.seat
             mine = threat(rules, state.houses, seat)
-            assert kernel_threat(S.state_array(state), arr) == mine
+            for side in (0, 1):  # the waiting side's threat too (the ``waiting`` term)
+                assert kernel_threat(S.state_array(state), arr, side) == threat(rules, state.houses, side)
             if sum(state.row(1 - seat)) > 0 and rules.grand_slam in (GrandSlam.NO_CAPTURE, GrandSlam.CAPTURE_ALL):
                 gains = [game.apply(state, m).last.captured for m in game.legal_moves(state)]
                 assert mine == max(gains), game.position_string(state)

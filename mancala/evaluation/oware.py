@@ -13,7 +13,9 @@ score is the store margin plus weighted terms, each "mine minus the opponent's":
   and can capture there);
 * ``empty``: the opponent's empty houses (fewer moves, and what a sowing fills to 1 or 2);
 * ``threat``: the most seeds the player to move can capture with one sowing (counted for
-  the mover only: a threat of the side not to move can still be parried).
+  the mover only);
+* ``waiting``: the most seeds the side *not* to move could capture with one sowing were it
+  its turn, counted against the mover (a threat the mover must parry, or lose seeds to).
 
 The numba engine (:func:`mancala.engine.oware.kernels.heuristic`) computes the same sums in
 the same order, bit for bit, so the engine and Python alpha-beta agree on every value.  The
@@ -47,6 +49,8 @@ class OwareWeights:
     empty: float = 0.0
     #: the most seeds the player to move can capture with one sowing (for the mover only)
     threat: float = 0.0
+    #: the most seeds the side not to move could capture with one sowing (against the mover)
+    waiting: float = 0.0
 
     def as_tuple(self) -> tuple[float, ...]:
         """The weights in field order (the engine's ``W_*`` slots)."""
@@ -116,6 +120,9 @@ def make_evaluation(weights: OwareWeights = OwareWeights()):
         if w.threat != 0.0:
             most = threat(game.rules, state.houses, state.seat)
             score += w.threat * (most if player == state.seat else -most)
+        if w.waiting != 0.0:
+            most = threat(game.rules, state.houses, 1 - state.seat)
+            score -= w.waiting * (most if player == state.seat else -most)
         return score
 
     return evaluate

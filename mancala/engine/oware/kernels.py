@@ -90,7 +90,8 @@ W_TARGETS = 1  # opponent's houses holding 1 or 2 seeds (what a capture would fi
 W_KROO = 2  # a house of 12 seeds or more (a lap that can capture on the way back)
 W_EMPTY = 3  # opponent's empty houses (a player with few seeds in play runs out of moves)
 W_THREAT = 4  # the most seeds the player to move can capture with one sowing
-W_SIZE = 5
+W_WAITING = 5  # ... and the side not to move could, were it its turn (counted against the mover)
+W_SIZE = 6
 #: what a finished game is worth beyond its margin: every win ranks above every estimate
 WIN = 1000.0
 
@@ -334,13 +335,12 @@ def margin_value(m):
 
 
 @njit(cache=True)
-def threat(s, rules):
-    """The most seeds one sowing of the player to move captures, by counting (no copy of the
-    board): every non-empty house of the mover's row, must-feed aside; a capture of the
-    opponent's whole row counts only under ``capture-all`` grand slams."""
+def threat(s, rules, p):
+    """The most seeds one sowing of seat ``p`` captures, by counting (no copy of the board):
+    every non-empty house of ``p``'s row, must-feed aside; a capture of the opponent's whole
+    row counts only under ``capture-all`` grand slams."""
     n = rules[R_HOUSES]
     p2 = 2 * n
-    p = s[S_SEAT]
     lo = (1 - p) * n
     mask = rules[R_CAPTURE_MASK]
     cycle = p2 - 1 if rules[R_SKIP_ORIGIN] != 0 else p2
@@ -421,7 +421,9 @@ def heuristic(s, rules, w):
         score += w[W_KROO] * (mine_k - theirs_k)
         score += w[W_EMPTY] * (mine_e - theirs_e)
     if w[W_THREAT] != 0.0:
-        score += w[W_THREAT] * threat(s, rules)
+        score += w[W_THREAT] * threat(s, rules, p)
+    if w[W_WAITING] != 0.0:
+        score -= w[W_WAITING] * threat(s, rules, q)
     return score
 
 
