@@ -228,14 +228,7 @@ def exact_label(game: Oware, state: OwareState, nodes: int, table: Any) -> float
 
 def generate(args: argparse.Namespace) -> None:
     """Play ``--games`` self-play games, label their positions, write the dataset."""
-    from mancala.engine.oware import exact  # noqa: PLC0415
-
-    game = Oware()
-    table = exact.table_for(game.rules)
-    if table is None:
-        raise SystemExit("no Oware endgame table in the cache (mancala db build)")
-    rng = random.Random(args.seed)
-    print(f"seed {args.seed}; table {table.max_seeds} seeds", file=sys.stderr, flush=True)
+    game, table, rng = _dataset_start(args)
     samples: list[Sample] = []
     tried = resolved = 0
     began = time.process_time()
@@ -266,35 +259,19 @@ def generate(args: argparse.Namespace) -> None:
             flush=True,
         )
     meta = {
-        "seed": args.seed,
-        "games": args.games,
-        "plies": args.plies,
-        "play_nodes": args.play_nodes,
-        "label_nodes": args.label_nodes,
         "exact_range": [args.exact_low, args.exact_high],
         "selfplay_low": args.selfplay_low,
-        "table_seeds": table.max_seeds,
         "exact_tried": tried,
         "exact_resolved": resolved,
-        "cpu_seconds": round(time.process_time() - began, 1),
-        "terms": list(TERMS),
     }
-    write_json(Path(args.out), {"meta": meta, "samples": [s.__dict__ for s in samples]})
-    print(f"wrote {len(samples)} samples to {args.out}", file=sys.stderr, flush=True)
+    _write_dataset(args, table, samples, began, meta)
 
 
 def generate_search(args: argparse.Namespace) -> None:
     """Self-play with :data:`PLAY` (``--play-nodes`` a move); every position above the table
     (every second one of a game with more than 40) labelled twice: by a ``--label-nodes``
     search (kind ``search``) and by the game's result (``selfplay``)."""
-    from mancala.engine.oware import exact  # noqa: PLC0415
-
-    game = Oware()
-    table = exact.table_for(game.rules)
-    if table is None:
-        raise SystemExit("no Oware endgame table in the cache (mancala db build)")
-    rng = random.Random(args.seed)
-    print(f"seed {args.seed}; table {table.max_seeds} seeds", file=sys.stderr, flush=True)
+    game, table, rng = _dataset_start(args)
     samples: list[Sample] = []
     began = time.process_time()
     for g in range(args.games):
@@ -314,13 +291,31 @@ def generate_search(args: argparse.Namespace) -> None:
             file=sys.stderr,
             flush=True,
         )
+    _write_dataset(args, table, samples, began, {"weights": weights_text(PLAY)})
+
+
+def _dataset_start(args: argparse.Namespace) -> tuple[Oware, Any, random.Random]:
+    """A generator's game, the cache's endgame table (exit when there is none) and its
+    random draws from ``--seed``."""
+    from mancala.engine.oware import exact  # noqa: PLC0415 (numba loads only when needed)
+
+    game = Oware()
+    table = exact.table_for(game.rules)
+    if table is None:
+        raise SystemExit("no Oware endgame table in the cache (mancala db build)")
+    print(f"seed {args.seed}; table {table.max_seeds} seeds", file=sys.stderr, flush=True)
+    return game, table, random.Random(args.seed)
+
+
+def _write_dataset(args: argparse.Namespace, table: Any, samples: list[Sample], began: float, meta: dict) -> None:
+    """Write a generator's samples with what made them (``meta`` and the common settings)."""
     meta = {
         "seed": args.seed,
         "games": args.games,
         "plies": args.plies,
         "play_nodes": args.play_nodes,
         "label_nodes": args.label_nodes,
-        "weights": weights_text(PLAY),
+        **meta,
         "table_seeds": table.max_seeds,
         "cpu_seconds": round(time.process_time() - began, 1),
         "terms": list(TERMS),
