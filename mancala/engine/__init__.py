@@ -3,7 +3,9 @@ databases: this package's modules), Bao's (:mod:`.bao`), Oware's (:mod:`.oware`)
 Kumalak's (:mod:`.togyz`), each registering what it does for its game in the engine-support
 catalogue (:mod:`.support`).
 
-Importing the package loads no numba: the records are light, and the Kalah engine's public
+Importing the package first drops numba's cache entries compiled from other engine sources
+than these (:mod:`.cache_stamp`: numba itself would keep a search compiled with old kernels).
+It loads no numba: the records are light, and the Kalah engine's public
 entry points (see ``docs/engine.md``) load on first use:
 
 * :func:`prepare` / :func:`is_prepared` — load the kernels and this rule set's tables
@@ -19,10 +21,14 @@ from __future__ import annotations
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
-from mancala.engine import record as _kalah_record  # noqa: F401 (registers Kalah's engine)
-from mancala.engine.bao import record as _bao_record  # noqa: F401 (registers Bao's engine)
-from mancala.engine.oware import record as _oware_record  # noqa: F401 (registers Oware's engine)
-from mancala.engine.togyz import record as _togyz_record  # noqa: F401 (registers Togyz Kumalak's engine)
+from mancala.engine.cache_stamp import keep_in_step
+
+keep_in_step()  # before anything compiles: numba's cache entries of older sources go (see the module)
+
+from mancala.engine import record as _kalah_record  # noqa: E402, F401 (registers Kalah's engine)
+from mancala.engine.bao import record as _bao_record  # noqa: E402, F401 (registers Bao's engine)
+from mancala.engine.oware import record as _oware_record  # noqa: E402, F401 (registers Oware's engine)
+from mancala.engine.togyz import record as _togyz_record  # noqa: E402, F401 (registers Togyz Kumalak's engine)
 
 if TYPE_CHECKING:
     from mancala.engine.engine import best_move, is_prepared, prepare

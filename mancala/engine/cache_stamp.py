@@ -1,0 +1,80 @@
+"""Numba's disk cache kept in step with the engine's sources.
+
+Numba checks a cached function against the time stamp of the file that defines it, and
+nothing else.  A search kernel compiles in the kernels it calls from other files (its
+game's ``kernels.py``, the kit), so when only one of those files changes (a ``git pull``
+into the editable install the README sets up), the search's cache entry still holds the
+old code beside the new: a silently wrong engine.  So the first import of
+:mod:`mancala.engine` in a process compares one digest of every engine source file with the
+digest stamped in each of numba's cache folders for the engine, and where they differ it
+removes numba's files there (``*.nbi``, ``*.nbc``; nothing else) before anything compiles.
+The next search compiles afresh, as on a first install (the board says so).
+
+Costs a few milliseconds a process (hashing the engine's sources, about 600 KB); a folder
+that cannot be read or written is left as it is (numba then uses its user-wide cache, which
+is checked too).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from collections.abc import Iterable
+from pathlib import Path
+
+#: the file, in each cache folder, naming the sources its numba files were compiled from
+STAMP = "mancala-engine-sources.sha1"
+
+
+def sources_digest(root: Path) -> str:
+    """SHA-1 over every ``.py`` file under ``root``: its path relative to ``root``, then its bytes."""
+    digest = hashlib.sha1()
+    for path in sorted(root.rglob("*.py")):
+        digest.update(path.relative_to(root).as_posix().encode() + b"\0")
+        digest.update(path.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
+def drop_stale(root: Path, folders: Iterable[Path]) -> list[Path]:
+    """Remove numba's cache files from each of ``folders`` not stamped with the digest of
+    ``root``'s sources, and stamp it; returns the files removed.  A folder that does not
+    exist is left alone (numba creates it, and the next process stamps it)."""
+    digest = sources_digest(root)
+    removed: list[Path] = []
+    for folder in folders:
+        stamp = folder / STAMP
+        try:
+            if stamp.read_text(encoding="ascii") == digest:
+                continue
+        except (OSError, UnicodeDecodeError):
+            pass
+        if not folder.is_dir():
+            continue
+        try:
+            for path in sorted(folder.glob("*.nb[ic]")):
+                path.unlink(missing_ok=True)
+                removed.append(path)
+            part = folder / f"{STAMP}.{os.getpid()}.tmp"
+            part.write_text(digest, encoding="ascii")
+            os.replace(part, stamp)
+        except OSError:
+            continue
+    return removed
+
+
+def engine_cache_folders(root: Path) -> list[Path]:
+    """Every cache folder numba may use for the engine's source folders under ``root``."""
+    from mancala.engine.readiness import cache_folders  # noqa: PLC0415 (keeps this module's imports light)
+
+    folders: list[Path] = []
+    for folder in sorted({p.parent for p in root.rglob("*.py")}):
+        for cache in cache_folders(folder / "__init__.py"):
+            if cache not in folders:
+                folders.append(cache)
+    return folders
+
+
+def keep_in_step() -> list[Path]:
+    """:func:`drop_stale` for this package's engine (what importing :mod:`mancala.engine` runs)."""
+    root = Path(__file__).resolve().parent
+    return drop_stale(root, engine_cache_folders(root))

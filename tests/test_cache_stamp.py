@@ -1,0 +1,89 @@
+"""``mancala.engine.cache_stamp``: numba's cache files compiled from other engine sources than
+the installed ones are removed before anything compiles (numba checks only a function's own
+file, so a search would keep old kernels of another file)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from mancala.engine import cache_stamp as C
+
+
+def _tree(tmp_path: Path) -> tuple[Path, Path]:
+    root = tmp_path / "engine"
+    (root / "game").mkdir(parents=True)
+    (root / "kit.py").write_text("X = 1\n")
+    (root / "game" / "search.py").write_text("Y = 2\n")
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    return root, cache
+
+
+def _numba_files(cache: Path) -> list[str]:
+    for name in ("search.negamax-10.py311.nbi", "search.negamax-10.py311.1.nbc"):
+        (cache / name).write_bytes(b"compiled")
+    return sorted(p.name for p in cache.glob("*.nb?"))
+
+
+def test_an_unstamped_cache_is_emptied_of_numba_files_and_stamped(tmp_path):
+    root, cache = _tree(tmp_path)
+    files = _numba_files(cache)
+    (cache / "compile-seconds.json").write_text("{}")  # not numba's: kept
+    removed = C.drop_stale(root, [cache])
+    assert sorted(p.name for p in removed) == files
+    assert not list(cache.glob("*.nb?")) and (cache / "compile-seconds.json").exists()
+    assert (cache / C.STAMP).read_text() == C.sources_digest(root)
+
+
+def test_the_same_sources_keep_the_cache_and_a_changed_file_drops_it(tmp_path):
+    root, cache = _tree(tmp_path)
+    C.drop_stale(root, [cache])
+    files = _numba_files(cache)
+    assert C.drop_stale(root, [cache]) == []
+    assert sorted(p.name for p in cache.glob("*.nb?")) == files
+    (root / "kit.py").write_text("X = 3\n")  # another file than the search's changed
+    assert sorted(p.name for p in C.drop_stale(root, [cache])) == files
+    assert not list(cache.glob("*.nb?"))
+
+
+def test_the_digest_names_every_source_file_and_its_place(tmp_path):
+    root, _ = _tree(tmp_path)
+    before = C.sources_digest(root)
+    (root / "game" / "kit.py").write_text("X = 1\n")  # the same bytes in another place
+    assert C.sources_digest(root) != before
+    (root / "game" / "kit.py").unlink()
+    assert C.sources_digest(root) == before
+
+
+def test_a_missing_folder_is_left_alone(tmp_path):
+    root, _ = _tree(tmp_path)
+    assert C.drop_stale(root, [tmp_path / "nowhere"]) == []
+    assert not (tmp_path / "nowhere").exists()
+
+
+def test_importing_the_engine_stamps_numba_s_folders(tmp_path):
+    """A fresh process with its own ``NUMBA_CACHE_DIR``: a stale file of the Oware engine's
+    folder is gone after ``import mancala.engine``, and the folder carries the digest."""
+    root = Path(C.__file__).resolve().parent
+    folders = C.engine_cache_folders(root)
+    env_dir = tmp_path / "numba"
+    code = (
+        "import os, sys; from pathlib import Path; "
+        "from mancala.engine.readiness import cache_folders; "
+        "import mancala.engine.cache_stamp as C; "
+        "root = Path(C.__file__).resolve().parent; "
+        "folder = cache_folders(root / 'oware' / 'search.py')[0]; "
+        "print(folder)"
+    )
+    env = {"NUMBA_CACHE_DIR": str(env_dir), "PATH": "/usr/bin:/bin"}
+    folder = Path(
+        subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True).stdout.strip()
+    )
+    folder.mkdir(parents=True)
+    (folder / "search.negamax-1.py311.nbi").write_bytes(b"old")
+    subprocess.run([sys.executable, "-c", "import mancala.engine"], env=env, check=True)
+    assert not (folder / "search.negamax-1.py311.nbi").exists()
+    assert (folder / C.STAMP).read_text() == C.sources_digest(root)
+    assert all(any(game in str(f) for f in folders) for game in ("oware", "togyz", "bao"))  # every engine's folder
