@@ -22,8 +22,9 @@ the same order, bit for bit, so the engine and Python alpha-beta agree on every 
 default weights were chosen by engine matches (``docs/oware.md``, "The engine and the levels");
 they are the ``oware`` evaluation and the fixed-depth levels' (whose ladder was measured with
 them).  :data:`PLAY`, the weights of ``best`` without a depth budget (``strongest``,
-``best:time=``, ``best:nodes=``), were fitted by least squares to what positions of self-play
-games were worth (``benchmarks/fit_oware_eval.py``; ``docs/oware.md``, "A learnt evaluation").
+``best:time=``, ``best:nodes=``), were fitted by least squares to what a deeper search says
+positions of self-play games are worth (``benchmarks/fit_oware_eval.py``; ``docs/oware.md``,
+"A learnt evaluation").
 """
 
 from __future__ import annotations
@@ -140,16 +141,17 @@ DEFAULT = OwareWeights(row=0.25, targets=-0.5, threat=0.5)
 
 #: the weights of ``best`` without a depth budget (``strongest``, ``best:time=``,
 #: ``best:nodes=``; the fixed-depth levels keep :data:`DEFAULT`, and their measured ladder):
-#: least squares on what the board was worth to the mover (final margin less store margin)
-#: in 6,001 middle-game positions of 120 self-play games and 393 positions of 19-22 seeds
-#: proved down to the 18-seed table (benchmarks/fit_oware_eval.py, seed 29; ``row`` is the
-#: fit's -0.01, about 0).  Against DEFAULT at equal nodes (100,000 a move, both with
-#: ``best``'s reductions, 40 openings from both seats, benchmarks/oware_match.py): 62.5% +-
-#: 10.2% over 80 games (W-D-L 47-6-27, seed 2901) and 66.9% +- 9.9% (W-D-L 51-5-24, seed
-#: 2902; 2026-11-28).  The fit lands near Aalina's weights (targets +1.44, empty +2.16, kroo
-#: +1.12), which without ``threat`` scored 45.0% +- 11.7% against DEFAULT in the same kind of
-#: match (docs/oware.md, "A learnt evaluation").
-PLAY = OwareWeights(row=-0.01, targets=1.1, kroo=1.38, empty=2.63, threat=0.58)
+#: least squares on what a deeper search (100,000 nodes) says the board is worth to the
+#: mover (its value less the store margin) in 4,704 positions above the 18-seed table from
+#: 140 self-play games of the previous ``PLAY`` (benchmarks/fit_oware_eval.py
+#: ``generate-search``, seeds 1129 and 1130; the weights are the 5 folds' mean).  Against
+#: that previous set (row -0.01, targets 1.1, kroo 1.38, empty 2.63, threat 0.58, fitted to
+#: self-play results; itself 64.7% over 160 games against DEFAULT) at equal nodes (100,000 a
+#: move, both with ``best``'s reductions, 40 openings from both seats,
+#: benchmarks/oware_match.py): 55.6% +- 10.4% (seed 1504) and 65.0% +- 9.9% (seed 1506),
+#: together 60.3% over 160 games (W-D-L 89-15-56; 2026-11-29; docs/oware.md, "Labels from
+#: a deeper search").  ``waiting`` (the side not to move's best capture) enters here.
+PLAY = OwareWeights(row=-0.05, targets=0.24, kroo=2.66, empty=2.04, threat=0.93, waiting=0.71)
 
 #: the default evaluation, ``oware`` in :data:`mancala.evaluation.EVALUATIONS`
 evaluate = make_evaluation(DEFAULT)
