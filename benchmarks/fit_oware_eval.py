@@ -67,8 +67,8 @@ TERMS: tuple[str, ...] = tuple(OwareWeights.__dataclass_fields__)
 def features(game: Oware, state: OwareState) -> tuple[int, ...]:
     """The terms of :func:`mancala.evaluation.oware.make_evaluation` for the player to move
     of the unfinished ``state``, in :data:`TERMS` order: row, targets, kroo, empty (each
-    "mine minus the opponent's"), the mover's threat and the waiting side's (negated).  The evaluation of the mover is
-    the store margin plus their dot product with the weights."""
+    "mine minus the opponent's"), the mover's threat and the waiting side's (negated).  The
+    evaluation of the mover is the store margin plus their dot product with the weights."""
     n = len(state.houses) // 2
     p = state.seat
     q = 1 - p
@@ -190,8 +190,8 @@ def search_label(game: Oware, state: OwareState, nodes: int, table: Any, weights
     value = S.search(
         game, state, None, max_nodes=nodes, searcher=searcher, probe=None, table=table, weights=weights
     ).value
-    if abs(value) >= WIN:
-        value = value - WIN if value > 0 else value + WIN
+    if abs(value) > WIN / 2:  # a proved end: its final margin
+        value = S.margin_of(value)
     return value - store_margin(state)
 
 
