@@ -264,6 +264,58 @@ def tasks_for(args, game_spec: str, other: str, prefix: str, solve: bool, count:
     return out
 
 
+def drop_positions(paths: list[str]) -> list[dict]:
+    """The distinct point-losing positions recorded in result files (``lost_points``), in
+    the order met: each with its moves so far and its exact value for the mover."""
+    seen: dict[tuple, dict] = {}
+    for name in paths:
+        for line in Path(name).read_text(encoding="utf-8").splitlines():
+            if not line.strip():
+                continue
+            row = json.loads(line)
+            for x in row.get("lost_points", []):
+                key = (row["game"], tuple(x["moves_so_far"]))
+                seen.setdefault(key, {"game": row["game"], **x})
+    return list(seen.values())
+
+
+def replay_drop(drop: dict, spec: str) -> dict:
+    """What player ``spec`` plays at a recorded point-losing position, from an empty table
+    (a fresh engine, its usual database: the largest cached one that fits), and the exact
+    value of its move for the mover."""
+    from mancala.engine.engine import reset  # noqa: PLC0415
+
+    game = make_game(drop["game"])
+    assert isinstance(game, Kalah)
+    state = game.initial_state()
+    for word in drop["moves_so_far"]:
+        state = game.apply(state, game.parse_move(state, word))
+    reset()
+    player = make_player(spec)
+    start = time.perf_counter()
+    move = player.choose(game, state)
+    seconds = time.perf_counter() - start
+    mover = game.to_move(state)
+    child = game.apply(state, move)
+    if child.finished:
+        after = game.score(child, mover)
+    else:
+        after = exact_value(game, child)
+        after = after if game.to_move(child) == mover else -after
+    reset()
+    return {
+        "moves_so_far": drop["moves_so_far"],
+        "seeds": drop["seeds"],
+        "exact": drop["before"],
+        "recorded": f"{drop['move']} ({drop['after']:+d})",
+        "move": str(move),
+        "after": after,
+        "lost": drop["before"] - after,
+        "found_by": player.last.algorithm,
+        "seconds": round(seconds, 2),
+    }
+
+
 def summary(rows: list[dict]) -> list[str]:
     """The summary lines of one opponent's games."""
     out = []
@@ -341,7 +393,31 @@ def main() -> int:
         help="games against each ManKalah agent, from the start, seats alternating (default 2)",
     )
     ap.add_argument("--report-only", action="store_true", help="print the games already in --results; play none")
+    ap.add_argument(
+        "--replay-drops",
+        nargs="+",
+        default=[],
+        metavar="FILE",
+        help="play none: ask our player (fresh, --ours or best:nodes=N) again at every point-losing position "
+        "recorded in these result files, and check its move with the solver",
+    )
     args = ap.parse_args()
+    if args.replay_drops:
+        spec = args.ours or f"best:nodes={args.nodes}"
+        drops = drop_positions(args.replay_drops)
+        print(f"{len(drops)} point-losing positions in {', '.join(args.replay_drops)}; {spec} again:", flush=True)
+        kept = lost = 0
+        for d in drops:
+            r = replay_drop(d, spec)
+            kept += r["lost"] <= 0
+            lost += max(0, r["lost"])
+            print(
+                f"  {' '.join(r['moves_so_far']):<60} {r['seeds']:>2} seeds, exact {r['exact']:+d}: "
+                f"plays {r['move']} ({r['after']:+d}, {r['found_by']}, {r['seconds']} s); recorded {r['recorded']}",
+                flush=True,
+            )
+        print(f"keeps the value at {kept} of {len(drops)}; {lost} points lost", flush=True)
+        return 0
     path = Path(args.results)
     done = {}
     if path.exists():

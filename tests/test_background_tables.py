@@ -111,7 +111,21 @@ def test_the_default_sizes_build_in_minutes_within_a_modest_memory_bound():
     assert oware_endgame.memory_needed(make_game("oware").rules, 18) < 0.35 * 2**30
     assert togyz_endgame.entries(make_game("togyz").rules, 8) == 60_053_851
     assert togyz_endgame.memory_needed(make_game("togyz").rules, 8) < 0.4 * 2**30
-    assert engine_support("kalah").background_size == engine_support("bao").background_size == 0
+    assert engine_support("bao").background_size == 0
+    # Kalah(6,4): K = 20, 226 M positions over the levels 0..20, 135 MB (the players' share
+    # of the default memory bound holds it); seven pits get less (265 M), the choice rule none
+    from mancala.engine import endgame as kalah_endgame
+    from mancala.engine import kalah_tables
+
+    kalah = make_game("kalah").rules
+    assert engine_support("kalah").background_size == kalah_tables.BACKGROUND_SEEDS == 20
+    assert sum(kalah_tables.tier_positions(kalah, t) for t in range(21)) == kalah_endgame.entries(6, 20) == 225_792_840
+    assert kalah_tables.memory_needed(kalah, 20) < 0.25 * 2**30
+    assert kalah_tables.largest_buildable(kalah, 20) == 20
+    assert kalah_tables.largest_buildable(make_game("kalah(pits=7,seeds=7)").rules, 20) == 17
+    assert kalah_tables.largest_buildable(make_game("kalah(pits=3,seeds=3)").rules, 20) == 18  # all its seeds
+    assert kalah_tables.largest_buildable(make_game("kalah(pits=4)").rules, 20) == 23  # the players' own
+    assert kalah_tables.largest_buildable(make_game("kalah(preset=ethiopian)").rules, 20) == -1
 
 
 @pytest.mark.parametrize(
@@ -124,7 +138,10 @@ def test_the_default_sizes_build_in_minutes_within_a_modest_memory_bound():
         ("oware", "best:book=off", False),
         ("togyz", "strongest", True),
         ("togyz", "hard", False),
-        ("kalah", "strongest", False),  # Kalah builds its databases itself (mancala solve)
+        ("kalah", "strongest", True),  # best:nodes=6000000: its endgame database, K = 20
+        ("kalah", "best:time=1", True),
+        ("kalah", "expert", False),  # best:depth=5
+        ("kalah(preset=ethiopian)", "strongest", False),  # the choice of direction: no database
         ("oware(skip_twelve=true)", "strongest", False),  # no table for these rules
     ],
 )
@@ -160,7 +177,11 @@ def test_a_build_starts_once_per_table_and_only_where_a_person_plays(cache, monk
     spawn.end(0)  # built (or whole already)
     assert not table_builds.running()
     assert table_builds.ensure(record, oware, spawn) is False and len(spawn.started) == 3
-    assert table_builds.ensure(engine_support("kalah"), make_game("kalah"), spawn) is False
+    assert table_builds.ensure(engine_support("bao"), make_game("bao"), spawn) is False  # no tables
+    ethiopian = make_game("kalah(preset=ethiopian)")  # Kalah with no database for its rules
+    assert table_builds.ensure(engine_support("kalah"), ethiopian, spawn) is False and len(spawn.started) == 3
+    assert table_builds.ensure(engine_support("kalah"), make_game("kalah"), spawn) is True
+    assert spawn.started[-1][1:] == ["-m", "mancala.engine.table_builds", "kalah", "20", str(os.getpid())]
 
 
 def test_a_build_held_by_another_process_is_not_started_again(cache):
@@ -208,6 +229,36 @@ def test_the_builder_builds_the_tiers_reports_each_in_the_lock_and_releases_it(c
     written.clear()
     assert table_builds.run_build("oware", 5) == 0 and written == []
     assert oware_endgame.load(rules, 5) is not None
+
+
+def test_the_kalah_builder_reports_each_level_and_then_the_players_search_with_it(cache, monkeypatch):
+    from mancala.engine import endgame as kalah_endgame
+    from mancala.engine import tables
+
+    monkeypatch.setattr(kalah_endgame, "DEFAULT_ENTRIES", 10)  # (so that 8 seeds is more than the players')
+    monkeypatch.setattr(kalah_endgame, "PLAY_ENTRIES", 10)
+    written: list[dict] = []
+    write = table_builds.write_lock
+    monkeypatch.setattr(table_builds, "write_lock", lambda data, path=None: (written.append(dict(data)), write(data)))
+    spec = "kalah(pits=3,seeds=3)"
+    game, record = make_game(spec), engine_support("kalah")
+    tables.drop_all()
+    try:
+        assert tables.database(game, tables.context(game, 18)).seeds == kalah_endgame.play_seeds(3) == 1
+        assert record.table_seeds(game) == 1 and table_builds.refresh(record, game) is True  # (a first look)
+        assert table_builds.refresh(record, game) is False  # nothing new
+        assert table_builds.run_build(spec, 8) == 0
+        assert [w["done"] for w in written] == list(range(9)) and written[0]["unit"] == "seeds"
+        # levels 0-1 come from the players' 1-seed database (the same entry width), as loaded
+        built = kalah_endgame.entries(3, 8) - kalah_endgame.entries(3, 1)
+        assert written[-1]["built_positions"] == built and written[-1]["left_positions"] == 0
+        assert not table_builds.lock_path().exists() and record.table_seeds(game) == 8
+        assert table_builds.refresh(record, game) is True  # the next search reads the larger one
+        assert tables.database(game, tables.context(game, 18)).seeds == 8
+        written.clear()
+        assert table_builds.run_build(spec, 8) == 0 and written == []  # whole already: nothing built
+    finally:
+        tables.drop_all()
 
 
 def test_the_players_read_the_finished_tiers_as_they_land(cache, monkeypatch):
@@ -330,8 +381,11 @@ def test_the_server_starts_the_build_and_its_state_carries_the_progress(cache):
     table_builds.lock_path().write_text(json.dumps(lock))
     state = common_state(session)
     assert state["table_build"]["done"] == 12 and state["table_build"]["unit"] == "seeds"
-    # Kalah builds nothing in the background: no field value
+    # another table's build holds the lock: a Kalah game's state says nothing of it
     other = hub.create(client, make_game("kalah"), ["human", "strongest"], None, None)
+    assert common_state(other)["table_build"] is None and other.seats[1].table
+    # Bao builds nothing in the background: no field value
+    other = hub.create(client, make_game("bao"), ["human", "strongest"], None, None)
     assert common_state(other)["table_build"] is None and not other.seats[1].table
 
 

@@ -335,6 +335,37 @@ def test_solve_uses_a_larger_cached_database_that_fits(monkeypatch):
     assert endgame.cached_seeds(key, 3, 10**9) == 0
 
 
+def test_players_use_a_larger_cached_database_that_fits(tmp_path, monkeypatch):
+    from mancala.engine import tables
+
+    monkeypatch.setenv("MANCALA_CACHE_DIR", str(tmp_path))
+    monkeypatch.delenv("MANCALA_ENDGAME_SEEDS", raising=False)
+    monkeypatch.setattr(endgame, "DEFAULT_ENTRIES", 10)
+    monkeypatch.setattr(endgame, "PLAY_ENTRIES", 10)
+    game = Kalah(KalahRules(pits=3, seeds=3))
+    played = endgame.play_seeds(3)
+    assert played < 6
+
+    def players_k(megabytes: float | None = None) -> int:
+        tables.drop_all()  # (a fresh process: this also lifts the memory bound)
+        tables.set_memory_limit(megabytes)
+        db = tables.database(game, tables.context(game, 18))
+        assert db is not None
+        return db.seeds
+
+    try:
+        assert players_k() == played  # nothing larger in the cache: the players' own K
+        endgame.obtain(bridge.play_key(game.rules), bridge.rules_array(game.rules), 6)  # mancala db build
+        assert players_k() == 6
+        share = 4 * (endgame.nbytes(3, 6) - 1) / 2**20  # the databases' share cannot hold it
+        assert players_k(share) == played  # back to the players' K, not a size in between built anew
+        assert not (tmp_path / endgame.file_name(bridge.play_key(game.rules), 5)).exists()
+        monkeypatch.setenv("MANCALA_ENDGAME_SEEDS", "2")  # the variable still decides
+        assert players_k() == 2
+    finally:
+        tables.drop_all()
+
+
 # --- commands (through the one CLI entry point) -------------------------------------------
 
 from mancala.cli.main import main  # noqa: E402
@@ -348,7 +379,9 @@ def test_solve_command_prints_value_move_and_line(capsys):
     assert "value: +10 for South" in out and "perfect line: " in out
 
 
-def test_solve_command_builds_the_database_asked_for(capsys):
+def test_solve_command_builds_the_database_asked_for(capsys, tmp_path, monkeypatch):
+    # a cache of its own: the players of these rules would use this larger database after it
+    monkeypatch.setenv("MANCALA_CACHE_DIR", str(tmp_path))
     assert endgame.play_seeds(6) < 15  # (so the command's database is a new one)
     assert main(["solve", "--game", "kalah(pits=6,seeds=2)", "--endgame-seeds", "15", "--no-progress"]) == 0
     assert "value: " in capsys.readouterr().out

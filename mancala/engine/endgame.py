@@ -29,6 +29,8 @@ import hashlib
 import json
 import os
 import threading
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from math import comb
 from pathlib import Path
@@ -683,12 +685,16 @@ def build(
     progress: bool = False,
     cancel: threading.Event | None = None,
     base: Database | None = None,
+    report: Callable[[int, int, float, bool], None] | None = None,
 ) -> Database:
     """Build the database of every position with at most ``k`` seeds in the pits (a progress
     bar on a terminal's stderr when ``progress``); ``cancel`` set stops the build (it then
     raises KeyboardInterrupt) within one layer of a shard (:func:`solve_shard_kernel`).  ``base``, a
     smaller database of the same rules and entry width, supplies its levels as they are:
-    only the levels above it are solved (same index, same bits: its bytes are a prefix)."""
+    only the levels above it are solved (same index, same bits: its bytes are a prefix).
+    ``report(level, positions, seconds, loaded)`` hears of each level as it is done (a
+    background build's progress: :mod:`mancala.engine.kalah_tables`), a base's levels first,
+    as loaded."""
     n = int(rules_arr[R_PITS])
     if rules_arr[R_CHOICE]:
         raise ValueError("no endgame database under the choice-of-direction rule")
@@ -724,8 +730,12 @@ def build(
         task = bar.add_task("db", total=total, k=k, completed=int(offsets[first]))
     workers = build_threads()
     stop = np.zeros(1, dtype=np.int64)  # set to 1: the kernels stop at their next layer
+    if report is not None:
+        for s in range(first):
+            report(s, int(offsets[s + 1] - offsets[s]), 0.0, True)
     try:
         for s in range(first, k + 1):
+            began = time.perf_counter()
             # the level's shards, largest first, shared out between the workers; each
             # is solved into its own scratch, then packed (one thread at a time: packing
             # ORs bits into bytes neighbouring entries share)
@@ -763,6 +773,8 @@ def build(
                 raise failure[0]
             if stop[0] or (cancel is not None and cancel.is_set()):
                 raise KeyboardInterrupt
+            if report is not None:
+                report(s, int(offsets[s + 1] - offsets[s]), time.perf_counter() - began, False)
     finally:
         stop[0] = 1
         if bar is not None:
@@ -825,11 +837,17 @@ def save(path: Path, key: tuple, k: int, values: np.ndarray) -> None:
 
 
 def obtain(
-    key: tuple, rules_arr: np.ndarray, k: int, progress: bool = False, cancel: threading.Event | None = None
+    key: tuple,
+    rules_arr: np.ndarray,
+    k: int,
+    progress: bool = False,
+    cancel: threading.Event | None = None,
+    report: Callable[[int, int, float, bool], None] | None = None,
 ) -> Database:
     """The database for play rules ``key`` (see :func:`mancala.engine.bridge.play_key`) with
     ``k`` seeds: loaded from the cache, or built (and saved) when missing or corrupt — on
-    top of the largest intact smaller one in the cache with the same entry width, if any."""
+    top of the largest intact smaller one in the cache with the same entry width, if any
+    (``report``: each level as it is done, :func:`build`)."""
     n = int(rules_arr[R_PITS])
     path = cache_dir() / file_name(key, k)
     values = load(path, key, k)
@@ -843,7 +861,7 @@ def obtain(
         if base_values is not None and base_values.size == nbytes(n, smaller):
             base = Database(smaller, base_values, _offsets(n, smaller), composition_table(2 * n, smaller))
             break
-    db = build(rules_arr, k, progress, cancel, base)
+    db = build(rules_arr, k, progress, cancel, base, report)
     try:
         save(path, key, k, db.values)
         db.path = path

@@ -4,10 +4,11 @@ levels' measured ladder.  Nothing here loads numba until a search runs."""
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any, Callable
 
-from mancala.engine.support import BookAnswer, EngineSupport, register_engine, value_row
-from mancala.games.kalah import Kalah
+from mancala.engine.support import BookAnswer, EngineSupport, buildable_size, register_engine, value_row
+from mancala.games.kalah import Kalah, Sowing
 from mancala.search.core import SearchResult
 
 #: the evaluation the Python levels use on Kalah (docs/evaluation.md)
@@ -140,6 +141,36 @@ def prepare(game: Any, notice: Callable[[], None] | None) -> float:
     return ready(game, notice=notice)
 
 
+#: the module of Kalah's endgame databases seen as tables (:class:`mancala.engine.support.TableModule`)
+TABLES = "mancala.engine.kalah_tables"
+
+#: The most seeds (at most ``seeds``) of a database the players' memory share holds for
+#: ``game``'s rules (-1: none)
+table_build = partial(buildable_size, TABLES)
+
+
+def table_seeds(game: Any) -> int:
+    """The seeds of the largest database in the cache for ``game``'s rules that the players
+    would load (-1: none)."""
+    from mancala.engine import kalah_tables  # noqa: PLC0415 (numba loads only when needed)
+
+    return kalah_tables.seeds_on_disk(game.rules)
+
+
+def reload_tables() -> None:
+    """Let this process's next search look in the cache again for a larger database (a
+    background build finished one: :func:`mancala.engine.table_builds.refresh`); its tables
+    of positions are kept."""
+    from mancala.engine.tables import recheck_databases  # noqa: PLC0415 (numba loads only when needed)
+
+    recheck_databases()
+
+
+def has_tables(game: Any) -> bool:
+    """Whether ``game``'s rules have endgame databases (not under the choice of direction)."""
+    return game.rules.sowing is not Sowing.CHOICE
+
+
 KALAH = register_engine(
     EngineSupport(
         "kalah",
@@ -153,5 +184,11 @@ KALAH = register_engine(
         prepare=prepare,
         solves=True,
         python_depth=6,  # Python alpha-beta from the start: depth 6 in 0.6 s, 7 in 2.7 s
+        table_seeds=table_seeds,
+        table_build=table_build,
+        tables=TABLES,
+        background_size=20,  # kalah_tables.BACKGROUND_SEEDS: K = 20, about 30 s on two cores
+        reload_tables=reload_tables,
+        has_tables=has_tables,
     )
 )

@@ -305,6 +305,10 @@ class EngineSupport:
     #: (:mod:`mancala.engine.table_builds`): a few minutes' build on two cores, so a newcomer's
     #: strongest level does not wait for ``mancala db build``; 0: none
     background_size: int = 0
+    #: ``has_tables(game) -> bool``: whether ``game``'s rule set has endgame tables at all
+    #: (read without loading numba: whether a background build is started); None: every
+    #: rule set the engine plays
+    has_tables: Callable[[Any], bool] | None = None
     #: drops this process's loaded endgame tables, so the next search reads the cache again
     #: (the tiers a background build finished since: :func:`mancala.engine.table_builds.refresh`)
     reload_tables: Callable[[], None] | None = None

@@ -1,11 +1,13 @@
 """Endgame tables built in the background on first use, while play goes on, with progress
 (issue 29, item 4: "strength out of the box").
 
-Oware's and Togyz Kumalak's strongest players read an endgame table from the cache
+Oware's and Togyz Kumalak's strongest players read an endgame table from the cache, and
+Kalah's the largest endgame database there
 (``mancala db build``).  A newcomer has none: the first time a person plays such a level
 (:func:`ensure`, called by the server's hub and the terminal game, never by a match or a
 script), the table of the record's ``background_size`` (Oware 18 seeds, Togyz Kumalak 8
-stones: a few minutes on two busy cores) is built by a separate process (``python -m
+stones: a few minutes on two busy cores; Kalah's endgame database of 20 seeds, half a minute:
+:mod:`mancala.engine.kalah_tables`) is built by a separate process (``python -m
 mancala.engine.table_builds SPEC SIZE OWNER``), so the searches are not slowed by its GIL;
 it runs at the lowest priority (``os.nice(19)``).  Tiers are written as each finishes, and a
 table of the finished tiers ``0..k`` is a whole table of ``k`` seeds: the players read it as
@@ -130,7 +132,13 @@ def table_key(game: Any) -> str:
 
 def builds_table(record: EngineSupport | None, game: Any) -> bool:
     """Whether ``record``'s engine builds a table in the background for ``game``'s rules."""
-    return record is not None and record.background_size > 0 and bool(record.tables) and record.plays(game)
+    return (
+        record is not None
+        and record.background_size > 0
+        and bool(record.tables)
+        and record.plays(game)
+        and (record.has_tables is None or record.has_tables(game))
+    )
 
 
 # --- the lock -----------------------------------------------------------------------------

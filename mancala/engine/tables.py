@@ -278,8 +278,9 @@ def database(
     game: Kalah, ctx: Context, progress: bool = False, seeds: int | None = None, cancel: threading.Event | None = None
 ) -> endgame.Database | None:
     """The endgame database for ``game``'s rules (loaded or built once per process; by default
-    the players' K, :func:`~mancala.engine.endgame.play_seeds`; ``seeds`` asks for at least
-    that K), or None when the rules have none (choice of direction) or
+    the players' K, :func:`~mancala.engine.endgame.play_seeds`, or the largest database for
+    these rules already in the cache that fits, :func:`~mancala.engine.endgame.cached_seeds`;
+    ``seeds`` asks for at least that K), or None when the rules have none (choice of direction) or
     ``$MANCALA_ENDGAME_SEEDS`` is negative.  K is lowered when the database would not fit
     in its share of the memory bound (:func:`memory_limit`); ``cancel`` stops a build."""
     if ctx.db_checked and (seeds is None or ctx.db is None or ctx.db.seeds >= seeds):
@@ -287,21 +288,28 @@ def database(
     if game.rules.sowing is Sowing.CHOICE:
         ctx.db_checked = True
         return None
+    n = game.rules.pits
     if seeds is None:
         # the players' K, no more than the game's seeds (a larger one would hold nothing more),
         # and never below the quick default
-        pits = game.rules.pits
-        k = max(endgame.default_seeds(pits), min(endgame.play_seeds(pits), sum(game.initial_state().board)))
+        total = sum(game.initial_state().board)
+        k = max(endgame.default_seeds(n), min(endgame.play_seeds(n), total))
+        played = k
+        if k >= 0 and os.environ.get("MANCALA_ENDGAME_SEEDS") is None:
+            # a larger database someone built (``mancala db build --game kalah --seeds K``):
+            # proofs near the end come sooner, so fewer points are lost there
+            k = max(k, min(endgame.cached_seeds(ctx.key, n, database_room()), total))
     else:
-        k = seeds
+        k = played = seeds
     if k < 0:
         ctx.db_checked = True
         return None
-    n = game.rules.pits
     with _pool.lock:
         room = _fit_databases(endgame.nbytes(n, k), ctx) + ctx.database_bytes()
     while k > 0 and endgame.nbytes(n, k) > room:
-        k -= 1
+        # a cached database that no longer fits falls back to the players' K, not to a
+        # size in between that would have to be built
+        k = played if played < k else k - 1
     if ctx.db is not None and ctx.db.seeds >= k:
         ctx.db_checked = True
         return ctx.db
@@ -310,6 +318,15 @@ def database(
     ctx.dbm = index_tables(db)
     ctx.db_checked = True
     return db
+
+
+def recheck_databases() -> None:
+    """Make every context look in the cache again before its next search for a database
+    larger than the one it holds (a background build finished one:
+    :func:`mancala.engine.record.reload_tables`); tables of positions are kept."""
+    with _pool.lock:
+        for ctx in _pool.contexts.values():
+            ctx.db_checked = False
 
 
 def install_database(game: Kalah, db: endgame.Database) -> None:
