@@ -157,6 +157,13 @@ def play_seeds(pits: int) -> int:
     return default_seeds(pits, budget=PLAY_ENTRIES)
 
 
+def players_seeds(pits: int, total: int) -> int:
+    """The players' own K on a board of ``pits`` a side with ``total`` seeds in play:
+    :func:`play_seeds`, no more than the game's seeds (a larger database would hold nothing
+    more), and never below the quick default."""
+    return max(default_seeds(pits), min(play_seeds(pits), total))
+
+
 #: a solve of a large position (:data:`LARGE_SOLVE_SEEDS` or more seeds in the pits) uses a
 #: database of up to this many entries: for Kalah(6,4) that is K=16 (30 M entries, about
 #: 8 s of CPU to build), the size that solved it fastest in benchmarks/bench_solve.py

@@ -28,7 +28,7 @@ from typing import Callable
 from mancala.engine import bridge, endgame, tables
 from mancala.engine.retrograde import TierReport
 from mancala.errors import BadInput
-from mancala.games.kalah import KalahRules, Sowing
+from mancala.games.kalah import Kalah, KalahRules, Sowing
 
 TITLE = "Kalah"
 UNIT = "seeds"
@@ -75,11 +75,11 @@ def largest_buildable(rules: KalahRules, up_to: int) -> int:
     if not has_tables(rules):
         return -1
     room = memory_limit()
-    total = 2 * rules.pits * rules.seeds if rules.start is None else sum(rules.start)
+    total = sum(Kalah(rules).initial_state().board)
     k = min(up_to, endgame.MAX_K, total)
     while k >= 0 and (endgame.nbytes(rules.pits, k) > room or endgame.entries(rules.pits, k) > BACKGROUND_POSITIONS):
         k -= 1
-    own = min(max(endgame.default_seeds(rules.pits), endgame.play_seeds(rules.pits)), total)
+    own = endgame.players_seeds(rules.pits, total)
     return max(k, own) if endgame.nbytes(rules.pits, own) <= room else k
 
 

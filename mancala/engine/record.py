@@ -144,8 +144,8 @@ def prepare(game: Any, notice: Callable[[], None] | None) -> float:
 #: the module of Kalah's endgame databases seen as tables (:class:`mancala.engine.support.TableModule`)
 TABLES = "mancala.engine.kalah_tables"
 
-#: The most seeds (at most ``seeds``) of a database the players' memory share holds for
-#: ``game``'s rules (-1: none)
+#: The seeds (at most ``seeds``) of the database a build on first use makes for ``game``'s
+#: rules (-1: none): :func:`mancala.engine.kalah_tables.largest_buildable`
 table_build = partial(buildable_size, TABLES)
 
 

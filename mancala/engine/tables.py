@@ -290,11 +290,8 @@ def database(
         return None
     n = game.rules.pits
     if seeds is None:
-        # the players' K, no more than the game's seeds (a larger one would hold nothing more),
-        # and never below the quick default
         total = sum(game.initial_state().board)
-        k = max(endgame.default_seeds(n), min(endgame.play_seeds(n), total))
-        played = k
+        k = played = endgame.players_seeds(n, total)
         if k >= 0 and os.environ.get("MANCALA_ENDGAME_SEEDS") is None:
             # a larger database someone built (``mancala db build --game kalah --seeds K``):
             # proofs near the end come sooner, so fewer points are lost there
