@@ -357,6 +357,12 @@ def test_players_use_a_larger_cached_database_that_fits(tmp_path, monkeypatch):
         assert players_k() == played  # nothing larger in the cache: the players' own K
         endgame.obtain(bridge.play_key(game.rules), bridge.rules_array(game.rules), 6)  # mancala db build
         assert players_k() == 6
+        path = tmp_path / endgame.file_name(bridge.play_key(game.rules), 6)
+        intact = path.read_bytes()
+        path.write_bytes(intact[:-1] + bytes([intact[-1] ^ 1]))  # damaged since: not rebuilt in a move's time
+        assert players_k() == played and not (tmp_path / endgame.file_name(bridge.play_key(game.rules), 5)).exists()
+        assert path.read_bytes() != intact
+        path.write_bytes(intact)
         share = 4 * (endgame.nbytes(3, 6) - 1) / 2**20  # the databases' share cannot hold it
         assert players_k(share) == played  # back to the players' K, not a size in between built anew
         assert not (tmp_path / endgame.file_name(bridge.play_key(game.rules), 5)).exists()

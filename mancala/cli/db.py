@@ -206,10 +206,9 @@ def _run_kalah(args: argparse.Namespace, game) -> int:
     path = endgame.cache_dir() / endgame.file_name(key, k)
     began = time.perf_counter()
     if args.action == "check":
-        values = endgame.load(path, key, k)
-        if values is None or values.size != endgame.nbytes(n, k):
+        db = endgame.cached(key, n, k)
+        if db is None:
             raise BadInput(f"no intact Kalah endgame database of {k} seeds for {spec_of(game)} is built yet ({path})")
-        db = endgame.Database(k, values, endgame._offsets(n, k), endgame.composition_table(2 * n, k), path)
         bad = endgame.check_sample(db, rules_arr, args.sample)
         if bad:
             raise BadInput(f"the Kalah endgame database {path} breaks its equations at {bad} positions; build it again")

@@ -843,6 +843,16 @@ def save(path: Path, key: tuple, k: int, values: np.ndarray) -> None:
         staged.commit()
 
 
+def cached(key: tuple, pits: int, k: int) -> Database | None:
+    """The database for play rules ``key`` with ``k`` seeds from the cache, when its file is
+    there and intact; else None (nothing is built)."""
+    path = cache_dir() / file_name(key, k)
+    values = load(path, key, k)
+    if values is None or values.size != nbytes(pits, k):
+        return None
+    return Database(k, values, _offsets(pits, k), composition_table(2 * pits, k), path)
+
+
 def obtain(
     key: tuple,
     rules_arr: np.ndarray,
@@ -856,10 +866,10 @@ def obtain(
     top of the largest intact smaller one in the cache with the same entry width, if any
     (``report``: each level as it is done, :func:`build`)."""
     n = int(rules_arr[R_PITS])
+    found = cached(key, n, k)
+    if found is not None:
+        return found
     path = cache_dir() / file_name(key, k)
-    values = load(path, key, k)
-    if values is not None and values.size == nbytes(n, k):
-        return Database(k, values, _offsets(n, k), composition_table(2 * n, k), path)
     base = None
     for smaller in range(k - 1, 0, -1):  # a cached smaller database of the same width: extend it
         if value_bits(smaller) != value_bits(k):

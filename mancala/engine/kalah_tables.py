@@ -128,9 +128,4 @@ def build(
 def load(rules: KalahRules, size: int) -> endgame.Database | None:
     """The database of ``size`` seeds from the cache, or None when it is not there whole."""
     check_rules(rules, size)
-    path = tier_path(rules, size)
-    values = endgame.load(path, bridge.play_key(rules), size)
-    if values is None or values.size != endgame.nbytes(rules.pits, size):
-        return None
-    n = rules.pits
-    return endgame.Database(size, values, endgame._offsets(n, size), endgame.composition_table(2 * n, size), path)
+    return endgame.cached(bridge.play_key(rules), rules.pits, size)

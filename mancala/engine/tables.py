@@ -307,10 +307,14 @@ def database(
         # a cached database that no longer fits falls back to the players' K, not to a
         # size in between that would have to be built
         k = played if played < k else k - 1
+    db = endgame.cached(ctx.key, n, k) if k > played and (ctx.db is None or ctx.db.seeds < k) else None
+    if k > played and db is None:
+        k = played  # the cached one is damaged or gone since: never a long build in a move's time
     if ctx.db is not None and ctx.db.seeds >= k:
         ctx.db_checked = True
         return ctx.db
-    db = endgame.obtain(ctx.key, bridge.rules_array(game.rules), k, progress, cancel)
+    if db is None:
+        db = endgame.obtain(ctx.key, bridge.rules_array(game.rules), k, progress, cancel)
     ctx.db = db
     ctx.dbm = index_tables(db)
     ctx.db_checked = True
