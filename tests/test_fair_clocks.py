@@ -85,6 +85,9 @@ class FakeHost:
     def expectation(self, seat) -> dict:
         return {"doing": "searching", "estimate": seat.budget}
 
+    def want_table(self, game) -> None:  # (Kalah's strongest reads a database built in the background)
+        self.wanted = game
+
     def broadcast(self, session, request_from=None, request_id=None) -> None:
         pass
 

@@ -79,7 +79,7 @@ def largest_buildable(rules: KalahRules, up_to: int) -> int:
     k = min(up_to, endgame.MAX_K, total)
     while k >= 0 and (endgame.nbytes(rules.pits, k) > room or endgame.entries(rules.pits, k) > BACKGROUND_POSITIONS):
         k -= 1
-    own = endgame.players_seeds(rules.pits, total)
+    own = min(endgame.players_seeds(rules.pits, total), total)
     return max(k, own) if endgame.nbytes(rules.pits, own) <= room else k
 
 
