@@ -26,10 +26,9 @@ from pathlib import Path
 from typing import Callable
 
 from mancala.engine import bridge, endgame, tables
-from mancala.engine.record import rules_have_tables as has_tables
 from mancala.engine.retrograde import TierReport
 from mancala.errors import BadInput
-from mancala.games.kalah import Kalah, KalahRules
+from mancala.games.kalah import Kalah, KalahRules, Sowing
 
 TITLE = "Kalah"
 UNIT = "seeds"
@@ -39,6 +38,12 @@ BACKGROUND_SEEDS = 20
 #: 265 M): about half a minute of two cores, and a database every process of the players
 #: can hold (166 MB at most)
 BACKGROUND_POSITIONS = 280_000_000
+
+
+def has_tables(rules: KalahRules) -> bool:
+    """Whether these rules have endgame databases (not under the choice of direction: its
+    levels are not acyclic)."""
+    return rules.sowing is not Sowing.CHOICE
 
 
 def check_rules(rules: KalahRules, size: int) -> None:

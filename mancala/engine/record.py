@@ -166,15 +166,9 @@ def reload_tables() -> None:
     recheck_databases()
 
 
-def rules_have_tables(rules: Any) -> bool:
-    """Whether Kalah ``rules`` have endgame databases (not under the choice of direction: its
-    levels are not acyclic)."""
-    return rules.sowing is not Sowing.CHOICE
-
-
 def has_tables(game: Any) -> bool:
-    """Whether ``game``'s rules have endgame databases (:func:`rules_have_tables`)."""
-    return rules_have_tables(game.rules)
+    """Whether ``game``'s rules have endgame databases (not under the choice of direction)."""
+    return game.rules.sowing is not Sowing.CHOICE
 
 
 KALAH = register_engine(
