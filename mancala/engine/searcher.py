@@ -121,7 +121,7 @@ class Searcher:
         while True:
             c = self.ctx
             c.lock.acquire()
-            if not c.evicted and (not self._use_db or c.db_checked):
+            if not c.evicted and (not self._use_db or (c.db_checked and not c.db_recheck)):
                 break
             c.lock.release()
             self._attach()

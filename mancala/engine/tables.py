@@ -39,6 +39,9 @@ class Context:
     db: endgame.Database | None = None
     dbm: np.ndarray | None = None
     db_checked: bool = False
+    #: look in the cache again for a larger database before the next search (a background
+    #: build finished one: :func:`recheck_databases`); the engine stays prepared meanwhile
+    db_recheck: bool = False
     #: whether a search has written to the table since it was made or cleared
     dirty: bool = False
     lock: threading.Lock = field(default_factory=threading.Lock)
@@ -283,8 +286,9 @@ def database(
     ``seeds`` asks for at least that K), or None when the rules have none (choice of direction) or
     ``$MANCALA_ENDGAME_SEEDS`` is negative.  K is lowered when the database would not fit
     in its share of the memory bound (:func:`memory_limit`); ``cancel`` stops a build."""
-    if ctx.db_checked and (seeds is None or ctx.db is None or ctx.db.seeds >= seeds):
+    if ctx.db_checked and not ctx.db_recheck and (seeds is None or ctx.db is None or ctx.db.seeds >= seeds):
         return ctx.db
+    ctx.db_recheck = False
     if game.rules.sowing is Sowing.CHOICE:
         ctx.db_checked = True
         return None
@@ -327,7 +331,7 @@ def recheck_databases() -> None:
     :func:`mancala.engine.record.reload_tables`); tables of positions are kept."""
     with _pool.lock:
         for ctx in _pool.contexts.values():
-            ctx.db_checked = False
+            ctx.db_recheck = True
 
 
 def install_database(game: Kalah, db: endgame.Database) -> None:
