@@ -11,6 +11,8 @@ pit 4-i (pit 1 faces North's pit 3, pit 2 faces pit 2, pit 3 faces pit 1).
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from mancala.errors import BadInput, IllegalMove
@@ -510,3 +512,36 @@ def test_preset_options_can_be_overridden_from_a_spec():
     assert game.rules == KalahRules(pits=5, capture=Capture.OPPOSITE_ONLY)
     with pytest.raises(BadInput, match="unknown Kalah preset"):
         make_game("kalah(preset=nonesuch)")
+
+
+# --- positions that cannot come back (what the engine's endgame databases rest on) ---------
+
+
+def reachable_cycle(game: Kalah) -> bool:
+    """Whether some position reachable from the start can come back (a depth-first search
+    over every reachable position, looking for a move back onto the path)."""
+    key = lambda state: (state.board, state.seat, state.swapped, state.swap_allowed)  # noqa: E731
+    start = game.initial_state()
+    on_path, done = {key(start)}, set()
+    stack = [(start, iter(game.legal_moves(start)))]
+    while stack:
+        state, moves = stack[-1]
+        move = next(moves, None)
+        if move is None:
+            stack.pop()
+            on_path.discard(key(state))
+            done.add(key(state))
+            continue
+        after = game.apply(state, move)
+        if key(after) in on_path:
+            return True
+        if key(after) not in done and not game.is_terminal(after):
+            on_path.add(key(after))
+            stack.append((after, iter(game.legal_moves(after))))
+    return False
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_no_position_comes_back_unless_sowing_may_go_either_way(preset):
+    game = Kalah(replace(PRESETS[preset], pits=3, seeds=2))
+    assert reachable_cycle(game) == game.rules.positions_can_repeat

@@ -28,7 +28,7 @@ from typing import Callable
 from mancala.engine import bridge, endgame, tables
 from mancala.engine.retrograde import TierReport
 from mancala.errors import BadInput
-from mancala.games.kalah import Kalah, KalahRules, Sowing
+from mancala.games.kalah import Kalah, KalahRules
 
 TITLE = "Kalah"
 UNIT = "seeds"
@@ -41,9 +41,9 @@ BACKGROUND_POSITIONS = 280_000_000
 
 
 def has_tables(rules: KalahRules) -> bool:
-    """Whether these rules have endgame databases (not under the choice of direction: its
-    levels are not acyclic)."""
-    return rules.sowing is not Sowing.CHOICE
+    """Whether these rules have endgame databases: not when a position can come back
+    (:attr:`KalahRules.positions_can_repeat`), as its level would not be acyclic."""
+    return not rules.positions_can_repeat
 
 
 def check_rules(rules: KalahRules, size: int) -> None:

@@ -8,7 +8,7 @@ from functools import partial
 from typing import Any, Callable
 
 from mancala.engine.support import BookAnswer, EngineSupport, buildable_size, register_engine, value_row
-from mancala.games.kalah import Kalah, Sowing
+from mancala.games.kalah import Kalah
 from mancala.search.core import SearchResult
 
 #: the evaluation the Python levels use on Kalah (docs/evaluation.md)
@@ -168,7 +168,7 @@ def reload_tables() -> None:
 
 def has_tables(game: Any) -> bool:
     """Whether ``game``'s rules have endgame databases (not under the choice of direction)."""
-    return game.rules.sowing is not Sowing.CHOICE
+    return not game.rules.positions_can_repeat
 
 
 KALAH = register_engine(

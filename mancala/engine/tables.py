@@ -15,7 +15,7 @@ import numpy as np
 from mancala.engine import bridge, endgame, pages
 from mancala.engine import search as S
 from mancala.errors import BadInput
-from mancala.games.kalah import Kalah, Sowing
+from mancala.games.kalah import Kalah
 
 #: default transposition table budget in megabytes (``$MANCALA_TT_MB`` overrides)
 DEFAULT_TT_MB = 64
@@ -289,7 +289,7 @@ def database(
     if ctx.db_checked and not ctx.db_recheck and (seeds is None or ctx.db is None or ctx.db.seeds >= seeds):
         return ctx.db
     ctx.db_recheck = False
-    if game.rules.sowing is Sowing.CHOICE:
+    if game.rules.positions_can_repeat:
         ctx.db_checked = True
         return None
     n = game.rules.pits

@@ -143,6 +143,14 @@ class KalahRules(RulesOptions):
                 raise BadInput("a start position needs whole numbers of seeds, none negative")
             check_board_seeds(start, self.pits)
 
+    @property
+    def positions_can_repeat(self) -> bool:
+        """Whether a position can come back while the seeds on the board stay the same: only
+        when sowing may go either way.  With one direction, a move that banks nothing sows
+        within the mover's row, every seed nearer its store, so no position recurs; the
+        engine's endgame databases are built on that."""
+        return self.sowing is Sowing.CHOICE
+
     def describe(self) -> str:
         """The options that differ from standard Kalah, as ``key=value`` text."""
         parts = []
