@@ -13,6 +13,8 @@ TEST_HOSTS = ("localhost", "127.0.0.1", "::1", "testserver")
 
 #: the longest a test waits for one message (a hang guard, not a speed assertion)
 WAIT = 60.0
+#: seconds to wait for an engine's compile from an empty cache (minutes on a busy machine)
+COMPILE_WAIT = 900.0
 
 
 class Conn:

@@ -5,9 +5,10 @@ pie swaps, save/load, concurrent games, AI vs AI control, study requests."""
 from __future__ import annotations
 
 import json
+import time
 
 import pytest
-from server_helpers import TEST_HOSTS, Conn
+from server_helpers import COMPILE_WAIT, TEST_HOSTS, Conn
 from starlette.testclient import TestClient, WebSocketDenialResponse
 from starlette.websockets import WebSocketDisconnect
 
@@ -514,7 +515,12 @@ def test_the_engine_is_warmed_in_the_background_and_announced():
         _, state = conn.create("kalah", ["human", "best:time=0.2"])
         if state["engine"] == "preparing":
             assert state["status"] == "South (human) to move." or "Preparing" in state["status"]
-            conn.settle(lambda s: s["engine"] == "ready")
+            # a compile from an empty cache on a busy machine can take minutes: wait for the event
+            conn.settle(lambda s: s["engine"] == "ready", timeout=COMPILE_WAIT)
+        # the server is ready when every engine is compiled (this game's first): wait for that
+        deadline = time.monotonic() + COMPILE_WAIT
+        while c.get("/api/status").json()["engine"] != "ready" and time.monotonic() < deadline:
+            time.sleep(0.5)
         assert c.get("/api/status").json()["engine"] == "ready"
 
 

@@ -293,6 +293,11 @@ def stop_compiles() -> None:
     for game, proc in list(_STARTED.items()):
         if proc.poll() is None:
             proc.terminate()
+            try:
+                proc.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
         _STARTED.pop(game, None)
 
 
