@@ -553,11 +553,19 @@ def test_the_opening_explorer_gives_the_books_values_and_main_line(page, server_
     expect(table.first).to_have_attribute("data-move", "3")
     expect(table.first.locator("td.num")).to_have_text("+8")
     expect(page.locator("#explorer-line")).to_contain_text("South 3 6")
+    expect(table.first.locator("td").nth(2)).to_have_text("✓ exact")  # Kalah's book is proven
     # it follows the position: after 3, five moves are left
     page.get_by_role("button", name=re.compile(r"^South pit 3: .*legal move")).click()
     expect(table).to_have_count(5)
     shot(page, "explorer")
     check_axe(page, axe_script, "opening explorer")
+    # Oware's book holds the engine's searched values: not called exact
+    open_page(page, server_url, "?game=oware&p0=human&p1=human&animate=0")
+    page.locator("#explorer-panel summary").click()
+    expect(table).to_have_count(6)
+    expect(page.locator("#explorer-text")).to_contain_text("values by the engine's search, not proofs")
+    expect(table.first.locator("td").nth(2)).to_have_text("searched")
+    check_axe(page, axe_script, "opening explorer, a searched book")
     # Bao has no book: said so
     open_page(page, server_url, "?game=bao&p0=human&p1=human&animate=0")
     page.locator("#explorer-panel summary").click()

@@ -275,12 +275,14 @@ def test_the_opening_explorer_reads_kalahs_book_and_says_when_there_is_none(conn
     book = conn.ask("explore", "explorer")
     assert book["available"] and len(book["moves"]) == 6 and all(m["in_book"] for m in book["moves"])
     assert book["moves"][0] == {"move": "3", "value": 8, "in_book": True} and book["line"][:2] == ["3", "6"]
+    assert book["exact"] is True  # Kalah's book is the solver's
     conn.create("bao", ["human", "human"])
     none = conn.ask("explore", "explorer")
     assert not none["available"] and "only Kalah, Oware and Togyz Kumalak have one" in none["text"]
     conn.create("oware", ["human", "human"])  # Oware's opening tree (docs/books.md)
     tree = conn.ask("explore", "explorer")
     assert tree["available"] and len(tree["moves"]) == 6 and tree["moves"][0]["move"] == tree["line"][0]
+    assert tree["exact"] is False  # values of the engine's search
 
 
 def test_analyse_gives_the_top_lines_when_asked(conn):

@@ -52,6 +52,7 @@ def explore(game: Game, state) -> dict:
         "line": line,
         "turns": line_by_turn(game, state, line),
         "unit": unit(game),
+        "exact": bool(book.exact),
     }
 
 

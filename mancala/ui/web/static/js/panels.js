@@ -61,7 +61,9 @@ export function renderExplorer(msg, name) {
   if (!msg.available) return [el("p", { id: "explorer-text" }, `No opening book here: ${msg.text}.`)];
   const rows = msg.moves.map((m) => el("tr", { class: m.in_book && m === msg.moves[0] ? "best" : "", dataset: { move: m.move } },
     el("td", {}, m.move), el("td", { class: "num" }, m.in_book ? fmtValue(m.value, msg.unit) : "–"),
-    el("td", {}, m.in_book ? exactMark(true) : el("span", { class: "estimate" }, "not in the book"))));
+    el("td", {}, !m.in_book ? el("span", { class: "estimate" }, "not in the book")
+      : msg.exact ? exactMark(true)
+      : el("span", { class: "estimate", title: "the book's value, from the engine's search when the book was built" }, "searched"))));
   return present([
     el("p", { id: "explorer-text" }, `${msg.text[0].toUpperCase()}${msg.text.slice(1)}.`),
     el("div", { class: "table-scroll" }, el("table", { class: "values", id: "explorer-table" },
