@@ -85,12 +85,21 @@ def ours(
     start = time.perf_counter()
     cpu = time.process_time()
     result = oware_search.search(
-        game, state, seconds, max_depth=depth or oware_search.MAX_DEPTH, searcher=searcher, probe=lambda g, s: None
+        game,
+        state,
+        seconds,
+        max_depth=depth or oware_search.MAX_DEPTH,
+        searcher=searcher,
+        probe=lambda g, s: None,
+        threads=THREADS,
     )
     global CPU_SECONDS
     CPU_SECONDS += time.process_time() - cpu
     return int(result.depth), int(result.nodes), time.perf_counter() - start
 
+
+#: threads of our searches (``--threads``: lazy SMP helpers beside the main search)
+THREADS = 1
 
 #: CPU seconds of our searches so far (less sensitive to other work on the machine than wall time)
 CPU_SECONDS = 0.0
@@ -160,9 +169,12 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=1.0)
     parser.add_argument("--depth", type=int, help="instead of a time: nodes to complete this depth")
     parser.add_argument("--search", default="", help="our search settings, e.g. reductions=3")
+    parser.add_argument("--threads", type=int, default=1, help="our search's threads (lazy SMP)")
     parser.add_argument("--aalina", help="folder of Aalina's compiled classes")
     parser.add_argument("--game", default="oware(preset=abapa)")
     args = parser.parse_args()
+    global THREADS
+    THREADS = args.threads
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1 << 20)
     game = make_game(args.game)
     assert isinstance(game, Oware)

@@ -662,3 +662,49 @@ def test_the_threat_term_counts_the_best_capture(rules):
                 checked += 1
             state = game.apply(state, rng.choice(game.legal_moves(state)))
     assert checked > 0 or rules.grand_slam not in (GrandSlam.NO_CAPTURE, GrandSlam.CAPTURE_ALL)
+
+
+def test_helper_threads_search_beside_a_timed_search_and_stop_with_it():
+    import threading
+
+    game = make_game("oware")
+    state = game.initial_state()
+    for house in "CdFa":
+        state = game.apply(state, game.parse_move(state, house))
+    searcher = S.OwareSearcher(game, PLAY)
+    result = S.search(game, state, 0.3, searcher=searcher, probe=lambda g, s: None, threads=2)
+    assert result.move in game.legal_moves(state) and result.depth >= S.HELPER_DEPTH
+    assert searcher.helper_nodes > 0  # the helper searched the iterations from HELPER_DEPTH on
+    assert not [t for t in threading.enumerate() if t.name == "mancala-helper"]  # stopped with the search
+    # a budget in nodes or depth never starts helpers: the same search, node for node
+    by_nodes = [S.search(game, state, None, max_nodes=50_000, probe=lambda g, s: None, threads=2) for _ in range(2)]
+    plain = S.search(game, state, None, max_nodes=50_000, probe=lambda g, s: None)
+    assert by_nodes[0] == by_nodes[1] == plain
+
+
+def test_helper_threads_stand_down_while_the_machine_is_busy(monkeypatch):
+    game = make_game("oware")
+    state = game.initial_state()
+    for house in "CdFa":
+        state = game.apply(state, game.parse_move(state, house))
+    searcher = S.OwareSearcher(game, PLAY)
+    # found busy before: the next timed searches run alone, counting down
+    searcher.crowded = 2
+    S.search(game, state, 0.2, searcher=searcher, probe=lambda g, s: None, threads=2)
+    assert searcher.helper_nodes == 0 and searcher.crowded == 1
+    S.search(game, state, 0.2, searcher=searcher, probe=lambda g, s: None, threads=2)
+    assert searcher.helper_nodes == 0 and searcher.crowded == 0
+    # a helped search during which the process got no more than a core (the CPU clock held
+    # still: as on a machine whose cores other work holds) marks the machine busy
+    monkeypatch.setattr(S.time, "process_time", lambda: 0.0)
+    S.search(game, state, 0.2, searcher=searcher, probe=lambda g, s: None, threads=2)
+    assert searcher.helper_nodes > 0 and searcher.crowded == S.CROWDED_SKIP
+
+
+@pytest.mark.parametrize("text", ["0", "9", "two", "-1"])
+def test_a_bad_thread_count_is_one_clear_line(monkeypatch, text):
+    from mancala.engine.oware.record import search_threads
+
+    monkeypatch.setenv("MANCALA_OWARE_THREADS", text)
+    with pytest.raises(BadInput, match="MANCALA_OWARE_THREADS"):
+        search_threads()

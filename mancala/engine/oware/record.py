@@ -5,6 +5,7 @@ search runs."""
 
 from __future__ import annotations
 
+import os
 from dataclasses import replace
 from functools import partial
 from typing import Any, Callable
@@ -18,6 +19,7 @@ from mancala.engine.support import (
     table_first_values,
     without_win,
 )
+from mancala.errors import BadInput, whole_number
 from mancala.evaluation.oware import WIN
 from mancala.search.core import SearchResult
 
@@ -50,6 +52,20 @@ def supports(game: Any) -> bool:
     return plays(game.rules)
 
 
+#: the most threads ``$MANCALA_OWARE_THREADS`` may ask of a timed Oware search
+MAX_THREADS = 8
+
+
+def search_threads() -> int:
+    """Threads of a timed Oware search (lazy SMP, :func:`mancala.engine.oware.search.search`):
+    ``$MANCALA_OWARE_THREADS`` (1-8), else 1, until its strength is measured (docs/oware.md)."""
+    text = os.environ.get("MANCALA_OWARE_THREADS")
+    threads = 1 if text is None else whole_number(text, "$MANCALA_OWARE_THREADS")
+    if not 1 <= threads <= MAX_THREADS:
+        raise BadInput(f"$MANCALA_OWARE_THREADS must be 1-{MAX_THREADS}, got {threads}")
+    return threads
+
+
 def best(
     game: Any, state, seconds: float, max_depth: int | None, max_nodes: int | None, evaluation: str | None, book: bool
 ) -> SearchResult:
@@ -73,6 +89,7 @@ def best(
     from mancala.evaluation.oware import DEFAULT, PLAY  # noqa: PLC0415
 
     use_table = book and max_depth is None
+    threads = search_threads()
     result = search(
         game,
         state,
@@ -85,6 +102,7 @@ def best(
         keep=max_depth is None and max_nodes is None,  # a time budget: the last moves' table helps
         reductions=PLAY_REDUCTIONS if max_depth is None else 0,
         reduce_two=PLAY_REDUCE_TWO if max_depth is None else 0,
+        threads=threads,
     )
     if result.algorithm == "oware-endgame(exact)" and not exact.exact_rules(game.rules):
         result = replace(result, algorithm="oware-endgame(table)")

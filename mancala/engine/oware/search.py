@@ -52,6 +52,7 @@ search (:func:`mancala.engine.oware.exact.probe_move`).
 
 from __future__ import annotations
 
+import threading
 import time
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
@@ -104,6 +105,14 @@ C_SIZE = C_OWN + 12
 #: this many plies left, is searched one ply shallower first (with a null window), and again
 #: at full depth when it beats the best so far.  Values then differ from the reference's
 LMR_DEPTH = 3
+#: the shallowest iteration that helper threads join (shallower ones take microseconds)
+HELPER_DEPTH = 6
+#: a timed search whose helper ran while the process got less than this many cores (its CPU
+#: seconds over the wall seconds) found the machine busy: a helper then takes time from the
+#: main search instead of adding to it, so the next :data:`CROWDED_SKIP` timed searches of
+#: that searcher run without helpers, and then it tries again
+CROWDED_CORES = 1.5
+CROWDED_SKIP = 8
 #: the reductions the ``best`` player searches with when it has no depth budget (``best``,
 #: ``best:time=``, ``best:nodes=``, ``strongest``); the depth levels keep the reference's
 #: values.  Measured in docs/oware.md ("Search depth beside Aalina")
@@ -531,6 +540,12 @@ class OwareSearcher(kit.TableSearcher):
         self.tbv = np.zeros(1, dtype=np.int8)
         self.tbo = np.zeros(2, dtype=np.int64)
         self.table_mode = table_mode
+        #: helper threads of a timed search (lazy SMP: :meth:`run`); 0: one thread
+        self.helpers = 0
+        #: nodes the helpers searched (every search of this searcher)
+        self.helper_nodes = 0
+        #: timed searches still to run without helpers (the machine was found busy)
+        self.crowded = 0
 
     def use_table(self, table: OwareTable | None, mode: int | None = None) -> None:
         """Value positions below the root with at most ``table.max_seeds`` seeds on the board
@@ -591,13 +606,50 @@ class OwareSearcher(kit.TableSearcher):
         self.ctl[C_LIMIT] = node_limit
         self.ctl[C_ROOTSEAT] = state.seat
         s = state_array(state)
-        value = self.watched(
-            lambda: search_root(
-                s, depth, self.rules, self.weights, self.z, self.tkey, self.tval, self.tdat, hpos, hkey, self.ctl,
-                deadline, self.tbv, self.tbo,
-            )
-        )  # fmt: skip
+        helpers = self.start_helpers(s, depth, hpos, hkey, deadline) if deadline > 0.0 else []
+        try:
+            value = self.watched(
+                lambda: search_root(
+                    s, depth, self.rules, self.weights, self.z, self.tkey, self.tval, self.tdat, hpos, hkey, self.ctl,
+                    deadline, self.tbv, self.tbo,
+                )
+            )  # fmt: skip
+        finally:
+            self.stop_helpers(helpers)
         return float(value), int(self.ctl[C_ROOTMOVE]), not self.ctl[C_ABORT], self.ctl[C_HEUR] == 0
+
+    def start_helpers(
+        self, s: np.ndarray, depth: int, hpos: np.ndarray, hkey: np.ndarray, deadline: float
+    ) -> list[tuple[threading.Thread, np.ndarray]]:
+        """Lazy SMP: :attr:`helpers` threads search the same root one and two plies deeper
+        (alternately) into the shared transposition table while this thread searches
+        ``depth``, so its search meets their entries (move order, bounds).  Each has its own
+        control array, history and stacks; they stop when this depth ends (:meth:`stop_helpers`).
+        Entries are written without a lock: a rare torn entry can mislead one node's bound, as
+        in every lock-free table; the move played is always the main thread's."""
+        started = []
+        for i in range(self.helpers if depth >= HELPER_DEPTH else 0):
+            ctl = self.ctl.copy()
+            ctl[C_NODES] = 0
+            ctl[C_LIMIT] = 0
+            ctl[C_ROOTFIRST] = -1
+            args = (
+                s.copy(), min(depth + 1 + i % 2, MAX_DEPTH), self.rules, self.weights, self.z, self.tkey, self.tval,
+                self.tdat, hpos.copy(), hkey.copy(), ctl, deadline, self.tbv, self.tbo,
+            )  # fmt: skip
+            thread = threading.Thread(target=search_root, args=args, name="mancala-helper", daemon=True)
+            thread.start()
+            started.append((thread, ctl))
+        return started
+
+    def stop_helpers(self, helpers: list[tuple[threading.Thread, np.ndarray]]) -> None:
+        """Stop the helper threads (their abort flag, set until they end: a helper that had not
+        started its search yet would clear it) and count their nodes."""
+        for thread, ctl in helpers:
+            while thread.is_alive():
+                ctl[C_ABORT] = 1
+                thread.join(0.001)
+            self.helper_nodes += int(ctl[C_NODES])
 
     def line(self, state: OwareState, first: OwareMove, limit: int) -> tuple[OwareMove, ...]:
         """The principal line: ``first``, then the table's moves while they are legal (played
@@ -669,6 +721,7 @@ def search(
     clock: Callable[[], float] = time.perf_counter,
     reductions: int | None = None,
     reduce_two: int | None = None,
+    threads: int = 1,
 ) -> SearchResult:
     """Iterative deepening: depth 1, 2, ... up to ``max_depth`` plies while the budget lasts
     (``seconds`` of wall time, ``max_nodes`` nodes; None: no limit).  Returns the last
@@ -680,12 +733,14 @@ def search(
     (without a ``searcher``): search with the process's kept searcher (:func:`kept_searcher`),
     whose transposition table still holds the last moves' searches.  ``reductions`` and
     ``reduce_two``: the searcher's late move reductions for this search (:class:`OwareSearcher`;
-    None: as it is)."""
+    None: as it is).  ``threads`` > 1: a search with a time budget runs ``threads - 1``
+    helper threads beside it (lazy SMP, :meth:`OwareSearcher.start_helpers`)."""
     if keep and searcher is None:
         with kept_searcher(game, weights, table) as kept:
             return search(
                 game, state, seconds, max_depth=max_depth, max_nodes=max_nodes, weights=weights, searcher=kept,
                 probe=probe, table=table, clock=clock, reductions=reductions, reduce_two=reduce_two,
+                threads=threads,
             )  # fmt: skip
     if not 1 <= max_depth <= MAX_DEPTH:
         raise BadInput(f"Oware search depth must be 1..{MAX_DEPTH}, got {max_depth}")
@@ -708,6 +763,10 @@ def search(
         searcher.use_table(table)
     nodes_at_start = searcher.nodes
     hits_at_start = searcher.table_hits
+    timed = seconds is not None
+    searcher.helpers = max(0, threads - 1) if timed and searcher.crowded == 0 else 0
+    searcher.crowded = max(0, searcher.crowded - 1) if timed else searcher.crowded
+    helped, wall, cpu = searcher.helper_nodes, time.perf_counter(), time.process_time()
     # a stopped iteration searched the last best move first: once that one was searched in
     # full, any move it preferred was proved better: play that one (``partial``)
     value, house, depth, exact = kit.deepen(
@@ -719,6 +778,9 @@ def search(
         clock,
         partial=True,
     )
+    wall = time.perf_counter() - wall
+    if searcher.helper_nodes > helped and wall > 0.05 and time.process_time() - cpu < CROWDED_CORES * wall:
+        searcher.crowded = CROWDED_SKIP
     move = OwareMove(house, game.rules.houses)
     if move not in game.legal_moves(state):  # cannot happen: the house came from the kernels' move list
         raise RuntimeError(f"Oware engine returned an illegal house {house}")
