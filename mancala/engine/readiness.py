@@ -285,20 +285,17 @@ def stop_compile(game: str) -> None:
     proc = _STARTED.pop(game, None)
     if proc is not None and proc.poll() is None:
         proc.terminate()
-        proc.wait()
+        try:
+            proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
 
 
 def stop_compiles() -> None:
     """End the compile processes this process started that still run (a server shutting down)."""
-    for game, proc in list(_STARTED.items()):
-        if proc.poll() is None:
-            proc.terminate()
-            try:
-                proc.wait(timeout=5)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
-        _STARTED.pop(game, None)
+    for game in list(_STARTED):
+        stop_compile(game)
 
 
 def compile_engine(game: str) -> float:
