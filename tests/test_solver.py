@@ -324,6 +324,7 @@ def test_solve_uses_a_larger_cached_database_that_fits(monkeypatch):
     key = bridge.play_key(rules)
     monkeypatch.setattr(endgame, "DEFAULT_ENTRIES", 10)
     monkeypatch.setattr(endgame, "SOLVE_ENTRIES", 10)
+    monkeypatch.setattr(endgame, "SHARED_SEEDS", 0)
     plain = endgame.solve_seeds(3, 40, key, 10**9)
     assert plain < 6 and endgame.cached_seeds(key, 3, 10**9) == 0
     db = endgame.obtain(key, bridge.rules_array(rules), 6)
@@ -509,7 +510,13 @@ def test_large_solves_get_the_database_that_solves_kalah_6_4_fastest(monkeypatch
     from mancala.engine.endgame import default_seeds, solve_seeds
 
     monkeypatch.delenv("MANCALA_ENDGAME_SEEDS", raising=False)
-    assert solve_seeds(6, 48) == 16
+    # the shared database of the players' background build: K = 20 for five and six pits,
+    # 17 for seven (265 M positions); four pits keep SOLVE_ENTRIES' 28 (30 M entries)
+    assert solve_seeds(6, 48) == 20 == endgame.shared_seeds(6, 48)
+    assert solve_seeds(5, 50) == 20
+    assert solve_seeds(7, 98) == 17
+    assert solve_seeds(4, 48) == 28
+    assert solve_seeds(6, 48, room=endgame.nbytes(6, 19)) == 19  # within the memory share
     assert solve_seeds(6, 36) == default_seeds(6, 36)  # small solves keep the quick default
     monkeypatch.setenv("MANCALA_ENDGAME_SEEDS", "8")
     assert solve_seeds(6, 48) == 8  # an explicit choice wins

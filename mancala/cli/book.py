@@ -158,7 +158,9 @@ def _build_tree(args: argparse.Namespace, game) -> int:
             return
         if console is None:
             step = max(1, total // 20)
-            if done // step != shown.get("step"):
+            # a line each 5 %, only forward: the count includes positions searched ahead,
+            # which an expansion elsewhere can leave out again
+            if done // step > shown.get("step", -1):
                 shown["step"] = done // step
                 print(f"{done}/{total} positions, {time.perf_counter() - start:.0f} s", file=sys.stderr, flush=True)
             return

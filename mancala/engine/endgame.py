@@ -165,23 +165,43 @@ def players_seeds(pits: int, total: int) -> int:
 
 
 #: a solve of a large position (:data:`LARGE_SOLVE_SEEDS` or more seeds in the pits) uses a
-#: database of up to this many entries: for Kalah(6,4) that is K=16 (30 M entries, about
-#: 8 s of CPU to build), the size that solved it fastest in benchmarks/bench_solve.py
+#: database of up to this many entries, or the shared one (:func:`shared_seeds`) when that
+#: is larger: for four pits K = 28 (30 M entries), for five and six pits the shared K = 20
 SOLVE_ENTRIES = 32_000_000
 LARGE_SOLVE_SEEDS = 40
+#: the database a large solve builds and the players build in the background the first time
+#: a person plays (:mod:`mancala.engine.kalah_tables`): at most this many seeds ...
+SHARED_SEEDS = 20
+#: ... and this many positions (six pits' K = 20 is 226 M, about 30 s of two cores; seven
+#: pits get K = 17, 265 M), so one file serves both and every process of the players can
+#: hold it (166 MB at most).  With it a fresh process proves Kalah(6,4) with empty capture
+#: in 4.4 s where the 16-seed database took 10.9 s (docs/engine.md)
+SHARED_POSITIONS = 280_000_000
+
+
+def shared_seeds(pits: int, total: int, room: int | None = None) -> int:
+    """K of the shared database (:data:`SHARED_SEEDS`, :data:`SHARED_POSITIONS`) for a board
+    of ``pits`` a side with ``total`` seeds: no more than the seeds (a larger database holds
+    nothing more) and, when ``room`` is given, a database of at most ``room`` bytes."""
+    k = max(0, min(SHARED_SEEDS, total, MAX_K))
+    while k > 0 and (entries(pits, k) > SHARED_POSITIONS or (room is not None and nbytes(pits, k) > room)):
+        k -= 1
+    return k
 
 
 def solve_seeds(pits: int, total: int, key: tuple | None = None, room: int | None = None) -> int:
     """K for solving a position with ``total`` seeds in the pits: the usual
-    :func:`default_seeds` for small positions, a larger database (within
-    :data:`SOLVE_ENTRIES`) when the proof is big enough to repay building it, or a
-    still larger one already in the cache for play rules ``key`` that fits in ``room``
-    bytes (:func:`cached_seeds`; loading it costs a second, building it minutes)."""
+    :func:`default_seeds` for small positions; for a proof big enough to repay building it,
+    a larger database (within :data:`SOLVE_ENTRIES`, or the shared one the players use,
+    within ``room`` bytes); or a still larger one already in the cache for play rules
+    ``key`` that fits in ``room`` bytes (:func:`cached_seeds`; loading it costs a second,
+    building it minutes)."""
     k = default_seeds(pits, total)
     if total < LARGE_SOLVE_SEEDS or os.environ.get("MANCALA_ENDGAME_SEEDS") is not None:
         return k
     while k < min(total, MAX_K) and entries(pits, k + 1) <= SOLVE_ENTRIES:
         k += 1
+    k = max(k, shared_seeds(pits, total, room))
     if key is not None and room is not None:
         k = max(k, min(cached_seeds(key, pits, room), total))
     return k

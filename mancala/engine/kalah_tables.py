@@ -32,12 +32,9 @@ from mancala.games.kalah import Kalah, KalahRules
 
 TITLE = "Kalah"
 UNIT = "seeds"
-#: the size built in the background: half a minute of two cores for six pits
-BACKGROUND_SEEDS = 20
-#: the most positions such a build makes (six pits' K = 20 is 226 M; seven pits get K = 17,
-#: 265 M): about half a minute of two cores, and a database every process of the players
-#: can hold (166 MB at most)
-BACKGROUND_POSITIONS = 280_000_000
+#: the size built in the background: the database a large solve builds too
+#: (:data:`mancala.engine.endgame.SHARED_SEEDS`), half a minute of two cores for six pits
+BACKGROUND_SEEDS = endgame.SHARED_SEEDS
 
 
 def has_tables(rules: KalahRules) -> bool:
@@ -69,16 +66,16 @@ def memory_needed(rules: KalahRules, size: int) -> int:
 def largest_buildable(rules: KalahRules, up_to: int) -> int:
     """The most seeds of a database built on first use for ``rules`` (the record's
     ``table_build``): at most ``up_to``, the rules' seeds on the board (a larger database holds
-    nothing more) and :data:`BACKGROUND_POSITIONS`, and within the players' memory share;
+    nothing more) and the shared database's positions (:func:`~mancala.engine.endgame.shared_seeds`), and within the players' memory share;
     never less than the players' own K, which they build before their first search anyway
     (four pits or fewer: the build then finds it there, or makes the same file); -1 when none."""
     if not has_tables(rules):
         return -1
     room = memory_limit()
     total = sum(Kalah(rules).initial_state().board)
-    k = min(up_to, endgame.MAX_K, total)
-    while k >= 0 and (endgame.nbytes(rules.pits, k) > room or endgame.entries(rules.pits, k) > BACKGROUND_POSITIONS):
-        k -= 1
+    k = endgame.shared_seeds(rules.pits, min(up_to, total), room)
+    if endgame.nbytes(rules.pits, k) > room:
+        k = -1
     own = min(endgame.players_seeds(rules.pits, total), total)
     return max(k, own) if endgame.nbytes(rules.pits, own) <= room else k
 

@@ -239,8 +239,8 @@ def solve(
     ``progress`` shows a live node count (rich) on stderr when it is a terminal, and the
     database build's progress bar.
     ``endgame_seeds`` asks for a database of at least that many seeds (default:
-    :func:`mancala.engine.endgame.solve_seeds`, e.g. 16 for Kalah(6,4), which solves
-    fastest with it).  The work runs in a worker thread: Ctrl-C stops it at once
+    :func:`mancala.engine.endgame.solve_seeds`, e.g. 20 for Kalah(6,4): the database
+    the players build in the background too, with which a warm solve is fastest).  The work runs in a worker thread: Ctrl-C stops it at once
     (KeyboardInterrupt)."""
     start = time.perf_counter()
     if state.finished:
