@@ -520,3 +520,36 @@ def test_large_solves_get_the_database_that_solves_kalah_6_4_fastest(monkeypatch
     assert solve_seeds(6, 36) == default_seeds(6, 36)  # small solves keep the quick default
     monkeypatch.setenv("MANCALA_ENDGAME_SEEDS", "8")
     assert solve_seeds(6, 48) == 8  # an explicit choice wins
+
+
+def test_a_solve_builds_its_larger_database_instead_of_the_players_own_first(monkeypatch, tmp_path):
+    """A first solve whose database is larger than the players' makes only its own: the
+    players' smaller one (which a 20-seed build of six pits could not extend) is not built
+    on the way (``prepare(seeds=K)``); the value is the one a plain negamax gives."""
+    from mancala.games import make_game
+
+    monkeypatch.setenv("MANCALA_CACHE_DIR", str(tmp_path))
+    monkeypatch.delenv("MANCALA_ENDGAME_SEEDS", raising=False)
+    monkeypatch.setattr(endgame, "DEFAULT_ENTRIES", 30)  # two pits: the players' K = 2
+    monkeypatch.setattr(endgame, "PLAY_ENTRIES", 30)
+    game = make_game("kalah(preset=cs151,pits=2,seeds=5)")  # rules no other test prepares
+    assert endgame.players_seeds(2, 20) == 2
+    state = game.initial_state()
+    result = solve(game, state, progress=False, endgame_seeds=6)
+    built = sorted(p.name.rsplit("-", 1)[-1] for p in tmp_path.glob("*.db"))
+    assert built == ["k6.db"]
+
+    def negamax(s) -> int:
+        """The mover's final margin with perfect play (extra turns: the same mover again)."""
+        me = game.to_move(s)
+        best = -(10**9)
+        for m in game.legal_moves(s):
+            child = game.apply(s, m)
+            if game.is_terminal(child):
+                v = game.score(child, me)
+            else:
+                v = negamax(child) if game.to_move(child) == me else -negamax(child)
+            best = max(best, v)
+        return best
+
+    assert result.value == negamax(state)

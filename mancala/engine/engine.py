@@ -8,7 +8,7 @@ import threading
 import time
 from typing import Callable
 
-from mancala.engine import bridge, tables
+from mancala.engine import bridge, endgame, tables
 from mancala.engine import search as S
 from mancala.engine.jobs import Job, run_job
 from mancala.engine.searcher import DEFAULT_HW, FULL_DEPTH, Searcher
@@ -64,10 +64,22 @@ def is_prepared(game: Kalah) -> bool:
     return ctx is not None and not ctx.evicted and ctx.db_checked
 
 
-def prepare(game: Kalah, *, notice: Callable[[], None] | None = None, notice_after: float = 0.5) -> float:
+def prepare(
+    game: Kalah,
+    *,
+    notice: Callable[[], None] | None = None,
+    notice_after: float = 0.5,
+    seeds: int | None = None,
+    progress: bool = False,
+) -> float:
     """Make the engine ready for ``game``: load (the first time on a machine, compile) the
     kernels, and make this rule set's table and endgame database (loaded from the cache,
     or built).  Idempotent; returns the seconds it took (0.0 when already ready).
+
+    ``seeds``: the K of the database a solve is about to use.  When it is larger than the
+    players' own, that one is made here instead (with its progress bar when ``progress``): a
+    first solve of six pits would otherwise build the players' 14-seed database too, which
+    the 20-seed build cannot extend (4 bits an entry against 5), about 2 s of CPU for nothing.
 
     Searches call it before their clock starts, so that a time budget is spent searching;
     a user interface may call it first to say "preparing the engine (once)…", or pass
@@ -87,7 +99,8 @@ def prepare(game: Kalah, *, notice: Callable[[], None] | None = None, notice_aft
             total = sum(state.board)
             bridge.check_seeds(game.rules.pits, total)
             ctx = context(game, total)
-            database(game, ctx, False, None, job.stopped)
+            larger = seeds if seeds is not None and seeds > endgame.players_seeds(game.rules.pits, total) else None
+            database(game, ctx, progress and larger is not None, larger, job.stopped)
             job.check()
             _prepared.add(_prepare_key(game))
 

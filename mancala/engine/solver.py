@@ -249,7 +249,7 @@ def solve(
     seeds = sum(state.row(0)) + sum(state.row(1))
     if endgame_seeds is None:
         endgame_seeds = solve_seeds(game.rules.pits, seeds, bridge.play_key(game.rules), database_room())
-    prepare(game)
+    prepare(game, seeds=endgame_seeds, progress=progress)
     console = terminal_console() if progress else None
     shown: dict = {}
     proving = threading.Event()
@@ -313,7 +313,7 @@ def prove(game: Kalah, state: KalahState, *, endgame_seeds: int | None = None) -
     seeds = sum(state.row(0)) + sum(state.row(1))
     if endgame_seeds is None:
         endgame_seeds = solve_seeds(game.rules.pits, seeds, bridge.play_key(game.rules), database_room())
-    prepare(game)
+    prepare(game, seeds=endgame_seeds)
 
     def work(job) -> tuple[int, int]:
         searcher = _solver_searcher(game, state, job, endgame_seeds, None)
@@ -330,7 +330,7 @@ def first_guess(game: Kalah, state: KalahState, *, endgame_seeds: int, megabytes
     short iterative deepening, :data:`GUESS_NODES`), the value itself when that proves it; the
     table is not cleared.  A split proof's passes start from it."""
     bridge.relative_board(state)
-    prepare(game)
+    prepare(game, seeds=endgame_seeds)
 
     def work(job) -> int:
         searcher = _solver_searcher(game, state, job, endgame_seeds, megabytes)
@@ -361,7 +361,7 @@ def prove_window(
     the solver's iterative deepening, a closed one (a split's null window) from its upper end,
     without.  Ctrl-C stops it (KeyboardInterrupt)."""
     bridge.relative_board(state)
-    prepare(game)
+    prepare(game, seeds=endgame_seeds)
 
     def rel(v: float, acc: int) -> int:
         return -BIG if v == -math.inf else BIG if v == math.inf else int(v) - acc

@@ -629,7 +629,7 @@ class LocalProver:
         from mancala.engine.jobs import run_job  # noqa: PLC0415
         from mancala.engine.searcher import Searcher  # noqa: PLC0415
 
-        prepare(self.game)
+        prepare(self.game, seeds=self.k)
 
         def setup(job: Any) -> None:
             searcher = Searcher(
