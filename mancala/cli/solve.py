@@ -136,8 +136,14 @@ def run(args: argparse.Namespace) -> int:
         raise BadInput("--workers sizes a local Ray; give --ray local (or --ray ADDRESS)")
     if args.journal is not None or args.split_plies is not None:
         return _split(args, game, state, args.journal)
-    prepare_engine(game)
-    result = solve(game, state, progress=not args.no_progress, endgame_seeds=args.endgame_seeds)
+    # solve readies the engine itself, with the database of the proof (not the players' first)
+    result = solve(
+        game,
+        state,
+        progress=not args.no_progress,
+        endgame_seeds=args.endgame_seeds,
+        notice=lambda: print("preparing the engine (once)…", file=sys.stderr, flush=True),
+    )
     who = game.seat_name(state.seat)
     print(f"value: {result.value:+d} for {who} (final store difference with perfect play)")
     print(f"best move: {result.move}")

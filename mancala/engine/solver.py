@@ -7,7 +7,7 @@ import os
 import threading
 import time
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Callable, NamedTuple
 
 from mancala.engine import bridge
 from mancala.engine.endgame import LARGE_SOLVE_SEEDS, solve_seeds, terminal_console
@@ -232,6 +232,7 @@ def solve(
     *,
     endgame_seeds: int | None = None,
     megabytes: float | None = None,
+    notice: Callable[[], None] | None = None,
 ) -> SolveResult:
     """Solve ``state`` exactly: MTD(f) with iterative deepening for the first guess, then to
     the end of the game, with the endgame database; then a perfect line, each of its
@@ -240,8 +241,10 @@ def solve(
     database build's progress bar.
     ``endgame_seeds`` asks for a database of at least that many seeds (default:
     :func:`mancala.engine.endgame.solve_seeds`, e.g. 20 for Kalah(6,4): the database
-    the players build in the background too, with which a warm solve is fastest).  The work runs in a worker thread: Ctrl-C stops it at once
-    (KeyboardInterrupt)."""
+    the players build in the background too, with which a warm solve is fastest).
+    ``notice`` is called once if readying the engine (:func:`mancala.engine.prepare`: the
+    kernels, and this database when it is larger than the players') takes more than a
+    moment.  The work runs in a worker thread: Ctrl-C stops it at once (KeyboardInterrupt)."""
     start = time.perf_counter()
     if state.finished:
         return SolveResult(game.score(state, game.to_move(state)), None, (), 0, 0.0)
@@ -249,7 +252,7 @@ def solve(
     seeds = sum(state.row(0)) + sum(state.row(1))
     if endgame_seeds is None:
         endgame_seeds = solve_seeds(game.rules.pits, seeds, bridge.play_key(game.rules), database_room())
-    prepare(game, seeds=endgame_seeds, progress=progress)
+    prepare(game, seeds=endgame_seeds, progress=progress, notice=notice)
     console = terminal_console() if progress else None
     shown: dict = {}
     proving = threading.Event()
