@@ -66,8 +66,9 @@ def memory_needed(rules: KalahRules, size: int) -> int:
 def largest_buildable(rules: KalahRules, up_to: int) -> int:
     """The most seeds of a database built on first use for ``rules`` (the record's
     ``table_build``): at most ``up_to``, the rules' seeds on the board (a larger database holds
-    nothing more) and the shared database's positions (:func:`~mancala.engine.endgame.shared_seeds`), and within the players' memory share;
-    never less than the players' own K, which they build before their first search anyway
+    nothing more) and the shared database's positions
+    (:func:`~mancala.engine.endgame.shared_seeds`), and within the players' memory share; never
+    less than the players' own K, which they build before their first search anyway
     (four pits or fewer: the build then finds it there, or makes the same file); -1 when none."""
     if not has_tables(rules):
         return -1
