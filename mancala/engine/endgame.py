@@ -392,6 +392,105 @@ def _rows(n, x, comp):
     return rows, order, starts
 
 
+# what a move of a mover's row does (:func:`_mover_moves`): its pit is empty; it ends in the
+# mover's row on a pit that held seeds, or on an empty one (a capture when the opposite pit
+# allows); in the store (an extra turn); in the opponent's row; or anything else (laps),
+# played by :func:`mancala.engine.kernels.make_move`
+M_EMPTY, M_ROW, M_ROW_EMPTY, M_STORE, M_ACROSS, M_OTHER = 0, 1, 2, 3, 4, 5
+
+
+@njit(cache=True)
+def _mover_moves(rows, n, x, s, capture, comp):
+    """For every mover's row of ``x`` seeds (``rows``, by rank) and pit: what the move does
+    (``M_*``) and the ranks its child needs, which depend on the mover's row alone.
+
+    ``near[r, i]``: a move ending in the row: the sown row's rank among rows of ``x`` (the
+    same-level child's other row); a move ending in the store: the sown row's prefix rank in
+    level ``s - 1`` (the extra turn's child keeps the other row); a move ending across: the
+    sown row's rank among rows of ``far[r, i]`` seeds (the child's other row).
+    ``far[r, i]`` for a move ending in the row: the rank of the sown row once a capture has
+    banked (under the usual rule) its last seed."""
+    m = rows.shape[0]
+    kind = np.zeros((m, n), dtype=np.int8)
+    near = np.zeros((m, n), dtype=np.int64)
+    far = np.zeros((m, n), dtype=np.int64)
+    row = np.zeros(n, dtype=np.int64)
+    for r in range(m):
+        for i in range(n):
+            c = rows[r, i]
+            if c == 0:
+                continue
+            j = i + c
+            for t in range(n):
+                row[t] = rows[r, t]
+            row[i] = 0
+            for t in range(i + 1, min(j, n - 1) + 1):
+                row[t] += 1
+            if j < n:
+                kind[r, i] = M_ROW_EMPTY if rows[r, j] == 0 else M_ROW
+                near[r, i] = _row_rank(row, 0, n, x, comp)
+                far[r, i] = near[r, i]
+                if capture == 1:
+                    row[j] = 0
+                    far[r, i] = _row_rank(row, 0, n, x - 1, comp)
+            elif j == n:
+                kind[r, i] = M_STORE
+                near[r, i] = _prefix_rank(row, n, s - 1, comp)
+            elif j <= 2 * n:
+                kind[r, i] = M_ACROSS
+                left = x - c + n - 1 - i
+                near[r, i] = _row_rank(row, 0, n, left, comp)
+                far[r, i] = left
+            else:
+                kind[r, i] = M_OTHER
+    return kind, near, far
+
+
+@njit(cache=True)
+def _facing_ranks(rows, n, y, s, kept, comp):
+    """For every other row of ``y`` seeds (``rows``, by rank), facing a mover whose row keeps
+    ``kept`` seeds after a capture: ``sown[r, k]``, the prefix rank in level ``s - 1`` of the
+    row with one more seed in each of its first ``k`` pits (the child of a move ending
+    across, whose mover's row it is); ``taken[r, p]``, the prefix rank of the row with pit
+    ``p`` emptied, in the level of a capture from ``p`` (``kept`` plus what is left)."""
+    m = rows.shape[0]
+    sown = np.zeros((m, n + 1), dtype=np.int64)
+    taken = np.zeros((m, n), dtype=np.int64)
+    row = np.zeros(n, dtype=np.int64)
+    x = s - y
+    for r in range(m):
+        for k in range(1, min(n, x - 1) + 1):  # a move across banks one seed: k < x
+            for t in range(n):
+                row[t] = rows[r, t] + (1 if t < k else 0)
+            sown[r, k] = _prefix_rank(row, n, s - 1, comp)
+        if kept < 0:
+            continue  # no seeds to move: no captures
+        for p in range(n):
+            for t in range(n):
+                row[t] = rows[r, t]
+            row[p] = 0
+            taken[r, p] = _prefix_rank(row, n, kept + y - rows[r, p], comp)
+    return sown, taken
+
+
+@njit(cache=True, inline="always")
+def _played_value(ra, rb, i, rows_x, rows_y, b, child, rules, n, packed, bits, offsets, comp):
+    """The value of the move from pit ``i`` of the position (mover's row ``rows_x[ra]``,
+    other row ``rows_y[rb]``) played by :func:`mancala.engine.kernels.make_move` (laps, a
+    game's end), its child read from ``packed``."""
+    for t in range(n):
+        b[t] = rows_x[ra, t]
+        b[n + 1 + t] = rows_y[rb, t]
+    b[n] = 0
+    b[2 * n + 1] = 0
+    st, gain = _play(b, i, child, rules, n)
+    if st >= OVER:
+        return gain
+    cs = board_seeds(child, n)
+    w = db_get(packed, offsets[cs] + rank(child, n, cs, comp), cs, bits)
+    return gain + w if st == EXTRA else gain - w
+
+
 @njit(cache=True, nogil=True)
 def solve_shard_kernel(rules, s, a, packed, bits, offsets, comp, cur, stop):
     """Solve every position of shard ``(s, a)`` into ``cur``, its scratch by index in the
@@ -402,146 +501,152 @@ def solve_shard_kernel(rules, s, a, packed, bits, offsets, comp, cur, stop):
     moves ``c`` seeds forward and adds ``c(c+1)/2`` to the *weight* of the position (each
     row's sum of seeds times the pit's distance from the row's first pit; the rows swap, the
     sum stays).  Solving the positions by decreasing weight therefore finds every
-    same-level child already solved in ``cur``: one pass over the shard, each position's
-    index and its rows' ranks known from the loop (a child's index needs the rank of only
-    the row that was sown)."""
+    same-level child already solved in ``cur``.
+
+    Move by move, not position by position: within a layer, the positions sharing a mover's
+    row are solved together.  What a move does to the mover's row, and the ranks its child
+    needs from it, are looked up (:func:`_mover_moves`, once a shard), as are the ranks the
+    other row gives a child (:func:`_facing_ranks`); each of the row's moves then updates the
+    best value of all those positions in one tight loop, a child's index a sum of two looked-up
+    ranks.  Only laps and moves that end the game are played out."""
     n = rules[R_PITS]
+    capture = rules[R_CAPTURE]
+    empty = rules[R_EMPTY] == 1
+    goes_on = rules[R_END] == 1  # the game ends only when the mover cannot move
+    banked = 1 if capture == 1 else 0  # a capture banks the last seed too
     rows_a, order_a, starts_a = _rows(n, a, comp)
     rows_b, order_b, starts_b = _rows(n, s - a, comp)
+    moves_a = _mover_moves(rows_a, n, a, s, capture, comp)
+    moves_b = _mover_moves(rows_b, n, s - a, s, capture, comp)
+    facing_b = _facing_ranks(rows_b, n, s - a, s, a - banked, comp)  # rows of s - a facing a mover with a
+    facing_a = _facing_ranks(rows_a, n, a, s, s - a - banked, comp)
     halves = 1 if 2 * a == s else 2
     second = comp[n, a] * comp[n, s - a]  # index of the first position whose mover's row holds s - a
     b = np.zeros(2 * n + 2, dtype=np.int64)
     child = np.zeros(2 * n + 2, dtype=np.int64)
-    row = np.zeros(n, dtype=np.int64)
-    other = np.zeros(n, dtype=np.int64)
+    best = np.zeros(max(rows_a.shape[0], rows_b.shape[0]), dtype=np.int64)
     for phi in range(s * (n - 1), -1, -1):
         if stop[0] != 0:
             return 0
         for h in range(halves):
             if h == 0:
-                x, rows_x, order_x, starts_x = a, rows_a, order_a, starts_a
-                y, rows_y, order_y, starts_y = s - a, rows_b, order_b, starts_b
+                x, rows_x, order_x, starts_x, moves = a, rows_a, order_a, starts_a, moves_a
+                y, rows_y, order_y, starts_y, facing = s - a, rows_b, order_b, starts_b, facing_b
                 base_x, base_y = 0, second
             else:
-                x, rows_x, order_x, starts_x = s - a, rows_b, order_b, starts_b
-                y, rows_y, order_y, starts_y = a, rows_a, order_a, starts_a
+                x, rows_x, order_x, starts_x, moves = s - a, rows_b, order_b, starts_b, moves_b
+                y, rows_y, order_y, starts_y, facing = a, rows_a, order_a, starts_a, facing_a
                 base_x, base_y = second, 0
             if halves == 1:
                 base_y = 0
+            kind, near, far = moves
+            sown, taken = facing
             per_x = comp[n, y]  # positions per mover's row (x seeds) in this half
             per_y = comp[n, x]  # and in the half the same-level children are in
+            kept = x - banked
+            over = x == 0 or (y == 0 and rules[R_END] == 0)
             for wx in range(max(0, phi - y * (n - 1)), min(x * (n - 1), phi) + 1):
                 wy = phi - wx
+                lo = starts_y[wy]
+                count = starts_y[wy + 1] - lo
                 for ia in range(starts_x[wx], starts_x[wx + 1]):
                     ra = order_x[ia]
-                    for j in range(n):
-                        b[j] = rows_x[ra, j]
-                    for ib in range(starts_y[wy], starts_y[wy + 1]):
-                        rb = order_y[ib]
-                        for j in range(n):
-                            b[n + 1 + j] = rows_y[rb, j]
-                        cur[base_x + ra * per_x + rb] = _value(
-                            b,
-                            row,
-                            other,
-                            child,
-                            rules,
-                            n,
-                            s,
-                            x,
-                            y,
-                            rb,
-                            cur,
-                            base_y + rb * per_y,
-                            packed,
-                            bits,
-                            offsets,
-                            comp,
-                        )
+                    if over:
+                        for q in range(count):
+                            rb = order_y[lo + q]
+                            for t in range(n):
+                                b[t] = rows_x[ra, t]
+                                b[n + 1 + t] = rows_y[rb, t]
+                            b[n] = 0
+                            b[2 * n + 1] = 0
+                            best[q] = _over_value(b, child, rules, n)
+                    else:
+                        for q in range(count):
+                            best[q] = -(1 << 30)
+                        for i in range(n):
+                            kd = kind[ra, i]
+                            if kd == M_EMPTY:
+                                continue
+                            r1 = near[ra, i]
+                            if (kd == M_ROW or (kd == M_ROW_EMPTY and capture == 0)) and y > 0:
+                                # the turn passes, the level stays: the child is (other row, sown row)
+                                for q in range(count):
+                                    v = -np.int64(cur[base_y + order_y[lo + q] * per_y + r1])
+                                    if v > best[q]:
+                                        best[q] = v
+                            elif kd == M_ROW_EMPTY and capture != 0:
+                                p = n - 1 - (i + rows_x[ra, i])  # the opposite pit
+                                r2 = far[ra, i]
+                                for q in range(count):
+                                    rb = order_y[lo + q]
+                                    opp = rows_y[rb, p]
+                                    left = y - opp
+                                    if not (opp > 0 or (empty and capture == 1)):  # no capture
+                                        if y > 0:
+                                            v = -np.int64(cur[base_y + rb * per_y + r1])
+                                        else:
+                                            v = _played_value(
+                                                ra,
+                                                rb,
+                                                i,
+                                                rows_x,
+                                                rows_y,
+                                                b,
+                                                child,
+                                                rules,
+                                                n,
+                                                packed,
+                                                bits,
+                                                offsets,
+                                                comp,
+                                            )
+                                    elif left > 0 and (kept > 0 or goes_on):  # a capture, the game goes on
+                                        cs = kept + left
+                                        v = opp + banked - db_get(packed, offsets[cs] + taken[rb, p] + r2, cs, bits)
+                                    else:
+                                        v = _played_value(
+                                            ra, rb, i, rows_x, rows_y, b, child, rules, n, packed, bits, offsets, comp
+                                        )
+                                    if v > best[q]:
+                                        best[q] = v
+                            elif kd == M_STORE and x > 1 and (y > 0 or goes_on):
+                                # an extra turn, the game goes on: same other row
+                                at = offsets[s - 1] + r1
+                                for q in range(count):
+                                    v = 1 + db_get(packed, at + order_y[lo + q], s - 1, bits)
+                                    if v > best[q]:
+                                        best[q] = v
+                            elif kd == M_ACROSS and (far[ra, i] > 0 or goes_on):
+                                # one seed banked, the last in the opponent's row: the turn passes
+                                k = i + rows_x[ra, i] - n
+                                at = offsets[s - 1] + r1
+                                for q in range(count):
+                                    v = 1 - db_get(packed, at + sown[order_y[lo + q], k], s - 1, bits)
+                                    if v > best[q]:
+                                        best[q] = v
+                            else:
+                                for q in range(count):
+                                    v = _played_value(
+                                        ra,
+                                        order_y[lo + q],
+                                        i,
+                                        rows_x,
+                                        rows_y,
+                                        b,
+                                        child,
+                                        rules,
+                                        n,
+                                        packed,
+                                        bits,
+                                        offsets,
+                                        comp,
+                                    )
+                                    if v > best[q]:
+                                        best[q] = v
+                    row0 = base_x + ra * per_x
+                    for q in range(count):
+                        cur[row0 + order_y[lo + q]] = best[q]
     return 1
-
-
-@njit(cache=True)
-def _packed_value(first, tf, second, ts, packed, bits, offsets, comp, n):
-    """The database value of the position whose mover's row is ``first`` (``tf`` seeds) and
-    other row ``second`` (``ts`` seeds), rows of ``n`` pits, read from ``packed``."""
-    cs = tf + ts
-    return db_get(packed, offsets[cs] + _prefix_rank(first, n, cs, comp) + _row_rank(second, 0, n, ts, comp), cs, bits)
-
-
-@njit(cache=True, inline="always")
-def _value(b, row, other, child, rules, n, s, x, y, rb, cur, head, packed, bits, offsets, comp):
-    """The database value of ``b`` (level ``s``, ``x`` seeds in the mover's row, ``y`` in the
-    other, of rank ``rb`` among its ways): its children of smaller levels read from
-    ``packed``, those of its own level from ``cur`` at ``head`` plus the rank of the sown row
-    (a same-level move hands over to a position whose mover's row is ``b``'s other row).
-
-    The moves are played here on copies of the rows (``row``, ``other``; a database
-    position's stores are empty, and no move is the game's first): one that ends in the
-    mover's row (with or without a capture), in the store (an extra turn, the other row
-    kept) or in the opponent's row (the child written into ``child`` and ranked whole).
-    Only laps and moves that end the game go through :func:`mancala.engine.kernels.make_move`.
-    Inlined into the shard's pass (numba ``inline="always"``): 6-9 % less CPU."""
-    if x == 0 or (y == 0 and rules[R_END] == 0):
-        return _over_value(b, child, rules, n)
-    capture = rules[R_CAPTURE]
-    empty = rules[R_EMPTY] == 1
-    goes_on = rules[R_END] == 1  # the game ends only when the mover cannot move
-    best = -(1 << 30)
-    for i in range(n):
-        c = b[i]
-        if c == 0:
-            continue
-        j = i + c  # the last seed's pit: in the row, the store (n), the opponent's row, beyond
-        for t in range(n):
-            row[t] = b[t]
-        row[i] = 0
-        for t in range(i + 1, min(j, n - 1) + 1):
-            row[t] += 1
-        played = False
-        v = 0
-        if j < n:
-            opp = b[2 * n - j]
-            if capture == 0 or b[j] != 0 or not (opp > 0 or (empty and capture == 1)):
-                if y > 0:  # the turn passes, the level stays: the child is (other row, sown row)
-                    v = -np.int64(cur[head + _row_rank(row, 0, n, x, comp)])
-                    played = True
-            else:  # a capture: the opposite pit (and, under the usual rule, the last seed) banked
-                got = opp
-                xa = x
-                if capture == 1:
-                    got += 1
-                    row[j] = 0
-                    xa -= 1
-                yb = y - opp
-                if yb > 0 and (xa > 0 or goes_on):
-                    for t in range(n):
-                        other[t] = b[n + 1 + t]
-                    other[n - 1 - j] = 0
-                    v = got - _packed_value(other, yb, row, xa, packed, bits, offsets, comp, n)
-                    played = True
-        elif j == n:
-            if x > 1 and (y > 0 or goes_on):  # an extra turn, the game goes on: same other row
-                v = 1 + db_get(packed, offsets[s - 1] + _prefix_rank(row, n, s - 1, comp) + rb, s - 1, bits)
-                played = True
-        elif j <= 2 * n and (x - c + n - 1 - i > 0 or goes_on):
-            # one seed banked, the last in the opponent's row: the turn passes
-            for t in range(n):
-                child[t] = b[n + 1 + t] + (1 if t < j - n else 0)
-                child[n + 1 + t] = row[t]
-            v = 1 - db_get(packed, offsets[s - 1] + rank(child, n, s - 1, comp), s - 1, bits)
-            played = True
-        if not played:
-            st, gain = _play(b, i, child, rules, n)
-            if st >= OVER:
-                v = gain
-            else:
-                cs = board_seeds(child, n)
-                w = db_get(packed, offsets[cs] + rank(child, n, cs, comp), cs, bits)
-                v = gain + w if st == EXTRA else gain - w
-        if v > best:
-            best = v
-    return best
 
 
 def fill_shard(
