@@ -172,7 +172,7 @@ LARGE_SOLVE_SEEDS = 40
 #: the database a large solve builds and the players build in the background the first time
 #: a person plays (:mod:`mancala.engine.kalah_tables`): at most this many seeds ...
 SHARED_SEEDS = 20
-#: ... and this many positions (six pits' K = 20 is 226 M, about 30 s of two cores; seven
+#: ... and this many positions (six pits' K = 20 is 226 M, about 10 s of two cores; seven
 #: pits get K = 17, 265 M), so one file serves both and every process of the players can
 #: hold it (166 MB at most).  With it a fresh process proves Kalah(6,4) with empty capture
 #: in 4.4 s where the 16-seed database took 10.9 s (docs/engine.md)

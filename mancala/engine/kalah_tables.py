@@ -7,7 +7,7 @@ for six pits, built in about 2 s before the first search), or with the largest o
 in the cache that fits the memory bound (:func:`mancala.engine.tables.database`).  A larger
 one makes the proofs near the end come much sooner: at the positions where ``best`` at about
 a second a move (2 M nodes) dropped points against the solver, K = 20 (226 M positions,
-135 MB, about 30 s on two cores) let it prove or keep the exact value at every one
+135 MB, about 10 s on two cores) let it prove or keep the exact value at every one
 (docs/engine.md, "Dropped points").  So the first time a person plays a level that reads it,
 K = :data:`BACKGROUND_SEEDS` is built in the background while play goes on.
 
@@ -33,7 +33,7 @@ from mancala.games.kalah import Kalah, KalahRules
 TITLE = "Kalah"
 UNIT = "seeds"
 #: the size built in the background: the database a large solve builds too
-#: (:data:`mancala.engine.endgame.SHARED_SEEDS`), half a minute of two cores for six pits
+#: (:data:`mancala.engine.endgame.SHARED_SEEDS`), about 10 s of two cores for six pits
 BACKGROUND_SEEDS = endgame.SHARED_SEEDS
 
 

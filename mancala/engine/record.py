@@ -187,7 +187,7 @@ KALAH = register_engine(
         table_seeds=table_seeds,
         table_build=table_build,
         tables=TABLES,
-        background_size=20,  # endgame.SHARED_SEEDS: K = 20, about 30 s on two cores
+        background_size=20,  # endgame.SHARED_SEEDS: K = 20, about 10 s on two cores
         reload_tables=reload_tables,
         has_tables=has_tables,
     )

@@ -6,7 +6,7 @@ Kalah's the largest endgame database there
 (``mancala db build``).  A newcomer has none: the first time a person plays such a level
 (:func:`ensure`, called by the server's hub and the terminal game, never by a match or a
 script), the table of the record's ``background_size`` (Oware 18 seeds, Togyz Kumalak 8
-stones: a few minutes on two busy cores; Kalah's endgame database of 20 seeds, half a minute:
+stones: a few minutes on two busy cores; Kalah's endgame database of 20 seeds, about 10 s:
 :mod:`mancala.engine.kalah_tables`) is built by a separate process (``python -m
 mancala.engine.table_builds SPEC SIZE OWNER``), so the searches are not slowed by its GIL;
 it runs at the lowest priority (``os.nice(19)``).  Tiers are written as each finishes, and a
