@@ -323,7 +323,7 @@ def solve_on_ray(
 def _proof_database(ray, game, state, endgame_seeds: int | None, say) -> tuple[int, endgame.Database, Any]:
     """(K, the database, its object in the store) for a distributed proof of ``state``."""
     from mancala.engine import bridge  # noqa: PLC0415
-    from mancala.engine.tables import database_room  # noqa: PLC0415
+    from mancala.engine.tables import proof_seeds  # noqa: PLC0415
 
     rules_arr = bridge.rules_array(game.rules)
     if rules_arr[R_CHOICE]:
@@ -331,7 +331,7 @@ def _proof_database(ray, game, state, endgame_seeds: int | None, say) -> tuple[i
     seeds = sum(state.row(0)) + sum(state.row(1))
     key = bridge.play_key(game.rules)
     if endgame_seeds is None:
-        endgame_seeds = endgame.solve_seeds(game.rules.pits, seeds, key, database_room())
+        endgame_seeds = proof_seeds(game, seeds)
     k = min(endgame_seeds, seeds)
     db = build_on_ray(ray, key, rules_arr, k, say=say).database
     return k, db, ray.put(db.values)

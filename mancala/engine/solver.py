@@ -10,12 +10,12 @@ from dataclasses import dataclass
 from typing import Callable, NamedTuple
 
 from mancala.engine import bridge
-from mancala.engine.endgame import LARGE_SOLVE_SEEDS, solve_seeds, terminal_console
+from mancala.engine.endgame import LARGE_SOLVE_SEEDS, terminal_console
 from mancala.engine.engine import prepare
 from mancala.engine.jobs import run_job, solve_threads
 from mancala.engine.search import BIG
 from mancala.engine.searcher import Searcher
-from mancala.engine.tables import database_room
+from mancala.engine.tables import proof_seeds
 from mancala.games.kalah import SWAP, Kalah, KalahMove, KalahState
 
 #: iterative deepening gives the full-depth search its first guess and its move order; it
@@ -251,7 +251,7 @@ def solve(
     bridge.relative_board(state)  # the engine's limits, checked before any work
     seeds = sum(state.row(0)) + sum(state.row(1))
     if endgame_seeds is None:
-        endgame_seeds = solve_seeds(game.rules.pits, seeds, bridge.play_key(game.rules), database_room())
+        endgame_seeds = proof_seeds(game, seeds)
     prepare(game, seeds=endgame_seeds, progress=progress, notice=notice)
     console = terminal_console() if progress else None
     shown: dict = {}
@@ -315,7 +315,7 @@ def prove(game: Kalah, state: KalahState, *, endgame_seeds: int | None = None) -
     bridge.relative_board(state)
     seeds = sum(state.row(0)) + sum(state.row(1))
     if endgame_seeds is None:
-        endgame_seeds = solve_seeds(game.rules.pits, seeds, bridge.play_key(game.rules), database_room())
+        endgame_seeds = proof_seeds(game, seeds)
     prepare(game, seeds=endgame_seeds)
 
     def work(job) -> tuple[int, int]:

@@ -607,14 +607,13 @@ class LocalProver:
     before the first (as :func:`mancala.engine.solver.solve` starts)."""
 
     def __init__(self, game: Kalah, root: KalahState, endgame_seeds: int | None = None) -> None:
-        from mancala.engine import bridge, solver  # noqa: PLC0415 (numba loads only for a proof)
-        from mancala.engine.endgame import solve_seeds  # noqa: PLC0415
-        from mancala.engine.tables import database_room  # noqa: PLC0415
+        from mancala.engine import solver  # noqa: PLC0415 (numba loads only for a proof)
+        from mancala.engine.tables import proof_seeds  # noqa: PLC0415
 
         self.game, self.root = game, root
         self.seeds = sum(root.row(0)) + sum(root.row(1))
         if endgame_seeds is None:
-            endgame_seeds = solve_seeds(game.rules.pits, self.seeds, bridge.play_key(game.rules), database_room())
+            endgame_seeds = proof_seeds(game, self.seeds)
         self.k = endgame_seeds
         self.megabytes = solver.solve_table_megabytes(self.seeds)
         self.ready = False
@@ -848,12 +847,9 @@ def check_journal(
 
 def _seeds(game: Kalah, root: KalahState) -> int:
     """The endgame database a re-proof uses: the one a proof of the root would use."""
-    from mancala.engine import bridge  # noqa: PLC0415
-    from mancala.engine.endgame import solve_seeds  # noqa: PLC0415
-    from mancala.engine.tables import database_room  # noqa: PLC0415
+    from mancala.engine.tables import proof_seeds  # noqa: PLC0415
 
-    seeds = sum(root.row(0)) + sum(root.row(1))
-    return solve_seeds(game.rules.pits, seeds, bridge.play_key(game.rules), database_room())
+    return proof_seeds(game, sum(root.row(0)) + sum(root.row(1)))
 
 
 def _solves(game: Any) -> bool:

@@ -277,6 +277,14 @@ def database_room() -> int:
     return memory_limit() // 4
 
 
+def proof_seeds(game: Kalah, seeds: int) -> int:
+    """K of the endgame database a proof of a position of ``game`` with ``seeds`` seeds in the
+    pits uses (:func:`~mancala.engine.endgame.solve_seeds` for its rules, within the
+    databases' share of the memory bound): the one place ``solve``, ``prove``, the split
+    proofs and the distributed proofs ask."""
+    return endgame.solve_seeds(game.rules.pits, seeds, bridge.play_key(game.rules), database_room())
+
+
 def database(
     game: Kalah, ctx: Context, progress: bool = False, seeds: int | None = None, cancel: threading.Event | None = None
 ) -> endgame.Database | None:
