@@ -323,7 +323,7 @@ def test_solve_uses_a_larger_cached_database_that_fits(monkeypatch):
     rules = KalahRules(pits=3, seeds=3)
     key = bridge.play_key(rules)
     monkeypatch.setattr(endgame, "DEFAULT_ENTRIES", 10)
-    monkeypatch.setattr(endgame, "SOLVE_ENTRIES", 10)
+    monkeypatch.setattr(endgame, "SOLVE_BYTES", 10)
     monkeypatch.setattr(endgame, "SHARED_SEEDS", 0)
     plain = endgame.solve_seeds(3, 40, key, 10**9)
     assert plain < 6 and endgame.cached_seeds(key, 3, 10**9) == 0
@@ -510,12 +510,13 @@ def test_large_solves_get_the_database_that_solves_kalah_6_4_fastest(monkeypatch
     from mancala.engine.endgame import default_seeds, solve_seeds
 
     monkeypatch.delenv("MANCALA_ENDGAME_SEEDS", raising=False)
-    # the shared database of the players' background build: K = 20 for five and six pits,
-    # 17 for seven (265 M positions); four pits keep SOLVE_ENTRIES' 28 (30 M entries)
+    # the shared database of the players' background build: K = 20 for six pits, 17 for seven
+    # (265 M positions); five and four pits get SOLVE_BYTES' larger ones (159 and 145 MB)
     assert solve_seeds(6, 48) == 20 == endgame.shared_seeds(6, 48)
-    assert solve_seeds(5, 50) == 20
+    assert solve_seeds(5, 50) == 26 and endgame.nbytes(5, 26) <= endgame.SOLVE_BYTES < endgame.nbytes(5, 27)
     assert solve_seeds(7, 98) == 17
-    assert solve_seeds(4, 48) == 28
+    assert solve_seeds(4, 48) == 35
+    assert solve_seeds(5, 50, room=endgame.nbytes(5, 24)) == 24
     assert solve_seeds(6, 48, room=endgame.nbytes(6, 19)) == 19  # within the memory share
     assert solve_seeds(6, 36) == default_seeds(6, 36)  # small solves keep the quick default
     monkeypatch.setenv("MANCALA_ENDGAME_SEEDS", "8")

@@ -164,10 +164,12 @@ def players_seeds(pits: int, total: int) -> int:
     return max(default_seeds(pits), min(play_seeds(pits), total))
 
 
-#: a solve of a large position (:data:`LARGE_SOLVE_SEEDS` or more seeds in the pits) uses a
-#: database of up to this many entries, or the shared one (:func:`shared_seeds`) when that
-#: is larger: for four pits K = 28 (30 M entries), for five and six pits the shared K = 20
-SOLVE_ENTRIES = 32_000_000
+#: a solve of a large position (:data:`LARGE_SOLVE_SEEDS` or more seeds in the pits) uses the
+#: largest database of at most this many bytes (as large as the shared one of seven pits, so
+#: the players' processes can hold it too), or the shared one (:func:`shared_seeds`) when that
+#: is larger: six pits K = 20 (141 MB), five pits 26 (159 MB, about 10 s to build on two
+#: cores: Kalah(5,5) with empty capture then proves in about 2 s instead of 11), four pits 35
+SOLVE_BYTES = 166_000_000
 LARGE_SOLVE_SEEDS = 40
 #: the database a large solve builds and the players build in the background the first time
 #: a person plays (:mod:`mancala.engine.kalah_tables`): at most this many seeds ...
@@ -192,14 +194,15 @@ def shared_seeds(pits: int, total: int, room: int | None = None) -> int:
 def solve_seeds(pits: int, total: int, key: tuple | None = None, room: int | None = None) -> int:
     """K for solving a position with ``total`` seeds in the pits: the usual
     :func:`default_seeds` for small positions; for a proof big enough to repay building it,
-    a larger database (within :data:`SOLVE_ENTRIES`, or the shared one the players use,
-    within ``room`` bytes); or a still larger one already in the cache for play rules
+    a larger database (within :data:`SOLVE_BYTES` and ``room`` bytes, or the shared one the
+    players use, within ``room``); or a still larger one already in the cache for play rules
     ``key`` that fits in ``room`` bytes (:func:`cached_seeds`; loading it costs a second,
     building it minutes)."""
     k = default_seeds(pits, total)
     if total < LARGE_SOLVE_SEEDS or os.environ.get("MANCALA_ENDGAME_SEEDS") is not None:
         return k
-    while k < min(total, MAX_K) and entries(pits, k + 1) <= SOLVE_ENTRIES:
+    most = SOLVE_BYTES if room is None else min(SOLVE_BYTES, room)
+    while k < min(total, MAX_K) and nbytes(pits, k + 1) <= most:
         k += 1
     k = max(k, shared_seeds(pits, total, room))
     if key is not None and room is not None:
