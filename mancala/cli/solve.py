@@ -32,6 +32,8 @@ EPILOG = (
     "examples:\n  mancala solve --preset empty-capture --seeds 3\n"
     "  mancala solve --position '0 0 1 0 0 0 20 0 0 0 0 2 0 25' --to-move north\n"
     "  mancala solve --pits 6 --seeds 4 --ray 10.0.0.5:6379 --split-plies 2\n"
+    "  MANCALA_MEMORY_MB=9000 mancala solve --pits 6 --seeds 5 --no-limit --endgame-seeds 26"
+    "   (about 10 minutes on two cores, a 1.7 GB database)\n"
     "  mancala solve --pits 6 --seeds 5 --no-limit --journal k65.journal   (Ctrl-C keeps what is proved)\n"
     "  mancala solve --resume k65.journal   (and mancala solve --check k65.journal --reprove 3)\n"
     "  mancala db build --game 'oware(preset=awari)' --seeds 16 && "
