@@ -477,13 +477,15 @@ def _facing_ranks(rows, n, y, s, kept, comp):
 
 
 @njit(cache=True, inline="always")
-def _played_value(ra, rb, i, rows_x, rows_y, b, child, rules, n, packed, bits, offsets, comp):
-    """The value of the move from pit ``i`` of the position (mover's row ``rows_x[ra]``,
-    other row ``rows_y[rb]``) played by :func:`mancala.engine.kernels.make_move` (laps, a
-    game's end), its child read from ``packed``."""
+def _played_value(row, other, i, b, child, rules, db):
+    """The value of the move from pit ``i`` of the position whose mover's row is ``row`` and
+    other row ``other``, played by :func:`mancala.engine.kernels.make_move` (laps, a game's
+    end), its child read from the database ``db`` (packed values, bits, offsets, comp)."""
+    packed, bits, offsets, comp = db
+    n = rules[R_PITS]
     for t in range(n):
-        b[t] = rows_x[ra, t]
-        b[n + 1 + t] = rows_y[rb, t]
+        b[t] = row[t]
+        b[n + 1 + t] = other[t]
     b[n] = 0
     b[2 * n + 1] = 0
     st, gain = _play(b, i, child, rules, n)
@@ -528,6 +530,7 @@ def solve_shard_kernel(rules, s, a, packed, bits, offsets, comp, cur, stop):
     b = np.zeros(2 * n + 2, dtype=np.int64)
     child = np.zeros(2 * n + 2, dtype=np.int64)
     best = np.zeros(max(rows_a.shape[0], rows_b.shape[0]), dtype=np.int64)
+    db = (packed, bits, offsets, comp)
     for phi in range(s * (n - 1), -1, -1):
         if stop[0] != 0:
             return 0
@@ -588,28 +591,12 @@ def solve_shard_kernel(rules, s, a, packed, bits, offsets, comp, cur, stop):
                                         if y > 0:
                                             v = -np.int64(cur[base_y + rb * per_y + r1])
                                         else:
-                                            v = _played_value(
-                                                ra,
-                                                rb,
-                                                i,
-                                                rows_x,
-                                                rows_y,
-                                                b,
-                                                child,
-                                                rules,
-                                                n,
-                                                packed,
-                                                bits,
-                                                offsets,
-                                                comp,
-                                            )
+                                            v = _played_value(rows_x[ra], rows_y[rb], i, b, child, rules, db)
                                     elif left > 0 and (kept > 0 or goes_on):  # a capture, the game goes on
                                         cs = kept + left
                                         v = opp + banked - db_get(packed, offsets[cs] + taken[rb, p] + r2, cs, bits)
                                     else:
-                                        v = _played_value(
-                                            ra, rb, i, rows_x, rows_y, b, child, rules, n, packed, bits, offsets, comp
-                                        )
+                                        v = _played_value(rows_x[ra], rows_y[rb], i, b, child, rules, db)
                                     if v > best[q]:
                                         best[q] = v
                             elif kd == M_STORE and x > 1 and (y > 0 or goes_on):
@@ -629,21 +616,7 @@ def solve_shard_kernel(rules, s, a, packed, bits, offsets, comp, cur, stop):
                                         best[q] = v
                             else:
                                 for q in range(count):
-                                    v = _played_value(
-                                        ra,
-                                        order_y[lo + q],
-                                        i,
-                                        rows_x,
-                                        rows_y,
-                                        b,
-                                        child,
-                                        rules,
-                                        n,
-                                        packed,
-                                        bits,
-                                        offsets,
-                                        comp,
-                                    )
+                                    v = _played_value(rows_x[ra], rows_y[order_y[lo + q]], i, b, child, rules, db)
                                     if v > best[q]:
                                         best[q] = v
                     row0 = base_x + ra * per_x
