@@ -157,6 +157,31 @@ def test_a_stopped_proof_resumes_to_the_same_value_and_re_does_no_sub_proof(tmp_
     assert again.value == result.value and third.proved == [] and again.proved == 0
 
 
+def test_a_ctrl_c_just_after_a_line_is_written_is_counted_with_that_line(tmp_path, monkeypatch):
+    """The count a stopped proof reports is what its journal holds, even when the interrupt
+    lands between a sub-proof line's write and the count kept in memory (another thread can
+    take the signal while the writer holds it): here the third line's write raises it."""
+    game = make_game("kalah(pits=6,seeds=2)")
+    state = game.initial_state()
+    path = tmp_path / "proof.journal"
+    written = {"sub-proofs": 0}
+    real = split_proof.append_durably
+
+    def append_then_interrupt(stream, text):
+        real(stream, text)
+        if b'"kind":"sub-proof"' in (text if isinstance(text, bytes) else text.encode()):
+            written["sub-proofs"] += 1
+            if written["sub-proofs"] == 3:
+                raise KeyboardInterrupt
+
+    monkeypatch.setattr(split_proof, "append_durably", append_then_interrupt)
+    journal = Journal.open(path, journal_header(game, state, 3))
+    with pytest.raises(SplitStopped) as stopped:
+        prove_split(game, state, 3, journal=journal, prover=LocalProver(game, state))
+    journal.close()
+    assert read_journal(path).records == 3 == stopped.value.recorded
+
+
 def _rewrite(path: Path, number: int, change) -> None:
     """Line ``number`` (from 1) of a journal rewritten by ``change(record)``, its checksum renewed."""
     lines = path.read_bytes().splitlines(keepends=True)

@@ -181,7 +181,7 @@ def _solve_on_ray(args: argparse.Namespace, game, state) -> int:
     except KeyboardInterrupt:
         if journal is None:
             raise
-        _stopped(journal.contents.records, journal.path, args)
+        _stopped(journal.kept(), journal.path, args)
         return 130
     finally:
         if journal is not None:

@@ -532,6 +532,17 @@ class Journal:
         self.contents.positions[key] = state
         self.contents.records += 1
 
+    def kept(self) -> int:
+        """The sub-proof lines the file holds, read back: what a stopped proof reports, since a
+        Ctrl-C can land between a line's write and the count kept in memory (another thread
+        may take the signal while the writer holds it); the count in memory when the file
+        cannot be read."""
+        try:
+            self.stream.flush()  # a line written but not yet flushed when the signal came
+            return read_journal(self.path).records
+        except (BadInput, OSError, ValueError):
+            return self.contents.records
+
     def finish(self, value: int, move: KalahMove | None, moves: dict[KalahMove, Interval]) -> None:
         """Keep the root's value, a best move and each root move's bounds (the proof's last line)."""
         record = {
@@ -741,7 +752,7 @@ def prove_split(
             if state.swap_allowed and lo != hi:  # pragma: no cover - its moves are all exact
                 raise RuntimeError(f"split proof under the pie rule ended with bounds {show_bounds((lo, hi))}")
     except KeyboardInterrupt:
-        recorded = journal.contents.records if journal is not None else counts["proved"]
+        recorded = journal.kept() if journal is not None else counts["proved"]
         raise SplitStopped(recorded, len(leaves), journal.path if journal is not None else None) from None
     value = int(lo)
     move = best_move(state, moves)
