@@ -396,6 +396,20 @@ def test_solve_command_builds_the_database_asked_for(capsys, tmp_path, monkeypat
     assert endgame.load(endgame.cache_dir() / endgame.file_name(key, 15), key, 15) is not None
 
 
+def test_solve_command_says_when_the_database_asked_for_does_not_fit(capsys, tmp_path, monkeypatch):
+    """A database above the databases' quarter of the memory bound is not built: the solve uses
+    a smaller one and says so in one line, with the bound that would hold it."""
+    monkeypatch.setenv("MANCALA_CACHE_DIR", str(tmp_path))
+    monkeypatch.setenv("MANCALA_MEMORY_MB", "64")  # 16 MB for databases
+    assert endgame.nbytes(4, 32) > 16 * 2**20
+    assert main(["solve", "--game", "kalah(pits=4,seeds=4)", "--endgame-seeds", "32", "--no-progress"]) == 0
+    captured = capsys.readouterr()
+    said = [line for line in captured.err.splitlines() if line.startswith("mancala solve:")]
+    assert len(said) == 1 and "a 32-seed database takes 73 MB" in said[0] and "MANCALA_MEMORY_MB=1000" in said[0]
+    assert "value: " in captured.out
+    assert not list(tmp_path.glob("*k32.db"))  # not built
+
+
 def test_solve_command_reads_a_position(capsys):
     assert main(["solve", "--position", "0,0,1,0,0,0,20, 0,0,0,0,2,0,25", "--to-move", "north", "--no-progress"]) == 0
     game = Kalah(KalahRules())

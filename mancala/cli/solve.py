@@ -132,6 +132,8 @@ def run(args: argparse.Namespace) -> int:
             f"{MAX_SOLVE_POSITIONS:.1e} of standard Kalah(6,4) from its start (a few minutes' proof): this "
             f"proof could run for days; give --no-limit to start it anyway"
         )
+    if args.endgame_seeds is not None:
+        _say_if_the_database_does_not_fit(game, state, args.endgame_seeds)
     if args.ray is not None:
         return _solve_on_ray(args, game, state)
     if args.workers is not None:
@@ -152,6 +154,25 @@ def run(args: argparse.Namespace) -> int:
     print("perfect line: " + " ".join(str(m) for m in result.line))
     print(f"nodes: {result.nodes:,}  time: {result.seconds:.2f} s")
     return 0
+
+
+def _say_if_the_database_does_not_fit(game, state, k: int) -> None:
+    """One line on stderr when ``--endgame-seeds K`` asks for a database larger than the
+    databases' share of the memory bound: the solve then uses a smaller one, and the line says
+    how to raise the bound."""
+    from mancala.engine import endgame, tables  # noqa: PLC0415 (numba loads only when needed)
+
+    k = min(k, sum(state.row(0)) + sum(state.row(1)))
+    need, room = endgame.nbytes(game.rules.pits, k), tables.database_room()
+    if need > room:
+        mb = -(-4 * need // 2**20 // 1000) * 1000  # the databases get a quarter of the bound
+        print(
+            f"mancala solve: a {k}-seed database takes {need / 2**20:,.0f} MB, more than the databases' share "
+            f"of the memory bound ({room / 2**20:,.0f} MB), so a smaller one is used; "
+            f"for this one set MANCALA_MEMORY_MB={mb}",
+            file=sys.stderr,
+            flush=True,
+        )
 
 
 def _solve_on_ray(args: argparse.Namespace, game, state) -> int:
