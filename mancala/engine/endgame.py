@@ -68,7 +68,7 @@ UNKNOWN = -128
 #: default budget of database entries when K is not given (small solves)
 DEFAULT_ENTRIES = 1_000_000
 #: the players' budget (:func:`play_seeds`): for Kalah(6,4) K = 14, 9.7 M entries, 4.8 MB on
-#: disk, about 2 s of one core to build once (:func:`mancala.engine.engine.prepare`, in the
+#: disk, 0.4 s of one core to build once (:func:`mancala.engine.engine.prepare`, in the
 #: background compile for standard Kalah).  Against K = 10 it lets ``best:nodes=2000000``
 #: keep the exact value at 4 of the 5 positions where it dropped points (docs/engine.md,
 #: "Dropped points")
