@@ -389,11 +389,11 @@ def test_solve_command_prints_value_move_and_line(capsys):
 def test_solve_command_builds_the_database_asked_for(capsys, tmp_path, monkeypatch):
     # a cache of its own: the players of these rules would use this larger database after it
     monkeypatch.setenv("MANCALA_CACHE_DIR", str(tmp_path))
-    assert endgame.play_seeds(6) < 15  # (so the command's database is a new one)
-    assert main(["solve", "--game", "kalah(pits=6,seeds=2)", "--endgame-seeds", "15", "--no-progress"]) == 0
+    assert endgame.play_seeds(6) < 17  # (so the command's database is a new one)
+    assert main(["solve", "--game", "kalah(pits=6,seeds=2)", "--endgame-seeds", "17", "--no-progress"]) == 0
     assert "value: " in capsys.readouterr().out
     key = bridge.play_key(KalahRules(pits=6, seeds=2))
-    assert endgame.load(endgame.cache_dir() / endgame.file_name(key, 15), key, 15) is not None
+    assert endgame.load(endgame.cache_dir() / endgame.file_name(key, 17), key, 17) is not None
 
 
 def test_solve_command_says_when_the_database_asked_for_does_not_fit(capsys, tmp_path, monkeypatch):

@@ -67,12 +67,12 @@ FORMAT = 3
 UNKNOWN = -128
 #: default budget of database entries when K is not given (small solves)
 DEFAULT_ENTRIES = 1_000_000
-#: the players' budget (:func:`play_seeds`): for Kalah(6,4) K = 14, 9.7 M entries, 4.8 MB on
-#: disk, 0.4 s of one core to build once (:func:`mancala.engine.engine.prepare`, in the
-#: background compile for standard Kalah).  Against K = 10 it lets ``best:nodes=2000000``
-#: keep the exact value at 4 of the 5 positions where it dropped points (docs/engine.md,
-#: "Dropped points")
-PLAY_ENTRIES = 10_000_000
+#: the players' budget (:func:`play_seeds`): for Kalah(6,4) K = 16, 30 M entries, 19 MB on
+#: disk, 1.3 s of one core to build once (:func:`mancala.engine.engine.prepare`, in the
+#: background compile for standard Kalah; five pits K = 20, four 28).  It lets
+#: ``best:nodes=2000000`` keep the exact value at all 5 of the positions where it dropped
+#: points, K = 14 at 4, K = 10 at 1 (docs/engine.md, "Dropped points")
+PLAY_ENTRIES = 31_000_000
 MAX_K = 100
 
 

@@ -2,8 +2,8 @@
 (:class:`mancala.engine.support.TableModule`): what a background build on first use
 (:mod:`mancala.engine.table_builds`, issue 29 item 4) asks of them.
 
-The players search with the database of :func:`~mancala.engine.endgame.play_seeds` (K = 14
-for six pits, built in 0.4 s before the first search), or with the largest one already
+The players search with the database of :func:`~mancala.engine.endgame.play_seeds` (K = 16
+for six pits, built in 1.3 s of one core before the first search), or with the largest one already
 in the cache that fits the memory bound (:func:`mancala.engine.tables.database`).  A larger
 one makes the proofs near the end come much sooner: at the positions where ``best`` at about
 a second a move (2 M nodes) dropped points against the solver, K = 20 (226 M positions,
