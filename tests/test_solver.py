@@ -539,8 +539,8 @@ def test_large_solves_get_the_database_that_solves_kalah_6_4_fastest(monkeypatch
 
 def test_a_solve_builds_its_larger_database_instead_of_the_players_own_first(monkeypatch, tmp_path):
     """A first solve whose database is larger than the players' makes only its own: the
-    players' smaller one (which a 20-seed build of six pits could not extend) is not built
-    on the way (``prepare(seeds=K)``); the value is the one a plain negamax gives."""
+    players' smaller one is not built on the way (``prepare(seeds=K)``); the value is the one a
+    plain negamax gives."""
     from mancala.games import make_game
 
     monkeypatch.setenv("MANCALA_CACHE_DIR", str(tmp_path))

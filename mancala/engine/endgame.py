@@ -477,17 +477,24 @@ def _facing_ranks(rows, n, y, s, kept, comp):
 
 
 @njit(cache=True, inline="always")
+def _set_board(b, row, other, n):
+    """Write the position whose mover's row is ``row`` and other row ``other`` into ``b``
+    (stores empty: a database position's stores never matter)."""
+    for t in range(n):
+        b[t] = row[t]
+        b[n + 1 + t] = other[t]
+    b[n] = 0
+    b[2 * n + 1] = 0
+
+
+@njit(cache=True, inline="always")
 def _played_value(row, other, i, b, child, rules, db):
     """The value of the move from pit ``i`` of the position whose mover's row is ``row`` and
     other row ``other``, played by :func:`mancala.engine.kernels.make_move` (laps, a game's
     end), its child read from the database ``db`` (packed values, bits, offsets, comp)."""
     packed, bits, offsets, comp = db
     n = rules[R_PITS]
-    for t in range(n):
-        b[t] = row[t]
-        b[n + 1 + t] = other[t]
-    b[n] = 0
-    b[2 * n + 1] = 0
+    _set_board(b, row, other, n)
     st, gain = _play(b, i, child, rules, n)
     if st >= OVER:
         return gain
@@ -559,12 +566,7 @@ def solve_shard_kernel(rules, s, a, packed, bits, offsets, comp, cur, stop):
                     ra = order_x[ia]
                     if over:
                         for q in range(count):
-                            rb = order_y[lo + q]
-                            for t in range(n):
-                                b[t] = rows_x[ra, t]
-                                b[n + 1 + t] = rows_y[rb, t]
-                            b[n] = 0
-                            b[2 * n + 1] = 0
+                            _set_board(b, rows_x[ra], rows_y[order_y[lo + q]], n)
                             best[q] = _over_value(b, child, rules, n)
                     else:
                         for q in range(count):

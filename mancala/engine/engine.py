@@ -78,8 +78,8 @@ def prepare(
 
     ``seeds``: the K of the database a solve is about to use.  When it is larger than the
     players' own, that one is made here instead (with its progress bar when ``progress``): a
-    first solve of six pits would otherwise build the players' 14-seed database too, which
-    the 20-seed build cannot extend (4 bits an entry against 5), about 2 s of CPU for nothing.
+    first solve would otherwise build the players' database too, on its way to the larger
+    one (which extends a smaller file only of its own entry width).
 
     Searches call it before their clock starts, so that a time budget is spent searching;
     a user interface may call it first to say "preparing the engine (once)…", or pass

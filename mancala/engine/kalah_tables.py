@@ -3,8 +3,8 @@
 (:mod:`mancala.engine.table_builds`, issue 29 item 4) asks of them.
 
 The players search with the database of :func:`~mancala.engine.endgame.play_seeds` (K = 16
-for six pits, built in 1.3 s of one core before the first search), or with the largest one already
-in the cache that fits the memory bound (:func:`mancala.engine.tables.database`).  A larger
+for six pits, built in 1.3 s of one core before the first search), or with the largest one
+already in the cache that fits the memory bound (:func:`mancala.engine.tables.database`).  A larger
 one makes the proofs near the end come much sooner: at the positions where ``best`` at about
 a second a move (2 M nodes) dropped points against the solver, K = 20 (226 M positions,
 135 MB, about 10 s on two cores) let it prove or keep the exact value at every one
