@@ -81,9 +81,39 @@ def test_importing_the_engine_stamps_numba_s_folders(tmp_path):
     folder = Path(
         subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True).stdout.strip()
     )
-    folder.mkdir(parents=True)
+    folder.mkdir(parents=True, exist_ok=True)  # (that import made it already, and stamped it)
+    (folder / C.STAMP).write_text("the digest of older sources")
     (folder / "search.negamax-1.py311.nbi").write_bytes(b"old")
     subprocess.run([sys.executable, "-c", "import mancala.engine"], env=env, check=True)
     assert not (folder / "search.negamax-1.py311.nbi").exists()
     assert (folder / C.STAMP).read_text() == C.sources_digest(root)
     assert all(any(game in str(f) for f in folders) for game in ("oware", "togyz", "bao"))  # every engine's folder
+
+
+def test_a_fresh_cache_s_first_compile_is_kept_by_the_next_process(tmp_path):
+    """On an empty ``NUMBA_CACHE_DIR`` the first import makes and stamps every engine folder,
+    so what numba compiles into them is still there after the next process's import (an
+    unstamped folder, made by numba itself, would be emptied: every engine compiled twice)."""
+    env = {"NUMBA_CACHE_DIR": str(tmp_path / "numba"), "PATH": "/usr/bin:/bin"}
+    subprocess.run([sys.executable, "-c", "import mancala.engine"], env=env, check=True)
+    folders = sorted((tmp_path / "numba").iterdir())
+    root = Path(C.__file__).resolve().parent
+    assert {f.name.split("_")[0] for f in folders} >= {"engine", "oware", "togyz", "bao"}
+    assert all((f / C.STAMP).read_text() == C.sources_digest(root) for f in folders)
+    for f in folders:  # what a compile leaves there
+        (f / "search.negamax-1.py311.nbi").write_bytes(b"compiled")
+    subprocess.run([sys.executable, "-c", "import mancala.engine"], env=env, check=True)
+    assert all((f / "search.negamax-1.py311.nbi").exists() for f in folders)
+
+
+def test_folders_that_cannot_be_made_are_passed_over(tmp_path, monkeypatch):
+    import mancala.engine.readiness as readiness  # noqa: PLC0415
+
+    root, _ = _tree(tmp_path)
+    blocked = tmp_path / "file"
+    blocked.write_text("not a folder")  # so nothing can be made under it
+    monkeypatch.setattr(
+        readiness, "cache_folders", lambda source: [blocked / "numba", tmp_path / "user" / source.parent.name]
+    )
+    made = C.make_missing_folders(root)
+    assert sorted(p.name for p in made) == ["engine", "game"] and all(p.is_dir() for p in made)

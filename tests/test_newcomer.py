@@ -365,8 +365,12 @@ def test_the_first_hint_says_it_prepares_the_engine(monkeypatch):
     import mancala.engine.engine as engine  # noqa: PLC0415
     import mancala.ui.terminal as terminal  # noqa: PLC0415
     from mancala.analysis import budget  # noqa: PLC0415
+    from mancala.engine import readiness  # noqa: PLC0415
     from mancala.games import make_game  # noqa: PLC0415
 
+    # the engine compiled (else a person's hint comes from the Python search meanwhile,
+    # with no preparing), whatever the numba cache holds when this test runs
+    monkeypatch.setattr(readiness, "engine_ready", lambda record: True)
     calls = []
 
     def prepare(game, notice=None):  # the engine's: it says so once, while it is not ready
@@ -462,6 +466,13 @@ def _in_a_pty(
 @pytest.mark.processes
 @pytest.mark.skipif(sys.platform == "win32", reason="pseudo-terminals are POSIX")
 def test_ctrl_c_while_the_engine_thinks_is_one_line():
+    from mancala.engine import readiness  # noqa: PLC0415
+    from mancala.engine.support import engine_support  # noqa: PLC0415
+
+    # the engine compiled first (on an empty numba cache the reply would come at once from the
+    # Python search while it compiles, and never show "thinking…"), whatever ran before
+    if not readiness.engine_ready(engine_support("kalah")):
+        readiness.compile_engine("kalah")
     # book=off: the reply to 1 is in the opening book, answered at once
     code, out = _in_a_pty(["play", "--p2", "best:time=30,book=off"], [("1\n", "to move")], "thinking…")
     assert code == 130, out[-1500:]

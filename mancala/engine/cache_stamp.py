@@ -8,7 +8,8 @@ old code beside the new: a silently wrong engine.  So the first import of
 :mod:`mancala.engine` in a process compares one digest of every engine source file with the
 digest stamped in each of numba's cache folders for the engine, and where they differ it
 removes numba's files there (``*.nbi``, ``*.nbc``; nothing else) before anything compiles.
-The next search compiles afresh, as on a first install (the board says so).
+The next search compiles afresh, as on a first install (the board says so).  A folder that is
+not there yet is made and stamped first, so that a first install's compile is kept.
 
 Costs a few milliseconds a process (hashing the engine's sources, about 600 KB); a folder
 that cannot be read or written is left as it is (numba then uses its user-wide cache, which
@@ -74,7 +75,31 @@ def engine_cache_folders(root: Path) -> list[Path]:
     return folders
 
 
+def make_missing_folders(root: Path) -> list[Path]:
+    """Make, for each engine source folder under ``root``, the cache folder numba will compile
+    it into when none is there yet (the first of its :func:`~mancala.engine.readiness.cache_folders`
+    that can be made); returns the folders made.  Then :func:`drop_stale` stamps them before
+    anything compiles.  A folder numba made itself would carry no stamp, so the next process
+    would empty it: on a fresh install every engine would be compiled twice."""
+    from mancala.engine.readiness import cache_folders  # noqa: PLC0415 (keeps this module's imports light)
+
+    made: list[Path] = []
+    for folder in sorted({p.parent for p in root.rglob("*.py")}):
+        for cache in cache_folders(folder / "__init__.py"):
+            if cache.is_dir():
+                break
+            try:
+                cache.mkdir(parents=True)
+            except OSError:
+                continue  # not writable here: numba falls back to the next place, so do we
+            made.append(cache)
+            break
+    return made
+
+
 def keep_in_step() -> list[Path]:
-    """:func:`drop_stale` for this package's engine (what importing :mod:`mancala.engine` runs)."""
+    """:func:`drop_stale` for this package's engine, its missing cache folders made first (what
+    importing :mod:`mancala.engine` runs)."""
     root = Path(__file__).resolve().parent
+    make_missing_folders(root)
     return drop_stale(root, engine_cache_folders(root))
