@@ -568,3 +568,21 @@ def test_a_solve_builds_its_larger_database_instead_of_the_players_own_first(mon
         return best
 
     assert result.value == negamax(state)
+
+
+def test_a_kalah_build_off_a_terminal_says_each_level(tmp_path, monkeypatch, capsys):
+    """``mancala db build`` with its output in a log: one line a level as it is solved (on a
+    terminal the bar shows it), after one line for the levels a cached smaller one supplied."""
+    from mancala.cli.main import main  # noqa: PLC0415
+
+    monkeypatch.setenv("MANCALA_CACHE_DIR", str(tmp_path))
+    assert main(["db", "build", "--game", "kalah(pits=3)", "--seeds", "5"]) == 0
+    err = capsys.readouterr().err
+    assert [line.split(":")[0] for line in err.splitlines()[1:]] == [f"level {s} of 5" for s in range(6)]
+    assert f"level 5 of 5: {endgame.entries(3, 5) - endgame.entries(3, 4):,} positions in " in err
+    assert main(["db", "build", "--game", "kalah(pits=3)", "--seeds", "7"]) == 0
+    err = capsys.readouterr().err.splitlines()[1:]
+    assert err[0] == "levels 0-5: from the cached 5-seed database"
+    assert [line.split(":")[0] for line in err[1:]] == ["level 6 of 7", "level 7 of 7"]
+    assert main(["db", "build", "--game", "kalah(pits=3)", "--seeds", "8", "--no-progress"]) == 0
+    assert capsys.readouterr().err.count("\n") == 1  # the build's first line alone

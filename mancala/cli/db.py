@@ -171,6 +171,24 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+def _level_lines(k: int):
+    """A Kalah build's progress off a terminal (a log, a pipe; on a terminal the bar shows it):
+    one line on stderr a level as it is solved, after one for the levels a cached smaller
+    database supplied."""
+    base = [-1]
+
+    def report(level: int, positions: int, seconds: float, loaded: bool) -> None:
+        if loaded:
+            base[0] = level
+            return
+        if base[0] >= 0:
+            print(f"levels 0-{base[0]}: from the cached {base[0]}-seed database", file=sys.stderr, flush=True)
+            base[0] = -1
+        print(f"level {level} of {k}: {positions:,} positions in {seconds:.1f} s", file=sys.stderr, flush=True)
+
+    return report
+
+
 def _size(nbytes: int) -> str:
     """A size in the unit people read it in (``19.0 MB``, ``1.25 GiB``)."""
     return f"{nbytes / 2**30:.2f} GiB" if nbytes >= 2**30 else f"{nbytes / 2**20:.1f} MB"
@@ -230,7 +248,8 @@ def _run_kalah(args: argparse.Namespace, game) -> int:
             file=sys.stderr,
             flush=True,
         )
-        db = endgame.obtain(key, rules_arr, k, progress=not args.no_progress)
+        lines = None if args.no_progress or endgame.terminal_console() is not None else _level_lines(k)
+        db = endgame.obtain(key, rules_arr, k, progress=not args.no_progress, report=lines)
         where = "on this machine"
     else:
         from mancala.engine import cluster, distributed  # noqa: PLC0415 (Ray loads only for --ray)
