@@ -149,3 +149,39 @@ def test_dropped_point_position_is_proved_with_more_nodes(monkeypatch):
     assert found.algorithm == "engine(exact)"
     assert found.value == -2
     assert str(found.move) == "2"
+
+
+def test_every_first_move_script_matches_negamax(tmp_path):
+    """``benchmarks/kalah_first_moves.py``: every line of the first turn (extra turns expanded)
+    is one row, valued for the first player as plain negamax values it; the start is the best
+    row; a second run with the same file proves nothing again."""
+    import json  # noqa: PLC0415
+    import os  # noqa: PLC0415
+    import subprocess  # noqa: PLC0415
+
+    script = _PATH.parent / "kalah_first_moves.py"
+    results = tmp_path / "rows.jsonl"
+    command = [sys.executable, str(script), "--game", "kalah(pits=3,seeds=3)", "--endgame-seeds", "6", "--root"]
+    env = dict(os.environ, MANCALA_CACHE_DIR=str(tmp_path / "cache"))
+    subprocess.run([*command, "--results", str(results)], env=env, check=True, capture_output=True)
+    rows = {r["moves"]: r["value"] for r in map(json.loads, results.read_text().splitlines())}
+    start = GAME.initial_state()
+    expected = {}
+    stack = [((), start)]
+    while stack:  # the first turn's lines, by the rules alone
+        line, state = stack.pop()
+        for m in GAME.legal_moves(state):
+            child = GAME.apply(state, m)
+            if not child.finished and GAME.to_move(child) == GAME.to_move(start):
+                stack.append(((*line, str(m)), child))
+            else:
+                value = (
+                    GAME.score(child, 0)
+                    if child.finished
+                    else _negamax(child) * (1 if GAME.to_move(child) == 0 else -1)
+                )
+                expected[" ".join((*line, str(m)))] = value
+    assert rows.pop("start") == _negamax(start) == max(expected.values())
+    assert rows == expected and any(" " in key for key in rows)  # (3,3) has an extra-turn first move
+    subprocess.run([*command, "--results", str(results)], env=env, check=True, capture_output=True)
+    assert len(results.read_text().splitlines()) == len(expected) + 1
