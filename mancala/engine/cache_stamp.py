@@ -89,7 +89,7 @@ def make_missing_folders(root: Path) -> list[Path]:
             if cache.is_dir():
                 break
             try:
-                cache.mkdir(parents=True)
+                cache.mkdir(parents=True, exist_ok=True)  # (another process may make it first)
             except OSError:
                 continue  # not writable here: numba falls back to the next place, so do we
             made.append(cache)
