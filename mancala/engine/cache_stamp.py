@@ -63,29 +63,34 @@ def drop_stale(root: Path, folders: Iterable[Path]) -> list[Path]:
     return removed
 
 
-def engine_cache_folders(root: Path) -> list[Path]:
-    """Every cache folder numba may use for the engine's source folders under ``root``."""
+def source_folder_caches(root: Path) -> list[list[Path]]:
+    """For each engine source folder under ``root``, the cache folders numba may use for it, in
+    numba's order of preference (:func:`~mancala.engine.readiness.cache_folders`)."""
     from mancala.engine.readiness import cache_folders  # noqa: PLC0415 (keeps this module's imports light)
 
+    return [cache_folders(folder / "__init__.py") for folder in sorted({p.parent for p in root.rglob("*.py")})]
+
+
+def engine_cache_folders(root: Path, candidates: list[list[Path]] | None = None) -> list[Path]:
+    """Every cache folder numba may use for the engine's source folders under ``root`` (or of
+    ``candidates``, :func:`source_folder_caches` already made)."""
     folders: list[Path] = []
-    for folder in sorted({p.parent for p in root.rglob("*.py")}):
-        for cache in cache_folders(folder / "__init__.py"):
+    for caches in candidates if candidates is not None else source_folder_caches(root):
+        for cache in caches:
             if cache not in folders:
                 folders.append(cache)
     return folders
 
 
-def make_missing_folders(root: Path) -> list[Path]:
-    """Make, for each engine source folder under ``root``, the cache folder numba will compile
-    it into when none is there yet (the first of its :func:`~mancala.engine.readiness.cache_folders`
-    that can be made); returns the folders made.  Then :func:`drop_stale` stamps them before
+def make_missing_folders(root: Path, candidates: list[list[Path]] | None = None) -> list[Path]:
+    """Make, for each engine source folder under ``root`` (or of ``candidates``), the cache
+    folder numba will compile it into when none is there yet (the first of its candidates that
+    can be made); returns the folders made.  Then :func:`drop_stale` stamps them before
     anything compiles.  A folder numba made itself would carry no stamp, so the next process
     would empty it: on a fresh install every engine would be compiled twice."""
-    from mancala.engine.readiness import cache_folders  # noqa: PLC0415 (keeps this module's imports light)
-
     made: list[Path] = []
-    for folder in sorted({p.parent for p in root.rglob("*.py")}):
-        for cache in cache_folders(folder / "__init__.py"):
+    for caches in candidates if candidates is not None else source_folder_caches(root):
+        for cache in caches:
             if cache.is_dir():
                 break
             try:
@@ -101,5 +106,6 @@ def keep_in_step() -> list[Path]:
     """:func:`drop_stale` for this package's engine, its missing cache folders made first (what
     importing :mod:`mancala.engine` runs)."""
     root = Path(__file__).resolve().parent
-    make_missing_folders(root)
-    return drop_stale(root, engine_cache_folders(root))
+    candidates = source_folder_caches(root)  # the source tree walked once
+    make_missing_folders(root, candidates)
+    return drop_stale(root, engine_cache_folders(root, candidates))
