@@ -96,4 +96,10 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    except KeyboardInterrupt:
+        sys.exit("kalah_first_moves: stopped; the rows proved so far are kept: the same command goes on")
+    except (OSError, ValueError) as e:  # a --results that is a folder, unwritable, or not JSON lines
+        print(f"kalah_first_moves: --results: {e}", file=sys.stderr)
+        sys.exit(2)
