@@ -15,7 +15,8 @@ an empty text is the store margin alone.  Depth budgets (the default) do not dep
 machine's speed; ``--seconds`` gives each side a time per move instead (as ``best:time=``).
 ``--table`` loads the largest endgame table of the cache (``exact.table_for``) and plays
 its moves at the root for both sides, as ``best`` does; ``--search-table`` says which side
-also uses it inside its search; ``--keep`` which side keeps its transposition table from
+also uses it inside its search (``--base-table-seeds N``: the base only its first ``N`` seeds,
+to measure what a larger table is worth); ``--keep`` which side keeps its transposition table from
 move to move (else a fresh one a move).  One game at a time.
 """
 
@@ -35,6 +36,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from mancala.engine.oware import exact  # noqa: E402
 from mancala.engine.oware import search as oware_search  # noqa: E402
+from mancala.engine.oware.endgame import OwareTable  # noqa: E402
 from mancala.errors import BadInput  # noqa: E402
 from mancala.evaluation.oware import OwareWeights  # noqa: E402
 from mancala.games.oware import Oware, OwareState  # noqa: E402
@@ -109,6 +111,14 @@ def _no_probe(game: Oware, state: OwareState) -> None:
     return None
 
 
+def smaller_table(table: OwareTable, seeds: int) -> OwareTable:
+    """``table`` cut to its first ``seeds`` seeds (a view: no copy)."""
+    if not 0 <= seeds <= table.max_seeds:
+        raise BadInput(f"--base-table-seeds must be 0..{table.max_seeds} (the table's seeds), got {seeds}")
+    offsets = table.offsets[: seeds + 2]
+    return OwareTable(table.rules, seeds, table.values[: int(offsets[-1])], offsets)
+
+
 @dataclass
 class Side:
     """One side's settings."""
@@ -172,6 +182,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--table", action="store_true", help="the cache's endgame table at the root, both sides")
     sides = ("both", "candidate", "base", "none")
     parser.add_argument("--search-table", choices=sides, default="both", help="who uses the table in its search")
+    parser.add_argument(
+        "--base-table-seeds", type=int, default=None, help="the base's search table cut to this many seeds"
+    )
     parser.add_argument("--keep", choices=sides, default="none", help="who keeps its transposition table")
     parser.add_argument("--nodes", type=int, default=None, help="nodes per move instead of a depth")
     parser.add_argument("--candidate-search", default="", help="the candidate's search settings: reductions=3")
@@ -195,7 +208,10 @@ def main(argv: list[str] | None = None) -> None:
         side_probe = probe
         if probe is not None and "table_mode" in settings:
             side_probe = partial(probe, mode=settings["table_mode"])
-        return Side(weights, table if uses else None, args.keep in ("both", who), side_probe, settings)
+        own = table
+        if who == "base" and table is not None and args.base_table_seeds is not None:
+            own = smaller_table(table, args.base_table_seeds)
+        return Side(weights, own if uses else None, args.keep in ("both", who), side_probe, settings)
 
     base = side(parse_weights(args.base), "base")
     starts = openings(game, args.openings, args.plies, args.seed)
@@ -224,4 +240,11 @@ def main(argv: list[str] | None = None) -> None:
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    except BadInput as err:
+        print(f"oware_match: {err}", file=sys.stderr)
+        sys.exit(2)
+    except KeyboardInterrupt:
+        print("oware_match: interrupted", file=sys.stderr)
+        sys.exit(130)
