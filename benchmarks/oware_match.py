@@ -30,7 +30,7 @@ import sys
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -63,7 +63,12 @@ def table_mode(name: str) -> int:
 def parse_search(text: str) -> dict:
     """``reductions=3`` as ``OwareSearcher`` keyword arguments (``table_mode=ends``: how the
     endgame table is used, a name of ``exact.TABLE_MODES``, at the root's probe too)."""
-    kinds = {"reductions": int, "reduce_depth": int, "reduce_two": int, "table_mode": table_mode}
+    kinds: dict[str, Callable[[str], int]] = {
+        "reductions": int,
+        "reduce_depth": int,
+        "reduce_two": int,
+        "table_mode": table_mode,
+    }
     out: dict = {}
     for part in filter(None, (p.strip() for p in text.split(","))):
         name, _, value = part.partition("=")
