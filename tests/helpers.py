@@ -2,13 +2,30 @@
 
 from __future__ import annotations
 
+import importlib.util
 import os
+import sys
 import threading
 import time
 from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+
+BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
+
+
+def benchmark_module(name: str):
+    """The script ``benchmarks/NAME.py`` imported as a module (the folder is not a package),
+    once a process: its functions are tested as a library's."""
+    if name in sys.modules:
+        return sys.modules[name]
+    spec = importlib.util.spec_from_file_location(name, BENCHMARKS / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
 
 
 def random_position(game, rng, plies: int):

@@ -3,30 +3,16 @@ the least-squares fit recovering known weights from a tiny synthetic dataset."""
 
 from __future__ import annotations
 
-import importlib.util
 import random
-import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
+from helpers import benchmark_module
 
 from mancala.evaluation.oware import DEFAULT, PLAY, OwareWeights, make_evaluation
 from mancala.games.oware import Oware, OwareState
 
-_PATH = Path(__file__).resolve().parent.parent / "benchmarks" / "fit_oware_eval.py"
-
-
-def _fitter():
-    spec = importlib.util.spec_from_file_location("fit_oware_eval", _PATH)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("fit_oware_eval", module)
-    spec.loader.exec_module(module)
-    return module
-
-
-F = _fitter()
+F = benchmark_module("fit_oware_eval")
 
 
 def _positions(count: int, seed: int):

@@ -3,34 +3,23 @@ the seeds each side's moves gave up inside it."""
 
 from __future__ import annotations
 
-import importlib.util
 import io
 import json
 import random
-import sys
 from pathlib import Path
 
 import pytest
+from helpers import benchmark_module
 
 from mancala.engine.oware import endgame
 from mancala.engine.oware.exact import move_values
 from mancala.errors import BadInput
 from mancala.games.oware import Oware
 
-_PATH = Path(__file__).resolve().parent.parent / "benchmarks" / "oware_decided.py"
 SEEDS = 8
 
 
-def _module():
-    spec = importlib.util.spec_from_file_location("oware_decided", _PATH)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("oware_decided", module)
-    spec.loader.exec_module(module)
-    return module
-
-
-D = _module()
+D = benchmark_module("oware_decided")
 
 
 @pytest.fixture(scope="module")

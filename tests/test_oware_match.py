@@ -3,13 +3,12 @@ worth) and its options' errors."""
 
 from __future__ import annotations
 
-import importlib.util
 import random
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
+from helpers import BENCHMARKS, benchmark_module
 
 from mancala.engine.oware import endgame
 from mancala.engine.oware import search as S
@@ -18,19 +17,7 @@ from mancala.engine.oware.rules import rules_array
 from mancala.errors import BadInput
 from mancala.games.oware import Oware
 
-_PATH = Path(__file__).resolve().parent.parent / "benchmarks" / "oware_match.py"
-
-
-def _module():
-    spec = importlib.util.spec_from_file_location("oware_match", _PATH)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("oware_match", module)
-    spec.loader.exec_module(module)
-    return module
-
-
-M = _module()
+M = benchmark_module("oware_match")
 
 
 def _boards(count: int, seeds: int, rng: random.Random) -> list[tuple[int, ...]]:
@@ -76,7 +63,16 @@ def test_a_cut_beyond_the_table_is_refused(seeds):
 
 def test_a_bad_option_is_one_line_and_exit_2():
     run = subprocess.run(
-        [sys.executable, str(_PATH), "--candidate", "nonsense=1", "--depth", "1", "--openings", "1"],
+        [
+            sys.executable,
+            str(BENCHMARKS / "oware_match.py"),
+            "--candidate",
+            "nonsense=1",
+            "--depth",
+            "1",
+            "--openings",
+            "1",
+        ],
         capture_output=True,
         text=True,
         timeout=300,

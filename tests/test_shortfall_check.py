@@ -4,28 +4,18 @@ end the game included)."""
 
 from __future__ import annotations
 
-import importlib.util
 import random
 import sys
 from functools import lru_cache
-from pathlib import Path
 
 import pytest
-from helpers import small_engine_cache  # noqa: F401 (an autouse fixture)
+from helpers import (
+    BENCHMARKS,
+    benchmark_module,
+    small_engine_cache,  # noqa: F401 (an autouse fixture)
+)
 
 from mancala.games import make_game
-
-_PATH = Path(__file__).resolve().parent.parent / "benchmarks" / "bench_shortfall.py"
-
-
-def _bench():
-    spec = importlib.util.spec_from_file_location("bench_shortfall", _PATH)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("bench_shortfall", module)
-    spec.loader.exec_module(module)
-    return module
-
 
 GAME = make_game("kalah(pits=3,seeds=3)")
 
@@ -77,7 +67,7 @@ def _expected(words: list[str], ours: int) -> list[tuple[int, int, int]]:
 
 
 def test_check_moves_matches_negamax():
-    bench = _bench()
+    bench = benchmark_module("bench_shortfall")
     found_any = 0
     for seed in range(3):
         words = _random_game(seed)
@@ -95,7 +85,7 @@ def test_check_moves_matches_negamax():
 
 
 def test_check_moves_leaves_big_positions_unchecked():
-    bench = _bench()
+    bench = benchmark_module("bench_shortfall")
     words = _random_game(0)
     got = bench.check_moves(GAME, words[:1], words[1:], GAME.to_move(GAME.initial_state()) ^ 1, 10)
     total = sum(
@@ -159,7 +149,7 @@ def test_every_first_move_script_matches_negamax(tmp_path):
     import os  # noqa: PLC0415
     import subprocess  # noqa: PLC0415
 
-    script = _PATH.parent / "kalah_first_moves.py"
+    script = BENCHMARKS / "kalah_first_moves.py"
     results = tmp_path / "rows.jsonl"
     command = [sys.executable, str(script), "--game", "kalah(pits=3,seeds=3)", "--endgame-seeds", "6", "--root"]
     env = dict(os.environ, MANCALA_CACHE_DIR=str(tmp_path / "cache"))
