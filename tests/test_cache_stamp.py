@@ -67,7 +67,7 @@ def test_importing_the_engine_stamps_numba_s_folders(tmp_path):
     """A fresh process with its own ``NUMBA_CACHE_DIR``: a stale file of the Oware engine's
     folder is gone after ``import mancala.engine``, and the folder carries the digest."""
     root = Path(C.__file__).resolve().parent
-    folders = C.engine_cache_folders(root)
+    folders = C.engine_cache_folders(C.source_folder_caches(root))
     env_dir = tmp_path / "numba"
     code = (
         "import os, sys; from pathlib import Path; "
@@ -115,5 +115,5 @@ def test_folders_that_cannot_be_made_are_passed_over(tmp_path, monkeypatch):
     monkeypatch.setattr(
         readiness, "cache_folders", lambda source: [blocked / "numba", tmp_path / "user" / source.parent.name]
     )
-    made = C.make_missing_folders(root)
+    made = C.make_missing_folders(C.source_folder_caches(root))
     assert sorted(p.name for p in made) == ["engine", "game"] and all(p.is_dir() for p in made)

@@ -4,7 +4,10 @@ end the game included)."""
 
 from __future__ import annotations
 
+import json
+import os
 import random
+import subprocess
 import sys
 from functools import lru_cache
 
@@ -145,10 +148,6 @@ def test_every_first_move_script_matches_negamax(tmp_path):
     """``benchmarks/kalah_first_moves.py``: every line of the first turn (extra turns expanded)
     is one row, valued for the first player as plain negamax values it; the start is the best
     row; a second run with the same file proves nothing again."""
-    import json  # noqa: PLC0415
-    import os  # noqa: PLC0415
-    import subprocess  # noqa: PLC0415
-
     script = BENCHMARKS / "kalah_first_moves.py"
     results = tmp_path / "rows.jsonl"
     command = [sys.executable, str(script), "--game", "kalah(pits=3,seeds=3)", "--endgame-seeds", "6", "--root"]

@@ -71,25 +71,25 @@ def source_folder_caches(root: Path) -> list[list[Path]]:
     return [cache_folders(folder / "__init__.py") for folder in sorted({p.parent for p in root.rglob("*.py")})]
 
 
-def engine_cache_folders(root: Path, candidates: list[list[Path]] | None = None) -> list[Path]:
-    """Every cache folder numba may use for the engine's source folders under ``root`` (or of
-    ``candidates``, :func:`source_folder_caches` already made)."""
+def engine_cache_folders(candidates: list[list[Path]]) -> list[Path]:
+    """Every cache folder numba may use for the engine's source folders (``candidates``:
+    :func:`source_folder_caches`), each once."""
     folders: list[Path] = []
-    for caches in candidates if candidates is not None else source_folder_caches(root):
+    for caches in candidates:
         for cache in caches:
             if cache not in folders:
                 folders.append(cache)
     return folders
 
 
-def make_missing_folders(root: Path, candidates: list[list[Path]] | None = None) -> list[Path]:
-    """Make, for each engine source folder under ``root`` (or of ``candidates``), the cache
-    folder numba will compile it into when none is there yet (the first of its candidates that
-    can be made); returns the folders made.  Then :func:`drop_stale` stamps them before
+def make_missing_folders(candidates: list[list[Path]]) -> list[Path]:
+    """Make, for each engine source folder (``candidates``: :func:`source_folder_caches`), the
+    cache folder numba will compile it into when none is there yet (the first of its candidates
+    that can be made); returns the folders made.  Then :func:`drop_stale` stamps them before
     anything compiles.  A folder numba made itself would carry no stamp, so the next process
     would empty it: on a fresh install every engine would be compiled twice."""
     made: list[Path] = []
-    for caches in candidates if candidates is not None else source_folder_caches(root):
+    for caches in candidates:
         for cache in caches:
             if cache.is_dir():
                 break
@@ -107,5 +107,5 @@ def keep_in_step() -> list[Path]:
     importing :mod:`mancala.engine` runs)."""
     root = Path(__file__).resolve().parent
     candidates = source_folder_caches(root)  # the source tree walked once
-    make_missing_folders(root, candidates)
-    return drop_stale(root, engine_cache_folders(root, candidates))
+    make_missing_folders(candidates)
+    return drop_stale(root, engine_cache_folders(candidates))
