@@ -57,11 +57,22 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.oware_match import random_opening  # noqa: E402
-from mancala.evaluation.oware import DEFAULT, PLAY, WIN, OwareWeights, threat  # noqa: E402
+from mancala.evaluation.oware import (  # noqa: E402
+    DEFAULT,
+    HOUSE_CAP,
+    PLAY,
+    PLAY_TERMS,
+    WIN,
+    OwareWeights,
+    make_evaluation,
+    threat,
+)
 from mancala.games.oware import Oware, OwareState  # noqa: E402
 
-#: the fitted terms, in :class:`OwareWeights` field order
-TERMS: tuple[str, ...] = tuple(OwareWeights.__dataclass_fields__)
+#: the fitted terms, in :class:`OwareWeights` field order (the house table apart)
+TERMS: tuple[str, ...] = tuple(f for f in OwareWeights.__dataclass_fields__ if f != "houses")
+#: the terms fitted beside a house table (it can express the others: they are functions of one house)
+TABLE_TERMS: tuple[str, ...] = ("threat", "waiting")
 
 
 def features(game: Oware, state: OwareState) -> tuple[int, ...]:
@@ -291,7 +302,9 @@ def generate_search(args: argparse.Namespace) -> None:
             file=sys.stderr,
             flush=True,
         )
-    _write_dataset(args, table, samples, began, {"weights": weights_text(PLAY)})
+    _write_dataset(
+        args, table, samples, began, {"weights": weights_text(PLAY) + (", house table" if PLAY.houses else "")}
+    )
 
 
 def _dataset_start(args: argparse.Namespace) -> tuple[Oware, Any, random.Random]:
@@ -361,9 +374,9 @@ KINDS: dict[str, tuple[str, ...]] = {
 
 
 def fits(train: Sequence[Sample]) -> dict[str, OwareWeights]:
-    """The store margin alone, ``DEFAULT``, ``PLAY`` and the weights fitted to ``train``: to each
+    """The store margin alone, ``DEFAULT``, ``PLAY_TERMS`` and the weights fitted to ``train``: to each
     label kind, to both, and to both with each kind weighing as much in all (``balanced``)."""
-    out = {"margin": OwareWeights(), "DEFAULT": DEFAULT, "PLAY": PLAY}
+    out = {"margin": OwareWeights(), "DEFAULT": DEFAULT, "PLAY_TERMS": PLAY_TERMS}
     for k, kinds in KINDS.items():
         part = [s for s in train if s.kind in kinds]
         if part:
@@ -437,6 +450,85 @@ def cross_validate(samples: Sequence[Sample], folds: int, seed: int) -> None:
         print(f"{name}: " + ", ".join(spans))
 
 
+# --- the house table ------------------------------------------------------------------------
+
+
+def table_features(samples: Sequence[Sample]) -> np.ndarray:
+    """Each sample's :data:`TABLE_TERMS`, then one column per (house, count) for the six
+    house positions of a row (the mover's house there counts +1, the opponent's at the same
+    place -1; counts capped at ``HOUSE_CAP``), then a constant 1 (having the move): the
+    antisymmetric house table :func:`table_weights` turns into the evaluation's.  A house
+    of the opponent is worth minus the same house of the mover, which halves the cells to fit
+    (and fits held-out positions better than twelve free rows: docs/oware.md)."""
+    stride = HOUSE_CAP + 1
+    picks = [TERMS.index(name) for name in TABLE_TERMS]
+    k = len(picks)
+    x = np.zeros((len(samples), k + 6 * stride + 1))
+    for i, s in enumerate(samples):
+        x[i, :k] = [s.features[t] for t in picks]
+        n = len(s.houses) // 2
+        for j in range(n):
+            x[i, k + j * stride + min(s.houses[s.seat * n + j], HOUSE_CAP)] += 1.0
+            x[i, k + j * stride + min(s.houses[(1 - s.seat) * n + j], HOUSE_CAP)] -= 1.0
+        x[i, -1] = 1.0
+    return x
+
+
+def ridge(x: np.ndarray, y: np.ndarray, strength: float) -> np.ndarray:
+    """Least squares with an L2 penalty ``strength * |w|^2`` (the table's cells that few
+    positions reach stay near 0 instead of fitting their noise)."""
+    return np.linalg.solve(x.T @ x + strength * np.eye(x.shape[1]), x.T @ y)
+
+
+def table_weights(w: Sequence[float]) -> OwareWeights:
+    """Fitted :func:`table_features` coefficients as weights (rounded to 3 decimals): the
+    mover's rows hold the fitted cells, the opponent's their negation, and every cell a
+    twelfth of the constant (each position adds exactly one cell per house)."""
+    k = len(TABLE_TERMS)
+    stride = HOUSE_CAP + 1
+    terms = {name: round(float(v), 3) for name, v in zip(TABLE_TERMS, w[:k])}
+    cells = np.asarray(w[k : k + 6 * stride], dtype=float)
+    share = float(w[-1]) / 12
+    table = np.concatenate([cells + share, -cells + share])
+    return OwareWeights(**terms, houses=tuple(round(float(v), 3) for v in table))
+
+
+def board_worth(weights: OwareWeights, sample: Sample) -> float:
+    """What the evaluation with ``weights`` says the sample's board is worth to the mover
+    (under ``abapa``, the datasets' rules): its value less the store margin."""
+    game = Oware()
+    state = game.position(list(sample.houses), sample.stores, sample.seat)
+    return make_evaluation(weights)(game, state, sample.seat) - store_margin(state)
+
+
+def fit_table(samples: Sequence[Sample], kind: str, strength: float, folds: int, seed: int) -> OwareWeights:
+    """Fit :data:`TABLE_TERMS` and a house table to the ``kind`` labels by ridge regression;
+    print the ``folds``-fold cross-validated error (by game) beside ``PLAY_TERMS``' and
+    ``PLAY``'s (what each says the board is worth, on every position); return the
+    fit to all of them."""
+    part = [s for s in samples if s.kind == kind]
+    if not part:
+        raise SystemExit(f"no positions of kind {kind!r} in the data")
+    x, y = table_features(part), np.array([s.label for s in part])
+    terms = arrays(part)[0] @ np.asarray(PLAY_TERMS.as_tuple())
+    games = np.array([s.game for s in part])
+    ids = sorted(set(games.tolist()))
+    random.Random(seed).shuffle(ids)
+    fold = np.array([ids.index(g) % folds for g in games]) if folds > 1 else np.zeros(len(part), dtype=int)
+    held: list[np.ndarray] = []
+    for f in range(folds if folds > 1 else 0):
+        test = fold == f
+        held.append(x[test] @ ridge(x[~test], y[~test], strength) - y[test])
+    print(f"{len(part)} {kind} positions from {len(ids)} games")
+    for name, guess in (("PLAY_TERMS", terms), ("PLAY", np.array([board_worth(PLAY, s) for s in part]))):
+        print(f"{name}: RMSE {np.sqrt(np.mean((guess - y) ** 2)):.3f}")
+    if held:
+        r = np.concatenate(held)
+        print(f"house table + {', '.join(TABLE_TERMS)} (ridge {strength:g}), {folds}-fold by game: "
+              f"RMSE {np.sqrt(np.mean(r * r)):.3f}, MAE {np.mean(np.abs(r)):.3f}")  # fmt: skip
+    return table_weights(ridge(x, y, strength))
+
+
 def main(argv: list[str] | None = None) -> None:
     """``generate`` a dataset or ``fit`` one."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -463,8 +555,20 @@ def main(argv: list[str] | None = None) -> None:
     fitp.add_argument("--holdout", type=float, default=0.2, help="the fraction of games held out")
     fitp.add_argument("--seed", type=int, default=1, help="the held-out games' draw")
     fitp.add_argument("--folds", type=int, default=0, help="also cross-validate over this many folds of games")
+    tab = sub.add_parser("fit-table", help="fit a house table (with threat and waiting) and write it")
+    tab.add_argument("--data", action="append", required=True, help="a dataset (repeatable)")
+    tab.add_argument("--kind", default="search", choices=("search", "selfplay", "exact"), help="the labels fitted")
+    tab.add_argument("--ridge", type=float, default=10.0, help="the L2 penalty's strength")
+    tab.add_argument("--folds", type=int, default=5, help="cross-validate over this many folds of games (0: none)")
+    tab.add_argument("--seed", type=int, default=1, help="the folds' draw")
+    tab.add_argument("--out", help="write the fitted weights here (JSON: OwareWeights' fields)")
     args = parser.parse_args(argv)
-    if args.command == "generate":
+    if args.command == "fit-table":
+        w = fit_table(load(args.data), args.kind, args.ridge, args.folds, args.seed)
+        print(f"fitted: {weights_text(w)}, house table of {w.table_rows()} houses")
+        if args.out:
+            write_json(Path(args.out), {name: getattr(w, name) for name in OwareWeights.__dataclass_fields__})
+    elif args.command == "generate":
         generate(args)
     elif args.command == "generate-search":
         generate_search(args)

@@ -34,6 +34,7 @@ from typing import Any, Callable
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from mancala import jsonread  # noqa: E402
 from mancala.engine.oware import exact  # noqa: E402
 from mancala.engine.oware import search as oware_search  # noqa: E402
 from mancala.engine.oware.endgame import OwareTable  # noqa: E402
@@ -43,13 +44,36 @@ from mancala.games.oware import Oware, OwareState  # noqa: E402
 
 
 def parse_weights(text: str) -> OwareWeights:
-    """``row=0.25,targets=-0.5`` as weights (unnamed weights 0)."""
+    """``row=0.25,targets=-0.5`` as weights (unnamed weights 0), or the weights of a JSON
+    file named ``*.json`` (an object of :class:`OwareWeights`' fields, the house table a list:
+    what ``fit_oware_eval.py fit-table --out`` writes)."""
+    if text.endswith(".json"):
+        return read_weights(text)
     values: dict[str, float] = {}
     for part in filter(None, (p.strip() for p in text.split(","))):
         name, _, value = part.partition("=")
-        if name not in OwareWeights.__dataclass_fields__:
-            raise BadInput(f"unknown Oware weight {name!r}; known: {', '.join(OwareWeights.__dataclass_fields__)}")
-        values[name] = float(value)
+        terms = [f for f in OwareWeights.__dataclass_fields__ if f != "houses"]
+        if name not in terms:
+            raise BadInput(f"unknown Oware weight {name!r}; known: {', '.join(terms)}, or a weights file (*.json)")
+        try:
+            values[name] = float(value)
+        except ValueError:
+            raise BadInput(f"Oware weight {name}: expected a number, got {value!r}") from None
+    return OwareWeights(**values)
+
+
+def read_weights(path: str) -> OwareWeights:
+    """The weights of a JSON file (see :func:`parse_weights`); one line on a bad file."""
+    try:
+        data = jsonread.read_file(path)
+    except (OSError, ValueError) as e:
+        raise BadInput(f"{path}: cannot read Oware weights ({e})") from None
+    if not isinstance(data, dict) or not set(data) <= set(OwareWeights.__dataclass_fields__):
+        raise BadInput(f"{path}: expected an object of {', '.join(OwareWeights.__dataclass_fields__)}")
+    try:
+        values = {k: (tuple(float(x) for x in v) if k == "houses" else float(v)) for k, v in data.items()}
+    except (TypeError, ValueError):
+        raise BadInput(f"{path}: every weight must be a number (houses: a list of numbers)") from None
     return OwareWeights(**values)
 
 

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from helpers import benchmark_module
 
-from mancala.evaluation.oware import DEFAULT, PLAY, OwareWeights, make_evaluation
+from mancala.evaluation.oware import DEFAULT, HOUSE_CAP, PLAY, OwareWeights, make_evaluation
 from mancala.games.oware import Oware, OwareState
 
 F = benchmark_module("fit_oware_eval")
@@ -131,3 +131,38 @@ def test_a_search_label_is_the_proved_worth_where_the_search_proves_it():
         assert F.search_label(game, state, 400_000, None, PLAY) == proved, game.position_string(state)
         compared += 1
     assert compared >= 6, compared
+
+
+def test_a_house_table_fit_recovers_the_evaluation_that_made_the_labels(tmp_path, capsys):
+    """Labels made by an evaluation with an antisymmetric house table and a constant for
+    the move (what the board is worth to the mover: the evaluation less the store margin) are
+    fitted back: the fitted weights evaluate every position as the labels say, and the written
+    file reads back as those weights."""
+    game, states = _positions(400, 13)
+    rng = random.Random(5)
+    cells = [round(rng.uniform(-1, 1), 2) for _ in range(6 * (HOUSE_CAP + 1))]
+    known = OwareWeights(threat=0.75, waiting=0.5, houses=tuple([c + 0.1 for c in cells] + [0.1 - c for c in cells]))
+    evaluate = make_evaluation(known)
+    samples = [
+        F.Sample(k // 10, "search", sum(s.houses), F.features(game, s),
+                 evaluate(game, s, s.seat) - F.store_margin(s), s.houses, s.stores, s.seat)
+        for k, s in enumerate(states)
+    ]  # fmt: skip
+    fitted = F.fit_table(samples, "search", 1e-9, folds=4, seed=1)
+    out = capsys.readouterr().out
+    assert "400 search positions from 40 games" in out and "4-fold by game: RMSE" in out
+    assert fitted.table_rows() == 12
+    refit = make_evaluation(fitted)
+    for s, sample in zip(states, samples):
+        assert refit(game, s, s.seat) - F.store_margin(s) == pytest.approx(sample.label, abs=0.02)
+    path = tmp_path / "w.json"
+    F.main(["fit-table", "--data", str(_dataset(tmp_path, samples)), "--ridge", "1e-9", "--out", str(path)])
+    assert benchmark_module("oware_match").parse_weights(str(path)) == fitted
+    with pytest.raises(SystemExit, match="no positions of kind 'exact'"):
+        F.fit_table(samples, "exact", 1.0, folds=0, seed=1)
+
+
+def _dataset(folder, samples):
+    path = folder / "data.json"
+    F.write_json(path, {"meta": {}, "samples": [s.__dict__ for s in samples]})
+    return path

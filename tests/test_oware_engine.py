@@ -18,7 +18,7 @@ from mancala.engine.oware.rules import rules_array, supports
 from mancala.engine.support import engine_support
 from mancala.errors import BadInput
 from mancala.evaluation import EVALUATIONS, default_evaluation_name
-from mancala.evaluation.oware import DEFAULT, PLAY, OwareWeights, final_value, make_evaluation
+from mancala.evaluation.oware import DEFAULT, HOUSE_CAP, PLAY, OwareWeights, final_value, make_evaluation
 from mancala.games import make_game
 from mancala.games.oware import PRESETS, EndSeeds, GrandSlam, Oware, OwareRules, OwareState, Repetition
 from mancala.players import make_player
@@ -36,6 +36,9 @@ OTHER_RULES = [
 ]
 #: evaluation weights with every term on (the default may leave some off)
 ALL_TERMS = OwareWeights(row=0.25, targets=0.5, kroo=1.5, empty=0.75, threat=0.5, waiting=0.375)
+#: ... and a house table of random values on a six-house board (every cell its own value)
+_CELLS = random.Random(29)
+WITH_TABLE = replace(ALL_TERMS, houses=tuple(round(_CELLS.uniform(-2, 2), 3) for _ in range(12 * (HOUSE_CAP + 1))))
 
 
 def check_position(game: Oware, searcher: S.OwareSearcher, state: OwareState) -> int:
@@ -182,6 +185,65 @@ def test_search_values_with_repetitions_in_reach(preset):
             value, _, complete, _ = searcher.run(state, depth)
             assert complete and value == ref.value, (game.position_string(state), depth)
     assert len(repeated) >= 20, len(repeated)  # 43 and 40 when written
+
+
+def test_the_house_table_is_the_engines_bit_for_bit():
+    """The kernels' evaluation with a house table is the Python evaluation's, for the mover
+    and (negated exactly) for the other side, on every position of random games."""
+    game = Oware()
+    evaluate = make_evaluation(WITH_TABLE)
+    w = S.weights_array(WITH_TABLE)
+    rules = rules_array(game.rules)
+    checked = 0
+    for state in random_games(game, 17, 12):
+        if state.finished:
+            continue
+        v = K.heuristic(S.state_array(state), rules, w)
+        assert evaluate(game, state, state.seat) == v
+        assert evaluate(game, state, 1 - state.seat) == -v
+        checked += 1
+    assert checked > 300
+
+
+def test_the_house_table_reads_each_house_from_the_movers_side():
+    """One cell per house: the mover's houses are rows 0..5 in sowing order, the opponent's
+    rows 6..11; counts above the cap share the last column."""
+    game = Oware()
+    table = [0.0] * (12 * (HOUSE_CAP + 1))
+    table[0 * (HOUSE_CAP + 1) + 4] = 1.0  # the mover's first house holding 4
+    table[6 * (HOUSE_CAP + 1) + HOUSE_CAP] = 10.0  # the opponent's first house holding HOUSE_CAP or more
+    table[11 * (HOUSE_CAP + 1) + 0] = 100.0  # the opponent's last house empty
+    evaluate = make_evaluation(OwareWeights(houses=tuple(table)))
+    houses = [4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]
+    houses[6], houses[11] = 30, 0  # North's a holds 30 (over the cap), f is empty
+    south = game.position(houses, (7, 7), 0)
+    assert evaluate(game, south, 0) == 1.0 + 10.0 + 100.0  # the stores are level
+    # North to move: its a (30) is row 0 (no cell for 30 there), South's A (4) row 6 (none for
+    # 4 there), South's F (empty) row 11: only that cell counts
+    north = game.position(houses, (7, 7), 1)
+    assert evaluate(game, north, 1) == 100.0
+    assert evaluate(game, north, 0) == -evaluate(game, north, 1)
+
+
+def test_search_values_with_a_house_table_equal_reference_alphabeta():
+    game = Oware(PRESETS["abapa"])
+    evaluate = make_evaluation(WITH_TABLE)
+    for state in _search_positions(game, 6, 31):
+        for depth in range(1, 5):
+            ref = alphabeta(game, state, depth, evaluate)
+            value, _, complete, _ = S.OwareSearcher(game, WITH_TABLE, entries=1 << 12).run(state, depth)
+            assert complete and value == ref.value, (game.position_string(state), depth)
+
+
+def test_a_house_table_for_another_board_is_refused():
+    with pytest.raises(BadInput, match="42 values per pair of houses, got 5"):
+        OwareWeights(houses=(0.0,) * 5)
+    small = Oware(OwareRules(houses=3, seeds=3))
+    with pytest.raises(BadInput, match="house table for 6 houses a side on a board of 3"):
+        S.OwareSearcher(small, WITH_TABLE)
+    with pytest.raises(BadInput, match="house table for 6 houses a side on a board of 3"):
+        make_evaluation(WITH_TABLE)(small, small.initial_state(), 0)
+    assert WITH_TABLE.without_table() == ALL_TERMS
 
 
 def test_default_evaluation_is_the_engines():

@@ -15,6 +15,7 @@ from mancala.engine.oware import search as S
 from mancala.engine.oware.endgame import MISSING
 from mancala.engine.oware.rules import rules_array
 from mancala.errors import BadInput
+from mancala.evaluation.oware import OwareWeights
 from mancala.games.oware import Oware
 
 M = benchmark_module("oware_match")
@@ -79,5 +80,37 @@ def test_a_bad_option_is_one_line_and_exit_2():
     )
     assert run.returncode == 2
     assert run.stderr.strip().splitlines() == [
-        "oware_match: unknown Oware weight 'nonsense'; known: row, targets, kroo, empty, threat, waiting"
+        "oware_match: unknown Oware weight 'nonsense'; known: row, targets, kroo, empty, threat, waiting, "
+        "or a weights file (*.json)"
     ]
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("not json", "cannot read Oware weights"),
+        ('{"threat": 1, "colour": 2}', "expected an object of row, targets"),
+        ("[1, 2]", "expected an object of row, targets"),
+        ('{"threat": "high"}', "every weight must be a number"),
+        ('{"houses": [1, "a"]}', "every weight must be a number"),
+        ('{"houses": [0.5, 0.5, 0.5]}', "42 values per pair of houses, got 3"),
+    ],
+)
+def test_a_bad_weights_file_is_one_clear_error(tmp_path, text, message):
+    path = tmp_path / "w.json"
+    path.write_text(text)
+    with pytest.raises(BadInput, match=message) as caught:
+        M.parse_weights(str(path))
+    assert "\n" not in str(caught.value)
+
+
+def test_a_weights_file_reads_back_what_the_fitter_wrote(tmp_path):
+    F = benchmark_module("fit_oware_eval")
+    table = tuple(round(0.01 * k, 3) for k in range(12 * 21))
+    path = tmp_path / "w.json"
+    F.write_json(path, {"threat": 1.0, "waiting": 0.5, "houses": list(table)})
+    assert M.parse_weights(str(path)) == OwareWeights(threat=1.0, waiting=0.5, houses=table)
+    with pytest.raises(BadInput, match="missing.json: cannot read"):
+        M.parse_weights(str(tmp_path / "missing.json"))
+    with pytest.raises(BadInput, match="threat: expected a number, got 'x'"):
+        M.parse_weights("threat=x")

@@ -32,6 +32,8 @@ from __future__ import annotations
 
 from numba import njit
 
+from mancala.evaluation.oware import HOUSE_CAP
+
 # --- the position array -------------------------------------------------------
 MAX_HOUSES = 12
 S_STORE = 24
@@ -91,7 +93,7 @@ W_KROO = 2  # a house of 12 seeds or more (a lap that can capture on the way bac
 W_EMPTY = 3  # opponent's empty houses (a player with few seeds in play runs out of moves)
 W_THREAT = 4  # the most seeds the player to move can capture with one sowing
 W_WAITING = 5  # ... and the side not to move could, were it its turn (counted against the mover)
-W_SIZE = 6
+W_SIZE = 6  # then, optionally, the house table (2n rows of HOUSE_CAP + 1 values, the mover's row first)
 #: what a finished game is worth beyond its margin: every win ranks above every estimate
 WIN = 1000.0
 
@@ -424,6 +426,14 @@ def heuristic(s, rules, w):
         score += w[W_THREAT] * threat(s, rules, p)
     if w[W_WAITING] != 0.0:
         score -= w[W_WAITING] * threat(s, rules, q)
+    if w.shape[0] > W_SIZE:
+        p2 = 2 * n
+        for j in range(p2):
+            house = p * n + j
+            if house >= p2:
+                house -= p2
+            c = min(s[house], HOUSE_CAP)
+            score += w[W_SIZE + j * (HOUSE_CAP + 1) + c]
     return score
 
 

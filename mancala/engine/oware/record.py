@@ -71,7 +71,7 @@ def best(
 ) -> SearchResult:
     """Oware: its numba engine (iterative deepening; the ``oware`` evaluation's weights,
     :data:`~mancala.evaluation.oware.DEFAULT`, under a depth budget, else the fitted
-    :data:`~mancala.evaluation.oware.PLAY` and late move reductions).  Without a
+    :func:`~mancala.evaluation.oware.play_weights` and late move reductions).  Without a
     depth budget (``best``, ``best:time=``, ``best:nodes=``) and unless ``book=off``, a
     position with at most N seeds on the board is answered from the endgame database in the
     cache (``mancala db build``; :mod:`mancala.engine.oware.exact`) where its values are the
@@ -86,7 +86,7 @@ def best(
         PLAY_REDUCTIONS,
         search,
     )
-    from mancala.evaluation.oware import DEFAULT, PLAY  # noqa: PLC0415
+    from mancala.evaluation.oware import DEFAULT, play_weights  # noqa: PLC0415
 
     use_table = book and max_depth is None
     threads = search_threads()
@@ -96,7 +96,8 @@ def best(
         seconds,
         max_depth=min(max_depth or MAX_DEPTH, MAX_DEPTH),
         max_nodes=max_nodes,
-        weights=PLAY if max_depth is None else DEFAULT,  # the levels' depths keep their measured weights
+        # the levels' depths keep their measured weights
+        weights=play_weights(game.rules.houses) if max_depth is None else DEFAULT,
         probe=exact.probe_move if use_table else None,
         table=exact.table_for(game.rules) if use_table else None,
         keep=max_depth is None and max_nodes is None,  # a time budget: the last moves' table helps

@@ -136,8 +136,9 @@ ENDGAME_PROBE: Optional[Callable[[Oware, OwareState], Optional[tuple[OwareMove, 
 
 
 def weights_array(weights: OwareWeights = DEFAULT) -> np.ndarray:
-    """The kernels' weights array (``W_*`` slots) for ``weights``."""
-    return np.array(weights.as_tuple(), dtype=np.float64)
+    """The kernels' weights array for ``weights``: the terms (``W_*`` slots), then the house
+    table, if any."""
+    return np.array(weights.as_tuple() + weights.houses, dtype=np.float64)
 
 
 def state_array(state: OwareState) -> np.ndarray:
@@ -525,6 +526,7 @@ class OwareSearcher(kit.TableSearcher):
             raise BadInput(
                 f"the Oware engine does not play these rules ({game.rules.describe()}): skip_twelve and max_plies"
             )
+        weights.check_board(game.rules.houses)
         super().__init__(entries, C_SIZE, use_table)
         self.game = game
         self.houses = game.rules.houses
