@@ -27,10 +27,19 @@ held-out positions, for each label kind and both together.  ``fit-balanced`` fit
 kinds with each kind's positions weighing as much in all as the other's (the self-play
 positions outnumber the exact ones many times over).
 
+``fit-table`` fits the house table of :class:`OwareWeights` (what each house's count is worth
+to the mover) with ``threat`` and ``waiting`` by ridge regression, the opponent's houses as
+the negation of the mover's plus a constant for having the move (:func:`table_features`),
+cross-validated by game beside ``PLAY_TERMS`` and ``PLAY``, and writes the weights as JSON
+(``--out``: what ``benchmarks/oware_match.py`` takes as a candidate, and what
+``mancala/evaluation/oware.py`` holds as ``PLAY``).
+
 Usage::
 
     python benchmarks/fit_oware_eval.py generate --games 120 --seed 29 --out /work/scratch/fit/data.json
     python benchmarks/fit_oware_eval.py fit --data /work/scratch/fit/data.json --holdout 0.2 --seed 1 --folds 5
+    python benchmarks/fit_oware_eval.py generate-search --games 150 --seed 3005 --label-nodes 150000 --out s.json
+    python benchmarks/fit_oware_eval.py fit-table --data s.json --out weights.json
 
 The dataset is JSON, written to a temporary file beside ``--out`` and renamed (atomic);
 progress goes to stderr, the fit's report to stdout.  Node budgets make the data
