@@ -48,6 +48,21 @@ def test_the_same_sources_keep_the_cache_and_a_changed_file_drops_it(tmp_path):
     assert not list(cache.glob("*.nb?"))
 
 
+def test_a_changed_evaluation_module_drops_the_cache_too(tmp_path):
+    """The kernels compile in constants of the evaluation's modules (Oware's HOUSE_CAP): a
+    change there is a change of the compiled code."""
+    root, cache = _tree(tmp_path)
+    evaluation = tmp_path / "evaluation"
+    evaluation.mkdir()
+    (evaluation / "oware.py").write_text("HOUSE_CAP = 20\n")
+    C.drop_stale(root, [cache], [evaluation])
+    files = _numba_files(cache)
+    assert C.drop_stale(root, [cache], [evaluation]) == []
+    (evaluation / "oware.py").write_text("HOUSE_CAP = 24\n")
+    assert sorted(p.name for p in C.drop_stale(root, [cache], [evaluation])) == files
+    assert C.sources_digest(root, [evaluation]) != C.sources_digest(root)
+
+
 def test_the_digest_names_every_source_file_and_its_place(tmp_path):
     root, _ = _tree(tmp_path)
     before = C.sources_digest(root)
@@ -86,7 +101,7 @@ def test_importing_the_engine_stamps_numba_s_folders(tmp_path):
     (folder / "search.negamax-1.py311.nbi").write_bytes(b"old")
     subprocess.run([sys.executable, "-c", "import mancala.engine"], env=env, check=True)
     assert not (folder / "search.negamax-1.py311.nbi").exists()
-    assert (folder / C.STAMP).read_text() == C.sources_digest(root)
+    assert (folder / C.STAMP).read_text() == C.sources_digest(root, C.compiled_in(root))
     assert all(any(game in str(f) for f in folders) for game in ("oware", "togyz", "bao"))  # every engine's folder
 
 
@@ -99,7 +114,7 @@ def test_a_fresh_cache_s_first_compile_is_kept_by_the_next_process(tmp_path):
     folders = sorted((tmp_path / "numba").iterdir())
     root = Path(C.__file__).resolve().parent
     assert {f.name.split("_")[0] for f in folders} >= {"engine", "oware", "togyz", "bao"}
-    assert all((f / C.STAMP).read_text() == C.sources_digest(root) for f in folders)
+    assert all((f / C.STAMP).read_text() == C.sources_digest(root, C.compiled_in(root)) for f in folders)
     for f in folders:  # what a compile leaves there
         (f / "search.negamax-1.py311.nbi").write_bytes(b"compiled")
     subprocess.run([sys.executable, "-c", "import mancala.engine"], env=env, check=True)

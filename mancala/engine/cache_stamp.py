@@ -2,11 +2,13 @@
 
 Numba checks a cached function against the time stamp of the file that defines it, and
 nothing else.  A search kernel compiles in the kernels it calls from other files (its
-game's ``kernels.py``, the kit), so when only one of those files changes (a ``git pull``
+game's ``kernels.py``, the kit) and the constants it reads from the evaluation's modules
+(Oware's ``HOUSE_CAP``, the Kalah terms), so when only one of those files changes (a ``git pull``
 into the editable install the README sets up), the search's cache entry still holds the
 old code beside the new: a silently wrong engine.  So the first import of
 :mod:`mancala.engine` in a process compares one digest of every engine source file with the
-digest stamped in each of numba's cache folders for the engine, and where they differ it
+digest stamped in each of numba's cache folders for the engine (the evaluation's sources
+count too: :data:`COMPILED_IN`), and where they differ it
 removes numba's files there (``*.nbi``, ``*.nbc``; nothing else) before anything compiles.
 The next search compiles afresh, as on a first install (the board says so).  A folder that is
 not there yet is made and stamped first, so that a first install's compile is kept.
@@ -25,22 +27,35 @@ from pathlib import Path
 
 #: the file, in each cache folder, naming the sources its numba files were compiled from
 STAMP = "mancala-engine-sources.sha1"
+#: the package folders beside the engine whose constants the kernels compile in
+COMPILED_IN = ("evaluation",)
 
 
-def sources_digest(root: Path) -> str:
-    """SHA-1 over every ``.py`` file under ``root``: its path relative to ``root``, then its bytes."""
+def compiled_in(root: Path) -> list[Path]:
+    """The folders of :data:`COMPILED_IN` beside the engine folder ``root``."""
+    return [root.parent / name for name in COMPILED_IN]
+
+
+def sources_digest(root: Path, also: Iterable[Path] = ()) -> str:
+    """SHA-1 over every ``.py`` file under ``root``: its path relative to ``root``, then its
+    bytes; then the same for each folder of ``also`` (its paths prefixed by its name)."""
     digest = hashlib.sha1()
     for path in sorted(root.rglob("*.py")):
         digest.update(path.relative_to(root).as_posix().encode() + b"\0")
         digest.update(path.read_bytes() + b"\0")
+    for folder in also:
+        for path in sorted(folder.rglob("*.py")):
+            digest.update(b"+" + path.relative_to(folder.parent).as_posix().encode() + b"\0")
+            digest.update(path.read_bytes() + b"\0")
     return digest.hexdigest()
 
 
-def drop_stale(root: Path, folders: Iterable[Path]) -> list[Path]:
+def drop_stale(root: Path, folders: Iterable[Path], also: Iterable[Path] = ()) -> list[Path]:
     """Remove numba's cache files from each of ``folders`` not stamped with the digest of
-    ``root``'s sources, and stamp it; returns the files removed.  A folder that does not
-    exist is left alone (numba creates it, and the next process stamps it)."""
-    digest = sources_digest(root)
+    ``root``'s sources (and ``also``'s: :func:`sources_digest`), and stamp it; returns the
+    files removed.  A folder that does not exist is left alone (numba creates it, and the
+    next process stamps it)."""
+    digest = sources_digest(root, also)
     removed: list[Path] = []
     for folder in folders:
         stamp = folder / STAMP
@@ -108,4 +123,4 @@ def keep_in_step() -> list[Path]:
     root = Path(__file__).resolve().parent
     candidates = source_folder_caches(root)  # the source tree walked once
     make_missing_folders(candidates)
-    return drop_stale(root, engine_cache_folders(candidates))
+    return drop_stale(root, engine_cache_folders(candidates), compiled_in(root))
