@@ -71,6 +71,7 @@ from mancala.evaluation.oware import (  # noqa: E402
     HOUSE_CAP,
     PLAY,
     PLAY_TERMS,
+    TERM_NAMES,
     WIN,
     OwareWeights,
     make_evaluation,
@@ -79,7 +80,7 @@ from mancala.evaluation.oware import (  # noqa: E402
 from mancala.games.oware import Oware, OwareState  # noqa: E402
 
 #: the fitted terms, in :class:`OwareWeights` field order (the house table apart)
-TERMS: tuple[str, ...] = tuple(f for f in OwareWeights.__dataclass_fields__ if f != "houses")
+TERMS: tuple[str, ...] = TERM_NAMES
 #: the terms fitted beside a house table (it can express the others: they are functions of one house)
 TABLE_TERMS: tuple[str, ...] = ("threat", "waiting")
 
@@ -502,12 +503,16 @@ def table_weights(w: Sequence[float]) -> OwareWeights:
     return OwareWeights(**terms, houses=tuple(round(float(v), 3) for v in table))
 
 
-def board_worth(weights: OwareWeights, sample: Sample) -> float:
-    """What the evaluation with ``weights`` says the sample's board is worth to the mover
+def board_worths(weights: OwareWeights, samples: Sequence[Sample]) -> np.ndarray:
+    """What the evaluation with ``weights`` says each sample's board is worth to the mover
     (under ``abapa``, the datasets' rules): its value less the store margin."""
     game = Oware()
-    state = game.position(list(sample.houses), sample.stores, sample.seat)
-    return make_evaluation(weights)(game, state, sample.seat) - store_margin(state)
+    evaluate = make_evaluation(weights)
+    out = []
+    for s in samples:
+        state = game.position(list(s.houses), s.stores, s.seat)
+        out.append(evaluate(game, state, s.seat) - store_margin(state))
+    return np.array(out)
 
 
 def fit_table(samples: Sequence[Sample], kind: str, strength: float, folds: int, seed: int) -> OwareWeights:
@@ -523,13 +528,14 @@ def fit_table(samples: Sequence[Sample], kind: str, strength: float, folds: int,
     games = np.array([s.game for s in part])
     ids = sorted(set(games.tolist()))
     random.Random(seed).shuffle(ids)
-    fold = np.array([ids.index(g) % folds for g in games]) if folds > 1 else np.zeros(len(part), dtype=int)
+    place = {g: i for i, g in enumerate(ids)}
+    fold = np.array([place[g] % folds for g in games]) if folds > 1 else np.zeros(len(part), dtype=int)
     held: list[np.ndarray] = []
     for f in range(folds if folds > 1 else 0):
         test = fold == f
         held.append(x[test] @ ridge(x[~test], y[~test], strength) - y[test])
     print(f"{len(part)} {kind} positions from {len(ids)} games")
-    for name, guess in (("PLAY_TERMS", terms), ("PLAY", np.array([board_worth(PLAY, s) for s in part]))):
+    for name, guess in (("PLAY_TERMS", terms), ("PLAY", board_worths(PLAY, part))):
         print(f"{name}: RMSE {np.sqrt(np.mean((guess - y) ** 2)):.3f}")
     if held:
         r = np.concatenate(held)

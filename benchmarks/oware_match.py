@@ -39,7 +39,7 @@ from mancala.engine.oware import exact  # noqa: E402
 from mancala.engine.oware import search as oware_search  # noqa: E402
 from mancala.engine.oware.endgame import OwareTable  # noqa: E402
 from mancala.errors import BadInput  # noqa: E402
-from mancala.evaluation.oware import OwareWeights  # noqa: E402
+from mancala.evaluation.oware import TERM_NAMES, OwareWeights  # noqa: E402
 from mancala.games.oware import Oware, OwareState  # noqa: E402
 
 
@@ -52,9 +52,8 @@ def parse_weights(text: str) -> OwareWeights:
     values: dict[str, float] = {}
     for part in filter(None, (p.strip() for p in text.split(","))):
         name, _, value = part.partition("=")
-        terms = [f for f in OwareWeights.__dataclass_fields__ if f != "houses"]
-        if name not in terms:
-            raise BadInput(f"unknown Oware weight {name!r}; known: {', '.join(terms)}, or a weights file (*.json)")
+        if name not in TERM_NAMES:
+            raise BadInput(f"unknown Oware weight {name!r}; known: {', '.join(TERM_NAMES)}, or a weights file (*.json)")
         try:
             values[name] = float(value)
         except ValueError:
