@@ -595,4 +595,11 @@ def main(argv: list[str] | None = None) -> None:
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    except (OSError, ValueError) as err:  # a dataset or output path that cannot be read or written
+        print(f"fit_oware_eval: {err}", file=sys.stderr)
+        sys.exit(2)
+    except KeyboardInterrupt:
+        print("fit_oware_eval: interrupted", file=sys.stderr)
+        sys.exit(130)

@@ -238,6 +238,10 @@ def test_search_values_with_a_house_table_equal_reference_alphabeta():
 def test_a_house_table_for_another_board_is_refused():
     with pytest.raises(BadInput, match="42 values per pair of houses, got 5"):
         OwareWeights(houses=(0.0,) * 5)
+    with pytest.raises(BadInput, match="must be finite"):
+        OwareWeights(threat=float("inf"))
+    with pytest.raises(BadInput, match="must be finite"):
+        OwareWeights(houses=(float("nan"),) * 42)
     small = Oware(OwareRules(houses=3, seeds=3))
     with pytest.raises(BadInput, match="house table for 6 houses a side on a board of 3"):
         S.OwareSearcher(small, WITH_TABLE)

@@ -36,6 +36,7 @@ on the others.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, fields
 from typing import Any
 
@@ -67,6 +68,8 @@ class OwareWeights:
     houses: tuple[float, ...] = ()
 
     def __post_init__(self) -> None:
+        if not all(math.isfinite(v) for v in (*self.as_tuple(), *self.houses)):
+            raise BadInput("Oware weights must be finite numbers")
         if len(self.houses) % (2 * (HOUSE_CAP + 1)) != 0:
             raise BadInput(
                 f"an Oware house table holds {2 * (HOUSE_CAP + 1)} values per pair of houses, got {len(self.houses)}"
