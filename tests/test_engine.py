@@ -161,6 +161,20 @@ def test_node_budget_stops_the_search_and_keeps_the_last_complete_iteration():
     assert (again.move, again.value, again.depth) == (r.move, r.value, r.depth)
 
 
+def test_a_depth_the_budget_stops_still_plays_the_move_it_proved():
+    # depth 6 prefers pit 5, depth 7 pit 6; 3,000 nodes complete depth 6 and stop depth 7
+    # after a pass that failed high with pit 6: that move is played, depth 6's value kept
+    game = Kalah()
+    state = game.position([2, 1, 8, 0, 3, 3, 5, 8, 1, 0, 4, 7, 2, 4], 0)
+    r = best_move(game, state, 1000.0, max_nodes=3_000, clock=lambda: 0.0)
+    E.reset()
+    six = best_move(game, state, 1000.0, max_depth=6)
+    E.reset()
+    seven = best_move(game, state, 1000.0, max_depth=7)
+    assert (r.depth, r.value) == (6, six.value)
+    assert str(six.move) == "5" and str(seven.move) == "6" and str(r.move) == "6"
+
+
 def test_fake_clock_bounds_the_number_of_iterations():
     game = Kalah(KalahRules(pits=6, seeds=4))
     ticks = iter(range(1000))

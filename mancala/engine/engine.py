@@ -8,7 +8,7 @@ import threading
 import time
 from typing import Callable
 
-from mancala.engine import bridge, endgame, tables
+from mancala.engine import bridge, endgame, kit, tables
 from mancala.engine import search as S
 from mancala.engine.jobs import Job, run_job
 from mancala.engine.searcher import DEFAULT_HW, FULL_DEPTH, Searcher
@@ -142,7 +142,8 @@ def best_move(
     it is exact when ``algorithm`` is ``"engine(exact)"`` (the search met no depth
     leaf), else a depth-limited estimate (``"engine(depth d)"``).  The search stops
     cleanly when the budget ends (``seconds``, or ``max_nodes`` nodes, or
-    ``max_depth`` turns) and returns the last complete iteration's move.  ``clock``
+    ``max_depth`` turns) and returns the last complete iteration's move, or the move of a
+    stopped iteration's last pass that failed high (:func:`_deepen`).  ``clock``
     replaces ``time.perf_counter`` for the between-iteration checks (then only
     ``max_nodes`` stops an iteration midway).  ``evaluation`` (a spec of
     :mod:`mancala.evaluation.terms` with a positive store weight, e.g. ``store:1,extra:0.5``)
@@ -170,41 +171,34 @@ def _deepen(
     hw: int,
     evaluation: str | None = None,
 ) -> SearchResult:
-    """:func:`best_move`'s iterative deepening, in a job's worker thread."""
+    """:func:`best_move`'s iterative deepening (the engine kit's :func:`~mancala.engine.kit.deepen`),
+    in a job's worker thread: each depth one MTD(f) iteration from the last depth's value.
+
+    The whole budget is spent: a depth the deadline stops still names a move when one of its
+    passes failed high (a move proved worth at least that pass's bound at the new depth, the
+    best lower bound the deeper search reached), and that move is played."""
     real_clock = clock is None
-    clock = clock or time.perf_counter
     searcher = Searcher(game, state, use_db=use_db, hw=hw, job=job, evaluation=evaluation)
-    start = clock()
-    deadline = start + seconds
-    limit_depth = max_depth if max_depth is not None else FULL_DEPTH
-    best: tuple | None = None
-    guess = 0
-    depth = 0
-    while depth < limit_depth:
-        depth += 1
-        if best is not None:
-            elapsed = clock() - start
-            if elapsed >= seconds or (max_depth is None and elapsed > 0.6 * seconds):
-                break
-        nodes_left = None
-        if max_nodes is not None:
-            nodes_left = max_nodes - searcher.nodes
-            if best is not None and nodes_left <= 0:
-                break
-        first = best is None
-        g, code, complete, exact = searcher.run(
-            depth, guess, None if first else nodes_left, 0.0 if (first or not real_clock) else deadline
-        )
-        if not complete:
-            break
-        guess = g
-        best = (g, code, exact, depth)
-        if exact:
-            break
-    assert best is not None  # depth 1 always completes
-    g, code, exact, depth = best
+    guess = [0]
+
+    def run(depth: int, deadline: float, limit: int, first: int) -> tuple[float, int, bool, bool]:
+        node_limit = None if limit == 0 else max(0, limit - searcher.nodes)
+        g, code, complete, exact = searcher.run(depth, guess[0], node_limit, deadline if real_clock else 0.0)
+        if complete:
+            guess[0] = g
+        return g, code, complete, exact
+
+    g, code, depth, exact = kit.deepen(
+        run,
+        lambda: searcher.nodes,
+        seconds,
+        max_depth if max_depth is not None else FULL_DEPTH,
+        max_nodes,
+        clock or time.perf_counter,
+        partial=True,
+    )
     move = bridge.code_move(game, code)
-    value = searcher.acc + g
+    value = searcher.acc + int(g)
     result = SearchResult(
         move, value, searcher.line(move), searcher.nodes, depth, "engine(exact)" if exact else f"engine(depth {depth})"
     )
