@@ -95,6 +95,31 @@ def test_ctrl_c_while_the_engine_thinks_exits_cleanly(args, ready, tmp_path):
         assert err.strip().splitlines()[-1] == f"mancala {args[0]}: interrupted"
 
 
+_INTERRUPTED_WHILE_COMPILING = """
+import argparse, atexit, sys, threading, time
+import mancala.cli
+cli = sys.modules["mancala.cli.main"]
+atexit.register(lambda: print("shutdown ran", flush=True))
+def command(args):
+    # an engine's worker still busy after the grace (a first compilation), then Ctrl-C
+    if args.busy:
+        threading.Thread(target=time.sleep, args=(60,), name="mancala-engine", daemon=True).start()
+    raise KeyboardInterrupt
+cli.main = lambda argv=None: cli.run(argparse.Namespace(func=command, command="play", busy=sys.argv[1] == "busy"))
+cli.entry()
+"""
+
+
+@pytest.mark.parametrize("busy", [True, False])
+def test_ctrl_c_with_an_engine_thread_still_compiling_ends_without_the_interpreter_shutdown(busy):
+    # the shutdown would free the compiler's objects under the running LLVM (exit -2/-6/-11)
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    args = [sys.executable, "-c", _INTERRUPTED_WHILE_COMPILING, "busy" if busy else "idle"]
+    done = subprocess.run(args, capture_output=True, text=True, env=env, timeout=60)
+    assert done.returncode == 130 and done.stderr.strip() == "mancala play: interrupted"
+    assert ("shutdown ran" in done.stdout) is not busy
+
+
 def test_ctrl_c_in_process_raises_keyboard_interrupt_and_the_engine_still_works():
     game = make_game("kalah")
     prepare(game)

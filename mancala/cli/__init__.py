@@ -2,6 +2,6 @@
 (:mod:`.main` for play, match, explain, solve and analyse; :mod:`.arena`, :mod:`.book`,
 :mod:`.homework`; the server's, the agent's and the ManKalah commands register themselves)."""
 
-from mancala.cli.main import main
+from mancala.cli.main import entry, main
 
-__all__ = ["main"]
+__all__ = ["entry", "main"]

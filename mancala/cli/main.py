@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import threading
 from types import ModuleType
 from typing import Sequence
 
@@ -74,5 +75,29 @@ def run(args: argparse.Namespace) -> int:
         return 0
 
 
+#: the names of the engines' worker threads start so (``mancala.engine.kit.run_watched``)
+ENGINE_THREADS = "mancala-"
+
+
+def entry() -> None:
+    """The ``mancala`` command (and ``python -m mancala``): :func:`main`, then the process's end.
+
+    After Ctrl-C an engine's worker thread may still be inside a first compilation: the
+    engine waits 2 s for it (:func:`mancala.engine.jobs.run_job`), then gives up, and the
+    interpreter's shutdown would free the compiler's objects under the running LLVM (exit -2,
+    -6 or -11, empty stderr, instead of 130; seen in the suite's Ctrl-C tests).  So once the
+    command has said it was interrupted, a process with such a thread still running ends at
+    once (its output flushed; every file of ours was closed by then, and the detached builds
+    and compiles run on as they do after any exit)."""
+    code = main()
+    if code == 130 and any(
+        t.daemon and t.name.startswith(ENGINE_THREADS) and t.is_alive() for t in threading.enumerate()
+    ):
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(code)
+    sys.exit(code)
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    entry()
