@@ -5,7 +5,9 @@ whose first ``--random-plies`` moves are random (seeded, ``--seed``; printed) an
 moves are played by our engine at depth 6; each is searched by
 
 * ours: iterative deepening for ``--seconds`` with a fresh searcher (what ``best:time=1``
-  runs, without the endgame table and the kept table of earlier moves), reporting the depth
+  runs: its weights and late move reductions, without the endgame table and the kept table of
+  earlier moves; ``--weights default`` and ``--search reductions=0`` give the plain search the
+  depth levels use), reporting the depth
   completed, nodes and nodes a second; and, with ``--depth D``, the nodes to complete depth
   ``D`` (a deterministic count: the measure of a search lever, independent of the load);
 * Aalina (``--aalina`` folder of its compiled classes, book off, pondering off) for the same
@@ -33,6 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.oware_match import parse_search  # noqa: E402
 from mancala.engine.oware import search as oware_search  # noqa: E402
+from mancala.evaluation.oware import DEFAULT, play_weights  # noqa: E402
 from mancala.games import make_game  # noqa: E402
 from mancala.games.oware import Oware, OwareState  # noqa: E402
 
@@ -160,6 +163,19 @@ class Aalina:
         self.proc.wait(timeout=10)
 
 
+def searcher_settings(game: Oware, weights: str, search: str) -> dict:
+    """``OwareSearcher`` keyword arguments: ``best``'s (its weights for this board, its late
+    move reductions) with ``weights="default"`` swapping in the depth levels' weights and
+    ``search`` (``reductions=0``, …) overriding the rest."""
+    settings: dict = {
+        "weights": play_weights(game.rules.houses) if weights == "play" else DEFAULT,
+        "reductions": oware_search.PLAY_REDUCTIONS,
+        "reduce_two": oware_search.PLAY_REDUCE_TWO,
+    }
+    settings.update(parse_search(search))
+    return settings
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--positions", type=int, default=20)
@@ -168,7 +184,13 @@ def main() -> None:
     parser.add_argument("--min-seeds", type=int, default=24)
     parser.add_argument("--seconds", type=float, default=1.0)
     parser.add_argument("--depth", type=int, help="instead of a time: nodes to complete this depth")
-    parser.add_argument("--search", default="", help="our search settings, e.g. reductions=3")
+    parser.add_argument("--search", default="", help="our search settings over best's, e.g. reductions=0,reduce_two=0")
+    parser.add_argument(
+        "--weights",
+        choices=("play", "default"),
+        default="play",
+        help="our evaluation: best's (play, the default) or the depth levels' (default)",
+    )
     parser.add_argument("--threads", type=int, default=1, help="our search's threads (lazy SMP)")
     parser.add_argument("--aalina", help="folder of Aalina's compiled classes")
     parser.add_argument("--game", default="oware(preset=abapa)")
@@ -178,10 +200,12 @@ def main() -> None:
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1 << 20)
     game = make_game(args.game)
     assert isinstance(game, Oware)
-    print(f"positions: {args.positions}, seed {seed}, game {args.game}")
+    print(
+        f"positions: {args.positions}, seed {seed}, game {args.game}, weights {args.weights}, search {args.search or 'best'}"
+    )
     positions = middle_game(game, args.positions, seed, args.random_plies, args.min_seeds)
     oware_search.warm_up()
-    settings = parse_search(args.search)
+    settings = searcher_settings(game, args.weights, args.search)
     rows = []
     for moves in positions:
         state = replay(game, moves)

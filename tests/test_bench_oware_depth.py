@@ -1,0 +1,43 @@
+"""``benchmarks/bench_oware_depth.py``: our side of the depth measure searches as ``best`` does
+(its weights and reductions), and its options change exactly what they name."""
+
+from __future__ import annotations
+
+import random
+
+from helpers import benchmark_module, random_position
+
+from mancala.engine.oware import search as S
+from mancala.evaluation.oware import DEFAULT, PLAY, play_weights
+from mancala.games.oware import Oware
+
+M = benchmark_module("bench_oware_depth")
+
+
+def test_the_default_settings_are_best_s_weights_and_reductions():
+    game = Oware()
+    settings = M.searcher_settings(game, "play", "")
+    assert settings == {"weights": PLAY, "reductions": S.PLAY_REDUCTIONS, "reduce_two": S.PLAY_REDUCE_TWO}
+    assert S.PLAY_REDUCTIONS > 0  # otherwise the next test could not tell the settings apart
+
+
+def test_the_options_swap_the_weights_and_override_the_reductions():
+    game = Oware()
+    plain = M.searcher_settings(game, "default", "reductions=0,reduce_two=0")
+    assert plain == {"weights": DEFAULT, "reductions": 0, "reduce_two": 0}
+
+
+def test_our_search_at_a_depth_is_node_for_node_the_search_best_runs():
+    """A fresh searcher with the default settings to depth 9 gives the nodes, value and move of
+    the engine's own ``search`` called with ``best``'s arguments (no endgame table), and a
+    different count with the plain settings."""
+    game = Oware()
+    state = random_position(game, random.Random(29), 8)
+    best = S.search(
+        game, state, None, max_depth=9, weights=play_weights(6), reductions=S.PLAY_REDUCTIONS,
+        reduce_two=S.PLAY_REDUCE_TWO, probe=lambda g, s: None,
+    )  # fmt: skip
+    depth, nodes, _ = M.ours(game, state, None, 9, M.searcher_settings(game, "play", ""))
+    assert (depth, nodes) == (best.depth, best.nodes) == (9, best.nodes)
+    _, plain_nodes, _ = M.ours(game, state, None, 9, M.searcher_settings(game, "default", "reductions=0"))
+    assert plain_nodes != nodes
