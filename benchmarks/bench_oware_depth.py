@@ -35,6 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.oware_match import parse_search  # noqa: E402
 from mancala.engine.oware import search as oware_search  # noqa: E402
+from mancala.errors import BadInput  # noqa: E402
 from mancala.evaluation.oware import DEFAULT, play_weights  # noqa: E402
 from mancala.games import make_game  # noqa: E402
 from mancala.games.oware import Oware, OwareState  # noqa: E402
@@ -103,6 +104,9 @@ def ours(
 
 #: threads of our searches (``--threads``: lazy SMP helpers beside the main search)
 THREADS = 1
+
+#: the most positions one run draws (each takes two searches of ``--seconds``)
+MAX_POSITIONS = 10_000
 
 #: CPU seconds of our searches so far (less sensitive to other work on the machine than wall time)
 CPU_SECONDS = 0.0
@@ -195,17 +199,24 @@ def main() -> None:
     parser.add_argument("--aalina", help="folder of Aalina's compiled classes")
     parser.add_argument("--game", default="oware(preset=abapa)")
     args = parser.parse_args()
+    if not 1 <= args.positions <= MAX_POSITIONS:
+        raise BadInput(f"--positions must be 1..{MAX_POSITIONS}, got {args.positions}")
+    if not 0 < args.seconds <= 3600:
+        raise BadInput(f"--seconds must be above 0 and at most 3600, got {args.seconds}")
+    if args.depth is not None and not 1 <= args.depth <= oware_search.MAX_DEPTH:
+        raise BadInput(f"--depth must be 1..{oware_search.MAX_DEPTH}, got {args.depth}")
     global THREADS
     THREADS = args.threads
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1 << 20)
     game = make_game(args.game)
-    assert isinstance(game, Oware)
+    if not isinstance(game, Oware):
+        raise BadInput(f"--game must be an Oware rule set (Aalina plays abapa), got {args.game!r}")
+    settings = searcher_settings(game, args.weights, args.search)
     print(
         f"positions: {args.positions}, seed {seed}, game {args.game}, weights {args.weights}, search {args.search or 'best'}"
     )
     positions = middle_game(game, args.positions, seed, args.random_plies, args.min_seeds)
     oware_search.warm_up()
-    settings = searcher_settings(game, args.weights, args.search)
     rows = []
     for moves in positions:
         state = replay(game, moves)
@@ -234,4 +245,11 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    except BadInput as err:
+        print(f"bench_oware_depth: {err}", file=sys.stderr)
+        sys.exit(2)
+    except KeyboardInterrupt:
+        print("bench_oware_depth: interrupted", file=sys.stderr)
+        sys.exit(130)

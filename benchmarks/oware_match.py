@@ -97,7 +97,10 @@ def parse_search(text: str) -> dict:
         name, _, value = part.partition("=")
         if name not in kinds:
             raise BadInput(f"unknown search setting {name!r}; known: {', '.join(kinds)}")
-        out[name] = kinds[name](value)
+        try:
+            out[name] = kinds[name](value)
+        except ValueError:
+            raise BadInput(f"search setting {name}: expected a whole number, got {value!r}") from None
     return out
 
 

@@ -4,10 +4,14 @@
 from __future__ import annotations
 
 import random
+import subprocess
+import sys
 
-from helpers import benchmark_module, random_position
+import pytest
+from helpers import BENCHMARKS, benchmark_module, random_position
 
 from mancala.engine.oware import search as S
+from mancala.errors import BadInput
 from mancala.evaluation.oware import DEFAULT, PLAY, play_weights
 from mancala.games.oware import Oware
 
@@ -41,3 +45,29 @@ def test_our_search_at_a_depth_is_node_for_node_the_search_best_runs():
     assert depth == best.depth == 9 and nodes == best.nodes
     _, plain_nodes, _ = M.ours(game, state, None, 9, M.searcher_settings(game, "default", "reductions=0"))
     assert plain_nodes != nodes
+
+
+def test_a_search_setting_that_is_not_a_number_is_bad_input():
+    with pytest.raises(BadInput, match="reductions: expected a whole number, got 'x'"):
+        M.searcher_settings(Oware(), "play", "reductions=x")
+
+
+@pytest.mark.parametrize(
+    "argv, says",
+    [
+        (["--positions", "0"], "--positions must be 1..10000, got 0"),
+        (["--positions", "99999999999"], "--positions must be 1..10000"),
+        (["--seconds", "-1"], "--seconds must be above 0"),
+        (["--depth", "1000"], "--depth must be 1.."),
+        (["--search", "bogus=1"], "unknown search setting 'bogus'"),
+        (["--search", "reduce_two=x"], "reduce_two: expected a whole number"),
+        (["--game", "kalah"], "--game must be an Oware rule set"),
+    ],
+)
+def test_bad_options_are_one_line_and_exit_2(argv, says):
+    run = subprocess.run(
+        [sys.executable, str(BENCHMARKS / "bench_oware_depth.py"), *argv],
+        capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert run.returncode == 2
+    assert run.stderr.count("\n") == 1 and says in run.stderr and "Traceback" not in run.stderr
