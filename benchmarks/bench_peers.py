@@ -16,6 +16,9 @@ Our solver runs from an empty cache (database build included) and with the datab
 already on disk (``--cache DIR``, e.g. one where ``mancala solve --endgame-seeds 22`` was
 run with ``MANCALA_CACHE_DIR=DIR``; else a temporary cache filled by a first,
 unmeasured run: ``solve``'s own choice of K).  ``--long`` adds (6,5).
+``--one-core`` runs ours a second time on each row with one proof thread and one build thread
+(``MANCALA_SOLVE_THREADS=1``, ``MANCALA_BUILD_THREADS=1``) and prints that run's ratios too:
+the C solvers are serial, so this is the comparison at equal cores.
 Usage: ``python benchmarks/bench_peers.py --girving6 /tmp/g/kalah-s,/tmp/g/eg22.dat,22 ...``.
 """
 
@@ -70,9 +73,14 @@ def timed(
     return out, wall, cpu
 
 
-def ours(preset: str, pits: int, seeds: int, cache: Path, k: str, timeout: float) -> Run:
-    """Our ``solve`` in a fresh process with ``cache`` as the database cache."""
-    env = dict(os.environ, MANCALA_CACHE_DIR=str(cache), PYTHONPATH=str(ROOT))
+#: the environment that keeps our solve on one core (one proof thread, one build thread)
+ONE_CORE = {"MANCALA_SOLVE_THREADS": "1", "MANCALA_BUILD_THREADS": "1"}
+
+
+def ours(preset: str, pits: int, seeds: int, cache: Path, k: str, timeout: float, extra: dict | None = None) -> Run:
+    """Our ``solve`` in a fresh process with ``cache`` as the database cache (``extra``: more
+    environment, e.g. :data:`ONE_CORE`)."""
+    env = dict(os.environ, MANCALA_CACHE_DIR=str(cache), PYTHONPATH=str(ROOT), **(extra or {}))
     out, wall, cpu = timed([sys.executable, "-c", OURS, preset, str(pits), str(seeds), k], env=env, timeout=timeout)
     m = re.search(r"VALUE (-?\d+) NODES (\d+) SETUP ([\d.]+) PROOF ([\d.]+)", out)
     if not m:
@@ -109,8 +117,8 @@ def cmancala(binary: str, seeds: int, timeout: float) -> Run:
     return Run(int(m[1]) if m else None, wall, cpu, f"{float(nodes[1]):.0f} M nodes" if nodes else "")
 
 
-def row(shape: str, mine: Run, peer: Run | None, peer_name: str) -> None:
-    """Print one comparison row."""
+def row(shape: str, mine: Run, peer: Run | None, peer_name: str, one_core: Run | None = None) -> None:
+    """Print one comparison row (and, given ``one_core``, ours on one core beside the same peer)."""
 
     def cell(r: Run | None) -> str:
         if r is None:
@@ -121,6 +129,12 @@ def row(shape: str, mine: Run, peer: Run | None, peer_name: str) -> None:
     ratio = f"{mine.wall / peer.wall:>6.2f}× {mine.cpu / peer.cpu:>6.2f}×" if peer and peer.wall > 0 else f"{'—':>15}"
     print(f"{shape:<36} {cell(mine)}   {peer_name:<16} {cell(peer)}   {ratio}", flush=True)
     print(f"{'':<36} ours: {mine.note}" + (f"; {peer_name}: {peer.note}" if peer else ""), flush=True)
+    if one_core is not None:
+        ratio = (
+            f"{one_core.wall / peer.wall:>6.2f}× {one_core.cpu / peer.cpu:>6.2f}×" if peer and peer.wall > 0 else "—"
+        )
+        print(f"{'  ours on one core':<36} {cell(one_core)}   {'':<16} {'':>30}   {ratio}", flush=True)
+        print(f"{'':<36} ours on one core: {one_core.note}", flush=True)
 
 
 def main() -> None:
@@ -134,6 +148,7 @@ def main() -> None:
     ap.add_argument("--k", default="auto", help="our database seeds (default: solve's own choice)")
     ap.add_argument("--long", action="store_true", help="add (6,5) under both rule sets")
     ap.add_argument("--only", help="comma-separated row numbers to run (1-based)")
+    ap.add_argument("--one-core", action="store_true", help="also run ours on one core (one proof and build thread)")
     ap.add_argument("--timeout", type=float, default=3600)
     a = ap.parse_args()
     for spec in (a.girving6, a.girving5):
@@ -157,34 +172,37 @@ def main() -> None:
         fresh = lambda name: Path(tempfile.mkdtemp(dir=tmp, prefix=name))  # noqa: E731
         t = a.timeout
 
-        def on_disk(preset: str, pits: int, seeds: int) -> Run:
+        filled: set[tuple] = set()
+
+        def on_disk(preset: str, pits: int, seeds: int, extra: dict | None = None) -> Run:
             """Ours with the databases on disk (a first, unmeasured run fills a new cache)."""
-            if a.cache is None:
+            if a.cache is None and (preset, pits, seeds) not in filled:
                 ours(preset, pits, seeds, warm, a.k, t)
-            return ours(preset, pits, seeds, warm, a.k, t)
+                filled.add((preset, pits, seeds))
+            return ours(preset, pits, seeds, warm, a.k, t, extra)
 
         rows = [
             (
                 "1 (6,4) empty capture, from nothing",
-                lambda: ours("empty-capture", 6, 4, fresh("a"), a.k, t),
+                lambda e=None: ours("empty-capture", 6, 4, fresh("a"), a.k, t, e),
                 lambda: _girving_fresh(a, tmp, t),
                 "girving",
             ),
             (
                 "2 (6,4) empty capture, db on disk",
-                lambda: on_disk("empty-capture", 6, 4),
+                lambda e=None: on_disk("empty-capture", 6, 4, e),
                 (lambda: girving(a.girving6, 4, t)) if a.girving6 else None,
                 "girving",
             ),
             (
                 "3 (5,5) empty capture, db on disk",
-                lambda: on_disk("empty-capture", 5, 5),
+                lambda e=None: on_disk("empty-capture", 5, 5, e),
                 (lambda: girving(a.girving5, 5, t)) if a.girving5 else None,
                 "girving",
             ),
             (
                 "4 (6,4) standard, from nothing",
-                lambda: ours("standard", 6, 4, fresh("b"), a.k, t),
+                lambda e=None: ours("standard", 6, 4, fresh("b"), a.k, t, e),
                 (lambda: cmancala(a.cmancala, 4, t)) if a.cmancala else None,
                 "CMancala",
             ),
@@ -193,13 +211,13 @@ def main() -> None:
             rows += [
                 (
                     "5 (6,5) empty capture, from nothing",
-                    lambda: ours("empty-capture", 6, 5, fresh("c"), a.k, t),
+                    lambda e=None: ours("empty-capture", 6, 5, fresh("c"), a.k, t, e),
                     (lambda: girving(a.girving6, 5, t)) if a.girving6 else None,
                     "girving (db)",
                 ),
                 (
                     "6 (6,5) standard, from nothing",
-                    lambda: ours("standard", 6, 5, fresh("d"), a.k, t),
+                    lambda e=None: ours("standard", 6, 5, fresh("d"), a.k, t, e),
                     (lambda: cmancala(a.cmancala, 5, t)) if a.cmancala else None,
                     "CMancala",
                 ),
@@ -209,7 +227,7 @@ def main() -> None:
                 continue
             m = mine()
             p = peer() if peer else None
-            row(shape, m, p, name)
+            row(shape, m, p, name, mine(ONE_CORE) if a.one_core else None)
 
 
 def _girving_fresh(a: argparse.Namespace, tmp: str, timeout: float) -> Run | None:

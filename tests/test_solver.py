@@ -4,6 +4,7 @@ endgame databases (values, cache files)."""
 from __future__ import annotations
 
 import hashlib
+import os
 import random
 import threading
 
@@ -11,7 +12,7 @@ import numpy as np
 import pytest
 from helpers import random_position
 
-from mancala.engine import analyse, best_move, bridge, endgame, solve
+from mancala.engine import analyse, best_move, bridge, endgame, solve, solver
 from mancala.engine import engine as E
 from mancala.engine.kernels import EXTRA, OVER, PASS, composition_table, gen_moves, is_over, make_move, rank, sweep
 from mancala.engine.searcher import FULL_DEPTH, Searcher
@@ -482,7 +483,6 @@ def test_parallel_full_depth_search_matches_the_single_threaded_one(preset, thre
 
 @pytest.mark.parametrize("preset", ["standard", "empty-capture"])
 def test_threaded_solve_reaches_the_published_value_and_its_line_plays_out(preset, monkeypatch):
-    from mancala.engine import solver
 
     monkeypatch.setenv("MANCALA_SOLVE_THREADS", "2")
     monkeypatch.setattr(solver, "GUESS_DEPTH", 1)  # the full-depth (threaded) passes do the proof
@@ -586,3 +586,21 @@ def test_a_kalah_build_off_a_terminal_says_each_level(tmp_path, monkeypatch, cap
     assert [line.split(":")[0] for line in err[1:]] == ["level 6 of 7", "level 7 of 7"]
     assert main(["db", "build", "--game", "kalah(pits=3)", "--seeds", "8", "--no-progress"]) == 0
     assert capsys.readouterr().err.count("\n") == 1  # the build's first line alone
+
+
+def test_solve_table_size_follows_the_seeds_and_the_machine(monkeypatch):
+    """A solve's table: 1/16 of the memory, 64 MB to 1 GB, and at most 128 MB up to 50 seeds
+    (Kalah(6,4), (5,5): the 20-seed database leaves such proofs nothing to gain from more);
+    ``$MANCALA_TT_MB`` overrides it."""
+    monkeypatch.delenv("MANCALA_TT_MB")
+    pages = {"SC_PAGE_SIZE": 4096, "SC_PHYS_PAGES": 24 * 2**30 // 4096}
+    monkeypatch.setattr(os, "sysconf", lambda name: pages[name])
+    assert solver.solve_table_megabytes(48) == 128
+    assert solver.solve_table_megabytes(50) == 128
+    assert solver.solve_table_megabytes(60) == 1024
+    pages["SC_PHYS_PAGES"] = 2 * 2**30 // 4096  # 2 GB: a sixteenth is 128 MB
+    assert solver.solve_table_megabytes(72) == 128
+    pages["SC_PHYS_PAGES"] = 2**29 // 4096  # 512 MB: the floor of 64 MB
+    assert solver.solve_table_megabytes(48) == 64
+    monkeypatch.setenv("MANCALA_TT_MB", "40")
+    assert solver.solve_table_megabytes(72) == 40

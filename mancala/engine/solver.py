@@ -179,16 +179,17 @@ MAX_SOLVE_POSITIONS = math.comb(48 + 12, 12)
 
 #: seeds in the pits up to which a solve's table is :data:`SMALL_SOLVE_MB` (Kalah(6,4), (5,5))
 SMALL_SOLVE_SEEDS = 50
-SMALL_SOLVE_MB = 256
+SMALL_SOLVE_MB = 128
 
 
 def solve_table_megabytes(seeds: int) -> float:
     """The table a solve of a position with ``seeds`` in the pits asks for:
     ``$MANCALA_TT_MB`` when set, else 1/16 of the machine's memory, 64 MB to 1 GB, and
-    at most 256 MB up to 50 seeds.  A solve maps its whole table first (a second per
-    800 MB on the test machine, :mod:`mancala.engine.pages`); Kalah(6,4) proves in the
-    same number of nodes with 256 MB as with 1 GB (10.6 M with a 22-seed database,
-    50 M with a 16-seed one), so the smaller table is a second faster there."""
+    at most 128 MB up to 50 seeds.  A solve maps its whole table first (a second per
+    800 MB on the test machine, :mod:`mancala.engine.pages`); with the 20-seed database
+    ``solve`` builds, Kalah(6,4) proves in the same number of nodes with 128 MB as with
+    256 MB (21.5 M with empty capture, 57 M standard) or 1 GB, so the smaller table only
+    saves the time of mapping it."""
     env = os.environ.get("MANCALA_TT_MB")
     if env:
         return float(env)
