@@ -483,7 +483,6 @@ def test_parallel_full_depth_search_matches_the_single_threaded_one(preset, thre
 
 @pytest.mark.parametrize("preset", ["standard", "empty-capture"])
 def test_threaded_solve_reaches_the_published_value_and_its_line_plays_out(preset, monkeypatch):
-
     monkeypatch.setenv("MANCALA_SOLVE_THREADS", "2")
     monkeypatch.setattr(solver, "GUESS_DEPTH", 1)  # the full-depth (threaded) passes do the proof
     game = make_game(f"kalah(preset={preset},pits=6,seeds=3)")
