@@ -36,7 +36,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from benchmarks.oware_match import parse_search  # noqa: E402
 from mancala.engine.oware import search as oware_search  # noqa: E402
 from mancala.errors import BadInput  # noqa: E402
-from mancala.evaluation.oware import DEFAULT, play_weights  # noqa: E402
+from mancala.evaluation.oware import DEFAULT  # noqa: E402
 from mancala.games import make_game  # noqa: E402
 from mancala.games.oware import Oware, OwareState  # noqa: E402
 
@@ -171,11 +171,7 @@ def searcher_settings(game: Oware, weights: str, search: str) -> dict:
     """``OwareSearcher`` keyword arguments: ``best``'s (its weights for this board, its late
     move reductions) with ``weights="default"`` swapping in the depth levels' weights and
     ``search`` (``reductions=0``, …) overriding the rest."""
-    settings: dict = {
-        "weights": play_weights(game.rules.houses) if weights == "play" else DEFAULT,
-        "reductions": oware_search.PLAY_REDUCTIONS,
-        "reduce_two": oware_search.PLAY_REDUCE_TWO,
-    }
+    settings = oware_search.play_settings(game.rules.houses, None if weights == "play" else DEFAULT)
     settings.update(parse_search(search))
     return settings
 

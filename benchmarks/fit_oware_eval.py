@@ -178,10 +178,7 @@ def self_play(
     from mancala.engine.oware import exact  # noqa: PLC0415 (numba loads only when needed)
     from mancala.engine.oware import search as S  # noqa: PLC0415
 
-    sides = [
-        S.OwareSearcher(game, weights, entries=1 << 18, reductions=S.PLAY_REDUCTIONS, reduce_two=S.PLAY_REDUCE_TWO)
-        for _ in range(2)
-    ]
+    sides = [S.OwareSearcher(game, entries=1 << 18, **S.play_settings(game.rules.houses, weights)) for _ in range(2)]
     state, seen = start, []
     while not state.finished:
         seen.append(state)
@@ -205,9 +202,7 @@ def search_label(game: Oware, state: OwareState, nodes: int, table: Any, weights
     search, no root probe), a proved end read as its final margin, less the store margin."""
     from mancala.engine.oware import search as S  # noqa: PLC0415 (numba loads only when needed)
 
-    searcher = S.OwareSearcher(
-        game, weights, entries=1 << 20, reductions=S.PLAY_REDUCTIONS, reduce_two=S.PLAY_REDUCE_TWO
-    )
+    searcher = S.OwareSearcher(game, entries=1 << 20, **S.play_settings(game.rules.houses, weights))
     value = S.search(
         game, state, None, max_nodes=nodes, searcher=searcher, probe=None, table=table, weights=weights
     ).value

@@ -80,30 +80,24 @@ def best(
     that settles the value); under own-row repetition the search takes the table's value
     only at its depth limit (:func:`mancala.engine.oware.exact.table_mode`)."""
     from mancala.engine.oware import exact  # noqa: PLC0415 (numba loads only when needed)
-    from mancala.engine.oware.search import (  # noqa: PLC0415 (numba loads only when needed)
-        MAX_DEPTH,
-        PLAY_REDUCE_TWO,
-        PLAY_REDUCTIONS,
-        search,
-    )
-    from mancala.evaluation.oware import DEFAULT, play_weights  # noqa: PLC0415
+    from mancala.engine.oware.search import MAX_DEPTH, play_settings, search  # noqa: PLC0415 (numba: when needed)
+    from mancala.evaluation.oware import DEFAULT  # noqa: PLC0415
 
     use_table = book and max_depth is None
     threads = search_threads()
+    # the levels' depths keep their measured weights and search without reductions
+    settings = play_settings(game.rules.houses) if max_depth is None else {"weights": DEFAULT}
     result = search(
         game,
         state,
         seconds,
         max_depth=min(max_depth or MAX_DEPTH, MAX_DEPTH),
         max_nodes=max_nodes,
-        # the levels' depths keep their measured weights
-        weights=play_weights(game.rules.houses) if max_depth is None else DEFAULT,
         probe=exact.probe_move if use_table else None,
         table=exact.table_for(game.rules) if use_table else None,
         keep=max_depth is None and max_nodes is None,  # a time budget: the last moves' table helps
-        reductions=PLAY_REDUCTIONS if max_depth is None else 0,
-        reduce_two=PLAY_REDUCE_TWO if max_depth is None else 0,
         threads=threads,
+        **settings,
     )
     if result.algorithm == "oware-endgame(exact)" and not exact.exact_rules(game.rules):
         result = replace(result, algorithm="oware-endgame(table)")

@@ -76,7 +76,7 @@ from mancala.engine.oware.exact import (
 )
 from mancala.engine.oware.rules import rules_array, supports
 from mancala.errors import BadInput
-from mancala.evaluation.oware import DEFAULT, WIN, OwareWeights, final_value
+from mancala.evaluation.oware import DEFAULT, WIN, OwareWeights, final_value, play_weights
 from mancala.games.oware import Oware, OwareMove, OwareState
 from mancala.search.core import SearchResult
 
@@ -120,6 +120,21 @@ PLAY_REDUCTIONS = 3
 #: ... and by two plies at nodes with at least this many plies left (``reduce_two``): 61.9 %
 #: over 80 games at equal nodes against one ply everywhere (docs/oware.md)
 PLAY_REDUCE_TWO = 6
+
+
+def play_settings(houses: int, weights: OwareWeights | None = None) -> dict:
+    """How the ``best`` player searches a board of ``houses`` a side when it has no depth
+    budget, as keyword arguments of :func:`search` and :class:`OwareSearcher`: the fitted
+    weights (:func:`~mancala.evaluation.oware.play_weights`, or ``weights``, e.g. weights
+    being fitted) and the late move reductions (:data:`PLAY_REDUCTIONS`,
+    :data:`PLAY_REDUCE_TWO`).  The one place that says it, so that a benchmark or a fit
+    searches exactly what ``best`` plays."""
+    return {
+        "weights": play_weights(houses) if weights is None else weights,
+        "reductions": PLAY_REDUCTIONS,
+        "reduce_two": PLAY_REDUCE_TWO,
+    }
+
 
 LEAF_HEURISTIC = 0  # the evaluation (play)
 LEAF_LOW = 1  # the worst final margin the root's player can get there: the search's value is a lower bound
