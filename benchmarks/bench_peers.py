@@ -18,7 +18,10 @@ run with ``MANCALA_CACHE_DIR=DIR``; else a temporary cache filled by a first,
 unmeasured run: ``solve``'s own choice of K).  ``--long`` adds (6,5).
 ``--one-core`` runs ours a second time on each row with one proof thread and one build thread
 (``MANCALA_SOLVE_THREADS=1``, ``MANCALA_BUILD_THREADS=1``) and prints that run's ratios too:
-the C solvers are serial, so this is the comparison at equal cores.
+the C solvers are serial, so this is the comparison at equal cores.  ``--python PATH`` runs
+ours with another interpreter, e.g. that of a venv made by the README's first command: the
+test extras bring scipy (with open-spiel), which numba imports at its first call (about 0.2 s
+of CPU a process that a user's install does not spend).
 Usage: ``python benchmarks/bench_peers.py --girving6 /tmp/g/kalah-s,/tmp/g/eg22.dat,22 ...``.
 """
 
@@ -77,11 +80,15 @@ def timed(
 ONE_CORE = {"MANCALA_SOLVE_THREADS": "1", "MANCALA_BUILD_THREADS": "1"}
 
 
+#: the interpreter that runs our solve (``--python``)
+PYTHON = [sys.executable]
+
+
 def ours(preset: str, pits: int, seeds: int, cache: Path, k: str, timeout: float, extra: dict | None = None) -> Run:
     """Our ``solve`` in a fresh process with ``cache`` as the database cache (``extra``: more
     environment, e.g. :data:`ONE_CORE`)."""
     env = dict(os.environ, MANCALA_CACHE_DIR=str(cache), PYTHONPATH=str(ROOT), **(extra or {}))
-    out, wall, cpu = timed([sys.executable, "-c", OURS, preset, str(pits), str(seeds), k], env=env, timeout=timeout)
+    out, wall, cpu = timed([PYTHON[0], "-c", OURS, preset, str(pits), str(seeds), k], env=env, timeout=timeout)
     m = re.search(r"VALUE (-?\d+) NODES (\d+) SETUP ([\d.]+) PROOF ([\d.]+)", out)
     if not m:
         return Run(None, wall, cpu, "failed or timed out")
@@ -150,7 +157,12 @@ def main() -> None:
     ap.add_argument("--only", help="comma-separated row numbers to run (1-based)")
     ap.add_argument("--one-core", action="store_true", help="also run ours on one core (one proof and build thread)")
     ap.add_argument("--timeout", type=float, default=3600)
+    ap.add_argument("--python", help="the Python that runs our solve (default: this one)")
     a = ap.parse_args()
+    if a.python:
+        if not Path(a.python).exists():
+            sys.exit(f"bench_peers: no such file {a.python}")
+        PYTHON[0] = a.python
     for spec in (a.girving6, a.girving5):
         if spec and (len(spec.split(",")) != 3 or not Path(spec.split(",")[0]).exists()):
             sys.exit(f"bench_peers: bad peer spec {spec!r} (want BIN,DB,K with an existing BIN)")
@@ -162,6 +174,7 @@ def main() -> None:
     except OSError:
         load = float("nan")
     print(f"machine: {os.cpu_count()} cores, load {load:.2f} at the start; seconds: wall and CPU (user+system)")
+    print(f"ours runs with {PYTHON[0]}")
     print(
         f"{'shape':<36} {'ours':>4} {'wall s':>8} {'cpu s':>8}   {'peer':<16} {'val':>4} {'wall s':>8} "
         f"{'cpu s':>8}   ours/peer wall, cpu"
