@@ -6,6 +6,7 @@ journal checked on its own, and the command's one-line errors."""
 from __future__ import annotations
 
 import json
+import math
 import os
 import signal
 import subprocess
@@ -292,6 +293,22 @@ def test_an_unfinished_journal_checks_to_bounds(tmp_path):
     lo, hi = report.bounds
     value = solver.solve(game, state, progress=False).value
     assert lo <= value <= hi
+    # the lines it proves something about: each one's exact value (for South, the root's
+    # mover) lies within the bounds it reports, and every recorded sub-proof is one of them
+    assert report.mover == "South" and report.lines
+    for line, (lo, hi) in report.lines:
+        assert (lo, hi) != (-math.inf, math.inf)
+        position = state
+        for token in line:
+            assert token[0] == game.player_name(game.to_move(position), position)[0]
+            position = game.apply(position, next(m for m in game.legal_moves(position) if str(m) == token[1:]))
+        exact = solver.solve(game, position, progress=False).value if not position.finished else None
+        if exact is None:
+            exact = game.score(position, game.to_move(state))
+        elif game.to_move(position) != game.to_move(state):
+            exact = -exact
+        assert lo <= exact <= hi, (line, lo, hi, exact)
+    assert sum(len(line) == 2 for line, _ in report.lines) >= len(read_journal(path).entries) >= 1
 
 
 # --- the command ---------------------------------------------------------------------------------
@@ -341,6 +358,9 @@ def test_ctrl_c_keeps_the_sub_proofs_and_says_how_to_resume(tmp_path):
     assert len(said) == 1 and f"resume with: mancala solve --resume {path}" in said[0]
     kept = read_journal(path).records
     assert kept >= 2 and f"{kept} sub-proof line(s) kept" in said[0]
+    checked = _mancala("solve", "--check", str(path), "--no-progress")  # what is proved so far
+    assert checked.returncode == 0 and "proved so far, for South" in checked.stdout, checked.stderr
+    assert "so far (unfinished" in checked.stdout
     done = _mancala("solve", "--resume", str(path), "--no-progress")
     assert done.returncode == 0, done.stderr
     game = make_game("kalah(seeds=3)")

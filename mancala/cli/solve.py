@@ -341,6 +341,10 @@ def _check(args: argparse.Namespace) -> int:
         print(f"root value: {bounds} (the sub-proofs prove it; the proof's last line is not written yet)")
     else:
         print(f"root value: {bounds} so far (unfinished: resume with mancala solve --resume {args.check})")
+    if report.lines and report.recorded is None:
+        print(f"proved so far, for {report.mover} (S/N: South's/North's move; an extra turn is two moves of one side):")
+        for line, iv in report.lines:
+            print(f"  {' '.join(line)}: {split_proof.show_bounds(iv)}")
     print(
         f"re-proved: {report.reproved} sub-proof(s), each inside its recorded bounds"
         if reprove

@@ -247,6 +247,30 @@ def combine(
     return search(root, alpha, beta)
 
 
+def proved_lines(game: Kalah, root: SplitNode, leaf: LeafBounds) -> list[tuple[tuple[str, ...], Interval]]:
+    """Every line of the split tree with something proved about it: each node's moves from the
+    root (``S3``, ``N1``: the mover's seat initial and the move, so that an extra turn reads
+    as two moves of one seat) and the bounds on its value for the root's mover, by plain
+    minimax over the recorded bounds (no window: what the journal proves, not what a pass
+    needed).  Depth first, in the tree's move order; nodes with no bound left out.  What an
+    unfinished proof publishes: e.g. the bounds on the first moves."""
+    mover = game.to_move(root.state)
+    out: list[tuple[tuple[str, ...], Interval]] = []
+
+    def walk(node: SplitNode, line: tuple[str, ...]) -> None:
+        lo, hi = combine(game, node, leaf, prune=False)[0]
+        if game.to_move(node.state) != mover:
+            lo, hi = -hi, -lo
+        if line and (lo, hi) != UNKNOWN:
+            out.append((line, (lo, hi)))
+        for move, child in node.children:
+            seat = game.player_name(game.to_move(node.state), node.state)
+            walk(child, (*line, f"{seat[0]}{move}"))
+
+    walk(root, ())
+    return out
+
+
 def best_move(state: KalahState, moves: dict[KalahMove, Interval]) -> KalahMove | None:
     """A root move proved to keep the root's value (combined from ``moves``, each root move's
     bounds for the root's mover): the first whose lower bound is the best lower bound (exact
@@ -787,6 +811,10 @@ class CheckReport:
     reproved: int
     cut: bool
     same_engine: bool
+    #: the lines with bounds proved (:func:`proved_lines`), for the root's mover
+    lines: list = field(default_factory=list)
+    #: the root's mover by name (``South``)
+    mover: str = ""
 
 
 def check_journal(
@@ -816,7 +844,8 @@ def check_journal(
     for key, numbers in contents.lines.items():
         if key not in leaves:
             raise BadInput(f"{p}, line {numbers[0]}: a position that is not one of the split's sub-proofs")
-    bounds, moves = combine(game, tree, lambda key, s, a, b: contents.entries.get(key, UNKNOWN))
+    recorded_bounds: LeafBounds = lambda key, s, a, b: contents.entries.get(key, UNKNOWN)  # noqa: E731
+    bounds, moves = combine(game, tree, recorded_bounds)
     recorded = None
     if contents.result is not None:
         recorded = contents.result.get("value")
@@ -853,6 +882,8 @@ def check_journal(
         reproved=reproved,
         cut=contents.cut,
         same_engine=header.get("mancala") == engine_version(),
+        lines=proved_lines(game, tree, recorded_bounds),
+        mover=game.player_name(game.to_move(root), root),
     )
 
 
