@@ -34,6 +34,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.oware_match import parse_search  # noqa: E402
+from benchmarks.script import run  # noqa: E402
 from mancala.engine.oware import search as oware_search  # noqa: E402
 from mancala.errors import BadInput  # noqa: E402
 from mancala.evaluation.oware import DEFAULT  # noqa: E402
@@ -241,11 +242,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    try:
-        main()
-    except BadInput as err:
-        print(f"bench_oware_depth: {err}", file=sys.stderr)
-        sys.exit(2)
-    except KeyboardInterrupt:
-        print("bench_oware_depth: interrupted", file=sys.stderr)
-        sys.exit(130)
+    run(main, "bench_oware_depth")

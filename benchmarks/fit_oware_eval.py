@@ -66,6 +66,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.oware_match import random_opening  # noqa: E402
+from benchmarks.script import run  # noqa: E402
 from mancala.evaluation.oware import (  # noqa: E402
     DEFAULT,
     HOUSE_CAP,
@@ -590,11 +591,4 @@ def main(argv: list[str] | None = None) -> None:
 
 
 if __name__ == "__main__":
-    try:
-        main()
-    except (OSError, ValueError) as err:  # a dataset or output path that cannot be read or written
-        print(f"fit_oware_eval: {err}", file=sys.stderr)
-        sys.exit(2)
-    except KeyboardInterrupt:
-        print("fit_oware_eval: interrupted", file=sys.stderr)
-        sys.exit(130)
+    run(main, "fit_oware_eval", (OSError, ValueError))  # a dataset or output path that cannot be read or written

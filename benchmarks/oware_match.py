@@ -34,6 +34,7 @@ from typing import Any, Callable
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from benchmarks.script import run  # noqa: E402
 from mancala import jsonread  # noqa: E402
 from mancala.engine.oware import exact  # noqa: E402
 from mancala.engine.oware import search as oware_search  # noqa: E402
@@ -271,11 +272,4 @@ def main(argv: list[str] | None = None) -> None:
 
 
 if __name__ == "__main__":
-    try:
-        main()
-    except BadInput as err:
-        print(f"oware_match: {err}", file=sys.stderr)
-        sys.exit(2)
-    except KeyboardInterrupt:
-        print("oware_match: interrupted", file=sys.stderr)
-        sys.exit(130)
+    run(main, "oware_match")
