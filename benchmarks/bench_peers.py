@@ -81,14 +81,14 @@ ONE_CORE = {"MANCALA_SOLVE_THREADS": "1", "MANCALA_BUILD_THREADS": "1"}
 
 
 #: the interpreter that runs our solve (``--python``)
-PYTHON = [sys.executable]
+PYTHON = sys.executable
 
 
 def ours(preset: str, pits: int, seeds: int, cache: Path, k: str, timeout: float, extra: dict | None = None) -> Run:
     """Our ``solve`` in a fresh process with ``cache`` as the database cache (``extra``: more
     environment, e.g. :data:`ONE_CORE`)."""
     env = dict(os.environ, MANCALA_CACHE_DIR=str(cache), PYTHONPATH=str(ROOT), **(extra or {}))
-    out, wall, cpu = timed([PYTHON[0], "-c", OURS, preset, str(pits), str(seeds), k], env=env, timeout=timeout)
+    out, wall, cpu = timed([PYTHON, "-c", OURS, preset, str(pits), str(seeds), k], env=env, timeout=timeout)
     m = re.search(r"VALUE (-?\d+) NODES (\d+) SETUP ([\d.]+) PROOF ([\d.]+)", out)
     if not m:
         return Run(None, wall, cpu, "failed or timed out")
@@ -133,14 +133,13 @@ def row(shape: str, mine: Run, peer: Run | None, peer_name: str, one_core: Run |
         v = "?" if r.value is None else f"{r.value:+d}"
         return f"{v:>4} {r.wall:>8.1f} {r.cpu:>8.1f}"
 
-    ratio = f"{mine.wall / peer.wall:>6.2f}× {mine.cpu / peer.cpu:>6.2f}×" if peer and peer.wall > 0 else f"{'—':>15}"
-    print(f"{shape:<36} {cell(mine)}   {peer_name:<16} {cell(peer)}   {ratio}", flush=True)
+    def ratio(r: Run) -> str:
+        return f"{r.wall / peer.wall:>6.2f}× {r.cpu / peer.cpu:>6.2f}×" if peer and peer.wall > 0 else f"{'—':>15}"
+
+    print(f"{shape:<36} {cell(mine)}   {peer_name:<16} {cell(peer)}   {ratio(mine)}", flush=True)
     print(f"{'':<36} ours: {mine.note}" + (f"; {peer_name}: {peer.note}" if peer else ""), flush=True)
     if one_core is not None:
-        ratio = (
-            f"{one_core.wall / peer.wall:>6.2f}× {one_core.cpu / peer.cpu:>6.2f}×" if peer and peer.wall > 0 else "—"
-        )
-        print(f"{'  ours on one core':<36} {cell(one_core)}   {'':<16} {'':>30}   {ratio}", flush=True)
+        print(f"{'  ours on one core':<36} {cell(one_core)}   {'':<16} {'':>30}   {ratio(one_core)}", flush=True)
         print(f"{'':<36} ours on one core: {one_core.note}", flush=True)
 
 
@@ -159,10 +158,11 @@ def main() -> None:
     ap.add_argument("--timeout", type=float, default=3600)
     ap.add_argument("--python", help="the Python that runs our solve (default: this one)")
     a = ap.parse_args()
+    global PYTHON
     if a.python:
         if not Path(a.python).exists():
             sys.exit(f"bench_peers: no such file {a.python}")
-        PYTHON[0] = a.python
+        PYTHON = a.python
     for spec in (a.girving6, a.girving5):
         if spec and (len(spec.split(",")) != 3 or not Path(spec.split(",")[0]).exists()):
             sys.exit(f"bench_peers: bad peer spec {spec!r} (want BIN,DB,K with an existing BIN)")
@@ -174,7 +174,7 @@ def main() -> None:
     except OSError:
         load = float("nan")
     print(f"machine: {os.cpu_count()} cores, load {load:.2f} at the start; seconds: wall and CPU (user+system)")
-    print(f"ours runs with {PYTHON[0]}")
+    print(f"ours runs with {PYTHON}")
     print(
         f"{'shape':<36} {'ours':>4} {'wall s':>8} {'cpu s':>8}   {'peer':<16} {'val':>4} {'wall s':>8} "
         f"{'cpu s':>8}   ours/peer wall, cpu"

@@ -263,9 +263,9 @@ def proved_lines(game: Kalah, root: SplitNode, leaf: LeafBounds) -> list[tuple[t
             lo, hi = -hi, -lo
         if line and (lo, hi) != UNKNOWN:
             out.append((line, (lo, hi)))
+        seat = game.player_name(game.to_move(node.state), node.state)[0]
         for move, child in node.children:
-            seat = game.player_name(game.to_move(node.state), node.state)
-            walk(child, (*line, f"{seat[0]}{move}"))
+            walk(child, (*line, f"{seat}{move}"))
 
     walk(root, ())
     return out
